@@ -1,0 +1,60 @@
+// A firmware ELF, loaded once and shared (read-only) by every tile that runs it,
+// together with its decoded-instruction cache.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ipusim::iss {
+
+// Thrown for a file that is not a loadable rv32 tile ELF; the message names the file
+// and what is wrong with it.
+class ProgramError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Segment {
+  uint32_t vaddr = 0;
+  uint32_t mem_size = 0;           // bytes in memory (file bytes, then zeros)
+  std::vector<uint8_t> bytes;      // file bytes
+  bool executable = false;
+};
+
+struct DecodedCode;  // the decoded-instruction cache (iss-internal)
+
+class Program {
+ public:
+  // Loads a 32-bit little-endian RISC-V ELF executable. Throws ProgramError.
+  static std::shared_ptr<const Program> load(const std::string& path);
+  // Same, from bytes in memory; `name` is used in error messages.
+  static std::shared_ptr<const Program> from_bytes(const std::vector<uint8_t>& elf,
+                                                   const std::string& name);
+  ~Program();
+
+  const std::string& name() const { return name_; }
+  uint32_t entry() const { return entry_; }
+  const std::vector<Segment>& segments() const { return segments_; }
+  uint32_t code_begin() const { return code_begin_; }  // executable range [begin, end)
+  uint32_t code_end() const { return code_end_; }
+  std::optional<uint32_t> symbol(const std::string& name) const;
+  // Highest address any segment occupies (for checking the image fits a tile's SRAM).
+  uint32_t image_end() const;
+
+  const DecodedCode& decoded() const { return *decoded_; }
+
+ private:
+  Program();
+  std::string name_;
+  uint32_t entry_ = 0;
+  uint32_t code_begin_ = 0, code_end_ = 0;
+  std::vector<Segment> segments_;
+  std::vector<std::pair<std::string, uint32_t>> symbols_;
+  std::unique_ptr<DecodedCode> decoded_;
+};
+
+}  // namespace ipusim::iss

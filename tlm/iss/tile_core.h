@@ -1,0 +1,122 @@
+// The tile instruction-set simulator's narrow interface: plain C++, no SystemC.
+//
+// A TileCore is one tile: its SRAM, the supervisor and six worker contexts, and the
+// barrel scheduling of docs/xipu.md. The SystemC tile module (tlm/tile) drives it by
+// calling run() until the tile stops at a platform event (halt, sync, fault), and
+// advances SystemC time by the cycles that run took. Nothing here blocks or waits.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "iss/program.h"
+
+namespace ipusim::iss {
+
+inline constexpr uint32_t kSramBase = 0x0004'0000;
+inline constexpr unsigned kIssueSlots = 6;  // barrel depth: one issue per thread per 6 cycles
+
+struct TileIdentity {
+  uint32_t tile = 0;           // index in its IPU
+  uint32_t ipu = 0;            // index in the system
+  uint32_t tiles_per_ipu = 1;
+  uint32_t ipus = 1;
+};
+
+struct TileParams {
+  TileIdentity id;
+  uint32_t sram_bytes = 256 * 1024;
+  uint32_t workers = 6;            // worker contexts (the `thread` CSR runs 1..workers)
+  uint32_t thread_quantum = 1024;  // instructions a thread runs before another is scheduled
+};
+
+enum class StopReason {
+  Halted,  // the supervisor executed `halt` and every worker has exited
+  Sync,    // the supervisor executed `sync` with zone >= 1: the platform must release it
+  Fault,   // a thread faulted; the tile cannot continue
+};
+
+struct Fault {
+  std::string kind;    // "illegal instruction", "misaligned access", "access fault", ...
+  std::string detail;  // e.g. "load of 4 bytes at 0x00000002"
+  uint32_t thread = 0;
+  uint32_t pc = 0;
+  uint32_t insn = 0;
+  std::string disasm;  // the faulting instruction, disassembled
+  // "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load ... [lw a0, 2(a1) = 0x0025a503]"
+  std::string message(const TileIdentity& where) const;
+};
+
+struct StopInfo {
+  StopReason reason = StopReason::Halted;
+  int32_t exit_code = 0;       // Halted: the `halt` operand
+  uint32_t sync_zone = 0;      // Sync: the zone operand (1 = IPU, 2 = group)
+  std::optional<Fault> fault;  // Fault: what and where
+};
+
+struct ThreadStats {
+  uint64_t instret = 0;       // instructions retired by this context
+  uint64_t stall_cycles = 0;  // cycles the thread was ready but could not issue (join, sync, no slot)
+  uint32_t starts = 0;        // workers: how many times the context was started
+  int32_t last_status = 0;    // workers: the last `wexit` status
+};
+
+// Receives complete console lines. Called from whichever host thread runs the tile.
+class ConsoleSink {
+ public:
+  virtual ~ConsoleSink() = default;
+  virtual void line(const TileIdentity& tile, uint32_t thread, std::string_view text) = 0;
+};
+
+// Receives every retired instruction when tracing is on (the tracing run loop is a
+// separate instantiation: the fast loop never tests whether tracing is on).
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  virtual void retire(const TileIdentity& tile, uint32_t thread, uint64_t cycle, uint32_t pc,
+                      uint32_t insn) = 0;
+};
+
+class TileCore {
+ public:
+  TileCore(const TileParams& params, std::shared_ptr<const Program> program,
+           ConsoleSink* console = nullptr);
+  ~TileCore();
+  TileCore(const TileCore&) = delete;
+  TileCore& operator=(const TileCore&) = delete;
+
+  // Copies the program's segments into SRAM (zeroing .bss) and puts the supervisor at
+  // the entry point with cycle 0. Called by the constructor; call again to rerun.
+  void reset();
+
+  // Runs until the tile halts, reaches a sync, or faults. After Halted or Fault further
+  // calls return the same StopInfo. After Sync, call release_sync() before run().
+  StopInfo run();
+
+  // Resumes after a Sync: the supervisor issues its next instruction at `release_cycle`
+  // (>= cycle()). The cycles in between count as sync stall.
+  void release_sync(uint64_t release_cycle);
+
+  uint64_t cycle() const;    // tile clock at the last stop (the supervisor's clock)
+  uint64_t instret() const;  // instructions retired by all threads of the tile
+  ThreadStats thread_stats(uint32_t thread) const;  // 0 = supervisor, 1..workers
+  const TileParams& params() const;
+  const Program& program() const;
+
+  void set_trace(TraceSink* sink);  // nullptr: the fast loop
+
+  // Host-side access to SRAM by tile address, for loaders, debuggers and the driver.
+  // Return false (and change nothing) if any byte falls outside SRAM.
+  bool read(uint32_t addr, std::span<uint8_t> out) const;
+  bool write(uint32_t addr, std::span<const uint8_t> in);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ipusim::iss
