@@ -118,11 +118,13 @@ class ConfigError : public std::runtime_error {
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   const std::string& key() const { return key_; }
+  const std::string& problem() const { return problem_; }
 
  private:
   std::string file_;
   int line_;
   std::string key_;
+  std::string problem_;
 };
 
 // Loads a chip, board or system file (references to other files resolved relative to

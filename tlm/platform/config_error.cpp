@@ -22,6 +22,7 @@ ConfigError::ConfigError(std::string file, int line, std::string key, const std:
     : std::runtime_error(compose(file, line, key, problem)),
       file_(std::move(file)),
       line_(line),
-      key_(std::move(key)) {}
+      key_(std::move(key)),
+      problem_(problem) {}
 
 }  // namespace ipusim::config

@@ -256,18 +256,18 @@ Document parse_document(const std::string& file, const YAML::Node& text_node) {
   return doc;
 }
 
-// Reads and parses `file`. On failure `report` throws the error to show: the caller
-// decides whether the missing file is named by itself or by the key that refers to it.
+// Reads and parses `file`. If it cannot be read, `report(reason)` throws: the caller
+// decides whether the error names the file itself or the key that refers to it.
 template <class Report>
 Document read_document(const std::string& file, Report report) {
   std::error_code ec;
-  if (!fs::exists(file, ec)) report("cannot read '" + file + "': no such file");
-  if (fs::is_directory(file, ec)) report("cannot read '" + file + "': it is a directory");
+  if (!fs::exists(file, ec)) report("no such file");
+  if (fs::is_directory(file, ec)) report("it is a directory");
   std::ifstream in(file, std::ios::binary);
-  if (!in) report("cannot read '" + file + "': " + std::strerror(errno));
+  if (!in) report(std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) report("cannot read '" + file + "': read error");
+  if (in.bad()) report("read error");
   try {
     return parse_document(file, YAML::Load(text.str()));
   } catch (const YAML::ParserException& e) {
@@ -373,9 +373,11 @@ ChipConfig read_chip(const Section& s) {
 // to report (the topology key if the file set it, else the count that forced it).
 void check_topology(const Section& s, std::string_view key, const std::string& topology,
                     uint64_t ipus, const ChipConfig& chip) {
+  // Under `topology:` the value speaks for itself; elsewhere, name the (default) topology.
+  std::string named = (key == "topology" ? "'" : "the default topology '") + topology + "'";
   auto need = [&](bool ok, const std::string& what) {
     if (!ok) {
-      s.fail(key, "topology '" + topology + "' needs " + what + ", but the system has " +
+      s.fail(key, named + " needs " + what + ", but the system has " +
                       std::to_string(ipus) + " IPU" + (ipus == 1 ? "" : "s"));
     }
   };
@@ -389,7 +391,7 @@ void check_topology(const Section& s, std::string_view key, const std::string& t
     s.fail(key, "must be single, pair, ladder or torus2d, got '" + topology + "'");
   }
   if (topology != "single" && chip.ipu_links.count == 0) {
-    s.fail(key, "topology '" + topology + "' needs IPU-Links, but chip '" + chip.name +
+    s.fail(key, named + " needs IPU-Links, but chip '" + chip.name +
                     "' has ipu_links.count 0");
   }
 }
@@ -401,8 +403,8 @@ std::string default_topology(uint64_t ipus) {
 class Loader {
  public:
   SystemConfig load(const std::string& path) {
-    Document doc = read_document(path, [&](const std::string& problem) -> void {
-      throw ConfigError(path, 0, "", problem);
+    Document doc = read_document(path, [&](const std::string& reason) -> void {
+      throw ConfigError(path, 0, "", "cannot read the file: " + reason);
     });
     std::string kind = read_kind(doc);
     Section top(doc.file, doc.root, doc.first_line, "", keys_for(kind));
@@ -498,7 +500,9 @@ class Loader {
     fs::path target = fs::path(s.file()).parent_path() / value.Scalar();
     std::string file = target.lexically_normal().string();
     check_cycle(s, key, file);
-    Document doc = read_document(file, [&](const std::string& problem) -> void { s.fail(key, problem); });
+    Document doc = read_document(file, [&](const std::string& reason) -> void {
+      s.fail(key, "cannot read '" + file + "': " + reason);
+    });
     std::string found = read_kind(doc);
     if (found != kind) {
       s.fail(key, "'" + file + "' is a " + found + " file (kind: " + found + "), expected a " + kind +
@@ -506,9 +510,15 @@ class Loader {
     }
     Section top(doc.file, doc.root, doc.first_line, "", keys_for(kind));
     enter(file);
-    T result = read(top);
-    leave();
-    return result;
+    try {
+      T result = read(top);
+      leave();
+      return result;
+    } catch (const ConfigError& e) {
+      // The error is in the referred-to file; say how the user got there.
+      throw ConfigError(e.file(), e.line(), e.key(),
+                        e.problem() + " (referred to by " + s.file() + ":" + std::to_string(s.line(key)) + ")");
+    }
   }
 
   void enter(const std::string& file) {
