@@ -269,7 +269,12 @@ Document read_document(const std::string& file, Report report) {
   text << in.rdbuf();
   if (in.bad()) report("read error");
   try {
-    return parse_document(file, YAML::Load(text.str()));
+    std::vector<YAML::Node> documents = YAML::LoadAll(text.str());
+    if (documents.size() > 1) {
+      throw ConfigError(file, line_of(documents[1].Mark()), "",
+                        "more than one YAML document ('---'): a config file holds exactly one");
+    }
+    return parse_document(file, documents.empty() ? YAML::Node() : documents.front());
   } catch (const YAML::ParserException& e) {
     throw ConfigError(file, line_of(e.mark), "", "YAML syntax error: " + e.msg);
   }
