@@ -154,7 +154,11 @@ class Section {
 
   uint64_t required_uint(std::string_view key, uint64_t min, uint64_t max) const {
     const Entry& e = require(key);
-    auto value = parse_unsigned(scalar_for_number(e, "a whole number"));
+    std::string_view text = scalar_for_number(e, "a whole number");
+    auto value = parse_unsigned(text);
+    if (!value && !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos) {
+      fail(key, "must be at most " + std::to_string(max) + ", got " + e.value.Scalar());
+    }
     if (!value) fail(key, "expected a whole number, got '" + e.value.Scalar() + "'");
     if (*value < min || *value > max) {
       fail(key, "must be between " + std::to_string(min) + " and " + std::to_string(max) +
@@ -331,11 +335,12 @@ T read_latency_range(const Section& parent, std::string_view key, T dflt) {
 
 TileConfig read_tile(const Section& s) {
   TileConfig t;
-  uint64_t kib = s.required_uint("sram_kib", 16, std::numeric_limits<uint32_t>::max());
+  uint64_t kib = s.required_uint("sram_kib", 0, std::numeric_limits<uint64_t>::max());
+  if (kib < 16) s.fail("sram_kib", "must be at least 16 KiB, got " + std::to_string(kib));
   if (kib % 4 != 0) s.fail("sram_kib", "must be a multiple of 4 KiB, got " + std::to_string(kib));
   // The tile address space is 32 bits and SRAM starts at SRAM_BASE (docs/xipu.md).
   constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - iss::kSramBase;
-  if (kib * kKiB >= kSramLimit) {
+  if (kib >= kSramLimit / kKiB) {
     s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) +
                            " KiB (4 GiB minus the SRAM base 0x40000), got " + std::to_string(kib));
   }

@@ -167,7 +167,9 @@ INSTANTIATE_TEST_SUITE_P(
         RangeCase{4, "clock_mhz: -100", "clock_mhz", "must be greater than 0"},
         RangeCase{4, "clock_mhz: fast", "clock_mhz", "expected a number, got 'fast'"},
         RangeCase{4, "clock_mhz: .inf", "clock_mhz", "expected a number"},
-        RangeCase{6, "  sram_kib: 12", "tile.sram_kib", "must be between 16 and"},
+        RangeCase{6, "  sram_kib: 12", "tile.sram_kib", "must be at least 16 KiB, got 12"},
+        RangeCase{3, "tiles: 99999999999999999999", "tiles", "must be at most 65536, got 99999999999999999999"},
+        RangeCase{6, "  sram_kib: 18014398509481984", "tile.sram_kib", "4 GiB minus the SRAM base"},
         RangeCase{6, "  sram_kib: 626", "tile.sram_kib", "must be a multiple of 4 KiB"},
         // 4 GiB - 256 KiB is the first size whose end no longer fits in 32 bits.
         RangeCase{6, "  sram_kib: 4194048", "tile.sram_kib", "4 GiB minus the SRAM base"},
