@@ -36,6 +36,8 @@ if(NOT CMAKE_C_COMPILER MATCHES "riscv")
           "-DCMAKE_TOOLCHAIN_FILE=${IPU_FIRMWARE_ROOT}/cmake/riscv-toolchain.cmake")
 endif()
 
+enable_language(ASM)  # crt0.S and the console stubs
+
 # The Xipu header, for any target that wants it.
 if(NOT TARGET ipu_xipu)
   add_library(ipu_xipu INTERFACE)
@@ -57,6 +59,7 @@ if(NOT TARGET ipu_runtime)
   _ipu_add_runtime(ipu_runtime io_tile.S)
   _ipu_add_runtime(ipu_runtime_linux io_linux.S)
   target_compile_definitions(ipu_runtime_linux PRIVATE IPU_PLATFORM_LINUX)
+  set_target_properties(ipu_runtime_linux PROPERTIES EXCLUDE_FROM_ALL TRUE)  # QEMU_TWIN only
 endif()
 
 # Links `objects` (an object library) and `runtime` into <dir>/<output>.elf.

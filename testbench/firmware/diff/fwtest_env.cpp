@@ -1,5 +1,7 @@
 #include "fwtest_env.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -29,11 +31,12 @@ fs::path scratch_dir(const std::string& suite, const std::string& name) {
 
 std::string ipusim_run_unavailable() {
   static const std::string why = [] {
-    fs::path dir = scratch_dir("probe", "ipusim_run_help");
+    fs::path dir = scratch_dir("probe", "ipusim_run_help." + std::to_string(getpid()));
     ProcessResult help =
         run_process({env().ipusim.string(), "run", "--help"}, dir / "out", dir / "err");
     if ((help.out + help.err).find("not yet implemented") != std::string::npos)
       return std::string("`ipusim run` is still the placeholder (\"not yet implemented\")");
+    fs::remove_all(dir);
     return std::string();
   }();
   return why;
