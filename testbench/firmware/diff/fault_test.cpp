@@ -20,7 +20,9 @@ struct FaultCase {
   std::string program;
   std::string kind;          // words the message must contain (any case)
   std::string thread;        // regex for the faulting thread id
-  bool at_jump_target;       // the fault is at `fault_target` (a fetch), not `fault_site`
+  bool at_jump_target;       // a fetch fault: the message must name the jump target
+                             // `fault_target` (as the pc, or in the detail of a fault
+                             // reported at the jump), and there is no instruction word
 };
 
 const std::vector<FaultCase>& cases() {
