@@ -1,0 +1,123 @@
+# IpuFirmware.cmake: build ipusim tile programs with one call.
+#
+#   include(<ipusim>/firmware/cmake/IpuFirmware.cmake)   # in a project configured with
+#                                                        # firmware/cmake/riscv-toolchain.cmake
+#   ipu_add_firmware(mykernel SOURCES main.c util.c)     # -> mykernel.elf
+#
+# ipu_add_firmware(<name> SOURCES <src>...
+#                  [DEFINES <def>...] [INCLUDES <dir>...] [OPTIONS <flag>...] [LIBS <lib>...]
+#                  [STACK_SIZE <bytes>]         supervisor stack (default 8192)
+#                  [WORKER_STACK_SIZE <bytes>]  stack per worker (default 4096)
+#                  [IMAGE_LIMIT <bytes>]        SRAM the image + heap + stacks must fit
+#                                               (default 262144: runs on every chip)
+#                  [OUTPUT_DIR <dir>]           default ${IPU_FIRMWARE_OUTPUT_DIR}
+#                  [QEMU_TWIN [QEMU_SRAM_SIZE <bytes>]])
+#
+# Produces <OUTPUT_DIR>/<name>.elf (target <name>) and a link map <name>.map next to it.
+# QEMU_TWIN also produces <name>.qemu.elf (target <name>_qemu): the same object files
+# linked with the Linux user-mode platform layer, to run under qemu-riscv32. Both are
+# then linked with a fixed-size platform area, so every address below
+# __ipu_platform_start holds the same bytes in both files (docs/firmware.md). The twin
+# assumes a tile SRAM of QEMU_SRAM_SIZE bytes (default 638976, 624 KiB) for its stacks.
+include_guard(GLOBAL)
+
+set(IPU_FIRMWARE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
+cmake_path(NORMAL_PATH IPU_FIRMWARE_ROOT)
+set(IPU_FIRMWARE_LINKER_SCRIPT ${IPU_FIRMWARE_ROOT}/runtime/tile.ld)
+set(IPU_FIRMWARE_OUTPUT_DIR ${CMAKE_BINARY_DIR} CACHE PATH
+    "Where ipu_add_firmware() puts the ELF files")
+
+# Layout parameters shared by a program and its qemu twin (see tile.ld).
+set(IPU_TWIN_PLATFORM_RESERVE 1024)
+set(IPU_TWIN_DATA_ALIGN 4096)
+
+if(NOT CMAKE_C_COMPILER MATCHES "riscv")
+  message(FATAL_ERROR "IpuFirmware.cmake needs the RISC-V cross compiler: configure with "
+          "-DCMAKE_TOOLCHAIN_FILE=${IPU_FIRMWARE_ROOT}/cmake/riscv-toolchain.cmake")
+endif()
+
+enable_language(ASM)  # crt0.S and the console stubs
+
+# The Xipu header, for any target that wants it.
+if(NOT TARGET ipu_xipu)
+  add_library(ipu_xipu INTERFACE)
+  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include)
+endif()
+
+# The runtime: crt0, console, exit, heap. One object library per platform; both link
+# after the program's own objects.
+function(_ipu_add_runtime target io_source)
+  add_library(${target} OBJECT
+    ${IPU_FIRMWARE_ROOT}/runtime/crt0.S
+    ${IPU_FIRMWARE_ROOT}/runtime/${io_source}
+    ${IPU_FIRMWARE_ROOT}/runtime/stdio.c
+    ${IPU_FIRMWARE_ROOT}/runtime/sbrk.c)
+  target_link_libraries(${target} PUBLIC ipu_xipu)
+  target_compile_options(${target} PRIVATE -O2 -Wall -Wextra)
+endfunction()
+if(NOT TARGET ipu_runtime)
+  _ipu_add_runtime(ipu_runtime io_tile.S)
+  _ipu_add_runtime(ipu_runtime_linux io_linux.S)
+  target_compile_definitions(ipu_runtime_linux PRIVATE IPU_PLATFORM_LINUX)
+  set_target_properties(ipu_runtime_linux PROPERTIES EXCLUDE_FROM_ALL TRUE)  # QEMU_TWIN only
+endif()
+
+# Links `objects` (an object library) and `runtime` into <dir>/<output>.elf.
+function(_ipu_link_elf target output dir objects runtime)
+  add_executable(${target} $<TARGET_OBJECTS:${objects}> $<TARGET_OBJECTS:${runtime}>)
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME ${output} SUFFIX .elf RUNTIME_OUTPUT_DIRECTORY ${dir}
+    LINK_DEPENDS ${IPU_FIRMWARE_LINKER_SCRIPT})
+  target_link_options(${target} PRIVATE
+    -T ${IPU_FIRMWARE_LINKER_SCRIPT} -Wl,-Map=${dir}/${output}.map ${ARGN})
+endfunction()
+
+function(ipu_add_firmware name)
+  cmake_parse_arguments(FW "QEMU_TWIN"
+    "STACK_SIZE;WORKER_STACK_SIZE;IMAGE_LIMIT;OUTPUT_DIR;QEMU_SRAM_SIZE"
+    "SOURCES;DEFINES;INCLUDES;OPTIONS;LIBS" ${ARGN})
+  if(FW_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ipu_add_firmware(${name}): unknown arguments: ${FW_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT FW_SOURCES)
+    message(FATAL_ERROR "ipu_add_firmware(${name}): SOURCES is required")
+  endif()
+  if(NOT FW_OUTPUT_DIR)
+    set(FW_OUTPUT_DIR ${IPU_FIRMWARE_OUTPUT_DIR})
+  endif()
+
+  # The program's own objects, compiled once and linked into every variant.
+  add_library(${name}_objs OBJECT ${FW_SOURCES})
+  target_link_libraries(${name}_objs PUBLIC ipu_xipu)
+  target_compile_definitions(${name}_objs PRIVATE ${FW_DEFINES})
+  target_include_directories(${name}_objs PRIVATE ${FW_INCLUDES})
+  target_compile_options(${name}_objs PRIVATE ${FW_OPTIONS})
+
+  set(layout)
+  foreach(param STACK_SIZE:__ipu_stack_size WORKER_STACK_SIZE:__ipu_worker_stack_size
+                IMAGE_LIMIT:__ipu_image_limit)
+    string(REPLACE ":" ";" param ${param})
+    list(GET param 0 arg)
+    list(GET param 1 sym)
+    if(DEFINED FW_${arg})
+      list(APPEND layout -Wl,--defsym=${sym}=${FW_${arg}})
+    endif()
+  endforeach()
+  if(FW_QEMU_TWIN)
+    list(APPEND layout -Wl,--defsym=__ipu_platform_reserve=${IPU_TWIN_PLATFORM_RESERVE}
+                       -Wl,--defsym=__ipu_data_align=${IPU_TWIN_DATA_ALIGN})
+  endif()
+
+  _ipu_link_elf(${name} ${name} ${FW_OUTPUT_DIR} ${name}_objs ipu_runtime ${layout})
+  target_link_libraries(${name} PRIVATE ${FW_LIBS} m)
+
+  if(FW_QEMU_TWIN)
+    if(NOT FW_QEMU_SRAM_SIZE)
+      set(FW_QEMU_SRAM_SIZE 638976)
+    endif()
+    math(EXPR top "0x40000 + ${FW_QEMU_SRAM_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
+    _ipu_link_elf(${name}_qemu ${name}.qemu ${FW_OUTPUT_DIR} ${name}_objs ipu_runtime_linux
+                  ${layout} -Wl,--defsym=__ipu_sram_top=${top})
+    target_link_libraries(${name}_qemu PRIVATE ${FW_LIBS} m)
+  endif()
+endfunction()

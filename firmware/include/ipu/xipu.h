@@ -1,0 +1,203 @@
+/*
+ * ipu/xipu.h: the Xipu extension of the ipusim tile core, as C inline functions.
+ *
+ * One function per custom instruction and per CSR of docs/xipu.md (the contract the
+ * ISS implements; change that page first). Custom instructions are emitted with
+ * `.insn r 0x0B, funct3, funct7, rd, rs1, rs2` so no patched assembler is needed.
+ *
+ * The CSR numbers and a few constants are also visible to assembly (crt0.S includes
+ * this header with __ASSEMBLER__ defined).
+ */
+#ifndef IPU_XIPU_H
+#define IPU_XIPU_H
+
+/* Tile memory map. */
+#define IPU_SRAM_BASE 0x00040000u
+
+/* Standard CSRs. */
+#define IPU_CSR_FFLAGS 0x001
+#define IPU_CSR_FRM 0x002
+#define IPU_CSR_FCSR 0x003
+#define IPU_CSR_CYCLE 0xC00
+#define IPU_CSR_TIME 0xC01
+#define IPU_CSR_INSTRET 0xC02
+#define IPU_CSR_CYCLEH 0xC80
+#define IPU_CSR_TIMEH 0xC81
+#define IPU_CSR_INSTRETH 0xC82
+
+/* Xipu CSRs, read-only (a write is an illegal instruction). */
+#define IPU_CSR_TILE 0xCC0      /* this tile's index in its IPU */
+#define IPU_CSR_IPU 0xCC1       /* this IPU's index in the system */
+#define IPU_CSR_THREAD 0xCC2    /* 0 = supervisor, 1..6 = workers */
+#define IPU_CSR_NTILES 0xCC3    /* tiles per IPU */
+#define IPU_CSR_NIPUS 0xCC4     /* IPUs in the system */
+#define IPU_CSR_NWORKERS 0xCC5  /* worker contexts per tile */
+#define IPU_CSR_SRAMBASE 0xCC6  /* IPU_SRAM_BASE */
+#define IPU_CSR_SRAMSIZE 0xCC7  /* SRAM bytes of this tile */
+#define IPU_CSR_SUPERSTEP 0xCC8 /* syncs this tile has completed */
+
+/* Xipu CSRs, read-write, one per tile (set by crt0 before the first run). */
+#define IPU_CSR_WSTACKBASE 0x8C0 /* base of the worker stack area */
+#define IPU_CSR_WSTACKSIZE 0x8C1 /* bytes of stack per worker */
+#define IPU_CSR_WEXITPC 0x8C2    /* a worker's initial ra */
+
+/* Sync zones (the operand of ipu_sync). */
+#define IPU_SYNC_WORKERS 0 /* this tile's workers: same as ipu_join */
+#define IPU_SYNC_IPU 1     /* every tile of this IPU */
+#define IPU_SYNC_GROUP 2   /* every IPU of the sync group */
+
+/* Instruction encodings: custom-0 major opcode, funct3 / funct7 per operation. */
+#define IPU_OPC_CUSTOM0 0x0B
+#define IPU_F3_THREAD 0
+#define IPU_F3_CONSOLE 1
+#define IPU_F7_RUN 0x00
+#define IPU_F7_JOIN 0x01
+#define IPU_F7_WEXIT 0x02
+#define IPU_F7_HALT 0x03
+#define IPU_F7_SYNC 0x04
+#define IPU_F7_CPUTC 0x00
+#define IPU_F7_CWRITE 0x01
+
+#ifndef __ASSEMBLER__
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IPU_STR_(x) #x
+#define IPU_STR(x) IPU_STR_(x)
+
+/* Reads a CSR whose value never changes while the program runs (identity, sizes). */
+#define IPU_CSR_READ_CONST(csr, out) __asm__("csrr %0, " IPU_STR(csr) : "=r"(out))
+/* Reads a CSR whose value changes (counters, fp state, superstep). */
+#define IPU_CSR_READ(csr, out) __asm__ volatile("csrr %0, " IPU_STR(csr) : "=r"(out))
+#define IPU_CSR_WRITE(csr, in) __asm__ volatile("csrw " IPU_STR(csr) ", %0" ::"r"(in) : "memory")
+
+/* ---- identity and sizes (read-only Xipu CSRs) ------------------------------------ */
+
+static inline uint32_t ipu_tile_id(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_TILE, v); return v; }
+static inline uint32_t ipu_id(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_IPU, v); return v; }
+static inline uint32_t ipu_thread_id(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_THREAD, v); return v; }
+static inline uint32_t ipu_num_tiles(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_NTILES, v); return v; }
+static inline uint32_t ipu_num_ipus(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_NIPUS, v); return v; }
+static inline uint32_t ipu_num_workers(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_NWORKERS, v); return v; }
+static inline uint32_t ipu_sram_base(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_SRAMBASE, v); return v; }
+static inline uint32_t ipu_sram_size(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_SRAMSIZE, v); return v; }
+static inline uint32_t ipu_superstep(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_SUPERSTEP, v); return v; }
+static inline int ipu_is_supervisor(void) { return ipu_thread_id() == 0; }
+
+/* ---- worker stack / exit configuration (read-write Xipu CSRs) --------------------- */
+
+static inline uint32_t ipu_wstackbase(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_WSTACKBASE, v); return v; }
+static inline uint32_t ipu_wstacksize(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_WSTACKSIZE, v); return v; }
+static inline uint32_t ipu_wexitpc(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_WEXITPC, v); return v; }
+static inline void ipu_set_wstackbase(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_WSTACKBASE, v); }
+static inline void ipu_set_wstacksize(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_WSTACKSIZE, v); }
+static inline void ipu_set_wexitpc(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_WEXITPC, v); }
+
+/* ---- counters (standard CSRs) ----------------------------------------------------- */
+
+/* The tile cycle in which the reading instruction issues. */
+static inline uint64_t ipu_cycles(void) {
+  uint32_t hi, lo, hi2;
+  do {
+    IPU_CSR_READ(IPU_CSR_CYCLEH, hi);
+    IPU_CSR_READ(IPU_CSR_CYCLE, lo);
+    IPU_CSR_READ(IPU_CSR_CYCLEH, hi2);
+  } while (hi != hi2);
+  return ((uint64_t)hi << 32) | lo;
+}
+
+/* Same as ipu_cycles() on a tile (the `time` CSR counts tile cycles). */
+static inline uint64_t ipu_time(void) {
+  uint32_t hi, lo, hi2;
+  do {
+    IPU_CSR_READ(IPU_CSR_TIMEH, hi);
+    IPU_CSR_READ(IPU_CSR_TIME, lo);
+    IPU_CSR_READ(IPU_CSR_TIMEH, hi2);
+  } while (hi != hi2);
+  return ((uint64_t)hi << 32) | lo;
+}
+
+/* Instructions retired by the calling thread before this one. */
+static inline uint64_t ipu_instret(void) {
+  uint32_t hi, lo, hi2;
+  do {
+    IPU_CSR_READ(IPU_CSR_INSTRETH, hi);
+    IPU_CSR_READ(IPU_CSR_INSTRET, lo);
+    IPU_CSR_READ(IPU_CSR_INSTRETH, hi2);
+  } while (hi != hi2);
+  return ((uint64_t)hi << 32) | lo;
+}
+
+/* ---- floating-point state (standard CSRs; <fenv.h> offers the portable API) ------- */
+
+static inline uint32_t ipu_fflags(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_FFLAGS, v); return v; }
+static inline uint32_t ipu_frm(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_FRM, v); return v; }
+static inline uint32_t ipu_fcsr(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_FCSR, v); return v; }
+static inline void ipu_set_fflags(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_FFLAGS, v); }
+static inline void ipu_set_frm(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_FRM, v); }
+static inline void ipu_set_fcsr(uint32_t v) { IPU_CSR_WRITE(IPU_CSR_FCSR, v); }
+
+/* ---- threads and sync (funct3 = 0) ------------------------------------------------ */
+
+/* A worker entry point: runs with a0 = arg; its return value is its wexit status. */
+typedef int (*ipu_worker_fn)(void *arg);
+
+/* Starts a worker at fn with a0 = arg and returns its id (1..6). Faults if six run.
+ * The memory clobber makes every store before the call visible to the worker. */
+static inline uint32_t ipu_run(ipu_worker_fn fn, void *arg) {
+  uint32_t id;
+  __asm__ volatile(".insn r 0x0B, 0, 0x00, %0, %1, %2" : "=r"(id) : "r"(fn), "r"(arg) : "memory");
+  return id;
+}
+
+/* Supervisor only: waits until no worker runs. */
+static inline void ipu_join(void) {
+  __asm__ volatile(".insn r 0x0B, 0, 0x01, x0, x0, x0" ::: "memory");
+}
+
+/* Worker only: ends the calling worker with a status (recorded in the stats). */
+static inline __attribute__((noreturn)) void ipu_wexit(int status) {
+  __asm__ volatile(".insn r 0x0B, 0, 0x02, x0, %0, x0" ::"r"(status) : "memory");
+  __builtin_unreachable();
+}
+
+/* Supervisor only: ends the tile's program with an exit code, after the workers end.
+ * Prefer exit() or returning from main, which also run atexit handlers. */
+static inline __attribute__((noreturn)) void ipu_halt(int code) {
+  __asm__ volatile(".insn r 0x0B, 0, 0x03, x0, %0, x0" ::"r"(code) : "memory");
+  __builtin_unreachable();
+}
+
+/* Supervisor only: BSP sync over a zone (IPU_SYNC_WORKERS, IPU_SYNC_IPU, IPU_SYNC_GROUP). */
+static inline void ipu_sync(uint32_t zone) {
+  __asm__ volatile(".insn r 0x0B, 0, 0x04, x0, %0, x0" ::"r"(zone) : "memory");
+}
+
+/* ---- console (funct3 = 1) --------------------------------------------------------- */
+
+/* Appends one byte to this thread's console line; '\n' ends the line. */
+static inline void ipu_cputc(char c) {
+  __asm__ volatile(".insn r 0x0B, 1, 0x00, x0, %0, x0" ::"r"((uint32_t)(unsigned char)c));
+}
+
+/* Appends n bytes from buf (all inside SRAM) to this thread's console; returns n. */
+static inline size_t ipu_cwrite(const void *buf, size_t n) {
+  size_t written;
+  __asm__ volatile(".insn r 0x0B, 1, 0x01, %0, %1, %2"
+                   : "=r"(written)
+                   : "r"(buf), "r"(n)
+                   : "memory");
+  return written;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* !__ASSEMBLER__ */
+#endif /* IPU_XIPU_H */

@@ -1,0 +1,101 @@
+// Runs each fault program of testbench/firmware/faults through `ipusim run` and checks
+// the run stops with a non-zero exit status and a message that names the tile, the
+// thread, the pc and the instruction word (docs/xipu.md, "Faults"), after delivering
+// what the program printed before it faulted.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+#include "elf_image.h"
+#include "fwtest_env.h"
+
+namespace ipusim::fwtest {
+namespace {
+
+struct FaultCase {
+  std::string program;
+  std::string kind;          // words the message must contain (any case)
+  std::string thread;        // regex for the faulting thread id
+  bool at_jump_target;       // a fetch fault: the message must name the jump target
+                             // `fault_target` (as the pc, or in the detail of a fault
+                             // reported at the jump), and there is no instruction word
+};
+
+const std::vector<FaultCase>& cases() {
+  static const std::vector<FaultCase> all{
+      {"fault_illegal", "illegal instruction", "0", false},
+      {"fault_csr_write", "illegal instruction", "0", false},
+      {"fault_worker_halt", "illegal instruction", "[1-6]", false},
+      {"fault_misaligned", "misaligned", "0", false},
+      {"fault_null", "access fault", "0", false},
+      {"fault_out_of_sram", "access fault", "0", false},
+      {"fault_store_code", "access fault", "0", false},
+      {"fault_jump_outside", "access fault", "0", true},
+      {"fault_worker_start", "worker start", "[1-6]", false},
+      {"fault_ecall", "ecall", "0", false},
+  };
+  return all;
+}
+
+// Names the case in test output (gtest would print its bytes).
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.program; }
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+class Fault : public testing::TestWithParam<FaultCase> {};
+
+TEST_P(Fault, StopsTheRunNamingTileThreadPcAndInstruction) {
+  if (std::string why = ipusim_run_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  const FaultCase& c = GetParam();
+  fs::path elf_path = env().firmware_dir / "faults" / (c.program + ".elf");
+  ElfImage elf = ElfImage::load(elf_path);
+  uint32_t site = elf.require_symbol("fault_site");
+  uint32_t pc = c.at_jump_target ? elf.require_symbol("fault_target") : site;
+  std::optional<uint32_t> insn = elf.word_at(pc);
+  ASSERT_TRUE(insn.has_value());
+
+  ProcessResult run = run_ipusim(elf_path, scratch_dir("Fault", c.program));
+  std::string all = run.out + run.err;
+  std::string text = lower(all);
+  SCOPED_TRACE("ipusim stdout:\n" + run.out + "\nipusim stderr:\n" + run.err);
+
+  ASSERT_TRUE(run.exited) << "ipusim " << run.describe();
+  EXPECT_NE(run.exit_status, 0);
+  EXPECT_NE(run.out.find(c.program + ": "), std::string::npos)
+      << "the line printed before the fault is missing";
+  EXPECT_EQ(run.out.find("not reached"), std::string::npos);
+  EXPECT_NE(text.find(c.kind), std::string::npos) << "no '" << c.kind << "' in the message";
+  EXPECT_TRUE(std::regex_search(text, std::regex("\\btile 0\\b"))) << "tile not named";
+  EXPECT_TRUE(std::regex_search(text, std::regex("\\bthread " + c.thread + "\\b")))
+      << "thread " << c.thread << " not named";
+  EXPECT_NE(text.find(fmt::format("{:#010x}", pc)), std::string::npos)
+      << fmt::format("pc {:#010x} not named", pc);
+  if (!c.at_jump_target) {
+    EXPECT_NE(text.find(fmt::format("{:#010x}", *insn)), std::string::npos)
+        << fmt::format("instruction word {:#010x} not named", *insn);
+  }
+}
+
+TEST(FaultSetup, EveryFaultProgramHasACase) {
+  std::vector<std::string> programs = sources_in(env().faults_source);
+  ASSERT_FALSE(programs.empty());
+  for (const auto& p : programs)
+    EXPECT_TRUE(std::any_of(cases().begin(), cases().end(),
+                            [&](const FaultCase& c) { return c.program == p; }))
+        << p << ".c has no expectation in fault_test.cpp";
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, Fault, testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<FaultCase>& info) {
+                           return info.param.program;
+                         });
+
+}  // namespace
+}  // namespace ipusim::fwtest
