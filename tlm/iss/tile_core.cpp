@@ -50,6 +50,20 @@ ThreadStats TileCore::thread_stats(uint32_t thread) const {
   return s;
 }
 
+ThreadRegisters TileCore::registers(uint32_t thread) const {
+  if (thread >= impl_->thread_count())
+    throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
+  const Thread& t = impl_->thread(thread);
+  ThreadRegisters r;
+  r.pc = t.ip ? impl_->pc_of(t.ip) : 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    r.x[i] = t.hart.regs[i];
+    r.f[i] = t.hart.regs[kFReg0 + i];
+  }
+  r.fcsr = t.hart.regs[kFrmReg] << 5 | t.hart.regs[kFflagsReg];
+  return r;
+}
+
 const TileParams& TileCore::params() const { return impl_->params(); }
 const Program& TileCore::program() const { return impl_->program(); }
 void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
@@ -71,6 +85,7 @@ bool TileCore::write(uint32_t addr, std::span<const uint8_t> in) {
 
 // Code is fixed per Program (tiles share its decoded form), so the host may not change it.
 bool TileState::host_write_allowed(uint32_t addr, uint32_t size) const {
+  if (size == 0) return true;
   for (const Segment& s : program_->segments())
     if (s.executable && uint64_t{addr} + size > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) return false;
   return true;
