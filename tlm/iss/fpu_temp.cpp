@@ -7,6 +7,10 @@
 
 #include "iss/fpu.h"
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 
 
 namespace ipusim::iss::fpu {
@@ -131,7 +135,17 @@ uint32_t cvt_wu_s(uint32_t a, uint32_t rm, uint32_t& f) {
 uint32_t cvt_s_w(int32_t a, uint32_t rm, uint32_t& f) { return in_mode(rm, f, [&] { return static_cast<float>(a); }); }
 uint32_t cvt_s_wu(uint32_t a, uint32_t rm, uint32_t& f) { return in_mode(rm, f, [&] { return static_cast<float>(a); }); }
 
+#if defined(__SSE2__)
+// The fast path's flags live in MXCSR; <cfenv> would also rewrite the x87 environment.
+void host_flags_clear() { _mm_setcsr(_mm_getcsr() & ~0x3fu); }
+uint32_t host_flags_read() {
+  const uint32_t csr = _mm_getcsr();
+  return (csr & 1 ? NV : 0u) | (csr & 4 ? DZ : 0u) | (csr & 8 ? OF : 0u) | (csr & 16 ? UF : 0u) |
+         (csr & 32 ? NX : 0u);
+}
+#else
 void host_flags_clear() { std::feclearexcept(FE_ALL_EXCEPT); }
 uint32_t host_flags_read() { return to_flags(std::fetestexcept(FE_ALL_EXCEPT)); }
+#endif
 
 }  // namespace ipusim::iss::fpu

@@ -228,7 +228,7 @@ void TileState::run_quantum(Thread& t) {
       step = true;
       q.guard = true;
       horizon_ = others_min(0).clock;
-    } else if (!step) {
+    } else {
       q.budget = std::max<uint64_t>(q.budget, kAloneBudget);  // no one to interleave with
     }
   }
