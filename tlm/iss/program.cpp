@@ -93,6 +93,7 @@ std::vector<std::pair<std::string, uint32_t>> read_symbols(const std::vector<uin
     if (sh.sh_entsize != sizeof(Elf32_Sym)) r.fail("symbol table entry size is wrong");
     if (sh.sh_link >= eh.e_shnum) r.fail("symbol table links to a missing string table");
     const Elf32_Shdr strtab = shdr(sh.sh_link);
+    if (strtab.sh_type != SHT_STRTAB) r.fail("symbol table links to a section that is not a string table");
     r.check_range(sh.sh_offset, sh.sh_size, "symbol table");
     r.check_range(strtab.sh_offset, strtab.sh_size, "symbol string table");
     const char* strings = reinterpret_cast<const char*>(r.data() + strtab.sh_offset);
