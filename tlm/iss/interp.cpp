@@ -38,8 +38,10 @@ inline uint32_t as_bits(float f) {
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+// noinline/noclone: the fast loop's label addresses are stored in the decoded cache, so
+// the function must exist exactly once (a clone or an inlined copy has other labels).
 template <bool Step>
-void run_loop(Quantum& q) {
+__attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
   static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR)};
 #undef IPUSIM_ISS_LABEL_ADDR

@@ -367,3 +367,50 @@ TEST(Fp, FcsrAccumulatesAcrossQuanta) {
 }
 
 }  // namespace
+
+namespace {
+
+// Native-path flags belong to the thread that raised them, even when threads interleave
+// instruction by instruction.
+TEST(Fp, FlagsArePerThread) {
+  Asm a;
+  a.li(s0, kData);
+  a.la(t0, "inexact");
+  a.run(zero, t0, zero);
+  a.la(t0, "exact");
+  a.run(zero, t0, zero);
+  a.join();
+  a.csrr(a0, kFflags);
+  a.halt(zero);
+  a.label("inexact");   // worker 1: 1/3 many times
+  a.li(t1, 0x3f800000u);
+  a.fmv_w_x(1, t1);
+  a.li(t1, 0x40400000u);
+  a.fmv_w_x(2, t1);
+  a.li(t2, 50);
+  a.label("l1");
+  a.fdiv(3, 1, 2);
+  a.addi(t2, t2, -1);
+  a.bne(t2, zero, "l1");
+  a.csrr(a1, kFflags);
+  a.wexit(a1);
+  a.label("exact");     // worker 2: 1+1 many times
+  a.li(t1, 0x3f800000u);
+  a.fmv_w_x(1, t1);
+  a.li(t2, 50);
+  a.label("l2");
+  a.fadd(3, 1, 1);
+  a.addi(t2, t2, -1);
+  a.bne(t2, zero, "l2");
+  a.csrr(a1, kFflags);
+  a.wexit(a1);
+  for (uint32_t q : {1u, 5u, 1024u}) {
+    Harness h(a, test_params(q));
+    h.run_ok();
+    EXPECT_EQ(h.core.thread_stats(1).last_status, int(fpu::NX)) << q;
+    EXPECT_EQ(h.core.thread_stats(2).last_status, 0) << q;
+    EXPECT_EQ(h.x(a0), 0u) << q;
+  }
+}
+
+}  // namespace
