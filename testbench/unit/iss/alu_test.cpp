@@ -7,7 +7,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-TEST(Alu, ImmediateAndRegisterOps) {
+TEST(IssAlu, ImmediateAndRegisterOps) {
   Asm a;
   a.li(s0, 0x80000000u);
   a.li(s1, 0x7fffffffu);
@@ -49,7 +49,7 @@ TEST(Alu, ImmediateAndRegisterOps) {
   EXPECT_EQ(h.x(s8), a.addr("auipc") + 0x1000u);
 }
 
-TEST(Alu, Shifts) {
+TEST(IssAlu, Shifts) {
   Asm a;
   a.li(s0, 0x80000001u);
   a.addi(s1, zero, 33);  // register shift amounts use the low 5 bits
@@ -72,7 +72,7 @@ TEST(Alu, Shifts) {
   EXPECT_EQ(h.x(a6), 0xc0000000u);
 }
 
-TEST(Alu, MultiplyDivide) {
+TEST(IssAlu, MultiplyDivide) {
   Asm a;
   a.li(s0, 0x80000000u);  // INT_MIN
   a.li(s1, 0xffffffffu);  // -1
@@ -112,7 +112,7 @@ TEST(Alu, MultiplyDivide) {
 }
 
 // Each branch kind, taken and not taken: a1 counts the correct outcomes.
-TEST(Alu, Branches) {
+TEST(IssAlu, Branches) {
   Asm a;
   a.li(s0, 0xffffffffu);  // -1
   a.li(s1, 1);
@@ -147,7 +147,7 @@ TEST(Alu, Branches) {
   EXPECT_EQ(h.x(a1), static_cast<uint32_t>(bit));
 }
 
-TEST(Alu, LoopAndJumps) {
+TEST(IssAlu, LoopAndJumps) {
   Asm a;
   a.addi(a0, zero, 0);
   a.addi(t0, zero, 100);
@@ -179,7 +179,7 @@ TEST(Alu, LoopAndJumps) {
   EXPECT_EQ(h.core.instret(), 2u + 300 + 1 + 2 + 2 + 1 + 1 + 2 + 1);
 }
 
-TEST(Alu, JalrWritesLinkAfterReadingItsSource) {
+TEST(IssAlu, JalrWritesLinkAfterReadingItsSource) {
   Asm a;
   a.la(ra, "f");
   a.jalr(ra, ra, 0);  // rd == rs1

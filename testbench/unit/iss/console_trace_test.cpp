@@ -16,7 +16,7 @@ void put_string(Asm& a, const std::string& s) {
   }
 }
 
-TEST(Console, LinesPerThreadWithFlushAtExit) {
+TEST(IssConsole, LinesPerThreadWithFlushAtExit) {
   Asm a;
   put_string(a, "hello\nsup ");
   a.la(t1, "worker");
@@ -44,7 +44,7 @@ TEST(Console, LinesPerThreadWithFlushAtExit) {
   EXPECT_EQ(h.console.last_tile.ipu, 1u);
 }
 
-TEST(Console, VeryLongLinesAreSplit) {
+TEST(IssConsole, VeryLongLinesAreSplit) {
   Asm a;
   a.li(t1, 5000);
   a.addi(t0, zero, 'x');
@@ -60,7 +60,7 @@ TEST(Console, VeryLongLinesAreSplit) {
   EXPECT_EQ(h.console.lines[1].text, std::string(904, 'x'));
 }
 
-TEST(Console, WithoutSinkLinesGoToStdout) {
+TEST(IssConsole, WithoutSinkLinesGoToStdout) {
   Asm a;
   put_string(a, "to stdout\n");
   a.halt(zero);
@@ -88,7 +88,7 @@ class RecordingTrace : public TraceSink {
   std::vector<Retired> log;
 };
 
-TEST(Trace, EveryRetiredInstructionInOrder) {
+TEST(IssTrace, EveryRetiredInstructionInOrder) {
   Asm a;
   a.addi(t1, zero, 3);
   a.label("loop");
@@ -139,7 +139,7 @@ TEST(Trace, EveryRetiredInstructionInOrder) {
   }
 }
 
-TEST(Trace, CanBeSwitchedOff) {
+TEST(IssTrace, CanBeSwitchedOff) {
   Asm a;
   a.addi(t1, zero, 1);
   a.halt(zero);

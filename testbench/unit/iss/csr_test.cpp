@@ -7,7 +7,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-TEST(Csr, XipuIdentity) {
+TEST(IssCsr, XipuIdentity) {
   Asm a;
   const uint32_t csrs[] = {0xcc0, 0xcc1, 0xcc2, 0xcc3, 0xcc4, 0xcc5, 0xcc6, 0xcc7, 0xcc8};
   const Reg dst[] = {a0, a1, a2, a3, a4, a5, a6, a7, s2};
@@ -26,7 +26,7 @@ TEST(Csr, XipuIdentity) {
   EXPECT_EQ(h.x(s2), 0u);    // superstep
 }
 
-TEST(Csr, ReadWriteSetClearSemantics) {
+TEST(IssCsr, ReadWriteSetClearSemantics) {
   Asm a;
   a.li(t0, 0x1234);
   a.csrrw(a0, 0x8c0, t0);     // old 0
@@ -58,7 +58,7 @@ TEST(Csr, ReadWriteSetClearSemantics) {
   EXPECT_EQ(h.x(s4), 3u);
 }
 
-TEST(Csr, FloatingPointCsrsShareBits) {
+TEST(IssCsr, FloatingPointCsrsShareBits) {
   Asm a;
   a.csrrwi(zero, 0x001, 0x1f);   // fflags
   a.csrrwi(zero, 0x002, 3);      // frm
@@ -81,7 +81,7 @@ TEST(Csr, FloatingPointCsrsShareBits) {
 
 // cycle = issue cycle of the reading instruction (6 per instruction), instret = retired
 // before it; the high halves are zero this early.
-TEST(Csr, CountersAreExact) {
+TEST(IssCsr, CountersAreExact) {
   Asm a;
   a.addi(t0, zero, 1);        // 0
   a.addi(t0, zero, 2);        // 1
@@ -117,7 +117,7 @@ struct IllegalCsr {
   const char* detail;
 };
 
-TEST(Csr, IllegalAccessesFault) {
+TEST(IssCsr, IllegalAccessesFault) {
   const IllegalCsr cases[] = {
       {[](Asm& a) { a.csrw(0xc00, t0); }, "write to read-only CSR cycle"},
       {[](Asm& a) { a.csrrsi(zero, 0xcc0, 1); }, "write to read-only CSR tile"},

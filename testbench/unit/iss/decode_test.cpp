@@ -19,7 +19,7 @@ uint32_t one(void (*emit)(Asm&)) {
   return a.finish()[0];
 }
 
-TEST(Disasm, ObjdumpStyleText) {
+TEST(IssDisasm, ObjdumpStyleText) {
   struct Case {
     uint32_t word;
     uint32_t pc;
@@ -76,7 +76,7 @@ TEST(Disasm, ObjdumpStyleText) {
   for (const Case& c : cases) EXPECT_EQ(disassemble(c.word, c.pc), c.text) << std::hex << c.word;
 }
 
-TEST(Decode, PreprocessesOperands) {
+TEST(IssDecode, PreprocessesOperands) {
   const DecodeLayout l{0x40000, 0x100, 0x40400};
   // x0 destinations write the sink register.
   Decoded d = decode(one([](Asm& a) { a.addi(zero, a1, 1); }), 0x40000, l);
@@ -109,7 +109,7 @@ TEST(Decode, PreprocessesOperands) {
 
 // The decoder accepts exactly what the disassembler can name: checked over every
 // major opcode with random fields.
-TEST(Decode, AgreesWithDisassembler) {
+TEST(IssDecode, AgreesWithDisassembler) {
   const DecodeLayout l{0x40000, 0x10000, 0x80000};
   std::mt19937 rng(12345);
   int instructions = 0;

@@ -79,7 +79,7 @@ const FaultCase kFaults[] = {
     {"fall off code", [](Asm& a) { a.addi(a0, zero, 1); a.label("bad"); }, "access fault", "fetch at 0x", ".word", 0},
 };
 
-TEST(Faults, EveryFaultNamesWhereAndWhat) {
+TEST(IssFaults, EveryFaultNamesWhereAndWhat) {
   for (const FaultCase& c : kFaults) {
     SCOPED_TRACE(c.name);
     for (uint32_t q : {1u, 1000u}) {
@@ -106,7 +106,7 @@ TEST(Faults, EveryFaultNamesWhereAndWhat) {
   }
 }
 
-TEST(Faults, MessageFormat) {
+TEST(IssFaults, MessageFormat) {
   Fault f;
   f.kind = "misaligned access";
   f.detail = "load of 4 bytes at 0x00000002";
@@ -121,7 +121,7 @@ TEST(Faults, MessageFormat) {
 
 // The supervisor cannot even issue while six workers run, so a seventh `run` comes from
 // a worker.
-TEST(Faults, WorkerStartWhileSixRun) {
+TEST(IssFaults, WorkerStartWhileSixRun) {
   Asm a;
   a.la(t0, "worker");
   for (int i = 0; i < 6; ++i) a.run(zero, t0, zero);
@@ -152,7 +152,7 @@ TEST(Faults, WorkerStartWhileSixRun) {
 }
 
 // A worker's run is also checked; so is a worker's fault while the supervisor waits.
-TEST(Faults, FaultInWorkerWhileSupervisorJoins) {
+TEST(IssFaults, FaultInWorkerWhileSupervisorJoins) {
   Asm a;
   a.la(t0, "worker");
   a.run(zero, t0, zero);

@@ -39,7 +39,7 @@ struct FpProgram {
   }
 };
 
-TEST(Fp, ArithmeticFastPath) {
+TEST(IssFp, ArithmeticFastPath) {
   FpProgram p({fbits(1.5f), fbits(2.25f), fbits(3.0f), fbits(2.0f)});
   Harness h = p.run([](Asm& a) {
     a.fadd(10, 0, 1);
@@ -67,7 +67,7 @@ TEST(Fp, ArithmeticFastPath) {
   EXPECT_EQ(h.fcsr() & 0x1f, fpu::NX);  // sqrt(2) is inexact; the rest are exact
 }
 
-TEST(Fp, NanResultsAreCanonical) {
+TEST(IssFp, NanResultsAreCanonical) {
   const float inf = std::numeric_limits<float>::infinity();
   FpProgram p({fbits(0.0f), fbits(inf), 0x7f800001u /* sNaN */, 0x7fc12345u /* qNaN with payload */,
                fbits(-1.0f), fbits(1.0f), 0xffc00001u});
@@ -89,14 +89,14 @@ TEST(Fp, NanResultsAreCanonical) {
   EXPECT_EQ(h.fcsr() & 0x1f, fpu::NV);
 }
 
-TEST(Fp, QuietNanOperandRaisesNothing) {
+TEST(IssFp, QuietNanOperandRaisesNothing) {
   FpProgram p({0x7fc12345u, fbits(1.0f)});
   Harness h = p.run([](Asm& a) { a.fadd(10, 0, 1); });
   EXPECT_EQ(h.f(10), kQNaN);
   EXPECT_EQ(h.fcsr(), 0u);
 }
 
-TEST(Fp, ExceptionFlags) {
+TEST(IssFp, ExceptionFlags) {
   const float max = std::numeric_limits<float>::max();
   struct Case {
     void (*body)(Asm&);
@@ -120,7 +120,7 @@ TEST(Fp, ExceptionFlags) {
 }
 
 // 1 + 0.75 ulp and its negative: every rounding mode gives a different pattern.
-TEST(Fp, StaticAndDynamicRoundingModes) {
+TEST(IssFp, StaticAndDynamicRoundingModes) {
   const float one = 1.0f, tiny = std::ldexp(3.0f, -25);
   const uint32_t up = fbits(std::nextafter(1.0f, 2.0f)), down = fbits(1.0f);
   FpProgram p({fbits(one), fbits(tiny), fbits(-one), fbits(-tiny)});
@@ -153,7 +153,7 @@ TEST(Fp, StaticAndDynamicRoundingModes) {
   EXPECT_EQ(h.fcsr(), fpu::NX);
 }
 
-TEST(Fp, ReservedDynamicRoundingModeIsIllegal) {
+TEST(IssFp, ReservedDynamicRoundingModeIsIllegal) {
   FpProgram p({fbits(1.0f)});
   Harness h = p.run([](Asm& a) {
     a.csrrwi(zero, 0x002, 5);
@@ -165,14 +165,14 @@ TEST(Fp, ReservedDynamicRoundingModeIsIllegal) {
   EXPECT_EQ(h.stop.fault->disasm, "fadd.s fa0, ft0, ft0");
 }
 
-TEST(Fp, ReservedStaticRoundingModeIsIllegal) {
+TEST(IssFp, ReservedStaticRoundingModeIsIllegal) {
   FpProgram p({fbits(1.0f)});
   Harness h = p.run([](Asm& a) { a.fop(0x00, 10, 0, 0, 6); });
   ASSERT_EQ(h.stop.reason, StopReason::Fault);
   EXPECT_EQ(h.stop.fault->kind, "illegal instruction");
 }
 
-TEST(Fp, MinMaxCompareClassify) {
+TEST(IssFp, MinMaxCompareClassify) {
   FpProgram p({fbits(-0.0f), fbits(0.0f), 0x7fc00000u, fbits(2.0f), 0x7f800001u, fbits(-1.0f)});
   Harness h = p.run([](Asm& a) {
     a.fmin(10, 0, 1);   // -0
@@ -208,7 +208,7 @@ TEST(Fp, MinMaxCompareClassify) {
   EXPECT_EQ(h.x(s2), 1u << 9);  // qNaN
 }
 
-TEST(Fp, ConversionsAndMoves) {
+TEST(IssFp, ConversionsAndMoves) {
   FpProgram p({fbits(2.5f), fbits(-2.5f), fbits(3e9f), fbits(-1.0f), 0x7fc00000u, fbits(1.0f)});
   Harness h = p.run([](Asm& a) {
     a.fcvt_w_s(a0, 0, RTZ);    // 2
@@ -291,7 +291,7 @@ void emit(Asm& a, DiffOp op, uint32_t rm) {
   }
 }
 
-TEST(Fp, FastPathMatchesExactReference) {
+TEST(IssFp, FastPathMatchesExactReference) {
   constexpr uint32_t kN = 1500;
   std::mt19937 rng(2024);
   for (DiffOp op : {DiffOp::add, DiffOp::sub, DiffOp::mul, DiffOp::div, DiffOp::sqrt, DiffOp::madd, DiffOp::msub,
@@ -341,7 +341,7 @@ TEST(Fp, FastPathMatchesExactReference) {
   }
 }
 
-TEST(Fp, FcsrAccumulatesAcrossQuanta) {
+TEST(IssFp, FcsrAccumulatesAcrossQuanta) {
   // Flags raised in one quantum survive into the next; a csrw fflags clears them.
   FpProgram p({fbits(1.0f), fbits(3.0f)});
   Harness h = p.run([](Asm& a) {
@@ -372,7 +372,7 @@ namespace {
 
 // Native-path flags belong to the thread that raised them, even when threads interleave
 // instruction by instruction.
-TEST(Fp, FlagsArePerThread) {
+TEST(IssFp, FlagsArePerThread) {
   Asm a;
   a.li(s0, kData);
   a.la(t0, "inexact");

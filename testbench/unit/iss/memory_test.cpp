@@ -7,7 +7,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-TEST(Memory, EveryWidthWithExtension) {
+TEST(IssMemory, EveryWidthWithExtension) {
   Asm a;
   a.li(s0, kData);
   a.li(t0, 0x8081f2f3u);
@@ -50,7 +50,7 @@ TEST(Memory, EveryWidthWithExtension) {
   EXPECT_EQ(h.mem32(kData + 4), 0xabcd7f00u);
 }
 
-TEST(Memory, LoadsFromCodeSeeTheInstructions) {
+TEST(IssMemory, LoadsFromCodeSeeTheInstructions) {
   Asm a;
   a.li(s0, 0x40000);
   a.lw(a0, 0, s0);
@@ -64,7 +64,7 @@ TEST(Memory, LoadsFromCodeSeeTheInstructions) {
 }
 
 // Code placed high in SRAM: stores below it take the slow path and succeed.
-TEST(Memory, StoresBelowCodeAreAllowed) {
+TEST(IssMemory, StoresBelowCodeAreAllowed) {
   Asm a(0x48000);
   a.li(s0, 0x40100);
   a.li(t0, 0xdeadbeefu);
@@ -85,7 +85,7 @@ TEST(Memory, StoresBelowCodeAreAllowed) {
   EXPECT_EQ(h.mem32(0x40100), 0xdeadbeefu);
 }
 
-TEST(Memory, LastWordsOfSramAreReachable) {
+TEST(IssMemory, LastWordsOfSramAreReachable) {
   Asm a;
   a.li(s0, 0x40000 + 256 * 1024 - 4);
   a.li(t0, 0x01020304u);
@@ -101,7 +101,7 @@ TEST(Memory, LastWordsOfSramAreReachable) {
   EXPECT_EQ(h.x(a2), 0x01u);
 }
 
-TEST(Memory, DataSegmentIsLoadedAndBssZeroed) {
+TEST(IssMemory, DataSegmentIsLoadedAndBssZeroed) {
   Asm a;
   a.li(s0, kData);
   a.lw(a0, 0, s0);

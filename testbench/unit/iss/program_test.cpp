@@ -34,7 +34,7 @@ std::string load_error(const std::vector<uint8_t>& bytes) {
   return "(loaded)";
 }
 
-TEST(Program, LoadsSegmentsEntryAndSymbols) {
+TEST(IssProgram, LoadsSegmentsEntryAndSymbols) {
   auto p = Program::from_bytes(testelf::build(simple_image()), "ok.elf");
   EXPECT_EQ(p->name(), "ok.elf");
   EXPECT_EQ(p->entry(), 0x40000u);
@@ -51,7 +51,7 @@ TEST(Program, LoadsSegmentsEntryAndSymbols) {
   EXPECT_FALSE(p->symbol("missing").has_value());
 }
 
-TEST(Program, LoadsFromFileAndNamesMissingFile) {
+TEST(IssProgram, LoadsFromFileAndNamesMissingFile) {
   const std::string path = ::testing::TempDir() + "/iss_program_test.elf";
   const auto bytes = testelf::build(simple_image());
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -96,7 +96,7 @@ const BadElfCase kBadElves[] = {
     {"overlap", [](auto&, auto& i) { i.data_addr = 0x40004; }, true, "overlap"},
 };
 
-TEST(Program, RejectsBadElvesWithClearMessages) {
+TEST(IssProgram, RejectsBadElvesWithClearMessages) {
   for (const BadElfCase& c : kBadElves) {
     testelf::Image img = simple_image();
     std::vector<uint8_t> bytes;
@@ -114,13 +114,13 @@ TEST(Program, RejectsBadElvesWithClearMessages) {
   }
 }
 
-TEST(Program, AcceptsSoftFloatAbi) {
+TEST(IssProgram, AcceptsSoftFloatAbi) {
   testelf::Image img = simple_image();
   img.e_flags = EF_RISCV_FLOAT_ABI_SOFT;
   EXPECT_NO_THROW(Program::from_bytes(testelf::build(img), "soft.elf"));
 }
 
-TEST(Program, RejectsImageLargerThanTileSram) {
+TEST(IssProgram, RejectsImageLargerThanTileSram) {
   testelf::Image img = simple_image();
   img.bss_bytes = 300 * 1024;  // data at 0x50000 + 300 KiB > 0x40000 + 256 KiB
   auto p = Program::from_bytes(testelf::build(img), "big.elf");
@@ -132,7 +132,7 @@ TEST(Program, RejectsImageLargerThanTileSram) {
   }
 }
 
-TEST(Program, RejectsBadTileParams) {
+TEST(IssProgram, RejectsBadTileParams) {
   auto p = Program::from_bytes(testelf::build(simple_image()), "ok.elf");
   TileParams params = test_params();
   params.workers = 7;

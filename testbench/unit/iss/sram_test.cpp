@@ -11,7 +11,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-TEST(Sram, HostReadWrite) {
+TEST(IssSram, HostReadWrite) {
   Asm a;
   a.li(s0, kData);
   a.lw(a0, 0, s0);
@@ -42,7 +42,7 @@ size_t resident_bytes() {
   return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
 
-TEST(Sram, UntouchedPagesCostNothing) {
+TEST(IssSram, UntouchedPagesCostNothing) {
   Asm a;
   a.li(s0, kData);
   a.sw(s0, 0, s0);

@@ -12,7 +12,7 @@ constexpr uint32_t kCycle = 0xc00, kThread = 0xcc2, kSuperstep = 0xcc8;
 
 // Hand-computed: every instruction takes 6 cycles of its thread; a worker's first
 // instruction issues 6 cycles after the run; join resumes at the worker's exit.
-TEST(Threads, RunJoinWexitTimingIsExact) {
+TEST(IssThreads, RunJoinWexitTimingIsExact) {
   Asm a;
   a.la(t0, "worker");         // 0, 6
   a.addi(a2, zero, 5);        // 12
@@ -45,7 +45,7 @@ TEST(Threads, RunJoinWexitTimingIsExact) {
 
 // Six workers hold all six issue slots: the supervisor's next instruction waits for the
 // first exit (84); join then waits for the last (114).
-TEST(Threads, SupervisorStallsWhileSixWorkersRun) {
+TEST(IssThreads, SupervisorStallsWhileSixWorkersRun) {
   Asm a;
   a.la(t0, "worker");                          // 0, 6
   for (int i = 0; i < 6; ++i) a.run(zero, t0, zero);  // 12..42: workers start at 18..48
@@ -69,7 +69,7 @@ TEST(Threads, SupervisorStallsWhileSixWorkersRun) {
 }
 
 // With fewer than six workers running the supervisor never stalls for a slot.
-TEST(Threads, FiveWorkersLeaveTheSupervisorASlot) {
+TEST(IssThreads, FiveWorkersLeaveTheSupervisorASlot) {
   Asm a;
   a.la(t0, "worker");
   for (int i = 0; i < 5; ++i) a.run(zero, t0, zero);  // 12..36
@@ -86,7 +86,7 @@ TEST(Threads, FiveWorkersLeaveTheSupervisorASlot) {
   EXPECT_EQ(h.core.cycle(), 114u);
 }
 
-TEST(Threads, WorkerStartState) {
+TEST(IssThreads, WorkerStartState) {
   Asm a;
   a.li(t0, 0x58000);
   a.csrw(0x8c0, t0);            // wstackbase
@@ -126,7 +126,7 @@ TEST(Threads, WorkerStartState) {
 
 // A worker may start a worker; choosing the context waits until the starter is the
 // earliest thread, so the timing does not depend on the quantum.
-TEST(Threads, WorkersStartWorkers) {
+TEST(IssThreads, WorkersStartWorkers) {
   Asm a;
   a.la(t0, "w1");               // 0, 6
   a.run(s0, t0, zero);          // 12: w1 starts at 18
@@ -149,7 +149,7 @@ TEST(Threads, WorkersStartWorkers) {
   }
 }
 
-TEST(Threads, ExitedContextsAreReused) {
+TEST(IssThreads, ExitedContextsAreReused) {
   Asm a;
   a.la(t0, "worker");
   a.addi(s1, zero, 3);
@@ -168,7 +168,7 @@ TEST(Threads, ExitedContextsAreReused) {
   EXPECT_EQ(h.core.thread_stats(2).starts, 0u);
 }
 
-TEST(Threads, HaltWaitsForRunningWorkers) {
+TEST(IssThreads, HaltWaitsForRunningWorkers) {
   Asm a;
   a.la(t0, "worker");           // 0, 6
   a.run(zero, t0, zero);        // 12: worker from 18
@@ -187,7 +187,7 @@ TEST(Threads, HaltWaitsForRunningWorkers) {
   EXPECT_EQ(h.core.thread_stats(1).instret, 103u);
 }
 
-TEST(Threads, SyncStopsAndResumes) {
+TEST(IssThreads, SyncStopsAndResumes) {
   Asm a;
   a.addi(t0, zero, 1);
   a.sync(t0);                   // 6: zone 1 -> stop at 12
@@ -223,7 +223,7 @@ TEST(Threads, SyncStopsAndResumes) {
   EXPECT_EQ(h.core.run().reason, StopReason::Halted);  // stays halted
 }
 
-TEST(Threads, FewerWorkerContexts) {
+TEST(IssThreads, FewerWorkerContexts) {
   Asm a;
   a.csrr(a0, 0xcc5);
   a.la(t0, "worker");
@@ -247,7 +247,7 @@ TEST(Threads, FewerWorkerContexts) {
 
 // A program with several phases of unequal workers, a worker starting a worker and the
 // supervisor's slot stall: every count must be identical for every quantum.
-TEST(Threads, ResultsAreIdenticalForEveryQuantum) {
+TEST(IssThreads, ResultsAreIdenticalForEveryQuantum) {
   Asm a;
   a.li(s0, kData);
   a.la(t0, "worker");
