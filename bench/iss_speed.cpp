@@ -32,12 +32,14 @@ using Clock = std::chrono::steady_clock;
 class CountingConsole : public ipusim::iss::ConsoleSink {
  public:
   void line(const ipusim::iss::TileIdentity&, uint32_t thread, std::string_view text) override {
-    if (lines_++ < 4) std::fprintf(stderr, "iss_speed: [thread %u] %.*s\n", thread, int(text.size()), text.data());
+    // Echo the first lines of the first run only, as a sanity check of the result.
+    if (echo_ && lines_++ < 4) std::fprintf(stderr, "iss_speed: [thread %u] %.*s\n", thread, int(text.size()), text.data());
   }
-  size_t lines() const { return lines_; }
+  void stop_echo() { echo_ = false; }
 
  private:
   size_t lines_ = 0;
+  bool echo_ = true;
 };
 
 double thread_cpu_seconds() {
@@ -104,6 +106,7 @@ int main(int argc, char** argv) {
       const double c0 = thread_cpu_seconds();
       stop = core.run();
       iss.keep_best(std::chrono::duration<double>(Clock::now() - t0).count(), thread_cpu_seconds() - c0);
+      console.stop_echo();
     }
     if (stop.reason == ipusim::iss::StopReason::Fault) {
       std::fprintf(stderr, "iss_speed: %s\n", stop.fault->message(params.id).c_str());
