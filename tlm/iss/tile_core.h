@@ -6,6 +6,7 @@
 // advances SystemC time by the cycles that run took. Nothing here blocks or waits.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,6 +66,14 @@ struct ThreadStats {
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
 
+// A thread's architectural state (an addition for tests and debuggers).
+struct ThreadRegisters {
+  uint32_t pc = 0;                // the next instruction
+  std::array<uint32_t, 32> x{};
+  std::array<uint32_t, 32> f{};   // raw IEEE bit patterns
+  uint32_t fcsr = 0;              // frm << 5 | fflags
+};
+
 // Receives complete console lines. Called from whichever host thread runs the tile.
 class ConsoleSink {
  public:
@@ -104,6 +113,7 @@ class TileCore {
   uint64_t cycle() const;    // tile clock at the last stop (the supervisor's clock)
   uint64_t instret() const;  // instructions retired by all threads of the tile
   ThreadStats thread_stats(uint32_t thread) const;  // 0 = supervisor, 1..workers
+  ThreadRegisters registers(uint32_t thread) const; // same numbering
   const TileParams& params() const;
   const Program& program() const;
 

@@ -1,0 +1,107 @@
+// Test harness for the ISS: assembles a program with rvasm, wraps it in an in-memory ELF
+// (code at 0x40000, 4 KiB of zeroed data at kData), runs it on a TileCore and captures
+// console lines and stop information.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "iss/tile_core.h"
+#include "rv_asm.h"
+#include "test_elf.h"
+
+namespace isstest {
+
+using namespace ipusim::iss;
+inline constexpr uint32_t kData = 0x50000;  // 4 KiB of .bss for test results
+
+struct ConsoleLine {
+  uint32_t thread;
+  std::string text;
+  bool operator==(const ConsoleLine&) const = default;
+};
+
+class CaptureConsole : public ConsoleSink {
+ public:
+  void line(const TileIdentity& tile, uint32_t thread, std::string_view text) override {
+    last_tile = tile;
+    lines.push_back({thread, std::string(text)});
+  }
+  std::vector<ConsoleLine> lines;
+  TileIdentity last_tile;
+};
+
+inline TileParams test_params(uint32_t quantum = 1024) {
+  TileParams p;
+  p.id = {3, 1, 16, 2};  // tile 3 of 16, ipu 1 of 2: messages must say so
+  p.sram_bytes = 256 * 1024;
+  p.workers = 6;
+  p.thread_quantum = quantum;
+  return p;
+}
+
+inline std::shared_ptr<const Program> make_program(const rvasm::Asm& a, testelf::Image img = {}) {
+  img.code = a.finish();
+  img.code_addr = a.base();
+  if (img.entry == 0x40000) img.entry = a.base();
+  if (img.data.empty() && img.bss_bytes == 0) {
+    img.data_addr = kData;
+    img.bss_bytes = 4096;
+  }
+  return Program::from_bytes(testelf::build(img), "test.elf");
+}
+
+// Movable (the tile and the console live on the heap, where the tile's pointers point).
+class Harness {
+ public:
+  explicit Harness(const rvasm::Asm& a, TileParams params = test_params(), testelf::Image img = {})
+      : program(make_program(a, std::move(img))),
+        console_holder(std::make_unique<CaptureConsole>()),
+        core_holder(std::make_unique<TileCore>(params, program, console_holder.get())),
+        console(*console_holder),
+        core(*core_holder) {}
+  Harness(Harness&&) = default;
+
+  StopInfo run() {
+    stop = core.run();
+    return stop;
+  }
+  // Runs and expects a clean halt.
+  void run_ok() {
+    run();
+    ASSERT_EQ(stop.reason, StopReason::Halted)
+        << (stop.fault ? stop.fault->message(core.params().id) : std::string("stopped at a sync"));
+  }
+  uint32_t x(unsigned r, uint32_t thread = 0) const { return core.registers(thread).x[r]; }
+  uint32_t f(unsigned r, uint32_t thread = 0) const { return core.registers(thread).f[r]; }
+  uint32_t fcsr(uint32_t thread = 0) const { return core.registers(thread).fcsr; }
+  uint32_t mem32(uint32_t addr) const {
+    uint8_t b[4];
+    EXPECT_TRUE(core.read(addr, b));
+    uint32_t v;
+    std::memcpy(&v, b, 4);
+    return v;
+  }
+  std::string fault_message() const {
+    return stop.fault ? stop.fault->message(core.params().id) : std::string("(no fault)");
+  }
+
+  std::shared_ptr<const Program> program;
+  std::unique_ptr<CaptureConsole> console_holder;
+  std::unique_ptr<TileCore> core_holder;
+  CaptureConsole& console;
+  TileCore& core;
+  StopInfo stop;
+};
+
+inline uint32_t fbits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, 4);
+  return b;
+}
+
+}  // namespace isstest

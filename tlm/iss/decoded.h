@@ -1,0 +1,80 @@
+// The decoded-instruction cache shared by every tile that runs one Program (ISS-internal).
+//
+// Every 4-byte word of the executable range is decoded once, at load, into a 16-byte
+// DecodedInsn. The interpreter keeps its "pc" as a pointer into this array and jumps to
+// `handler` (a label address of the fast run loop: threaded code). The stepping loop
+// (tracing, thread_quantum 1) dispatches through `ops` instead, since its labels differ.
+// Operands are pre-processed so handlers do as little as possible; see docs/iss.md.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace ipusim::iss {
+
+// Every handler of the run loop. The decoder picks one per word; `illegal` and
+// `fetch_fault` entries fault only if executed.
+#define IPUSIM_ISS_OPS(X)                                                                   \
+  X(illegal) X(fetch_fault) X(nop) X(li)                                                    \
+  X(addi) X(slti) X(sltiu) X(xori) X(ori) X(andi) X(slli) X(srli) X(srai)                   \
+  X(add) X(sub) X(sll) X(slt) X(sltu) X(xor_) X(srl) X(sra) X(or_) X(and_)                  \
+  X(mul) X(mulh) X(mulhsu) X(mulhu) X(div) X(divu) X(rem) X(remu)                           \
+  X(beq) X(bne) X(blt) X(bge) X(bltu) X(bgeu) X(branch_far)                                 \
+  X(jal) X(j) X(jal_far) X(jalr)                                                            \
+  X(lb) X(lh) X(lw) X(lbu) X(lhu) X(sb) X(sh) X(sw) X(flw) X(fsw)                           \
+  X(ecall) X(ebreak) X(csr)                                                                 \
+  X(fadd) X(fsub) X(fmul) X(fdiv) X(fsqrt) X(fmadd) X(fmsub) X(fnmsub) X(fnmadd)            \
+  X(fadd_dyn) X(fsub_dyn) X(fmul_dyn) X(fdiv_dyn) X(fsqrt_dyn)                              \
+  X(fmadd_dyn) X(fmsub_dyn) X(fnmsub_dyn) X(fnmadd_dyn)                                     \
+  X(fp_exact)                                                                               \
+  X(fsgnj) X(fsgnjn) X(fsgnjx) X(fmin) X(fmax) X(feq) X(flt) X(fle) X(fclass)               \
+  X(fmv_x_w) X(fmv_w_x) X(fcvt_w_s) X(fcvt_wu_s) X(fcvt_s_w) X(fcvt_s_wu)                   \
+  X(xrun) X(xjoin) X(xwexit) X(xhalt) X(xsync) X(cputc) X(cwrite)
+
+enum class Op : uint16_t {
+#define IPUSIM_ISS_OP_ENUM(name) name,
+  IPUSIM_ISS_OPS(IPUSIM_ISS_OP_ENUM)
+#undef IPUSIM_ISS_OP_ENUM
+      count
+};
+inline constexpr unsigned kOpCount = static_cast<unsigned>(Op::count);
+
+// Register file layout of a thread (indexes into Hart::regs). Writes to x0 are decoded
+// to kSinkReg so no handler tests rd == 0; f registers follow, then frm and fflags so a
+// handler reaches them from the same base pointer.
+inline constexpr unsigned kSinkReg = 32;
+inline constexpr unsigned kFReg0 = 33;
+inline constexpr unsigned kFrmReg = 65;
+inline constexpr unsigned kFflagsReg = 66;
+inline constexpr unsigned kRegCount = 68;  // padded
+
+// The arithmetic of fp_exact (imm = sub-op << 8 | rounding mode) and of the dyn variants.
+enum class FpOp : uint8_t { add, sub, mul, div, sqrt, madd, msub, nmsub, nmadd };
+
+struct DecodedInsn {
+  const void* handler;  // label of the fast run loop for this op
+  // li: the value; ALU-imm: the immediate; loads: imm - SRAM_BASE; stores: imm - store
+  // range start; jalr: imm - code_begin; branches / jal / j: the target's byte offset
+  // within the decoded array; *_far: the target pc; FP: rm | FpOp << 8.
+  int32_t imm;
+  uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3
+};
+static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
+
+struct DecodedCode {
+  uint32_t begin = 0;       // pc of insns[0]
+  uint32_t words = 0;       // decoded words; insns[words] is a fetch-fault sentinel
+  uint32_t store_lo = 0;    // stores below this go to the slow path (code is read-only)
+  std::vector<DecodedInsn> insns;  // words + 1 entries
+  std::vector<Op> ops;             // the op of each entry (stepping loop, tools)
+  std::vector<uint32_t> raw;       // the instruction word of each entry (0 for the sentinel)
+
+  uint32_t pc_of(const DecodedInsn* ip) const {
+    return begin + static_cast<uint32_t>(ip - insns.data()) * 4u;
+  }
+  uint32_t index_of(const DecodedInsn* ip) const {
+    return static_cast<uint32_t>(ip - insns.data());
+  }
+};
+
+}  // namespace ipusim::iss

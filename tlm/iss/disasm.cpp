@@ -1,0 +1,203 @@
+// Disassembler (see disasm.h). Independent of the decoder so a message can show any word,
+// but it accepts exactly the encodings the decoder accepts (the unit tests check both).
+#include "iss/disasm.h"
+
+#include <fmt/format.h>
+
+#include "iss/decode.h"
+
+namespace ipusim::iss {
+namespace {
+
+const char* const kXNames[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2",
+                                 "s0",   "s1", "a0", "a1", "a2",  "a3",  "a4", "a5",
+                                 "a6",   "a7", "s2", "s3", "s4",  "s5",  "s6", "s7",
+                                 "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+const char* const kFNames[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
+                                 "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+                                 "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
+                                 "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+const char* const kRmNames[8] = {"rne", "rtz", "rdn", "rup", "rmm", "rm5", "rm6", "dyn"};
+
+std::string word(uint32_t w) { return fmt::format(".word 0x{:08x}", w); }
+const char* X(uint32_t r) { return kXNames[r]; }
+const char* F(uint32_t r) { return kFNames[r]; }
+// objdump appends the rounding mode only when it is not the default (dyn).
+std::string rm_suffix(uint32_t rm) { return rm == 7 ? std::string() : fmt::format(", {}", kRmNames[rm]); }
+
+std::string csr_text(uint32_t csr) {
+  const char* name = csr_name(csr);
+  return name ? std::string(name) : fmt::format("0x{:03x}", csr);
+}
+
+std::string dis_op_fp(uint32_t w) {
+  const uint32_t f3 = rv::funct3(w), rs2 = rv::rs2(w), rd = rv::rd(w), rs1 = rv::rs1(w);
+  auto arith = [&](const char* m) {
+    return rv::rm_valid(f3) ? fmt::format("{} {}, {}, {}{}", m, F(rd), F(rs1), F(rs2), rm_suffix(f3)) : word(w);
+  };
+  switch (rv::funct7(w)) {
+    case 0x00: return arith("fadd.s");
+    case 0x04: return arith("fsub.s");
+    case 0x08: return arith("fmul.s");
+    case 0x0c: return arith("fdiv.s");
+    case 0x2c:
+      if (rs2 != 0 || !rv::rm_valid(f3)) return word(w);
+      return fmt::format("fsqrt.s {}, {}{}", F(rd), F(rs1), rm_suffix(f3));
+    case 0x10: {
+      static const char* const m[3] = {"fsgnj.s", "fsgnjn.s", "fsgnjx.s"};
+      if (f3 > 2) return word(w);
+      return fmt::format("{} {}, {}, {}", m[f3], F(rd), F(rs1), F(rs2));
+    }
+    case 0x14:
+      if (f3 > 1) return word(w);
+      return fmt::format("{} {}, {}, {}", f3 ? "fmax.s" : "fmin.s", F(rd), F(rs1), F(rs2));
+    case 0x50: {
+      static const char* const m[3] = {"fle.s", "flt.s", "feq.s"};
+      if (f3 > 2) return word(w);
+      return fmt::format("{} {}, {}, {}", m[f3], X(rd), F(rs1), F(rs2));
+    }
+    case 0x60:
+      if (rs2 > 1 || !rv::rm_valid(f3)) return word(w);
+      return fmt::format("{} {}, {}{}", rs2 ? "fcvt.wu.s" : "fcvt.w.s", X(rd), F(rs1), rm_suffix(f3));
+    case 0x68:
+      if (rs2 > 1 || !rv::rm_valid(f3)) return word(w);
+      return fmt::format("{} {}, {}{}", rs2 ? "fcvt.s.wu" : "fcvt.s.w", F(rd), X(rs1), rm_suffix(f3));
+    case 0x70:
+      if (rs2 != 0 || f3 > 1) return word(w);
+      return fmt::format("{} {}, {}", f3 ? "fclass.s" : "fmv.x.w", X(rd), F(rs1));
+    case 0x78:
+      if (rs2 != 0 || f3 != 0) return word(w);
+      return fmt::format("fmv.w.x {}, {}", F(rd), X(rs1));
+  }
+  return word(w);
+}
+
+std::string dis_xipu(uint32_t w) {
+  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
+  const bool only_rs1 = rd == 0 && rs2 == 0;
+  switch (rv::funct3(w)) {
+    case 0:
+      switch (f7) {
+        case 0: return fmt::format("run {}, {}, {}", X(rd), X(rs1), X(rs2));
+        case 1: return rd == 0 && rs1 == 0 && rs2 == 0 ? std::string("join") : word(w);
+        case 2: return only_rs1 ? fmt::format("wexit {}", X(rs1)) : word(w);
+        case 3: return only_rs1 ? fmt::format("halt {}", X(rs1)) : word(w);
+        case 4: return only_rs1 ? fmt::format("sync {}", X(rs1)) : word(w);
+      }
+      return word(w);
+    case 1:
+      if (f7 == 0) return only_rs1 ? fmt::format("cputc {}", X(rs1)) : word(w);
+      if (f7 == 1) return fmt::format("cwrite {}, {}, {}", X(rd), X(rs1), X(rs2));
+      return word(w);
+  }
+  return word(w);
+}
+
+}  // namespace
+
+const char* xreg_name(unsigned r) { return r < 32 ? kXNames[r] : "?"; }
+const char* freg_name(unsigned r) { return r < 32 ? kFNames[r] : "?"; }
+
+const char* csr_name(uint32_t csr) {
+  switch (csr) {
+    case 0x001: return "fflags";
+    case 0x002: return "frm";
+    case 0x003: return "fcsr";
+    case 0xc00: return "cycle";
+    case 0xc01: return "time";
+    case 0xc02: return "instret";
+    case 0xc80: return "cycleh";
+    case 0xc81: return "timeh";
+    case 0xc82: return "instreth";
+    case 0xcc0: return "tile";
+    case 0xcc1: return "ipu";
+    case 0xcc2: return "thread";
+    case 0xcc3: return "ntiles";
+    case 0xcc4: return "nipus";
+    case 0xcc5: return "nworkers";
+    case 0xcc6: return "srambase";
+    case 0xcc7: return "sramsize";
+    case 0xcc8: return "superstep";
+    case 0x8c0: return "wstackbase";
+    case 0x8c1: return "wstacksize";
+    case 0x8c2: return "wexitpc";
+  }
+  return nullptr;
+}
+
+std::string disassemble(uint32_t w, uint32_t pc) {
+  if ((w & 3) != 3) return word(w);
+  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f3 = rv::funct3(w);
+  switch (rv::opcode(w)) {
+    case 0x37: return fmt::format("lui {}, 0x{:x}", X(rd), w >> 12);
+    case 0x17: return fmt::format("auipc {}, 0x{:x}", X(rd), w >> 12);
+    case 0x6f: return fmt::format("jal {}, 0x{:x}", X(rd), pc + static_cast<uint32_t>(rv::imm_j(w)));
+    case 0x67:
+      if (f3 != 0) return word(w);
+      return fmt::format("jalr {}, {}({})", X(rd), rv::imm_i(w), X(rs1));
+    case 0x63: {
+      static const char* const m[8] = {"beq", nullptr, nullptr, nullptr, "blt", "bge", "bltu", "bgeu"};
+      const char* mn = f3 == 1 ? "bne" : m[f3];
+      if (!mn) return word(w);
+      return fmt::format("{} {}, {}, 0x{:x}", mn, X(rs1), X(rs2), pc + static_cast<uint32_t>(rv::imm_b(w)));
+    }
+    case 0x03: {
+      static const char* const m[8] = {"lb", "lh", "lw", nullptr, "lbu", "lhu", nullptr, nullptr};
+      if (!m[f3]) return word(w);
+      return fmt::format("{} {}, {}({})", m[f3], X(rd), rv::imm_i(w), X(rs1));
+    }
+    case 0x07:
+      if (f3 != 2) return word(w);
+      return fmt::format("flw {}, {}({})", F(rd), rv::imm_i(w), X(rs1));
+    case 0x23: {
+      static const char* const m[3] = {"sb", "sh", "sw"};
+      if (f3 > 2) return word(w);
+      return fmt::format("{} {}, {}({})", m[f3], X(rs2), rv::imm_s(w), X(rs1));
+    }
+    case 0x27:
+      if (f3 != 2) return word(w);
+      return fmt::format("fsw {}, {}({})", F(rs2), rv::imm_s(w), X(rs1));
+    case 0x13: {
+      static const char* const m[8] = {"addi", "slli", "slti", "sltiu", "xori", "srli", "ori", "andi"};
+      if (f3 == 1 || f3 == 5) {
+        const uint32_t f7 = rv::funct7(w);
+        if (f3 == 1 && f7 != 0) return word(w);
+        if (f3 == 5 && f7 != 0 && f7 != 0x20) return word(w);
+        return fmt::format("{} {}, {}, {}", f3 == 1 ? "slli" : f7 ? "srai" : "srli", X(rd), X(rs1), rs2);
+      }
+      return fmt::format("{} {}, {}, {}", m[f3], X(rd), X(rs1), rv::imm_i(w));
+    }
+    case 0x33: {
+      static const char* const base[8] = {"add", "sll", "slt", "sltu", "xor", "srl", "or", "and"};
+      static const char* const mul[8] = {"mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"};
+      const char* mn = nullptr;
+      switch (rv::funct7(w)) {
+        case 0x00: mn = base[f3]; break;
+        case 0x01: mn = mul[f3]; break;
+        case 0x20: mn = f3 == 0 ? "sub" : f3 == 5 ? "sra" : nullptr; break;
+      }
+      if (!mn) return word(w);
+      return fmt::format("{} {}, {}, {}", mn, X(rd), X(rs1), X(rs2));
+    }
+    case 0x0f: return f3 == 0 ? std::string("fence") : word(w);
+    case 0x73: {
+      if (f3 == 0) return w == 0x73 ? std::string("ecall") : w == 0x00100073 ? std::string("ebreak") : word(w);
+      static const char* const m[8] = {nullptr, "csrrw", "csrrs", "csrrc", nullptr, "csrrwi", "csrrsi", "csrrci"};
+      if (!m[f3]) return word(w);
+      const std::string csr = csr_text(w >> 20);
+      if (f3 >= 5) return fmt::format("{} {}, {}, {}", m[f3], X(rd), csr, rs1);
+      return fmt::format("{} {}, {}, {}", m[f3], X(rd), csr, X(rs1));
+    }
+    case 0x43: case 0x47: case 0x4b: case 0x4f: {
+      static const char* const m[4] = {"fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s"};
+      if ((rv::funct7(w) & 3) != 0 || !rv::rm_valid(f3)) return word(w);
+      return fmt::format("{} {}, {}, {}, {}{}", m[(rv::opcode(w) >> 2) & 3], F(rd), F(rs1), F(rs2),
+                         F(rv::rs3(w)), rm_suffix(f3));
+    }
+    case 0x53: return dis_op_fp(w);
+    case 0x0b: return dis_xipu(w);
+  }
+  return word(w);
+}
+
+}  // namespace ipusim::iss

@@ -1,0 +1,376 @@
+// The run loop: threaded code over the decoded-instruction cache (see docs/iss.md).
+//
+// One function, two instantiations. Run<false> is the fast loop: every handler ends by
+// jumping straight to the next entry's handler; instructions are not counted one by one
+// but per straight-line block at each taken control transfer, which is also the only
+// place the quantum budget is checked. Run<true> is the stepping loop: every dispatch
+// goes through `step`, which checks the budget exactly, asks the tile whether the
+// supervisor may issue (guard) and reports retired instructions (trace).
+//
+// Compiled with -ffp-contract=off -frounding-math -fno-fast-math: native float operations
+// must be exactly one IEEE operation each, in round-to-nearest-even (the only mode the
+// fast path uses), with the host's sticky flags collected by the tile.
+#include "iss/interp.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "iss/fpu.h"
+#include "iss/tile_state.h"
+
+namespace ipusim::iss {
+namespace {
+
+inline uint32_t rotr(uint32_t v, unsigned s) { return (v >> s) | (v << (32 - s)); }
+inline float as_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+inline uint32_t as_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+}  // namespace
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+// noinline/noclone: the fast loop's label addresses are stored in the decoded cache, so
+// the function must exist exactly once (a clone or an inlined copy has other labels).
+template <bool Step>
+__attribute__((noinline, noclone)) void run_loop(Quantum& q) {
+#define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
+  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR)};
+#undef IPUSIM_ISS_LABEL_ADDR
+  static_assert(sizeof(labels) / sizeof(labels[0]) == kOpCount);
+  if (q.thread == nullptr) {  // fast_loop_labels() asks for the table
+    q.ip = reinterpret_cast<const DecodedInsn*>(labels);
+    return;
+  }
+
+  const MemView& M = *q.mem;
+  uint32_t* const R = thread_regs(*q.thread);
+  uint8_t* const lbase = M.load_base;
+  uint8_t* const sbase = M.store_base;
+  const uint32_t lim_b = M.load_limit[0], lim_h = M.load_limit[1], lim_w = M.load_limit[2];
+  const uint32_t slim_b = M.store_limit[0], slim_h = M.store_limit[1], slim_w = M.store_limit[2];
+  const DecodedInsn* const code = M.code;
+  const uint32_t code_words = M.code_words;
+
+  const DecodedInsn* ip = q.ip;
+  const DecodedInsn* blk = ip;  // first instruction of the current straight-line block
+  uint64_t n16 = 0;             // 16 x instructions retired in completed blocks
+  const uint64_t budget16 = q.budget * sizeof(DecodedInsn);
+  [[maybe_unused]] const DecodedInsn* prev = nullptr;  // stepping loop: last dispatched
+  [[maybe_unused]] uint64_t prev_n = 0;
+
+#define EXECUTED() ((n16 + (reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk))) / sizeof(DecodedInsn))
+#define EXIT(kind)              \
+  do {                          \
+    q.ip = ip;                  \
+    q.executed = EXECUTED();    \
+    q.exit = LoopExit::kind;    \
+    return;                     \
+  } while (0)
+#define DISPATCH()                      \
+  do {                                  \
+    if constexpr (Step) goto step;      \
+    else goto *ip->handler;             \
+  } while (0)
+#define NEXT()  \
+  do {          \
+    ++ip;       \
+    DISPATCH(); \
+  } while (0)
+// A taken control transfer to `target`: close the block, check the budget, go on.
+#define TAKE(target)                                                                         \
+  do {                                                                                       \
+    n16 += reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk) + sizeof(DecodedInsn); \
+    ip = (target);                                                                           \
+    blk = ip;                                                                                \
+    if constexpr (!Step)                                                                     \
+      if (UNLIKELY(n16 >= budget16)) EXIT(Budget);                                           \
+    DISPATCH();                                                                              \
+  } while (0)
+#define REL_TARGET() \
+  reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm)
+#define PC() static_cast<uint32_t>((reinterpret_cast<uintptr_t>(ip) - M.pc_key) >> 2)
+#define RD R[ip->rd]
+#define RS1 R[ip->rs1]
+#define RS2 R[ip->rs2]
+#define IMM static_cast<uint32_t>(ip->imm)
+#define FAULT()            \
+  do {                     \
+    loop_fault(q, ip);     \
+    EXIT(Fault);           \
+  } while (0)
+// A native float result: NaNs become the canonical NaN, with the exact flags.
+#define FP_RESULT(expr, fop)                                    \
+  do {                                                          \
+    const float r_ = (expr);                                    \
+    uint32_t b_ = as_bits(r_);                                  \
+    if (UNLIKELY(r_ != r_)) b_ = loop_fp_nan(q, ip, FpOp::fop); \
+    RD = b_;                                                    \
+    NEXT();                                                     \
+  } while (0)
+#define FA as_float(RS1)
+#define FB as_float(RS2)
+#define FC as_float(R[ip->rs3])
+
+  DISPATCH();
+
+step: __attribute__((unused));
+  if constexpr (Step) {
+    const uint64_t n = EXECUTED();
+    if (q.trace && prev) loop_trace(q, prev, prev_n);
+    prev = nullptr;
+    if (n >= q.budget) EXIT(Budget);
+    if (q.guard && !loop_may_issue(q, n)) EXIT(Budget);
+    prev = ip;
+    prev_n = n;
+    goto *labels[static_cast<unsigned>(M.ops[ip - code])];
+  }
+  __builtin_unreachable();
+
+L_illegal:
+L_fetch_fault:
+L_ecall:
+L_ebreak:
+L_branch_far_taken:
+L_jal_far:
+  FAULT();
+L_nop: NEXT();
+L_li: RD = IMM; NEXT();
+
+L_addi: RD = RS1 + IMM; NEXT();
+L_slti: RD = static_cast<int32_t>(RS1) < ip->imm; NEXT();
+L_sltiu: RD = RS1 < IMM; NEXT();
+L_xori: RD = RS1 ^ IMM; NEXT();
+L_ori: RD = RS1 | IMM; NEXT();
+L_andi: RD = RS1 & IMM; NEXT();
+L_slli: RD = RS1 << IMM; NEXT();
+L_srli: RD = RS1 >> IMM; NEXT();
+L_srai: RD = static_cast<uint32_t>(static_cast<int32_t>(RS1) >> IMM); NEXT();
+
+L_add: RD = RS1 + RS2; NEXT();
+L_sub: RD = RS1 - RS2; NEXT();
+L_sll: RD = RS1 << (RS2 & 31); NEXT();
+L_slt: RD = static_cast<int32_t>(RS1) < static_cast<int32_t>(RS2); NEXT();
+L_sltu: RD = RS1 < RS2; NEXT();
+L_xor_: RD = RS1 ^ RS2; NEXT();
+L_srl: RD = RS1 >> (RS2 & 31); NEXT();
+L_sra: RD = static_cast<uint32_t>(static_cast<int32_t>(RS1) >> (RS2 & 31)); NEXT();
+L_or_: RD = RS1 | RS2; NEXT();
+L_and_: RD = RS1 & RS2; NEXT();
+
+L_mul: RD = RS1 * RS2; NEXT();
+L_mulh:
+  RD = static_cast<uint32_t>((int64_t{static_cast<int32_t>(RS1)} * static_cast<int32_t>(RS2)) >> 32);
+  NEXT();
+L_mulhsu:
+  RD = static_cast<uint32_t>((int64_t{static_cast<int32_t>(RS1)} * int64_t{RS2}) >> 32);
+  NEXT();
+L_mulhu: RD = static_cast<uint32_t>((uint64_t{RS1} * RS2) >> 32); NEXT();
+L_div: {
+  const int32_t a = static_cast<int32_t>(RS1), b = static_cast<int32_t>(RS2);
+  RD = b == 0 ? ~0u : (a == INT32_MIN && b == -1) ? RS1 : static_cast<uint32_t>(a / b);
+  NEXT();
+}
+L_divu: {
+  const uint32_t a = RS1, b = RS2;
+  RD = b == 0 ? ~0u : a / b;
+  NEXT();
+}
+L_rem: {
+  const int32_t a = static_cast<int32_t>(RS1), b = static_cast<int32_t>(RS2);
+  RD = b == 0 ? RS1 : (a == INT32_MIN && b == -1) ? 0u : static_cast<uint32_t>(a % b);
+  NEXT();
+}
+L_remu: {
+  const uint32_t a = RS1, b = RS2;
+  RD = b == 0 ? a : a % b;
+  NEXT();
+}
+
+L_beq: if (RS1 == RS2) TAKE(REL_TARGET()); NEXT();
+L_bne: if (RS1 != RS2) TAKE(REL_TARGET()); NEXT();
+L_blt: if (static_cast<int32_t>(RS1) < static_cast<int32_t>(RS2)) TAKE(REL_TARGET()); NEXT();
+L_bge: if (static_cast<int32_t>(RS1) >= static_cast<int32_t>(RS2)) TAKE(REL_TARGET()); NEXT();
+L_bltu: if (RS1 < RS2) TAKE(REL_TARGET()); NEXT();
+L_bgeu: if (RS1 >= RS2) TAKE(REL_TARGET()); NEXT();
+L_branch_far: {
+  const uint32_t a = RS1, b = RS2;
+  bool taken = false;
+  switch (ip->rs3) {
+    case 0: taken = a == b; break;
+    case 1: taken = a != b; break;
+    case 4: taken = static_cast<int32_t>(a) < static_cast<int32_t>(b); break;
+    case 5: taken = static_cast<int32_t>(a) >= static_cast<int32_t>(b); break;
+    case 6: taken = a < b; break;
+    case 7: taken = a >= b; break;
+  }
+  if (taken) goto L_branch_far_taken;
+  NEXT();
+}
+L_jal: RD = PC() + 4; TAKE(REL_TARGET());
+L_j: TAKE(REL_TARGET());
+L_jalr: {
+  const uint32_t off = (RS1 + IMM) & ~1u;  // target - code_begin
+  if (UNLIKELY(rotr(off, 2) >= code_words)) FAULT();
+  RD = PC() + 4;
+  TAKE(reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4));
+}
+
+L_lb: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(off >= lim_b)) FAULT();
+  RD = static_cast<uint32_t>(static_cast<int8_t>(lbase[off]));
+  NEXT();
+}
+L_lbu: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(off >= lim_b)) FAULT();
+  RD = lbase[off];
+  NEXT();
+}
+L_lh: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(rotr(off, 1) >= lim_h)) FAULT();
+  int16_t v;
+  std::memcpy(&v, lbase + off, 2);
+  RD = static_cast<uint32_t>(v);
+  NEXT();
+}
+L_lhu: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(rotr(off, 1) >= lim_h)) FAULT();
+  uint16_t v;
+  std::memcpy(&v, lbase + off, 2);
+  RD = v;
+  NEXT();
+}
+L_lw:
+L_flw: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(rotr(off, 2) >= lim_w)) FAULT();
+  uint32_t v;
+  std::memcpy(&v, lbase + off, 4);
+  RD = v;
+  NEXT();
+}
+L_sb: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(off >= slim_b)) goto store_slow;
+  sbase[off] = static_cast<uint8_t>(RS2);
+  NEXT();
+}
+L_sh: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(rotr(off, 1) >= slim_h)) goto store_slow;
+  const uint16_t v = static_cast<uint16_t>(RS2);
+  std::memcpy(sbase + off, &v, 2);
+  NEXT();
+}
+L_sw:
+L_fsw: {
+  const uint32_t off = RS1 + IMM;
+  if (UNLIKELY(rotr(off, 2) >= slim_w)) goto store_slow;
+  const uint32_t v = RS2;
+  std::memcpy(sbase + off, &v, 4);
+  NEXT();
+}
+store_slow:
+  if (!loop_store_slow(q, ip)) EXIT(Fault);
+  NEXT();
+
+L_csr:
+  if (!loop_csr(q, ip, EXECUTED())) EXIT(Fault);
+  NEXT();
+
+// F arithmetic. Static RNE: native floats. Dyn: native when frm is RNE, else exact.
+L_fadd: FP_RESULT(FA + FB, add);
+L_fsub: FP_RESULT(FA - FB, sub);
+L_fmul: FP_RESULT(FA * FB, mul);
+L_fdiv: FP_RESULT(FA / FB, div);
+L_fsqrt: FP_RESULT(std::sqrt(FA), sqrt);
+L_fmadd: FP_RESULT(std::fma(FA, FB, FC), madd);
+L_fmsub: FP_RESULT(std::fma(FA, FB, -FC), msub);
+L_fnmsub: FP_RESULT(std::fma(-FA, FB, FC), nmsub);
+L_fnmadd: FP_RESULT(std::fma(-FA, FB, -FC), nmadd);
+L_fadd_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fadd; goto L_fp_exact;
+L_fsub_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fsub; goto L_fp_exact;
+L_fmul_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fmul; goto L_fp_exact;
+L_fdiv_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fdiv; goto L_fp_exact;
+L_fsqrt_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fsqrt; goto L_fp_exact;
+L_fmadd_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fmadd; goto L_fp_exact;
+L_fmsub_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fmsub; goto L_fp_exact;
+L_fnmsub_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fnmsub; goto L_fp_exact;
+L_fnmadd_dyn: if (LIKELY(R[kFrmReg] == fpu::RNE)) goto L_fnmadd; goto L_fp_exact;
+L_fp_exact:
+  if (!loop_fp_exact(q, ip)) EXIT(Fault);
+  NEXT();
+
+L_fsgnj: RD = (RS1 & 0x7fffffffu) | (RS2 & 0x80000000u); NEXT();
+L_fsgnjn: RD = (RS1 & 0x7fffffffu) | (~RS2 & 0x80000000u); NEXT();
+L_fsgnjx: RD = RS1 ^ (RS2 & 0x80000000u); NEXT();
+L_fmin: RD = fpu::min(RS1, RS2, R[kFflagsReg]); NEXT();
+L_fmax: RD = fpu::max(RS1, RS2, R[kFflagsReg]); NEXT();
+L_feq: RD = fpu::eq(RS1, RS2, R[kFflagsReg]); NEXT();
+L_flt: RD = fpu::lt(RS1, RS2, R[kFflagsReg]); NEXT();
+L_fle: RD = fpu::le(RS1, RS2, R[kFflagsReg]); NEXT();
+L_fclass: RD = fpu::classify(RS1); NEXT();
+L_fmv_x_w:
+L_fmv_w_x: RD = RS1; NEXT();
+L_fcvt_w_s:
+L_fcvt_wu_s:
+L_fcvt_s_w:
+L_fcvt_s_wu:
+  if (!loop_fp_convert(q, ip)) EXIT(Fault);
+  NEXT();
+
+// Thread instructions belong to the scheduler: leave with ip on them, not executed.
+L_xrun:
+L_xjoin:
+L_xwexit:
+L_xhalt:
+L_xsync:
+  EXIT(Event);
+L_cputc:
+L_cwrite:
+  if (!loop_console(q, ip)) EXIT(Fault);
+  NEXT();
+
+#undef EXECUTED
+#undef EXIT
+#undef DISPATCH
+#undef NEXT
+#undef TAKE
+#undef REL_TARGET
+#undef PC
+#undef RD
+#undef RS1
+#undef RS2
+#undef IMM
+#undef FAULT
+#undef FP_RESULT
+#undef FA
+#undef FB
+#undef FC
+}
+
+template void run_loop<false>(Quantum&);
+template void run_loop<true>(Quantum&);
+
+const void* const* fast_loop_labels() {
+  static const void* const* const table = [] {
+    Quantum q;
+    run_loop<false>(q);
+    return reinterpret_cast<const void* const*>(q.ip);
+  }();
+  return table;
+}
+
+}  // namespace ipusim::iss

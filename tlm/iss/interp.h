@@ -1,0 +1,76 @@
+// The run loop's interface (ISS-internal): one thread's registers, the tile's memory fast
+// path, and what a quantum of one thread takes and returns. The loop itself (interp.cpp)
+// is a single function using computed goto; everything rare (CSRs, console, slow stores,
+// faults, exact FP) is an out-of-line call into the tile (the loop_* functions below).
+#pragma once
+
+#include <cstdint>
+
+#include "iss/decoded.h"
+
+namespace ipusim::iss {
+
+class TileState;
+struct Thread;
+
+// A thread's architectural registers, in the layout of decoded.h (x, sink, f, frm, fflags).
+struct Hart {
+  alignas(64) uint32_t regs[kRegCount] = {};
+};
+
+// The tile's memory as the fast path sees it: one unsigned compare per access checks
+// bounds and alignment together (the offset is rotated right by log2(size), so a
+// misaligned offset becomes huge). Stores test the range [store_lo, SRAM end), which
+// leaves the code below it read-only; anything failing a check takes the slow path.
+struct MemView {
+  uint8_t* load_base = nullptr;   // host address of SRAM_BASE
+  uint8_t* store_base = nullptr;  // host address of DecodedCode::store_lo
+  uint32_t load_limit[3] = {};    // SRAM bytes >> 0, 1, 2
+  uint32_t store_limit[3] = {};   // (SRAM end - store_lo) >> 0, 1, 2
+  const DecodedInsn* code = nullptr;
+  const Op* ops = nullptr;
+  uint32_t code_words = 0;
+  uintptr_t pc_key = 0;  // pc = (uintptr_t(ip) - pc_key) >> 2
+};
+
+enum class LoopExit : uint8_t {
+  Budget,  // the quantum is used up (or the stepping guard refused the next instruction)
+  Event,   // ip is an Xipu thread instruction (run/join/wexit/halt/sync) for the scheduler
+  Fault,   // TileState holds the fault
+};
+
+struct Quantum {
+  // In.
+  TileState* tile = nullptr;
+  Thread* thread = nullptr;
+  const MemView* mem = nullptr;
+  uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
+  bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
+  bool trace = false;    // stepping loop: report every retired instruction
+  // Out.
+  const DecodedInsn* ip = nullptr;  // the next instruction to execute (in and out)
+  uint64_t executed = 0;            // instructions retired in this quantum
+  LoopExit exit = LoopExit::Budget;
+};
+
+// Runs one quantum of q.thread. Step = false: the fast threaded loop. Step = true: the
+// stepping loop (exact per-instruction budget, optional guard and trace).
+template <bool Step>
+void run_loop(Quantum& q);
+
+// The fast loop's handler addresses, indexed by Op (stored in DecodedInsn::handler).
+const void* const* fast_loop_labels();
+
+// Out-of-line services of the tile for the loop. `executed` counts the instructions the
+// quantum retired before `ip`. A false return means a fault was recorded.
+bool loop_csr(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+bool loop_console(Quantum& q, const DecodedInsn* ip);
+bool loop_store_slow(Quantum& q, const DecodedInsn* ip);
+bool loop_fp_exact(Quantum& q, const DecodedInsn* ip);
+bool loop_fp_convert(Quantum& q, const DecodedInsn* ip);
+uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
+void loop_fault(Quantum& q, const DecodedInsn* ip);  // works out which fault `ip` raises
+bool loop_may_issue(Quantum& q, uint64_t executed);
+void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+
+}  // namespace ipusim::iss

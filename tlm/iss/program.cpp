@@ -1,0 +1,239 @@
+// Program: loading and validating a tile ELF (ELF32, little-endian, RISC-V, ET_EXEC, single
+// or soft float ABI, no compressed code), keeping its symbols, and building the shared
+// decoded-instruction cache of its executable range.
+#include "iss/program.h"
+
+#include <elf.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "iss/decode.h"
+#include "iss/decoded.h"
+#include "iss/interp.h"
+#include "iss/tile_core.h"
+
+namespace ipusim::iss {
+namespace {
+
+class ElfReader {
+ public:
+  ElfReader(const std::vector<uint8_t>& bytes, const std::string& name) : b_(bytes), name_(name) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ProgramError(fmt::format("{}: {}", name_, what));
+  }
+
+  // A struct at `offset`, checked to lie inside the file.
+  template <typename T>
+  T at(uint64_t offset, const char* what) const {
+    if (offset > b_.size() || b_.size() - offset < sizeof(T))
+      fail(fmt::format("{} at file offset {} lies outside the file ({} bytes)", what, offset, b_.size()));
+    T v;
+    std::memcpy(&v, b_.data() + offset, sizeof(T));
+    return v;
+  }
+
+  void check_range(uint64_t offset, uint64_t size, const std::string& what) const {
+    if (offset > b_.size() || b_.size() - offset < size)
+      fail(fmt::format("{} (file offset {}, {} bytes) lies outside the file ({} bytes)", what, offset,
+                       size, b_.size()));
+  }
+
+  const uint8_t* data() const { return b_.data(); }
+
+ private:
+  const std::vector<uint8_t>& b_;
+  const std::string& name_;
+};
+
+Elf32_Ehdr read_header(const ElfReader& r, size_t size) {
+  if (size < EI_NIDENT || std::memcmp(r.data(), ELFMAG, SELFMAG) != 0)
+    r.fail("not an ELF file (bad magic)");
+  const auto eh = r.at<Elf32_Ehdr>(0, "ELF header");
+  if (eh.e_ident[EI_CLASS] != ELFCLASS32) r.fail("not a 32-bit ELF (the tile is RV32)");
+  if (eh.e_ident[EI_DATA] != ELFDATA2LSB) r.fail("not a little-endian ELF");
+  if (eh.e_ident[EI_VERSION] != EV_CURRENT) r.fail("unknown ELF version");
+  if (eh.e_machine != EM_RISCV) r.fail(fmt::format("not a RISC-V ELF (e_machine {})", eh.e_machine));
+  if (eh.e_type != ET_EXEC) r.fail(fmt::format("not an executable (e_type {}, want ET_EXEC)", eh.e_type));
+  if (eh.e_flags & EF_RISCV_RVC)
+    r.fail("built with compressed instructions (EF_RISCV_RVC); the tile has no C extension: use -march=rv32imf");
+  const uint32_t abi = eh.e_flags & EF_RISCV_FLOAT_ABI;
+  if (abi != EF_RISCV_FLOAT_ABI_SOFT && abi != EF_RISCV_FLOAT_ABI_SINGLE)
+    r.fail("float ABI is double or quad; the tile has single-precision F only: use -mabi=ilp32f or ilp32");
+  if (eh.e_phnum == 0) r.fail("no program headers");
+  if (eh.e_phentsize != sizeof(Elf32_Phdr))
+    r.fail(fmt::format("program header size {} (want {})", eh.e_phentsize, sizeof(Elf32_Phdr)));
+  r.check_range(eh.e_phoff, uint64_t(eh.e_phnum) * sizeof(Elf32_Phdr), "program header table");
+  return eh;
+}
+
+// The symbol table (optional: a stripped ELF has none). Globals win over locals of the
+// same name; the result is sorted by name for symbol().
+std::vector<std::pair<std::string, uint32_t>> read_symbols(const std::vector<uint8_t>& elf,
+                                                          const std::string& name) {
+  const ElfReader r(elf, name);
+  const auto eh = r.at<Elf32_Ehdr>(0, "ELF header");
+  std::vector<std::pair<std::string, uint32_t>> out;
+  if (eh.e_shoff == 0 || eh.e_shnum == 0) return out;
+  if (eh.e_shentsize != sizeof(Elf32_Shdr))
+    r.fail(fmt::format("section header size {} (want {})", eh.e_shentsize, sizeof(Elf32_Shdr)));
+  r.check_range(eh.e_shoff, uint64_t(eh.e_shnum) * sizeof(Elf32_Shdr), "section header table");
+  auto shdr = [&](uint32_t i) {
+    return r.at<Elf32_Shdr>(eh.e_shoff + uint64_t(i) * sizeof(Elf32_Shdr), "section header");
+  };
+  std::vector<std::pair<std::string, uint32_t>> locals;
+  for (uint32_t i = 0; i < eh.e_shnum; ++i) {
+    const Elf32_Shdr sh = shdr(i);
+    if (sh.sh_type != SHT_SYMTAB) continue;
+    if (sh.sh_entsize != sizeof(Elf32_Sym)) r.fail("symbol table entry size is wrong");
+    if (sh.sh_link >= eh.e_shnum) r.fail("symbol table links to a missing string table");
+    const Elf32_Shdr strtab = shdr(sh.sh_link);
+    if (strtab.sh_type != SHT_STRTAB) r.fail("symbol table links to a section that is not a string table");
+    r.check_range(sh.sh_offset, sh.sh_size, "symbol table");
+    r.check_range(strtab.sh_offset, strtab.sh_size, "symbol string table");
+    const char* strings = reinterpret_cast<const char*>(r.data() + strtab.sh_offset);
+    for (uint64_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
+      const auto sym = r.at<Elf32_Sym>(sh.sh_offset + off, "symbol");
+      const unsigned type = ELF32_ST_TYPE(sym.st_info);
+      if (sym.st_name == 0 || type == STT_SECTION || type == STT_FILE) continue;
+      if (sym.st_name >= strtab.sh_size) r.fail("symbol name outside the string table");
+      const void* nul = std::memchr(strings + sym.st_name, 0, strtab.sh_size - sym.st_name);
+      if (!nul) r.fail("unterminated symbol name");
+      auto& dst = ELF32_ST_BIND(sym.st_info) == STB_LOCAL ? locals : out;
+      dst.emplace_back(std::string(strings + sym.st_name), sym.st_value);
+    }
+  }
+  auto by_name = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::stable_sort(out.begin(), out.end(), by_name);
+  std::stable_sort(locals.begin(), locals.end(), by_name);
+  std::vector<std::pair<std::string, uint32_t>> merged;
+  merged.reserve(out.size() + locals.size());
+  std::merge(out.begin(), out.end(), locals.begin(), locals.end(), std::back_inserter(merged), by_name);
+  // std::merge keeps elements of the first range (globals) before equal ones of the second.
+  merged.erase(std::unique(merged.begin(), merged.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               merged.end());
+  return merged;
+}
+
+// Decodes every word of the executable range eagerly. Words not inside an executable
+// segment (gaps, or a trailing partial word) and the sentinel after the last word fault
+// as fetches outside code.
+std::unique_ptr<DecodedCode> build_decoded(const Program& p) {
+  auto dc = std::make_unique<DecodedCode>();
+  dc->begin = p.code_begin();
+  dc->words = (p.code_end() - p.code_begin()) / 4;
+  dc->store_lo = (p.code_end() + 3) & ~3u;
+  const DecodeLayout layout{dc->begin, dc->words, dc->store_lo};
+  const void* const* labels = fast_loop_labels();
+  dc->insns.assign(dc->words + 1, DecodedInsn{labels[static_cast<unsigned>(Op::fetch_fault)], 0, 0, 0, 0, 0});
+  dc->ops.assign(dc->words + 1, Op::fetch_fault);
+  dc->raw.assign(dc->words + 1, 0);
+  for (const Segment& s : p.segments()) {
+    if (!s.executable) continue;
+    const uint32_t first = (s.vaddr - dc->begin) / 4;
+    const uint32_t count = s.mem_size / 4;
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t w = 0;
+      if (uint64_t(i) * 4 < s.bytes.size())
+        std::memcpy(&w, s.bytes.data() + i * 4, std::min<size_t>(4, s.bytes.size() - i * 4));
+      const uint32_t pc = s.vaddr + i * 4;
+      Decoded d = decode(w, pc, layout);
+      d.insn.handler = labels[static_cast<unsigned>(d.op)];
+      dc->insns[first + i] = d.insn;
+      dc->ops[first + i] = d.op;
+      dc->raw[first + i] = w;
+    }
+  }
+  return dc;
+}
+
+}  // namespace
+
+Program::Program() = default;
+Program::~Program() = default;
+
+std::shared_ptr<const Program> Program::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProgramError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw ProgramError(fmt::format("{}: read error", path));
+  return from_bytes(bytes, path);
+}
+
+std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& elf,
+                                                   const std::string& name) {
+  std::shared_ptr<Program> p(new Program());
+  p->name_ = name;
+  const ElfReader r(elf, name);
+  const Elf32_Ehdr eh = read_header(r, elf.size());
+  p->entry_ = eh.e_entry;
+
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    const auto ph = r.at<Elf32_Phdr>(eh.e_phoff + uint64_t(i) * sizeof(Elf32_Phdr), "program header");
+    if (ph.p_type == PT_INTERP || ph.p_type == PT_DYNAMIC)
+      r.fail("dynamically linked; a tile program must be static");
+    if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+    const std::string what = fmt::format("segment {} (vaddr 0x{:08x})", i, ph.p_vaddr);
+    if (ph.p_filesz > ph.p_memsz) r.fail(what + ": file size exceeds memory size");
+    r.check_range(ph.p_offset, ph.p_filesz, what);
+    if (ph.p_vaddr < kSramBase)
+      r.fail(fmt::format("{} lies below the tile SRAM (base 0x{:08x})", what, kSramBase));
+    if (uint64_t(ph.p_vaddr) + ph.p_memsz > 0xffffffffull) r.fail(what + ": wraps the address space");
+    Segment s;
+    s.vaddr = ph.p_vaddr;
+    s.mem_size = ph.p_memsz;
+    s.bytes.assign(elf.begin() + ph.p_offset, elf.begin() + ph.p_offset + ph.p_filesz);
+    s.executable = (ph.p_flags & PF_X) != 0;
+    if (s.executable && (s.vaddr & 3) != 0) r.fail(what + ": executable segment not 4-byte aligned");
+    if (s.executable && (ph.p_flags & PF_W))
+      r.fail(what + " is writable and executable; tile code is read-only: link code and data into separate segments");
+    p->segments_.push_back(std::move(s));
+  }
+  if (p->segments_.empty()) r.fail("no loadable segment");
+  std::sort(p->segments_.begin(), p->segments_.end(),
+            [](const Segment& a, const Segment& b) { return a.vaddr < b.vaddr; });
+  for (size_t i = 1; i < p->segments_.size(); ++i) {
+    const Segment& a = p->segments_[i - 1];
+    if (uint64_t(a.vaddr) + a.mem_size > p->segments_[i].vaddr)
+      r.fail(fmt::format("segments at 0x{:08x} and 0x{:08x} overlap", a.vaddr, p->segments_[i].vaddr));
+  }
+
+  bool any_code = false;
+  for (const Segment& s : p->segments_) {
+    if (!s.executable) continue;
+    if (!any_code) p->code_begin_ = s.vaddr;
+    p->code_end_ = s.vaddr + s.mem_size;
+    any_code = true;
+  }
+  if (!any_code) r.fail("no executable segment");
+  const bool entry_in_code = std::any_of(p->segments_.begin(), p->segments_.end(), [&](const Segment& s) {
+    return s.executable && p->entry_ >= s.vaddr && p->entry_ - s.vaddr < s.mem_size;
+  });
+  if (!entry_in_code || (p->entry_ & 3) != 0)
+    r.fail(fmt::format("entry point 0x{:08x} is not a 4-byte aligned address in an executable segment", p->entry_));
+
+  p->symbols_ = read_symbols(elf, name);
+  p->decoded_ = build_decoded(*p);
+  return p;
+}
+
+std::optional<uint32_t> Program::symbol(const std::string& name) const {
+  auto it = std::lower_bound(symbols_.begin(), symbols_.end(), name,
+                             [](const auto& s, const std::string& n) { return s.first < n; });
+  if (it == symbols_.end() || it->first != name) return std::nullopt;
+  return it->second;
+}
+
+uint32_t Program::image_end() const {
+  uint32_t end = 0;
+  for (const Segment& s : segments_) end = std::max(end, s.vaddr + s.mem_size);
+  return end;
+}
+
+}  // namespace ipusim::iss

@@ -1,0 +1,368 @@
+// TileState construction, reset and the thread scheduler (see tile_state.h and the
+// "Threads" section of docs/iss.md for why each rule keeps the cycle counts exact).
+#include <algorithm>
+#include <cfenv>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#include "iss/disasm.h"
+#include "iss/fpu.h"
+#include "iss/tile_state.h"
+
+namespace ipusim::iss {
+namespace {
+
+inline constexpr uint64_t kAloneBudget = uint64_t{1} << 24;  // supervisor with no worker running
+
+TileParams checked(const TileParams& p, const Program& program) {
+  if (p.workers > kMaxWorkers)
+    throw std::invalid_argument(fmt::format("tile params: workers = {} (at most {})", p.workers, kMaxWorkers));
+  if (p.thread_quantum == 0) throw std::invalid_argument("tile params: thread_quantum must be at least 1");
+  if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || uint64_t(kSramBase) + p.sram_bytes > 0xffffffffull)
+    throw std::invalid_argument(fmt::format("tile params: sram_bytes = {} (a non-zero multiple of 4)", p.sram_bytes));
+  if (program.image_end() > kSramBase + p.sram_bytes)
+    throw ProgramError(fmt::format("{}: image ends at 0x{:08x}, beyond tile SRAM [0x{:08x}, 0x{:08x})",
+                                   program.name(), program.image_end(), kSramBase, kSramBase + p.sram_bytes));
+  return p;
+}
+
+// The host FPU state the run loop relies on: round to nearest, no flush-to-zero or
+// denormals-are-zero. The caller's environment (and its sticky flags) comes back after.
+class HostFpEnv {
+ public:
+  HostFpEnv() {
+    std::fegetenv(&saved_);
+    std::fesetround(FE_TONEAREST);
+#if defined(__SSE__)
+    _mm_setcsr(_mm_getcsr() & ~0x8040u);  // FTZ (bit 15), DAZ (bit 6)
+#endif
+  }
+  ~HostFpEnv() { std::fesetenv(&saved_); }
+
+ private:
+  std::fenv_t saved_;
+};
+
+}  // namespace
+
+TileState::TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console)
+    : params_(checked(params, *program)), program_(std::move(program)), console_(console),
+      sram_(params_.sram_bytes) {
+  const DecodedCode& dc = code();
+  const uint32_t sram_end = kSramBase + params_.sram_bytes;
+  const uint32_t store_bytes = sram_end - std::min(dc.store_lo, sram_end);
+  mem_.load_base = sram_.data();
+  mem_.store_base = sram_.data() + (dc.store_lo - kSramBase);
+  for (unsigned k = 0; k < 3; ++k) {
+    mem_.load_limit[k] = params_.sram_bytes >> k;
+    mem_.store_limit[k] = store_bytes >> k;
+  }
+  mem_.code = dc.insns.data();
+  mem_.ops = dc.ops.data();
+  mem_.code_words = dc.words;
+  mem_.pc_key = reinterpret_cast<uintptr_t>(dc.insns.data()) - uintptr_t{dc.begin} * 4;
+  for (uint32_t i = 0; i < kMaxThreads; ++i) threads_[i].id = i;
+  reset();
+}
+
+void TileState::reset() {
+  sram_.clear();
+  for (const Segment& s : program_->segments())
+    if (!s.bytes.empty()) std::memcpy(sram_.data() + (s.vaddr - kSramBase), s.bytes.data(), s.bytes.size());
+  for (Thread& t : threads_) {
+    const uint32_t id = t.id;
+    t = Thread{};
+    t.id = id;
+  }
+  Thread& sup = threads_[0];
+  sup.state = ThreadState::Running;
+  sup.ip = entry_for(program_->entry());
+  wstack_base_ = wstack_size_ = wexit_pc_ = 0;
+  superstep_ = 0;
+  stopped_.reset();
+  awaiting_release_ = false;
+}
+
+StopInfo TileState::run() {
+  if (stopped_) return *stopped_;
+  HostFpEnv fp_env;
+  while (!stopped_) {
+    Thread* t = pick();
+    if (t->id == 0) {
+      if (t->state != ThreadState::Running) {
+        resolve_wait(*t);
+        continue;
+      }
+      if (slot_holders(t->clock) >= kIssueSlots) {  // every slot held by a worker
+        const uint64_t free_at = next_slot_free(t->clock);
+        t->stall += free_at - t->clock;
+        t->clock = free_at;
+        continue;
+      }
+    }
+    run_quantum(*t);
+  }
+  return *stopped_;
+}
+
+void TileState::release_sync(uint64_t release_cycle) {
+  Thread& sup = threads_[0];
+  if (!awaiting_release_)
+    throw std::logic_error(fmt::format("tile {}: release_sync() without a pending sync", params_.id.tile));
+  if (release_cycle < sup.clock)
+    throw std::invalid_argument(fmt::format("tile {}: release_sync({}) before the sync's cycle {}",
+                                            params_.id.tile, release_cycle, sup.clock));
+  sup.stall += release_cycle - sup.clock;
+  sup.clock = release_cycle;
+  sup.state = ThreadState::Running;
+  ++superstep_;
+  awaiting_release_ = false;
+  stopped_.reset();
+}
+
+// The active thread with the smallest (clock, id). The supervisor is always active
+// while the tile runs, so there is one.
+Thread* TileState::pick() {
+  Thread* best = &threads_[0];
+  for (uint32_t i = 1; i < thread_count(); ++i) {
+    Thread& t = threads_[i];
+    if (t.state == ThreadState::Running && t.clock < best->clock) best = &t;
+  }
+  return best;
+}
+
+TileState::Order TileState::others_min(uint32_t self) const {
+  Order m{kNever, ~0u};
+  for (uint32_t i = 0; i < thread_count(); ++i) {
+    const Thread& t = threads_[i];
+    if (i != self && t.active() && Order{t.clock, i} < m) m = Order{t.clock, i};
+  }
+  return m;
+}
+
+bool TileState::any_worker_running() const {
+  for (uint32_t i = 1; i < thread_count(); ++i)
+    if (threads_[i].state == ThreadState::Running) return true;
+  return false;
+}
+
+// Workers holding an issue slot at cycle t: from their first issue until their exit.
+unsigned TileState::slot_holders(uint64_t t) const {
+  unsigned n = 0;
+  for (uint32_t i = 1; i < thread_count(); ++i) {
+    const Thread& w = threads_[i];
+    n += w.starts != 0 && w.start_cycle <= t && t < w.exit_cycle;
+  }
+  return n;
+}
+
+// With every slot held at t (and the supervisor the minimum thread), the earliest cycle
+// a slot can free: an exited holder's exit, or a running one's clock + 6 (its next
+// instruction could be wexit).
+uint64_t TileState::next_slot_free(uint64_t t) const {
+  uint64_t next = kNever;
+  for (uint32_t i = 1; i < thread_count(); ++i) {
+    const Thread& w = threads_[i];
+    if (w.starts == 0 || w.start_cycle > t || t >= w.exit_cycle) continue;
+    next = std::min(next, w.state == ThreadState::Running ? w.clock + kIssueSlots : w.exit_cycle);
+  }
+  return next;
+}
+
+// The supervisor waits (join, halt, sync) until no worker runs; it resumes at the latest
+// worker exit. While a worker still runs its clock only rises to a lower bound of that
+// (every running worker exits at clock + 6 or later), which lets the workers proceed.
+void TileState::resolve_wait(Thread& sup) {
+  uint64_t resume = sup.clock;
+  bool running = false;
+  for (uint32_t i = 1; i < thread_count(); ++i) {
+    const Thread& w = threads_[i];
+    if (w.state == ThreadState::Running) {
+      running = true;
+      resume = std::max(resume, w.clock + kIssueSlots);
+    } else if (w.starts != 0) {
+      resume = std::max(resume, w.exit_cycle);
+    }
+  }
+  sup.stall += resume - sup.clock;
+  sup.clock = resume;
+  if (running) return;
+  switch (sup.state) {
+    case ThreadState::JoinWait:
+      sup.state = ThreadState::Running;
+      if (sup.wait_arg == 0) ++superstep_;  // sync 0
+      break;
+    case ThreadState::HaltWait:
+      flush_line(sup);
+      sup.state = ThreadState::Stopped;
+      stop(StopReason::Halted, static_cast<int32_t>(sup.wait_arg));
+      break;
+    case ThreadState::SyncWait:
+      sup.state = ThreadState::Stopped;
+      awaiting_release_ = true;
+      stop(StopReason::Sync, 0, sup.wait_arg);
+      break;
+    default:
+      break;
+  }
+}
+
+void TileState::run_quantum(Thread& t) {
+  Quantum q;
+  q.tile = this;
+  q.thread = &t;
+  q.mem = &mem_;
+  q.ip = t.ip;
+  q.trace = trace_ != nullptr;
+  bool step = q.trace || params_.thread_quantum == 1;
+  q.budget = params_.thread_quantum;
+  if (t.id == 0) {
+    if (any_worker_running()) {
+      // The supervisor may issue at cycle c only once every worker is simulated up to c
+      // (so it knows whether a slot is free): step, with the guard.
+      step = true;
+      q.guard = true;
+      horizon_ = others_min(0).clock;
+    } else {
+      q.budget = std::max<uint64_t>(q.budget, kAloneBudget);  // no one to interleave with
+    }
+  }
+  fpu::host_flags_clear();
+  if (step)
+    run_loop<true>(q);
+  else
+    run_loop<false>(q);
+  t.hart.regs[kFflagsReg] |= fpu::host_flags_read();
+  t.ip = q.ip;
+  t.instret += q.executed;
+  t.clock += kIssueSlots * q.executed;
+  if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
+}
+
+bool TileState::may_issue(Quantum& q, uint64_t executed) {
+  const uint64_t t = q.thread->clock + kIssueSlots * executed;
+  return t <= horizon_ && slot_holders(t) < kIssueSlots;
+}
+
+void TileState::retire_event(Thread& t, const DecodedInsn* ip) {
+  if (trace_) trace_->retire(params_.id, t.id, t.clock, pc_of(ip), word_at(ip));
+  t.clock += kIssueSlots;
+  t.instret += 1;
+  t.ip = ip + 1;
+}
+
+void TileState::execute_event(Thread& t) {
+  const DecodedInsn* ip = t.ip;
+  const uint32_t* R = t.hart.regs;
+  const Op op = mem_.ops[code().index_of(ip)];
+  const bool sup = t.id == 0;
+  switch (op) {
+    case Op::xrun:
+      // Choosing a context depends on other threads' exits: wait until t is the minimum.
+      if (!(Order{t.clock, t.id} < others_min(t.id))) return;
+      start_worker(t, ip);
+      return;
+    case Op::xjoin:
+      if (!sup) return raise(t, ip, "illegal instruction", "join is supervisor-only");
+      retire_event(t, ip);
+      t.state = ThreadState::JoinWait;
+      t.wait_arg = ~0u;
+      return;
+    case Op::xwexit:
+      if (sup) return raise(t, ip, "illegal instruction", "wexit is worker-only (the supervisor ends with halt)");
+      t.last_status = static_cast<int32_t>(R[ip->rs1]);
+      retire_event(t, ip);
+      t.exit_cycle = t.clock;
+      t.state = ThreadState::Idle;
+      flush_line(t);
+      return;
+    case Op::xhalt:
+      if (!sup) return raise(t, ip, "illegal instruction", "halt is supervisor-only (a worker ends with wexit)");
+      t.wait_arg = R[ip->rs1];
+      retire_event(t, ip);
+      t.state = ThreadState::HaltWait;
+      return;
+    case Op::xsync: {
+      if (!sup) return raise(t, ip, "illegal instruction", "sync is supervisor-only");
+      const uint32_t zone = R[ip->rs1];
+      if (zone > 2)
+        return raise(t, ip, "illegal instruction",
+                     fmt::format("sync zone {} (0 = the tile's workers, 1 = the IPU, 2 = the sync group)", zone));
+      retire_event(t, ip);
+      t.state = zone == 0 ? ThreadState::JoinWait : ThreadState::SyncWait;
+      t.wait_arg = zone;
+      return;
+    }
+    default:
+      return raise(t, ip, "internal error", "unexpected event instruction");
+  }
+}
+
+void TileState::start_worker(Thread& parent, const DecodedInsn* ip) {
+  uint32_t* R = parent.hart.regs;
+  const uint32_t entry = R[ip->rs1], arg = R[ip->rs2];
+  const uint64_t now = parent.clock;
+  Thread* w = nullptr;
+  for (uint32_t i = 1; i < thread_count() && !w; ++i) {
+    Thread& c = threads_[i];
+    if (c.state == ThreadState::Idle && (c.starts == 0 || c.exit_cycle <= now)) w = &c;
+  }
+  if (!w) return raise(parent, ip, "worker start", fmt::format("run while all {} workers run", params_.workers));
+  const DecodedInsn* start = entry_for(entry);
+  if (!start) {
+    const DecodedCode& dc = code();
+    return raise(parent, ip, (entry & 3) ? "misaligned access" : "access fault",
+                 fmt::format("worker entry 0x{:08x} is not an instruction in code [0x{:08x}, 0x{:08x})", entry,
+                             dc.begin, dc.begin + 4 * dc.words));
+  }
+  w->hart = Hart{};
+  uint32_t* W = w->hart.regs;
+  W[10] = arg;                                     // a0
+  W[1] = wexit_pc_;                                // ra
+  W[2] = wstack_base_ + w->id * wstack_size_;      // sp: top of its stack block
+  W[3] = R[3];                                     // gp
+  W[4] = R[4];                                     // tp
+  w->ip = start;
+  w->state = ThreadState::Running;
+  w->alloc_cycle = now;
+  w->start_cycle = now + kIssueSlots;
+  w->clock = w->start_cycle;
+  w->exit_cycle = kNever;
+  w->starts += 1;
+  w->line.clear();
+  R[ip->rd] = w->id;
+  retire_event(parent, ip);
+}
+
+void TileState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {
+  StopInfo s;
+  s.reason = reason;
+  s.exit_code = exit_code;
+  s.sync_zone = zone;
+  stopped_ = s;
+}
+
+const DecodedInsn* TileState::entry_for(uint32_t pc) const {
+  const DecodedCode& dc = code();
+  const uint32_t off = pc - dc.begin;
+  if ((off & 3) != 0 || off / 4 >= dc.words) return nullptr;
+  return dc.insns.data() + off / 4;
+}
+
+uint32_t TileState::word_at(const DecodedInsn* ip) const {
+  const DecodedCode& dc = code();
+  const uint32_t idx = dc.index_of(ip);
+  if (idx < dc.words && dc.ops[idx] != Op::fetch_fault) return dc.raw[idx];
+  // A fetch outside code: show what SRAM holds there, if anything.
+  const uint32_t pc = dc.pc_of(ip);
+  uint32_t w = 0;
+  if (pc >= kSramBase && pc - kSramBase + 4ull <= params_.sram_bytes) std::memcpy(&w, sram_.data() + (pc - kSramBase), 4);
+  return w;
+}
+
+}  // namespace ipusim::iss

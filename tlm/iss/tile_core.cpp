@@ -1,0 +1,94 @@
+// TileCore: the public face of TileState (see tile_core.h), and Fault::message.
+#include "iss/tile_core.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "iss/tile_state.h"
+
+namespace ipusim::iss {
+
+std::string Fault::message(const TileIdentity& where) const {
+  std::string text = fmt::format("tile {} (ipu {}) thread {} pc 0x{:08x}: {}", where.tile, where.ipu, thread, pc, kind);
+  if (!detail.empty()) text += ": " + detail;
+  text += fmt::format(" [{} = 0x{:08x}]", disasm, insn);
+  return text;
+}
+
+struct TileCore::Impl : TileState {
+  using TileState::TileState;
+};
+
+TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console) {
+  if (!program) throw std::invalid_argument("TileCore: no program");
+  impl_ = std::make_unique<Impl>(params, std::move(program), console);
+}
+
+TileCore::~TileCore() = default;
+
+void TileCore::reset() { impl_->reset(); }
+StopInfo TileCore::run() { return impl_->run(); }
+void TileCore::release_sync(uint64_t release_cycle) { impl_->release_sync(release_cycle); }
+uint64_t TileCore::cycle() const { return impl_->thread(0).clock; }
+
+uint64_t TileCore::instret() const {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < impl_->thread_count(); ++i) n += impl_->thread(i).instret;
+  return n;
+}
+
+ThreadStats TileCore::thread_stats(uint32_t thread) const {
+  if (thread >= impl_->thread_count())
+    throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
+  const Thread& t = impl_->thread(thread);
+  ThreadStats s;
+  s.instret = t.instret;
+  s.stall_cycles = t.stall;
+  s.starts = t.starts;
+  s.last_status = t.last_status;
+  return s;
+}
+
+ThreadRegisters TileCore::registers(uint32_t thread) const {
+  if (thread >= impl_->thread_count())
+    throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
+  const Thread& t = impl_->thread(thread);
+  ThreadRegisters r;
+  r.pc = t.ip ? impl_->pc_of(t.ip) : 0;
+  for (unsigned i = 0; i < 32; ++i) {
+    r.x[i] = t.hart.regs[i];
+    r.f[i] = t.hart.regs[kFReg0 + i];
+  }
+  r.fcsr = t.hart.regs[kFrmReg] << 5 | t.hart.regs[kFflagsReg];
+  return r;
+}
+
+const TileParams& TileCore::params() const { return impl_->params(); }
+const Program& TileCore::program() const { return impl_->program(); }
+void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
+
+bool TileCore::read(uint32_t addr, std::span<uint8_t> out) const {
+  const uint32_t size = impl_->params().sram_bytes;
+  if (addr < kSramBase || addr - kSramBase + uint64_t{out.size()} > size) return false;
+  std::memcpy(out.data(), impl_->sram().data() + (addr - kSramBase), out.size());
+  return true;
+}
+
+bool TileCore::write(uint32_t addr, std::span<const uint8_t> in) {
+  const uint32_t size = impl_->params().sram_bytes;
+  if (addr < kSramBase || addr - kSramBase + uint64_t{in.size()} > size) return false;
+  if (!impl_->host_write_allowed(addr, static_cast<uint32_t>(in.size()))) return false;
+  std::memcpy(impl_->sram().data() + (addr - kSramBase), in.data(), in.size());
+  return true;
+}
+
+// Code is fixed per Program (tiles share its decoded form), so the host may not change it.
+bool TileState::host_write_allowed(uint32_t addr, uint32_t size) const {
+  if (size == 0) return true;
+  for (const Segment& s : program_->segments())
+    if (s.executable && uint64_t{addr} + size > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) return false;
+  return true;
+}
+
+}  // namespace ipusim::iss
