@@ -186,3 +186,4 @@ RunResult Platform::run() {
 }
 
 }  // namespace ipusim::platform
+

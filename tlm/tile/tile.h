@@ -70,7 +70,7 @@ class TileListener {
 
 class Tile : public sc_core::sc_module, private iss::ConsoleSink {
  public:
-  tlm_utils::simple_target_socket<Tile> host_socket;
+  tlm_utils::simple_target_socket_optional<Tile> host_socket;  // may stay unbound
 
   Tile(sc_core::sc_module_name name, const TileModuleConfig& config);
   ~Tile() override;
