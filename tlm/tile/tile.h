@@ -106,6 +106,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
  private:
   void run_thread();
+  void run_core();  // returns when the tile halts or faults
   void advance_to(uint64_t cycle);
   void stop_with_fault(iss::Fault fault);
 
@@ -125,6 +126,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
   TileState state_ = TileState::Idle;
   sc_core::sc_time stretch_start_;
+  sc_core::sc_event parked_;  // never notified: where a stopped tile's thread rests
   uint32_t syncs_ = 0;
   uint64_t sync_stall_cycles_ = 0;
   uint32_t sync_zone_ = 0;
