@@ -1,6 +1,10 @@
 // The system configuration as plain, validated structs. configs/*.yaml are parsed once
-// (config_loader.cpp, the only place that sees yaml-cpp) into these; models take the
+// (config_loader.cpp, the only place that reads YAML) into these; models take the
 // part they need in their constructor. Units are in the names.
+//
+// Member initializers are the defaults the loader applies to optional keys, so a file
+// that leaves a key out and a struct built in code agree. docs/config.md lists every key
+// with its unit, range, default and where the reference figures come from.
 #pragma once
 
 #include <cstdint>
@@ -18,12 +22,32 @@ struct TileConfig {
   uint32_t amp_f16_macs_per_cycle = 0;     // AMP peak, f16 multiply-accumulates per cycle
   uint32_t amp_f32_macs_per_cycle = 0;
   uint32_t thread_quantum = 1024;          // ISS: instructions per thread quantum (docs/xipu.md)
+
+  bool operator==(const TileConfig&) const = default;
 };
 
 struct LinkConfig {
-  uint32_t count = 0;                      // IPU-Links per IPU
-  double bytes_per_second = 0;             // each link, each direction
-  double latency_ns = 0;
+  uint32_t count = 10;                     // IPU-Links per IPU
+  double bytes_per_second = 16e9;          // each link, each direction
+  double latency_ns = 250;                 // one way, first byte out to first byte in
+
+  bool operator==(const LinkConfig&) const = default;
+};
+
+// On-chip latencies grow with distance; a model interpolates linearly between the
+// nearest and the farthest case (docs/config.md says how distance is measured).
+struct ExchangeConfig {
+  uint32_t latency_min_cycles = 8;         // send to arrival, nearest tiles
+  uint32_t latency_max_cycles = 64;        // send to arrival, farthest tiles
+
+  bool operator==(const ExchangeConfig&) const = default;
+};
+
+struct SyncConfig {
+  uint32_t latency_min_cycles = 16;        // last arrival to release, tile nearest the controller
+  uint32_t latency_max_cycles = 80;        // last arrival to release, farthest tile
+
+  bool operator==(const SyncConfig&) const = default;
 };
 
 struct ChipConfig {
@@ -33,7 +57,10 @@ struct ChipConfig {
   double clock_hz = 0;                     // tile clock
   TileConfig tile;
   LinkConfig ipu_links;
-  double published_f16_tflops = 0;         // vendor figure, checked against the model's peak
+  ExchangeConfig exchange;
+  SyncConfig sync;
+  double published_f16_tflops = 0;         // vendor figure, checked against the model's peak; 0 = none
+  double published_f32_tflops = 0;         // likewise for f32; 0 = none
 
   // Derived figures.
   double peak_f16_flops() const { return 2.0 * tiles * tile.amp_f16_macs_per_cycle * clock_hz; }
@@ -41,7 +68,16 @@ struct ChipConfig {
   double exchange_bytes_per_second() const {
     return double(tiles) * tile.exchange_in_bytes_per_cycle * clock_hz;
   }
+  double exchange_out_bytes_per_second() const {
+    return double(tiles) * tile.exchange_out_bytes_per_cycle * clock_hz;
+  }
   uint64_t sram_bytes_total() const { return uint64_t(tiles) * tile.sram_bytes; }
+  // Every IPU-Link of one IPU, both directions added (the way vendors quote "320 GB/s").
+  double ipu_links_bytes_per_second_total() const {
+    return 2.0 * ipu_links.count * ipu_links.bytes_per_second;
+  }
+
+  bool operator==(const ChipConfig&) const = default;
 };
 
 struct BoardConfig {
@@ -50,8 +86,12 @@ struct BoardConfig {
   uint32_t ipus = 1;
   ChipConfig chip;
   uint64_t streaming_memory_bytes = 0;     // board DRAM behind the gateway
-  double streaming_memory_bytes_per_second = 0;
-  double host_link_bytes_per_second = 0;   // PCIe-like host link
+  double streaming_memory_bytes_per_second = 20e9;
+  double streaming_memory_latency_ns = 500;
+  double host_link_bytes_per_second = 31.5e9;  // PCIe-like host link, each direction
+  double host_link_latency_ns = 1000;
+
+  bool operator==(const BoardConfig&) const = default;
 };
 
 struct SystemConfig {
@@ -64,24 +104,32 @@ struct SystemConfig {
 
   uint32_t total_ipus() const { return boards * board.ipus; }
   uint64_t total_tiles() const { return uint64_t(total_ipus()) * board.chip.tiles; }
+
+  bool operator==(const SystemConfig&) const = default;
 };
 
-// A configuration file that cannot be used. what() is "FILE:LINE: KEY: problem".
+// A configuration file that cannot be used. what() is "FILE:LINE: KEY: problem"; the
+// line is left out when it is not known (0), the key when the problem is not about one
+// key (a YAML syntax error, an unreadable file given on the command line). KEY is a
+// dotted path inside FILE, e.g. "tile.sram_kib" or "board.chip.tiles" for inline parts.
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(std::string file, int line, std::string key, const std::string& problem);
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   const std::string& key() const { return key_; }
+  const std::string& problem() const { return problem_; }
 
  private:
   std::string file_;
   int line_;
   std::string key_;
+  std::string problem_;
 };
 
 // Loads a chip, board or system file (references to other files resolved relative to
 // the referring file) into a SystemConfig. A chip file gives one board of one IPU.
+// Throws ConfigError for anything wrong with the file or the files it refers to.
 SystemConfig load_system(const std::string& path);
 
 }  // namespace ipusim::config
