@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "iss/program.h"
 #include "platform/config.h"
+#include "platform/config_writer.h"
 #include "platform/platform.h"
 #include "run_report.h"
 
@@ -42,10 +43,7 @@ void write_file(const std::string& path, const std::string& text) {
 
 // The effective config next to the JSON result.
 void write_effective_config(const std::string& json_path, const config::SystemConfig& config) {
-  // TODO(config): write config::to_yaml(config) (tlm/platform/config_writer.h) to
-  // json_path + ".config.yaml" once the config writer lands on main.
-  (void)json_path;
-  (void)config;
+  write_file(json_path + ".config.yaml", config::to_yaml(config));
 }
 
 int run(const RunOptions& o) {
