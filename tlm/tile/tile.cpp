@@ -44,7 +44,6 @@ void Tile::set_trace(iss::TraceSink* sink) {
   if (core_) core_->set_trace(sink);
 }
 
-uint64_t Tile::cycles() const { return core_ ? core_->cycle() : 0; }
 uint64_t Tile::instructions() const { return core_ ? core_->instret() : 0; }
 
 std::string Tile::fault_message() const {
@@ -55,6 +54,7 @@ void Tile::advance_to(uint64_t cycle) {
   const sc_core::sc_time target = clock_.time_of(cycle);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (target > now) wait(target - now);
+  cycles_ = cycle;
 }
 
 void Tile::run_thread() {

@@ -18,8 +18,12 @@
 // passed to the ISS) and clock_hz (cycles -> SystemC time).
 //
 // Statistics (valid once the tile stopped, or at any point between stops)
-//   cycles()             tile cycle at the last stop (the supervisor's clock)
-//   instructions()       instructions retired by all threads of the tile
+//   cycles()             tile cycle the tile has reached in simulated time: its last stop
+//                        (or sync release) that SystemC time got to. A stretch runs whole
+//                        before its wait, so when the simulation stops inside one (another
+//                        tile faulted), the core is ahead of this; cycles() is not.
+//   instructions()       instructions retired by all threads of the tile (including such
+//                        a stretch run ahead)
 //   syncs()              IPU / group syncs completed
 //   sync_stall_cycles()  cycles spent between arriving at a sync and its release
 //   exit_code()          the `halt` operand (state Halted)
@@ -92,7 +96,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   iss::TileCore* core() { return core_.get(); }
   const iss::TileCore* core() const { return core_.get(); }
 
-  uint64_t cycles() const;
+  uint64_t cycles() const { return cycles_; }
   uint64_t instructions() const;
   uint32_t syncs() const { return syncs_; }
   uint64_t sync_stall_cycles() const { return sync_stall_cycles_; }
@@ -127,6 +131,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   TileState state_ = TileState::Idle;
   sc_core::sc_time stretch_start_;
   sc_core::sc_event parked_;  // never notified: where a stopped tile's thread rests
+  uint64_t cycles_ = 0;
   uint32_t syncs_ = 0;
   uint64_t sync_stall_cycles_ = 0;
   uint32_t sync_zone_ = 0;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "iss/disasm.h"
 #include "iss/program.h"
 #include "platform/config.h"
 #include "platform/config_writer.h"
@@ -58,9 +59,7 @@ int run(const RunOptions& o) {
   options.console = o.console == "raw" ? platform::ConsoleMode::Raw : platform::ConsoleMode::Tagged;
   options.console_out = stdout;
   options.itrace_path = o.itrace;
-  if (!o.itrace.empty())
-    // TODO(iss): the ISS's disassembler, once it lands on main.
-    throw std::runtime_error("--itrace: not available until the ISS disassembler lands");
+  options.disassemble = [](uint32_t pc, uint32_t insn) { return iss::disassemble(insn, pc); };
 
   const auto elaboration_start = std::chrono::steady_clock::now();
   platform::Platform platform(system, options);

@@ -13,12 +13,12 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("ipusim: {} tile(s) on {} IPU(s) of '{}' ({})\n", res.tiles.size(), res.ipus,
                    r.config.name, r.config_path);
   s += fmt::format("  tile cycles         {} (max over tiles)\n", res.tile_cycles);
-  s += fmt::format("  simulated time      {:.3f} us at {:.4g} GHz\n", res.simulated_seconds * 1e6,
-                   r.config.board.chip.clock_hz / 1e9);
+  s += fmt::format("  simulated time      {:.3f} us at {:g} MHz\n", res.simulated_seconds * 1e6,
+                   r.config.board.chip.clock_hz / 1e6);
   s += fmt::format("  instructions        {}\n", res.instructions);
-  s += fmt::format("  host seconds        {:.3f} (run)\n", res.host_seconds);
+  s += fmt::format("  host seconds        {:.6f} (run)\n", res.host_seconds);
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
-  s += fmt::format("  elaboration seconds {:.3f}\n", r.elaboration_seconds);
+  s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
   s += fmt::format("  exit code           {}\n", r.exit_code);
   return s;
 }

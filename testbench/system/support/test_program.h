@@ -152,7 +152,7 @@ inline std::vector<uint8_t> Asm::elf() const {
   put32(24, kCodeBase);   // entry
   put32(28, kEhdr);       // phoff
   put32(32, 0);           // shoff
-  put32(36, 0x4);         // e_flags: float ABI single (ilp32f)
+  put32(36, 0x2);         // e_flags: EF_RISCV_FLOAT_ABI_SINGLE (ilp32f)
   put16(40, kEhdr);
   put16(42, kPhdr);
   put16(44, phnum);
