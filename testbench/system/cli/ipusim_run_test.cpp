@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -249,6 +250,51 @@ TEST(IpusimRun, ImageLargerThanSramIsRejected) {
   const Result r = ipusim_run("--config " + kTiny4 + " --elf " + write_elf(a, "big.elf"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("does not fit the tile SRAM"), std::string::npos) << r.err;
+}
+
+uint32_t elf_entry(const std::string& path) {
+  const std::string bytes = read_file(path);
+  uint32_t entry = 0;
+  for (int i = 3; i >= 0; --i) entry = (entry << 8) | uint8_t(bytes.at(24 + i));
+  return entry;
+}
+
+TEST(IpusimRun, InstructionTraceHasTheContractFormat) {
+  const std::string trace = temp_path("itrace.txt"), json_path = temp_path("run.json");
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kVecadd + " --tiles 1-2 --itrace " +
+                              trace + " --json " + json_path + " --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out).size(), 2u) << "tracing does not change the console";
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_path));
+  // ipu tile thread cycle pc insn disasm
+  const std::regex format(R"((\d+) (\d+) (\d+) (\d+) 0x([0-9a-f]{8}) 0x([0-9a-f]{8}) (.+))");
+  std::ifstream in(trace);
+  uint64_t count = 0;
+  std::set<std::string> tiles, threads;
+  std::map<std::string, uint64_t> last_cycle;  // per tile/thread: cycles only grow
+  bool saw_halt = false;
+  for (std::string line; std::getline(in, line); ++count) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(line, m, format)) << line;
+    EXPECT_EQ(m[1], "0");
+    tiles.insert(m[2]);
+    threads.insert(m[3]);
+    const std::string who = std::string(m[2]) + "/" + std::string(m[3]);
+    const uint64_t cycle = std::stoull(m[4]);
+    if (last_cycle.count(who)) {
+      EXPECT_GT(cycle, last_cycle[who]) << line;
+    }
+    last_cycle[who] = cycle;
+    if (count == 0) {
+      EXPECT_EQ(std::stoul(m[5], nullptr, 16), elf_entry(kVecadd)) << "first line is the entry";
+      EXPECT_EQ(m[4], "0");
+    }
+    saw_halt = saw_halt || std::string(m[7]).rfind("halt", 0) == 0;
+  }
+  EXPECT_EQ(count, j["instructions"].get<uint64_t>());
+  EXPECT_EQ(tiles, (std::set<std::string>{"1", "2"}));
+  EXPECT_EQ(threads.size(), 7u) << "the supervisor and six workers";
+  EXPECT_TRUE(saw_halt);
 }
 
 // The acceptance check: hello on every tile of a full GC200.
