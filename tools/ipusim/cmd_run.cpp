@@ -1,8 +1,116 @@
+// `ipusim run`: load a config and an ELF, elaborate the platform, run, report.
+//
+// Exit status: 0 if every tile exited 0; else the exit code of the lowest-numbered tile
+// (ipu, tile) with a non-zero code, clamped to 1..255; 3 for a fault or a sync deadlock
+// ("ipusim: fault: ..."); 2 for bad input ("ipusim: error: ...", from main()).
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "commands.h"
+#include "iss/disasm.h"
+#include "iss/program.h"
+#include "platform/config.h"
+#include "platform/config_writer.h"
+#include "platform/platform.h"
+#include "run_report.h"
 
 namespace ipusim::cli {
-void add_run_command(CLI::App& app, int& exit_code) {
-  (void)exit_code;
-  app.add_subcommand("run", "(not yet implemented)");
+namespace {
+
+constexpr int kFaultStatus = 3;
+
+struct RunOptions {
+  std::string config;
+  std::string elf;
+  std::string tiles;
+  std::string json;
+  std::string console = "tagged";
+  std::string itrace;
+  bool quiet = false;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
 }
+
+// The effective config next to the JSON result.
+void write_effective_config(const std::string& json_path, const config::SystemConfig& config) {
+  write_file(json_path + ".config.yaml", config::to_yaml(config));
+}
+
+int run(const RunOptions& o) {
+  const config::SystemConfig system = config::load_system(o.config);
+  const config::ChipConfig& chip = system.board.chip;
+  platform::TileSelection selection;
+  if (!o.tiles.empty()) selection = platform::TileSelection::parse(o.tiles, chip.tiles);
+  const std::shared_ptr<const iss::Program> program = iss::Program::load(o.elf);
+  platform::Platform::check_fits(*program, chip);
+
+  platform::PlatformOptions options;
+  options.console = o.console == "raw" ? platform::ConsoleMode::Raw : platform::ConsoleMode::Tagged;
+  options.console_out = stdout;
+  options.itrace_path = o.itrace;
+  options.disassemble = [](uint32_t pc, uint32_t insn) { return iss::disassemble(insn, pc); };
+
+  const auto elaboration_start = std::chrono::steady_clock::now();
+  platform::Platform platform(system, options);
+  platform.load(program, selection);
+  const double elaboration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
+
+  RunReport report;
+  report.config_path = o.config;
+  report.elf_path = o.elf;
+  report.tile_selection = selection.to_string();
+  report.config = system;
+  report.elaboration_seconds = elaboration_seconds;
+  report.result = platform.run();
+  std::fflush(stdout);
+
+  const platform::RunResult& result = report.result;
+  if (result.fault) {
+    std::fprintf(stderr, "ipusim: fault: %s\n", result.fault->c_str());
+    report.exit_code = kFaultStatus;
+  } else if (result.deadlock) {
+    std::fprintf(stderr, "ipusim: fault: %s\n", result.deadlock->c_str());
+    report.exit_code = kFaultStatus;
+  } else {
+    report.exit_code = result.exit_status();
+  }
+  if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
+  if (!o.json.empty()) {
+    write_file(o.json, summary_json(report).dump(2) + "\n");
+    write_effective_config(o.json, system);
+  }
+  return report.exit_code;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a firmware ELF on the tiles of a simulated system");
+  cmd->add_option("--config", o->config, "chip, board or system YAML file")->required();
+  cmd->add_option("--elf", o->elf, "tile firmware (rv32 ELF executable)")->required();
+  cmd->add_option("--tiles", o->tiles,
+                  "tiles of every IPU to load and run: A-B or A,B,C (default: all)");
+  cmd->add_option("--json", o->json,
+                  "write the summary as JSON to FILE, and the effective config to FILE.config.yaml");
+  cmd->add_option("--console", o->console, "console lines: tagged with ipu/tile, or raw")
+      ->check(CLI::IsMember({"tagged", "raw"}));
+  cmd->add_option("--itrace", o->itrace,
+                  "trace every retired instruction to FILE: ipu tile thread cycle pc insn disasm");
+  cmd->add_flag("--quiet", o->quiet, "do not print the summary");
+  cmd->callback([o, &exit_code] { exit_code = run(*o); });
+}
+
 }  // namespace ipusim::cli

@@ -1,4 +1,5 @@
 // ipusim: the command-line front end of the simulator.
+// Exit status: a subcommand's own (see its file); 2 for usage errors and bad input.
 #include <cstdio>
 #include <exception>
 
@@ -13,7 +14,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help / --version exit 0; every usage error exits 2, whatever CLI11's own code.
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;

@@ -1,0 +1,59 @@
+// Helpers for platform tests: small systems built in code (no YAML), a console captured
+// in memory, and programs from test_program.h as iss::Program.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "iss/program.h"
+#include "platform/config.h"
+#include "test_program.h"
+
+namespace ipusim::test {
+
+inline config::SystemConfig small_system(uint32_t tiles, uint32_t ipus = 1,
+                                         uint64_t sram_bytes = 64 * 1024,
+                                         double clock_hz = 1.325e9) {
+  config::SystemConfig s;
+  s.name = "test" + std::to_string(tiles) + "x" + std::to_string(ipus);
+  s.source = "(in memory)";
+  s.kind = ipus == 1 ? "chip" : "board";
+  s.topology = "single";
+  s.board.name = s.name;
+  s.board.ipus = ipus;
+  s.board.chip.name = "testchip";
+  s.board.chip.tiles = tiles;
+  s.board.chip.clock_hz = clock_hz;
+  s.board.chip.tile.sram_bytes = sram_bytes;
+  s.board.chip.tile.workers = 6;
+  s.board.chip.tile.thread_quantum = 64;
+  return s;
+}
+
+inline std::shared_ptr<const iss::Program> program(const Asm& a, const std::string& name = "test.elf") {
+  return iss::Program::from_bytes(a.elf(), name);
+}
+
+// A FILE* whose bytes end up in a string (open_memstream).
+class CapturedFile {
+ public:
+  CapturedFile() : file_(open_memstream(&buffer_, &size_)) {}
+  ~CapturedFile() {
+    if (file_) std::fclose(file_);
+    std::free(buffer_);
+  }
+  std::FILE* file() { return file_; }
+  std::string text() {
+    std::fflush(file_);
+    return std::string(buffer_, size_);
+  }
+
+ private:
+  char* buffer_ = nullptr;
+  size_t size_ = 0;
+  std::FILE* file_;
+};
+
+}  // namespace ipusim::test

@@ -1,0 +1,60 @@
+// Console lines of every tile, printed in a deterministic order.
+//
+// Order: by the simulated time the line was emitted, then IPU, then tile, then the
+// order the tile emitted them. A tile runs a whole compute stretch in one go, so a line
+// is stamped with the SystemC time at which its stretch began (the tile's clock when it
+// resumed after its last sync or at start); all tiles of an IPU released by one sync
+// thus print that superstep's lines in tile order.
+//
+// Streaming: stamps are the kernel time at which the stretch runs, which never goes
+// back, so when a line arrives with a later stamp than any seen, every buffered line is
+// final and is printed. flush() prints the rest (end of run).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ipusim::platform {
+
+enum class ConsoleMode {
+  Tagged,  // "[ipu I tile T] text", workers "[ipu I tile T w K] text"
+  Raw,     // "text"
+};
+
+class ConsoleCollector {
+ public:
+  // Lines go to `out` (not owned); nothing is printed if `out` is null.
+  ConsoleCollector(std::FILE* out, ConsoleMode mode) : out_(out), mode_(mode) {}
+
+  // `stamp` is in SystemC time resolution units. Safe to call from several host threads.
+  void add(uint64_t stamp, uint32_t ipu, uint32_t tile, uint32_t thread, std::string_view text);
+  void flush();
+  uint64_t lines() const { return lines_; }
+
+  // The text printed for one line, newline included.
+  static std::string format(ConsoleMode mode, uint32_t ipu, uint32_t tile, uint32_t thread,
+                            std::string_view text);
+
+ private:
+  struct Line {
+    uint64_t stamp;
+    uint32_t ipu, tile, thread;
+    uint64_t seq;  // arrival order: a tile's lines arrive in emission order
+    std::string text;
+  };
+  void print_buffered();  // with mutex_ held
+
+  std::FILE* out_;
+  ConsoleMode mode_;
+  std::mutex mutex_;
+  std::vector<Line> buffer_;
+  uint64_t latest_stamp_ = 0;
+  uint64_t seq_ = 0;
+  uint64_t lines_ = 0;
+};
+
+}  // namespace ipusim::platform

@@ -1,0 +1,42 @@
+// What a Tile module is built from: the ISS parameters of one tile (identity, SRAM,
+// threads) and its clock, taken from the chip config plus the tile's place in the system.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "iss/tile_core.h"
+#include "platform/config.h"
+
+namespace ipusim::tile {
+
+// Converts integer tile cycles to SystemC time. Models keep time as integer cycles and
+// convert once per wait: cycle c maps to round(c / hz) in the kernel's time resolution,
+// computed exactly in integers, so time never accumulates rounding error and the same
+// cycle always gives the same time on every host.
+class TileClock {
+ public:
+  // `clock_hz` is rounded to a whole number of Hz. Throws std::invalid_argument if it is
+  // not at least 1 Hz.
+  explicit TileClock(double clock_hz);
+
+  uint64_t hz() const { return hz_; }
+  sc_core::sc_time time_of(uint64_t cycle) const;
+  double seconds_of(uint64_t cycle) const { return double(cycle) / double(hz_); }
+
+ private:
+  uint64_t hz_;
+};
+
+struct TileModuleConfig {
+  iss::TileParams core;   // identity, SRAM bytes, worker contexts, thread quantum
+  double clock_hz = 0;    // tile clock (ChipConfig::clock_hz)
+
+  // The config of tile `id.tile` of IPU `id.ipu` of a chip. `id.tiles_per_ipu` is taken
+  // from the chip; `id.ipus` is the caller's. Throws std::invalid_argument for a chip
+  // the ISS cannot model (SRAM that does not fit the 32-bit tile address space, no clock).
+  static TileModuleConfig from(const config::ChipConfig& chip, iss::TileIdentity id);
+};
+
+}  // namespace ipusim::tile

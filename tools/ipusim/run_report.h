@@ -1,0 +1,29 @@
+// The summary of an `ipusim run`: printed to stderr, and written as JSON with --json.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/config.h"
+#include "platform/platform.h"
+
+namespace ipusim::cli {
+
+struct RunReport {
+  std::string config_path;
+  std::string elf_path;
+  std::string tile_selection;   // "all" or "0-3,8"
+  config::SystemConfig config;
+  platform::RunResult result;
+  double elaboration_seconds = 0;
+  int exit_code = 0;            // the process exit status
+};
+
+// Per-tile entries are listed up to this many tiles; above it, a summary.
+inline constexpr size_t kJsonPerTileLimit = 64;
+
+std::string summary_text(const RunReport& report);
+nlohmann::ordered_json summary_json(const RunReport& report);
+
+}  // namespace ipusim::cli
