@@ -235,7 +235,7 @@ int biased_exponent(uint32_t b) { return static_cast<int>((b >> 23) & 0xff); }
 
 // ---- the checks ----
 
-class HostDiff : public ::testing::Test {
+class FpuHostDiff : public ::testing::Test {
  protected:
   void SetUp() override {
     // Denormals-are-zero / flush-to-zero would make the host non-IEEE.
@@ -308,22 +308,22 @@ class HostDiff : public ::testing::Test {
 constexpr int kRandom = 200'000;
 constexpr int kRmm = 100'000;
 
-TEST_F(HostDiff, Add) { run(Op::Add, kRandom, kRmm); }
-TEST_F(HostDiff, Sub) { run(Op::Sub, kRandom, kRmm); }
-TEST_F(HostDiff, Mul) { run(Op::Mul, kRandom, kRmm); }
-TEST_F(HostDiff, Div) { run(Op::Div, kRandom, kRmm); }
-TEST_F(HostDiff, Sqrt) { run(Op::Sqrt, kRandom, kRmm); }
-TEST_F(HostDiff, Madd) { run(Op::Madd, kRandom, kRmm); }
-TEST_F(HostDiff, Msub) { run(Op::Msub, kRandom, kRmm); }
-TEST_F(HostDiff, Nmsub) { run(Op::Nmsub, kRandom, kRmm); }
-TEST_F(HostDiff, Nmadd) { run(Op::Nmadd, kRandom, kRmm); }
-TEST_F(HostDiff, CvtSW) { run(Op::CvtSW, kRandom, kRmm); }
-TEST_F(HostDiff, CvtSWu) { run(Op::CvtSWu, kRandom, kRmm); }
-TEST_F(HostDiff, CvtWS) { run(Op::CvtWS, kRandom, kRmm); }
-TEST_F(HostDiff, CvtWuS) { run(Op::CvtWuS, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Add) { run(Op::Add, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Sub) { run(Op::Sub, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Mul) { run(Op::Mul, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Div) { run(Op::Div, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Sqrt) { run(Op::Sqrt, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Madd) { run(Op::Madd, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Msub) { run(Op::Msub, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Nmsub) { run(Op::Nmsub, kRandom, kRmm); }
+TEST_F(FpuHostDiff, Nmadd) { run(Op::Nmadd, kRandom, kRmm); }
+TEST_F(FpuHostDiff, CvtSW) { run(Op::CvtSW, kRandom, kRmm); }
+TEST_F(FpuHostDiff, CvtSWu) { run(Op::CvtSWu, kRandom, kRmm); }
+TEST_F(FpuHostDiff, CvtWS) { run(Op::CvtWS, kRandom, kRmm); }
+TEST_F(FpuHostDiff, CvtWuS) { run(Op::CvtWuS, kRandom, kRmm); }
 
 // The RMM reference itself must see ties: otherwise the RMM comparison proves little.
-TEST(HostDiffReference, RmmReferenceFindsTies) {
+TEST(FpuHostDiffReference, RmmReferenceFindsTies) {
   // 1 + 2^-24 is a tie: RNE gives 1.0, RMM 1 + 2^-23.
   EXPECT_EQ(hex(rmm_reference(Op::Add, kOne, 0x3380'0000u, 0).bits), hex(0x3f80'0001u));
   EXPECT_EQ(hex(rmm_reference(Op::Sub, neg(kOne), 0x3380'0000u, 0).bits), hex(0xbf80'0001u));
@@ -336,7 +336,7 @@ TEST(HostDiffReference, RmmReferenceFindsTies) {
 
 // Min/max and the comparisons against host float comparisons (quiet ==, <, <=), with the
 // NaN rules of the spec applied on top.
-TEST(HostDiffReference, MinMaxCompareAgainstHostComparisons) {
+TEST(FpuHostDiffReference, MinMaxCompareAgainstHostComparisons) {
   OperandSource src(0xc0ffee);
   int mismatches = 0;
   constexpr int n = static_cast<int>(std::size(kSpecials));
@@ -384,7 +384,7 @@ TEST(HostDiffReference, MinMaxCompareAgainstHostComparisons) {
 }
 
 // host_flags_clear / host_flags_read map the host's sticky flags to RISC-V's.
-TEST(HostFlags, MapEveryHostExceptionAndIgnoreDenormalOperands) {
+TEST(FpuHostFlags, MapEveryHostExceptionAndIgnoreDenormalOperands) {
   volatile float one = 1.0f, three = 3.0f, zero = 0.0f, big = value(kMaxFinite);
   volatile float min_normal = value(kMinNormal), min_sub = value(kMinSub), half = 0.5f;
   volatile float snan = value(kSNan);
