@@ -13,7 +13,7 @@ namespace ipusim::iss::fpu {
 namespace {
 
 using namespace detail;
-using u128 = unsigned __int128;
+__extension__ typedef unsigned __int128 u128;  // GCC/Clang; quiet under -Wpedantic
 
 // A NaN result: always the canonical NaN; NV when an operand is signalling.
 uint32_t nan_result(bool signalling, uint32_t& flags) {
@@ -29,7 +29,7 @@ uint32_t invalid(uint32_t& flags) {
 // The sign of an exact zero sum of operands with opposite signs (IEEE 754 6.3).
 uint32_t cancelled_zero(uint32_t rm) { return signed_zero(rm == RDN); }
 
-// Rounds (-1)^sx * sx_sig * 2^ex + (-1)^sy * sy_sig * 2^ey exactly (both sigs nonzero,
+// Rounds (-1)^sx * sigx * 2^ex + (-1)^sy * sigy * 2^ey exactly (both sigs nonzero,
 // < 2^48). The term with the larger magnitude order is put at the top of a 128-bit integer;
 // the other is shifted into place, and only when it reaches below bit 0 (so it is tiny next
 // to the first) are its lost bits jammed into bit 0. The first term is even there (its low

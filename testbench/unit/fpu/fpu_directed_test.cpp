@@ -286,8 +286,8 @@ TEST(FpuDirected, FusedMultiplyAddRoundsOnce) {
   EXPECT_MODES(Op::Madd, kMaxFinite, kTwo, kNegZero,
                {kPosInf, kMaxFinite, kMaxFinite, kPosInf, kPosInf},
                {kOFNX, kOFNX, kOFNX, kOFNX, kOFNX});
-  // A product that overflows binary32 but is cancelled by the addend... cannot be: c is
-  // at most max. Instead: max*2 - max = max exactly, with no overflow in between.
+  // The product max*2 is beyond binary32, but only the final sum is rounded: max*2 - max
+  // is exactly max, with no overflow.
   EXPECT_ALL_MODES(Op::Msub, kMaxFinite, kTwo, kMaxFinite, kMaxFinite, 0);
 }
 
