@@ -5,10 +5,17 @@
  * products. MATMUL_REPS sets the repetitions (matmul.elf: ~600M instructions;
  * matmul_small.elf: a few million, for tests). Uses no Xipu operation, so its qemu
  * twin (matmul.qemu.elf) runs the same instructions under qemu-riscv32.
+ * With MATMUL_WORKERS defined (matmul_workers.elf, tile only) the six workers split the
+ * rows of every product (run / join each repetition), which puts the ISS's thread
+ * scheduler in the measurement.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef MATMUL_WORKERS
+#include <ipu/xipu.h>
+#define WORKERS 6
+#endif
 
 #ifndef MATMUL_REPS
 #define MATMUL_REPS 187
@@ -28,8 +35,8 @@ static void init(void) {
     }
 }
 
-static void multiply(void) {
-  for (int i = 0; i < N; ++i)
+static void multiply_rows(int first, int step) {
+  for (int i = first; i < N; i += step)
     for (int j = 0; j < N; ++j) {
       float s = 0.0f;
       int32_t t = 0;
@@ -41,6 +48,20 @@ static void multiply(void) {
       ic[i][j] = t;
     }
 }
+
+#ifdef MATMUL_WORKERS
+static int worker(void *arg) {
+  multiply_rows((int)(intptr_t)arg, WORKERS);
+  return 0;
+}
+
+static void multiply(void) {
+  for (int w = 0; w < WORKERS; ++w) ipu_run(worker, (void *)(intptr_t)w);
+  ipu_join();
+}
+#else
+static void multiply(void) { multiply_rows(0, 1); }
+#endif
 
 static void perturb(int rep) {
   fa[rep % N][(rep * 7) % N] += 1.0f;
