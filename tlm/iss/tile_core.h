@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "iss/program.h"
 
@@ -33,12 +34,27 @@ struct TileParams {
   uint32_t sram_bytes = 256 * 1024;
   uint32_t workers = 6;            // worker contexts (the `thread` CSR runs 1..workers)
   uint32_t thread_quantum = 1024;  // instructions a thread runs before another is scheduled
+  uint32_t amp_f16_macs = 64;      // AMP f16 MACs per cycle (amp.mac f16 rows = this / 4)
+  uint32_t amp_f32_macs = 16;      // AMP f32 MACs per cycle (amp.mac f32 rows = this / 4)
 };
 
 enum class StopReason {
   Halted,  // the supervisor executed `halt` and every worker has exited
   Sync,    // the supervisor executed `sync` with zone >= 1: the platform must release it
   Fault,   // a thread faulted; the tile cannot continue
+  Exchange,  // the supervisor reached `xwait` (or a sync/halt with postings pending):
+             // the platform runs the exchange, then calls release_exchange()
+};
+
+// One message posted in an exchange phase (docs/xipu.md, funct3 = 2).
+struct ExchangePost {
+  enum class Kind { Send, Recv };
+  Kind kind = Kind::Send;
+  uint32_t addr = 0;               // tile address of the buffer (checked by the ISS)
+  uint32_t len = 0;                // bytes (multiple of 4)
+  std::vector<uint32_t> peers;     // Send: destination global tile ids; Recv: the one source
+  uint32_t pc = 0;                 // of the posting instruction, for error messages
+  uint64_t cycle = 0;              // tile cycle the posting instruction issued
 };
 
 struct Fault {
@@ -109,6 +125,12 @@ class TileCore {
   // Resumes after a Sync: the supervisor issues its next instruction at `release_cycle`
   // (>= cycle()). The cycles in between count as sync stall.
   void release_sync(uint64_t release_cycle);
+
+  // After an Exchange stop: the messages this tile posted since its exchange phase
+  // opened, in posting order. release_exchange() clears them and resumes the supervisor
+  // at `done_cycle` (>= cycle()); the cycles in between count as exchange stall.
+  const std::vector<ExchangePost>& exchange_posts() const;
+  void release_exchange(uint64_t done_cycle);
 
   uint64_t cycle() const;    // tile clock at the last stop (the supervisor's clock)
   uint64_t instret() const;  // instructions retired by all threads of the tile
