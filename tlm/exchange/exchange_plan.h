@@ -1,0 +1,59 @@
+// The exchange fabric's behaviour as plain C++ (no SystemC): given every tile's postings
+// of one exchange phase, match sends with receives, check them, and compute when each
+// tile's part of the exchange completes. The TLM fabric module (exchange_fabric.h) wraps
+// this; keeping it separate makes the rules unit-testable and reusable by the RTL
+// equivalence tests. Rules and timing: docs/xipu.md (funct3 = 2) and docs/exchange.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "iss/tile_core.h"
+
+namespace ipusim::exchange {
+
+struct ExchangeTiming {
+  uint32_t tiles_per_ipu = 1;         // distance is measured within an IPU
+  uint32_t in_bytes_per_cycle = 4;    // per tile
+  uint32_t out_bytes_per_cycle = 4;   // per tile
+  uint32_t latency_min_cycles = 8;    // neighbouring tiles
+  uint32_t latency_max_cycles = 64;   // tiles furthest apart
+};
+
+// One tile's side of an exchange phase.
+struct TilePostings {
+  uint32_t tile = 0;                  // global tile id
+  uint64_t start_cycle = 0;           // the cycle the tile reached `xwait`
+  const std::vector<iss::ExchangePost>* posts = nullptr;
+};
+
+// One message to copy: `len` bytes from src_tile:src_addr to dst_tile:dst_addr.
+struct Delivery {
+  uint32_t src_tile = 0, src_addr = 0;
+  uint32_t dst_tile = 0, dst_addr = 0;
+  uint32_t len = 0;
+};
+
+struct TileOutcome {
+  uint64_t done_cycle = 0;            // when the tile's sends and receives are all complete
+  uint64_t bytes_out = 0;             // sent (a multicast counts once)
+  uint64_t bytes_in = 0;              // received
+};
+
+struct ExchangePlan {
+  // Empty when the exchange is valid. Otherwise one message per problem, each naming
+  // both tiles (and the pcs of the postings), e.g.
+  // "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3".
+  std::vector<std::string> errors;
+  std::vector<Delivery> deliveries;   // in a deterministic order
+  std::vector<TileOutcome> tiles;     // same order as the input
+};
+
+// Cycles for a message between two tiles of one IPU (latency only, no serialisation).
+uint32_t latency_cycles(const ExchangeTiming& timing, uint32_t src_tile, uint32_t dst_tile);
+
+// Pure function of its inputs: the same postings give the same plan.
+ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing);
+
+}  // namespace ipusim::exchange
