@@ -1,0 +1,201 @@
+/*
+ * gemm: C = A x B, f16 inputs, f32 accumulation, on the AMP of every tile and all six
+ * workers. Design, the AMP bound and measured numbers: docs/kernels.md.
+ *
+ * Shapes. R = amprows16 (AMP rows), K = 4 * GEMM_KS, tiles as a P x Q grid (P the
+ * largest divisor of T with P * P <= T). Tile (p, q) = tile p * Q + q computes the
+ * block of C with rows p * Mt .. + Mt - 1 (Mt = 6 * R: one R-row block per worker) and
+ * columns q * Nt .. + Nt - 1 (Nt = GEMM_NT). So M = P * Mt, N = Q * Nt.
+ * Inputs: A[m][k] = kin_f16(kin_word(KIN_SEED_GEMM_A, m, k)),
+ *         B[k][n] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, n)).
+ *
+ * Supersteps:
+ *   0  every tile makes its share of the inputs: row-block b of A_p (R x K) is made by
+ *      tile (p, b mod Q); columns of B_q are split evenly over the P tiles of column q;
+ *   1  exchange: A blocks multicast along tile rows, B slices along tile columns;
+ *   2  the timed product: worker w computes C rows w*R .. w*R+R-1 for all Nt columns;
+ *   3  tile 0 gathers the tiles' result hashes.
+ *
+ * The product loop. A worker's R x K slice of A is KS weight blocks W_s (R x 4, the AMP
+ * weight layout) whose addresses stay in registers; B_q is stored transposed (column n =
+ * K contiguous f16), so one pointer walks all of it with the post-incrementing amp.mac:
+ *   for each column n: amp.clr; KS x (amp.ldw W_s; amp.mac x); amp.st c; c += R
+ * which is, per the rounding rule of docs/xipu.md, C[m][n] = sum over k = 0 .. K-1 in
+ * order of A[m][k] * B[k][n] (exact products, one f32 rounding per addition).
+ *
+ * Output (tile 0): shapes, the hash of the tiles' hashes (tile order; a tile hashes
+ * C[row][col] bits for its rows w*R+i in order w, column, i), the product superstep's
+ * cycles, the MACs and the fraction of the AMP peak (clock-free: MACs / (cycles * T *
+ * 4 * R)); TFLOPS need the clock and are worked out by the test and docs/kernels.md.
+ */
+#include <string.h>
+
+#include "kcommon.h"
+
+#ifndef GEMM_KS
+#define GEMM_KS 24 /* k-slices of 4: K = 96. KS weight pointers must fit in registers */
+#endif
+#ifndef GEMM_NT
+#define GEMM_NT 512 /* C columns per tile */
+#endif
+#define KS GEMM_KS
+#define K (4 * KS)
+#define NT GEMM_NT
+#define WORKERS 6
+
+struct gemm_job {
+  const uint8_t *w; /* KS weight blocks of R x 4 f16, each wstride bytes */
+  uint32_t wstride;
+  const uint16_t *bt; /* NT columns of K f16 */
+  float *c;           /* NT x R f32: column n, then row i */
+  uint32_t rows;      /* R */
+};
+
+/* One R-row block of C, all NT columns: KS weight loads and KS macs per column. With
+ * `rows` a constant the loop needs 27 registers (24 weight pointers, x, end, c): all
+ * the allocatable ones, so nothing is reloaded from the stack inside it. */
+static inline __attribute__((always_inline)) void gemm_rows_body(const struct gemm_job *j,
+                                                                 const uint32_t rows) {
+  const uint8_t *w = j->w;
+  const uint32_t s = j->wstride;
+#define W_PTR(i) const void *const w##i = w + (i) * s;
+#define STEP(i) ipu_amp_ldw_f16(w##i); x = ipu_amp_mac_f16(x);
+#if KS != 24
+#error "gemm_rows is unrolled for GEMM_KS = 24"
+#endif
+  W_PTR(0) W_PTR(1) W_PTR(2) W_PTR(3) W_PTR(4) W_PTR(5) W_PTR(6) W_PTR(7)
+  W_PTR(8) W_PTR(9) W_PTR(10) W_PTR(11) W_PTR(12) W_PTR(13) W_PTR(14) W_PTR(15)
+  W_PTR(16) W_PTR(17) W_PTR(18) W_PTR(19) W_PTR(20) W_PTR(21) W_PTR(22) W_PTR(23)
+  const void *x = j->bt;
+  const void *const end = j->bt + (size_t)NT * K;
+  float *c = j->c;
+  do {
+    ipu_amp_clr();
+    STEP(0) STEP(1) STEP(2) STEP(3) STEP(4) STEP(5) STEP(6) STEP(7)
+    STEP(8) STEP(9) STEP(10) STEP(11) STEP(12) STEP(13) STEP(14) STEP(15)
+    STEP(16) STEP(17) STEP(18) STEP(19) STEP(20) STEP(21) STEP(22) STEP(23)
+    ipu_amp_st(c);
+    c += rows;
+  } while (x != end);
+#undef W_PTR
+#undef STEP
+}
+
+/* Worker entry points: R = 16 (GC200, Bow), R = 8 (GC2), any other R. */
+static int gemm_rows16(void *arg) { gemm_rows_body(arg, 16); return 0; }
+static int gemm_rows8(void *arg) { gemm_rows_body(arg, 8); return 0; }
+static int gemm_rows_any(void *arg) {
+  const struct gemm_job *j = arg;
+  gemm_rows_body(j, j->rows);
+  return 0;
+}
+
+/* The largest divisor of n whose square is at most n. */
+static uint32_t grid_rows(uint32_t n) {
+  uint32_t best = 1;
+  for (uint32_t p = 1; p * p <= n; ++p)
+    if (n % p == 0) best = p;
+  return best;
+}
+
+/* Columns lo .. hi-1 of B_q that grid row p makes (an even split of NT over P). */
+static uint32_t b_lo(uint32_t p, uint32_t grid_p) { return (uint32_t)((uint64_t)p * NT / grid_p); }
+
+/* Makes A row-block b of grid row p in the AMP weight layout: block s = rows i, 4 k. */
+static void make_a_block(uint16_t *out, uint32_t p, uint32_t b, uint32_t r) {
+  const uint32_t row0 = p * WORKERS * r + b * r;
+  for (uint32_t s = 0; s < KS; ++s)
+    for (uint32_t i = 0; i < r; ++i)
+      for (uint32_t j = 0; j < 4; ++j)
+        *out++ = kin_f16(kin_word(KIN_SEED_GEMM_A, row0 + i, 4 * s + j));
+}
+
+int main(void) {
+  const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
+  const uint32_t r = ipu_amp_rows16();
+  const uint32_t gp = grid_rows(tiles), gq = tiles / gp;
+  const uint32_t p = me / gq, q = me % gq;
+  const uint32_t ablock_bytes = KS * r * 4u * 2u;
+  const uint32_t col_bytes = K * 2u;
+
+  uint16_t *a = kc_alloc((size_t)WORKERS * ablock_bytes, "A");
+  uint16_t *bt = kc_alloc((size_t)NT * col_bytes, "B");
+  float *c = kc_alloc((size_t)WORKERS * NT * r * 4u, "C");
+  uint32_t *hashes = me == 0 ? kc_alloc(tiles * 4u, "the hashes") : NULL;
+  if (!a || !bt || !c || (me == 0 && !hashes)) return 1;
+
+  /* Superstep 0: this tile's share of the inputs. */
+  for (uint32_t b = q; b < WORKERS; b += gq)
+    make_a_block(a + (size_t)b * ablock_bytes / 2, p, b, r);
+  const uint32_t lo = b_lo(p, gp), hi = b_lo(p + 1, gp);
+  for (uint32_t n = lo; n < hi; ++n)
+    for (uint32_t k = 0; k < K; ++k)
+      bt[(size_t)n * K + k] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, q * NT + n));
+
+  /* Superstep 1: A along the tile row, B along the tile column. */
+  ipu_sync(IPU_SYNC_IPU);
+  const uint32_t t_dist = kc_cycle32();
+  const uint32_t row_first = base + p * gq;
+  for (uint32_t b = 0; b < WORKERS; ++b) {
+    const uint32_t owner = b % gq;
+    uint16_t *blk = a + (size_t)b * ablock_bytes / 2;
+    if (owner == q) {
+      if (q > 0) ipu_xdst(row_first, q);
+      if (q + 1 < gq) ipu_xdst(row_first + q + 1, gq - q - 1);
+      if (gq > 1) ipu_send(blk, ablock_bytes);
+    } else {
+      ipu_xsrc(row_first + owner);
+      ipu_recv(blk, ablock_bytes);
+    }
+  }
+  if (hi > lo && gp > 1) {
+    for (uint32_t pp = 0; pp < gp; ++pp)
+      if (pp != p) ipu_xdst(base + pp * gq + q, 1);
+    ipu_send(bt + (size_t)lo * K, (hi - lo) * col_bytes);
+  }
+  for (uint32_t pp = 0; pp < gp; ++pp) {
+    const uint32_t plo = b_lo(pp, gp), phi = b_lo(pp + 1, gp);
+    if (pp == p || phi == plo) continue;
+    ipu_xsrc(base + pp * gq + q);
+    ipu_recv(bt + (size_t)plo * K, (phi - plo) * col_bytes);
+  }
+  ipu_xwait();
+
+  /* Superstep 2: the product, timed from one sync release to the next. */
+  ipu_sync(IPU_SYNC_IPU);
+  const uint32_t t_start = kc_cycle32();
+  struct gemm_job jobs[WORKERS];
+  const ipu_worker_fn body = r == 16 ? gemm_rows16 : r == 8 ? gemm_rows8 : gemm_rows_any;
+  for (uint32_t w = 0; w < WORKERS; ++w) {
+    jobs[w] = (struct gemm_job){(const uint8_t *)a + (size_t)w * ablock_bytes, r * 8u, bt,
+                                c + (size_t)w * NT * r, r};
+    ipu_run(body, &jobs[w]);
+  }
+  ipu_join();
+  ipu_sync(IPU_SYNC_IPU);
+  const uint32_t t_end = kc_cycle32();
+
+  uint32_t h = KIN_HASH_INIT;
+  for (size_t i = 0; i < (size_t)WORKERS * NT * r; ++i) {
+    uint32_t bits;
+    memcpy(&bits, &c[i], 4);
+    h = kin_hash_word(h, bits);
+  }
+  kc_gather_to_tile0(&h, 4, hashes);
+  if (me != 0) return 0;
+
+  uint32_t hash = KIN_HASH_INIT;
+  for (uint32_t t = 0; t < tiles; ++t) hash = kin_hash_word(hash, hashes[t]);
+  const uint32_t cycles = t_end - t_start;
+  const uint64_t m = (uint64_t)gp * WORKERS * r, n = (uint64_t)gq * NT;
+  const uint64_t macs = m * n * K;
+  const uint64_t peak_macs = cycles ? (uint64_t)cycles * tiles * 4u * r : 1;
+  kprintf("gemm: tiles %lu grid %lux%lu amp_rows %lu M %lu N %lu K %lu hash 0x%08lx\n",
+          (unsigned long)tiles, (unsigned long)gp, (unsigned long)gq, (unsigned long)r,
+          (unsigned long)m, (unsigned long)n, (unsigned long)K, (unsigned long)hash);
+  kprintf("gemm: macs %llu cycles %lu distribution_cycles %lu peak_fraction %lu.%04lu\n",
+          (unsigned long long)macs, (unsigned long)cycles, (unsigned long)(t_start - t_dist),
+          (unsigned long)(macs / peak_macs),
+          (unsigned long)(macs % peak_macs * 10000 / peak_macs));
+  return 0;
+}

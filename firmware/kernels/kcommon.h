@@ -1,0 +1,53 @@
+/*
+ * kcommon.h: what every chip-level kernel shares: the Xipu functions (xipu.h plus, until
+ * it has them, xipu_next.h), printing, tile-local storage, and a few exchange helpers.
+ *
+ * The kernels also compile natively for the host against the fake chip of
+ * testbench/system/kernels/host (KERNELS_HOST defined): there every tile is a host
+ * thread, so data that is per tile on the chip must be thread-local (KTILE), and console
+ * output goes to the fake chip's per-tile buffers (kprintf).
+ */
+#ifndef KERNELS_KCOMMON_H
+#define KERNELS_KCOMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ipu/xipu.h"
+#include "xipu_next.h"
+#include "kinputs.h"
+
+#ifdef KERNELS_HOST
+#define KTILE _Thread_local
+#define kprintf kfake_printf
+#else
+#include <stdio.h>
+#define KTILE
+#define kprintf printf
+#endif
+
+/* The global id of tile 0 of this tile's IPU (kernels run on every IPU separately). */
+static inline uint32_t kc_ipu_base(void) { return ipu_global_tile_id() - ipu_tile_id(); }
+
+/* The low 32 bits of the cycle counter (one csrr: the cycle this instruction issues in),
+ * enough for differences inside one kernel. */
+static inline uint32_t kc_cycle32(void) {
+#ifdef KERNELS_HOST
+  return (uint32_t)ipu_cycles();
+#else
+  uint32_t v;
+  IPU_CSR_READ(IPU_CSR_CYCLE, v);
+  return v;
+#endif
+}
+
+/* Gathers `len` bytes (a multiple of 4) from every tile of this IPU onto tile 0, in
+ * tile order, into `all` (tile 0 only; T * len bytes; may be NULL on other tiles).
+ * One superstep: sync over the IPU, exchange. Every tile of the IPU must call it. */
+void kc_gather_to_tile0(const void *rec, uint32_t len, void *all);
+
+/* Allocates `bytes` (8-aligned) or, if the heap is exhausted, prints which buffer did
+ * not fit and returns NULL. */
+void *kc_alloc(size_t bytes, const char *what);
+
+#endif /* KERNELS_KCOMMON_H */

@@ -1,0 +1,53 @@
+/*
+ * mb_latency: tile-to-tile exchange latency against distance. For each distance d in
+ * 1, 2, 4, ... and T - 1, one superstep: sync; tile 0 posts one 4-byte send to tile d,
+ * tile d the matching receive; every tile reads `cycle`, waits in `xwait`, reads `cycle`
+ * again. Cycle counts are chip-wide (one clock), so tile d's second reading minus tile
+ * 0's first is the one-way time from tile 0 entering `xwait` to the data being usable on
+ * tile d (it includes the 6-cycle issue slot of `xwait` and the 1 cycle that 4 bytes
+ * take at 4 B/cycle). After all distances, tile 0 gathers the receivers' readings.
+ *
+ * Tile 0 prints one line per distance:
+ *   mb_latency: distance D one_way_cycles C sender_xwait_cycles S
+ */
+#include "kcommon.h"
+
+#define MAX_DISTANCES 32
+
+int main(void) {
+  const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
+  uint32_t dist[MAX_DISTANCES], n = 0;
+  for (uint32_t d = 1; d < tiles && n < MAX_DISTANCES - 1; d *= 2) dist[n++] = d;
+  if (tiles > 1 && dist[n - 1] != tiles - 1) dist[n++] = tiles - 1;
+
+  uint32_t send_t0[MAX_DISTANCES], send_t1[MAX_DISTANCES];
+  uint32_t mine = 0;  /* tile d: its second reading when it received */
+  uint32_t word = 0x12345678u, in = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t d = dist[i];
+    ipu_sync(IPU_SYNC_IPU);
+    if (me == 0) {
+      ipu_xdst(base + d, 1);
+      ipu_send(&word, 4);
+    } else if (me == d) {
+      ipu_xsrc(base);
+      ipu_recv(&in, 4);
+    }
+    const uint32_t t0 = kc_cycle32();
+    ipu_xwait();
+    const uint32_t t1 = kc_cycle32();
+    if (me == 0) send_t0[i] = t0, send_t1[i] = t1;
+    if (me == d) mine = t1;
+  }
+
+  uint32_t *received = me == 0 ? kc_alloc(tiles * 4u, "the readings") : NULL;
+  if (me == 0 && !received) return 1;
+  kc_gather_to_tile0(&mine, 4, received);
+  if (me != 0) return 0;
+  kprintf("mb_latency: tiles %lu message_bytes 4\n", (unsigned long)tiles);
+  for (uint32_t i = 0; i < n; ++i)
+    kprintf("mb_latency: distance %lu one_way_cycles %lu sender_xwait_cycles %lu\n",
+            (unsigned long)dist[i], (unsigned long)(received[dist[i]] - send_t0[i]),
+            (unsigned long)(send_t1[i] - send_t0[i]));
+  return 0;
+}
