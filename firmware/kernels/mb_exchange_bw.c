@@ -29,8 +29,8 @@ struct reading {
   uint32_t takes_part;
 };
 
-KTILE static uint8_t *buf;
-KTILE static struct reading *all; /* tile 0: one per tile */
+static KTILE uint8_t *buf;
+static KTILE struct reading *all; /* tile 0: one per tile */
 
 /* Posts this tile's part of one measurement; returns the bytes it will receive. */
 static uint32_t post(int pattern, uint32_t bytes, uint32_t *takes_part) {

@@ -1,0 +1,64 @@
+/*
+ * The fake chip's ipu/xipu.h: the same functions as firmware/include/ipu/xipu.h plus the
+ * exchange and AMP functions, implemented on the host by fake_chip.cpp, so the kernels
+ * of firmware/kernels compile natively (KERNELS_HOST) and run with one host thread per
+ * tile. Only what the kernels use; numerics only (the cycle counter is a fake).
+ */
+#ifndef IPU_XIPU_H
+#define IPU_XIPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IPU_HAVE_EXCHANGE 1
+#define IPU_HAVE_AMP 1
+
+#define IPU_SRAM_BASE 0x00040000u
+#define IPU_SYNC_WORKERS 0
+#define IPU_SYNC_IPU 1
+#define IPU_SYNC_GROUP 2
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+uint32_t ipu_tile_id(void);
+uint32_t ipu_id(void);
+uint32_t ipu_thread_id(void);
+uint32_t ipu_num_tiles(void);
+uint32_t ipu_num_ipus(void);
+uint32_t ipu_num_workers(void);
+uint32_t ipu_sram_base(void);
+uint32_t ipu_sram_size(void);
+uint32_t ipu_superstep(void);
+uint64_t ipu_cycles(void); /* a per-tile counter that grows by a fixed step per call */
+
+typedef int (*ipu_worker_fn)(void *arg);
+uint32_t ipu_run(ipu_worker_fn fn, void *arg); /* runs fn to completion at once */
+void ipu_join(void);
+void ipu_sync(uint32_t zone);
+
+uint32_t ipu_global_tile_id(void);
+void ipu_xdst(uint32_t first, uint32_t count);
+void ipu_send(const void *addr, uint32_t len);
+void ipu_xsrc(uint32_t tile);
+void ipu_recv(void *addr, uint32_t len);
+void ipu_xwait(void);
+
+uint32_t ipu_amp_rows16(void);
+uint32_t ipu_amp_rows32(void);
+void ipu_amp_ldw_f16(const void *w);
+const void *ipu_amp_mac_f16(const void *x);
+void ipu_amp_ldw_f32(const void *w);
+const void *ipu_amp_mac_f32(const void *x);
+void ipu_amp_st(float *out);
+void ipu_amp_clr(void);
+
+/* The kernels' kprintf on the host: appends to the calling tile's console text. */
+int kfake_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPU_XIPU_H */

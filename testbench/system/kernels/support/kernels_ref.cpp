@@ -1,0 +1,182 @@
+// Host references for the chip-level kernels (kernels_ref.h). Every f32 operation is
+// written out in the order the kernel does it; the host computes float expressions in
+// single precision (x86-64 SSE) and C++20 without GNU extensions does not contract
+// a * b + c into a fused multiply-add, so each step rounds exactly as on the tile.
+#include "kernels_ref.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+#include "kinputs.h"
+
+namespace kref {
+namespace {
+
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// IEEE binary16 -> binary32, exact (every binary16 value is a binary32 value).
+float half_to_float(uint16_t h) {
+  const int exp = (h >> 10) & 0x1f;
+  const int mant = h & 0x3ff;
+  float v = exp == 0 ? std::ldexp(float(mant), -24) : std::ldexp(float(mant | 0x400), exp - 25);
+  if (exp == 31) v = mant ? std::nanf("") : INFINITY;
+  return (h & 0x8000) ? -v : v;
+}
+
+uint32_t grid_rows(uint32_t n) {  // the largest divisor p of n with p * p <= n
+  uint32_t best = 1;
+  for (uint32_t p = 1; p * p <= n; ++p)
+    if (n % p == 0) best = p;
+  return best;
+}
+
+}  // namespace
+
+AllreduceExpect allreduce(uint32_t tiles, uint32_t sram_bytes) {
+  AllreduceExpect e;
+  for (uint32_t c = 64; c >= 4; c /= 2)
+    if (8ull * c * tiles + 128 * 1024 <= sram_bytes) {
+      e.chunk = c;
+      break;
+    }
+  if (e.chunk == 0) return e;
+  e.elements = uint64_t(e.chunk) * tiles;
+  uint32_t h = KIN_HASH_INIT;
+  for (uint32_t g = 0; g < e.elements; ++g) {
+    // The owner sums the T copies of its chunk in tile order, starting from tile 0's.
+    float acc = kin_f32(kin_word(KIN_SEED_ALLREDUCE, 0, g));
+    for (uint32_t t = 1; t < tiles; ++t) acc = acc + kin_f32(kin_word(KIN_SEED_ALLREDUCE, t, g));
+    h = kin_hash_word(h, bits_of(acc));
+    if (g < 4) e.first[g] = bits_of(acc);
+  }
+  e.hash = h;
+  return e;
+}
+
+JacobiExpect jacobi(uint32_t tiles, uint32_t nx, uint32_t rows_per_tile, uint32_t iterations) {
+  const uint32_t g = rows_per_tile * tiles, all_rows = g + 2;
+  std::vector<float> u(size_t(all_rows) * nx), v;
+  for (uint32_t r = 0; r < all_rows; ++r)
+    for (uint32_t c = 0; c < nx; ++c) u[size_t(r) * nx + c] = kin_f32(kin_word(KIN_SEED_JACOBI, r, c));
+  v = u;  // the boundary is the same in both buffers
+  for (uint32_t it = 0; it < iterations; ++it) {
+    for (uint32_t r = 1; r <= g; ++r)
+      for (uint32_t c = 1; c + 1 < nx; ++c) {
+        const float* s = &u[size_t(r) * nx + c];
+        const float vertical = s[-ptrdiff_t(nx)] + s[nx];
+        const float horizontal = s[-1] + s[1];
+        v[size_t(r) * nx + c] = 0.25f * (vertical + horizontal);
+      }
+    std::swap(u, v);
+  }
+  JacobiExpect e;
+  e.grid_rows = all_rows;
+  uint32_t hash = KIN_HASH_INIT;
+  float sum = 0.0f;
+  for (uint32_t t = 0; t < tiles; ++t) {
+    uint32_t th = KIN_HASH_INIT;
+    float ts = 0.0f;
+    for (uint32_t r = t * rows_per_tile + 1; r <= t * rows_per_tile + rows_per_tile; ++r)
+      for (uint32_t c = 0; c < nx; ++c) {
+        const float x = u[size_t(r) * nx + c];
+        th = kin_hash_word(th, bits_of(x));
+        ts = ts + x;
+      }
+    hash = kin_hash_word(hash, th);
+    sum = sum + ts;
+  }
+  e.hash = hash;
+  e.sum_bits = bits_of(sum);
+  return e;
+}
+
+GemmExpect gemm(uint32_t tiles, uint32_t amp_rows, uint32_t nt, uint32_t ks) {
+  GemmExpect e;
+  e.grid_p = grid_rows(tiles);
+  e.grid_q = tiles / e.grid_p;
+  const uint32_t mt = 6 * amp_rows;
+  e.m = uint64_t(e.grid_p) * mt;
+  e.n = uint64_t(e.grid_q) * nt;
+  e.k = 4ull * ks;
+  const size_t m = e.m, n = e.n, k = e.k;
+  std::vector<float> b(k * n), c(m * n, 0.0f);
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j)
+      b[kk * n + j] = half_to_float(kin_f16(kin_word(KIN_SEED_GEMM_B, uint32_t(kk), uint32_t(j))));
+  // C[i][j] = sum over kk in order of A[i][kk] * B[kk][j]: the AMP's order (each product
+  // exact in f32, one rounding per addition, accumulators carried across amp.mac).
+  for (size_t i = 0; i < m; ++i) {
+    float* row = &c[i * n];
+    for (size_t kk = 0; kk < k; ++kk) {
+      const float a = half_to_float(kin_f16(kin_word(KIN_SEED_GEMM_A, uint32_t(i), uint32_t(kk))));
+      const float* brow = &b[kk * n];
+      for (size_t j = 0; j < n; ++j) row[j] = row[j] + a * brow[j];
+    }
+  }
+  uint32_t hash = KIN_HASH_INIT;
+  for (uint32_t p = 0; p < e.grid_p; ++p)
+    for (uint32_t q = 0; q < e.grid_q; ++q) {
+      uint32_t th = KIN_HASH_INIT;
+      for (uint32_t w = 0; w < 6; ++w)
+        for (uint32_t j = 0; j < nt; ++j)
+          for (uint32_t i = 0; i < amp_rows; ++i)
+            th = kin_hash_word(th, bits_of(c[(size_t(p) * mt + w * amp_rows + i) * n + size_t(q) * nt + j]));
+      hash = kin_hash_word(hash, th);
+    }
+  e.hash = hash;
+  return e;
+}
+
+std::vector<std::string> lines_of(const std::string& console, const std::string& name) {
+  std::vector<std::string> out;
+  std::istringstream in(console);
+  const std::string tag = name + ": ";
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find(tag);
+    if (at != std::string::npos) out.push_back(line.substr(at + tag.size()));
+  }
+  return out;
+}
+
+std::map<std::string, std::string> pairs(const std::string& line) {
+  std::istringstream in(line);
+  std::map<std::string, std::string> out;
+  for (std::string key, value; in >> key && in >> value;) out.emplace(key, value);
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> find_line(const std::string& console,
+                                                            const std::string& name,
+                                                            const std::string& first_key,
+                                                            const std::string& first_value) {
+  for (const std::string& line : lines_of(console, name)) {
+    std::istringstream in(line);
+    std::string key, value;
+    in >> key >> value;
+    if (key == first_key && (first_value.empty() || value == first_value)) return pairs(line);
+  }
+  return std::nullopt;
+}
+
+uint64_t to_u64(const std::string& text) {
+  size_t used = 0;
+  const bool hex = text.rfind("0x", 0) == 0;
+  const uint64_t v = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
+  if (used != text.size() - (hex ? 2 : 0)) throw std::invalid_argument("not a number: " + text);
+  return v;
+}
+
+double to_double(const std::string& text) {
+  size_t used = 0;
+  const double v = std::stod(text, &used);
+  if (used != text.size()) throw std::invalid_argument("not a number: " + text);
+  return v;
+}
+
+}  // namespace kref

@@ -1,0 +1,59 @@
+// Host references for the chip-level kernels of firmware/kernels (docs/kernels.md):
+// each recomputes, from the kernel's inputs (kinputs.h), the values the kernel prints,
+// doing the f32 arithmetic in the kernel's documented order so the result is bit-exact.
+// Also the parser for the kernels' "name: key value key value ..." summary lines.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kref {
+
+// ---- allreduce ---------------------------------------------------------------------
+struct AllreduceExpect {
+  uint32_t chunk = 0;       // floats per tile chunk (0: does not fit)
+  uint64_t elements = 0;    // vector length
+  uint32_t hash = 0;        // FNV-1a over the result's bit patterns
+  std::array<uint32_t, 4> first{};  // bit patterns of the first four results
+};
+// The chunk rule: the largest of 64, 32, ..., 4 with 8 * C * T + 128 KiB <= SRAM.
+AllreduceExpect allreduce(uint32_t tiles, uint32_t sram_bytes);
+
+// ---- jacobi ------------------------------------------------------------------------
+struct JacobiExpect {
+  uint32_t hash = 0;      // FNV-1a over the tiles' strip hashes, tile order
+  uint32_t sum_bits = 0;  // f32 sum of the tiles' strip sums, tile order
+  uint32_t grid_rows = 0;
+};
+JacobiExpect jacobi(uint32_t tiles, uint32_t nx = 64, uint32_t rows_per_tile = 16,
+                    uint32_t iterations = 50);
+
+// ---- gemm --------------------------------------------------------------------------
+struct GemmExpect {
+  uint32_t grid_p = 0, grid_q = 0;  // tiles as P x Q
+  uint64_t m = 0, n = 0, k = 0;
+  uint32_t hash = 0;                // FNV-1a over the tiles' hashes, tile order
+};
+// amp_rows: the chip's R16; nt: C columns per tile; ks: k-slices of 4 (K = 4 ks).
+GemmExpect gemm(uint32_t tiles, uint32_t amp_rows, uint32_t nt, uint32_t ks = 24);
+
+// ---- output ------------------------------------------------------------------------
+// The lines of `console` that contain "<name>: " (tags like "[ipu 0 tile 0] " before it
+// allowed), each as the text after "<name>: ".
+std::vector<std::string> lines_of(const std::string& console, const std::string& name);
+// "k1 v1 k2 v2 ..." -> {k1: v1, ...} (a trailing odd token is ignored).
+std::map<std::string, std::string> pairs(const std::string& line);
+// The first line of `name` whose first key is `first_key` (with value `first_value` if
+// given), as key / value pairs.
+std::optional<std::map<std::string, std::string>> find_line(const std::string& console,
+                                                            const std::string& name,
+                                                            const std::string& first_key,
+                                                            const std::string& first_value = "");
+uint64_t to_u64(const std::string& text);  // decimal or 0x hex; throws on anything else
+double to_double(const std::string& text);
+
+}  // namespace kref
