@@ -1,0 +1,143 @@
+// The kernels' acceptance figures on the full reference chips (docs/kernels.md):
+//  - GC2: aggregate all-to-all exchange bandwidth for large messages within 5 % of
+//    7.78 TB/s (1216 tiles x 4 B/cycle x 1.6 GHz), and the partner pattern likewise;
+//  - GC200 and Bow: the f16 GEMM on every tile and worker, bit-exact, and its modelled
+//    throughput against the configured peak (see GemmOnFullChips for the bound);
+//  - GC200: all-reduce and Jacobi bit-exact on 1472 tiles.
+// Every test prints its measured table (the figures docs/kernels.md quotes).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+
+#include "ipusim_runner.h"
+#include "kernels_ref.h"
+#include "platform/config.h"
+
+namespace {
+
+using kref::find_line;
+using kref::to_double;
+using kref::to_u64;
+
+ipusim::config::ChipConfig chip_of(const std::string& path) {
+  return ipusim::config::load_system(path).board.chip;
+}
+
+std::string hex(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08x", v);
+  return s;
+}
+
+void expect_clean(const kref::IpusimRun& r) {
+  EXPECT_EQ(r.status, 0) << r.err << r.console.substr(0, 4000);
+  ASSERT_TRUE(r.json.is_object()) << r.err;
+  EXPECT_TRUE(r.json["fault"].is_null()) << r.json["fault"];
+}
+
+TEST(ExchangeOnGc2, AllToAllBandwidthIsTheDatasheetFigure) {
+  const std::string path = "configs/gc2.yaml";
+  const auto chip = chip_of(path);
+  const kref::IpusimRun r = kref::run_ipusim(path, "mb_exchange_bw.elf", "gc2_bw");
+  expect_clean(r);
+  const double datasheet = 7.78e12;  // B/s: 1216 tiles x 4 B/cycle x 1.6 GHz (Jia et al.)
+  std::printf("GC2 exchange bandwidth (%.2f s host)\n%-9s %8s %10s %12s %10s %12s\n",
+              r.host_seconds, "pattern", "bytes", "cycles", "bytes/cycle", "GB/s", "GB/s/tile");
+  std::map<std::string, double> largest;  // pattern -> B/s of its largest message
+  std::map<std::string, uint64_t> largest_bytes;
+  for (const std::string& row : kref::lines_of(r.console, "mb_exchange_bw")) {
+    const auto f = kref::pairs(row);
+    if (!f.count("pattern")) continue;
+    const std::string p = f.at("pattern");
+    const double bps = to_double(f.at("bytes_per_cycle")) * chip.clock_hz;
+    const double per_tile = p == "pair" ? bps : bps / chip.tiles;
+    std::printf("%-9s %8s %10s %12s %10.1f %12.2f\n", p.c_str(), f.at("bytes").c_str(),
+                f.at("cycles").c_str(), f.at("bytes_per_cycle").c_str(), bps / 1e9, per_tile / 1e9);
+    const uint64_t bytes = to_u64(f.at("bytes"));
+    if (bytes >= largest_bytes[p]) largest_bytes[p] = bytes, largest[p] = bps;
+  }
+  ASSERT_TRUE(largest.count("alltoall") && largest.count("partner")) << r.console;
+  EXPECT_EQ(largest_bytes["alltoall"], 128u) << "the largest all-to-all message that fits GC2";
+  EXPECT_NEAR(largest["alltoall"] / datasheet, 1.0, 0.05) << largest["alltoall"] / 1e12 << " TB/s";
+  EXPECT_NEAR(largest["partner"] / datasheet, 1.0, 0.05) << largest["partner"] / 1e12 << " TB/s";
+  EXPECT_NEAR(largest["pair"] / (4 * chip.clock_hz), 1.0, 0.05) << "one tile: 4 B/cycle";
+}
+
+class GemmOnFullChips : public ::testing::TestWithParam<std::string> {};
+
+// The GEMM's inner loop issues amp.ldw, amp.mac per 4-deep k-step plus amp.clr, amp.st,
+// a pointer add and a branch per column: 24 / (2 * 24 + 4) = 46.2 % of the issue slots
+// are amp.mac, and under docs/xipu.md's AMP contract no f16 GEMM can exceed 50 % (every
+// amp.mac that accumulates into the same outputs needs its own amp.ldw). The test holds
+// the kernel to 44 % of the configured peak over the product superstep.
+TEST_P(GemmOnFullChips, IsBitExactAndNearTheAmpBound) {
+  const std::string path = GetParam();
+  const auto chip = chip_of(path);
+  const kref::IpusimRun r = kref::run_ipusim(path, "gemm.elf", "gemm_" + chip.name);
+  expect_clean(r);
+  const uint32_t rows = chip.tile.amp_f16_macs_per_cycle / 4;
+  const kref::GemmExpect want = kref::gemm(chip.tiles, rows, 512);
+  const auto got = find_line(r.console, "gemm", "tiles");
+  const auto perf = find_line(r.console, "gemm", "macs");
+  ASSERT_TRUE(got && perf) << r.console << r.err;
+  EXPECT_EQ(got->at("hash"), hex(want.hash));
+  const uint64_t macs = to_u64(perf->at("macs")), cycles = to_u64(perf->at("cycles"));
+  EXPECT_EQ(macs, want.m * want.n * want.k);
+  const double seconds = double(cycles) / chip.clock_hz;
+  const double tflops = 2.0 * double(macs) / seconds / 1e12;
+  const double peak = chip.peak_f16_flops() / 1e12;
+  const double whole_run = 2.0 * double(macs) / (r.json["tile_cycles"].get<double>() / chip.clock_hz) / 1e12;
+  std::printf("GEMM on %s: M %llu N %llu K %llu, %llu MACs in %llu cycles (product superstep), "
+              "%.1f TFLOPS of %.1f peak = %.1f %%; whole run %llu cycles = %.1f TFLOPS; "
+              "distribution %s cycles; %.2f s host\n",
+              chip.name.c_str(), (unsigned long long)want.m, (unsigned long long)want.n,
+              (unsigned long long)want.k, (unsigned long long)macs, (unsigned long long)cycles,
+              tflops, peak, 100 * tflops / peak,
+              (unsigned long long)r.json["tile_cycles"].get<uint64_t>(), whole_run,
+              perf->at("distribution_cycles").c_str(), r.host_seconds);
+  EXPECT_NEAR(to_double(perf->at("peak_fraction")), tflops / peak, 0.0002);
+  EXPECT_GE(tflops / peak, 0.44);
+  EXPECT_LE(tflops / peak, 0.50);
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, GemmOnFullChips,
+                         ::testing::Values("configs/gc200.yaml", "configs/bow.yaml"),
+                         [](const auto& info) {
+                           return info.param.find("bow") != std::string::npos ? "bow" : "gc200";
+                         });
+
+TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
+  const std::string path = "configs/gc200.yaml";
+  const auto chip = chip_of(path);
+  kref::IpusimRun r = kref::run_ipusim(path, "allreduce.elf", "allreduce_gc200");
+  expect_clean(r);
+  const kref::AllreduceExpect ar = kref::allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes));
+  auto got = find_line(r.console, "allreduce", "tiles");
+  ASSERT_TRUE(got) << r.err;
+  EXPECT_EQ(to_u64(got->at("chunk")), 32u);
+  EXPECT_EQ(got->at("hash"), hex(ar.hash));
+  EXPECT_EQ(got->at("tiles_disagreeing"), "0");
+  const auto phases = find_line(r.console, "allreduce", "cycles");
+  ASSERT_TRUE(phases);
+  std::printf("allreduce on gc200: %llu floats, cycles reduce-scatter %s reduce %s all-gather %s; "
+              "%.2f s host\n",
+              (unsigned long long)ar.elements, phases->at("reduce_scatter_exchange").c_str(),
+              phases->at("reduce").c_str(), phases->at("all_gather_exchange").c_str(), r.host_seconds);
+
+  r = kref::run_ipusim(path, "jacobi.elf", "jacobi_gc200");
+  expect_clean(r);
+  const kref::JacobiExpect ja = kref::jacobi(chip.tiles);
+  got = find_line(r.console, "jacobi", "tiles");
+  ASSERT_TRUE(got) << r.err;
+  EXPECT_EQ(got->at("hash"), hex(ja.hash));
+  EXPECT_EQ(got->at("sum"), hex(ja.sum_bits));
+  const auto cycles = find_line(r.console, "jacobi", "cycles");
+  ASSERT_TRUE(cycles);
+  std::printf("jacobi on gc200: %u x 64 grid, 50 iterations, per iteration %s cycles (compute %s, "
+              "exchange %s); %.2f s host\n",
+              ja.grid_rows, cycles->at("per_iteration").c_str(), cycles->at("compute").c_str(),
+              cycles->at("exchange").c_str(), r.host_seconds);
+}
+
+}  // namespace

@@ -1,0 +1,174 @@
+// The chip-level kernels on `ipusim run` with the small test chips (tiny4, tiny16):
+// results bit-exact against the host references, the microbenchmarks' figures inside
+// what the config allows, and determinism. The full-chip checks are kernels_chip_test.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ipusim_runner.h"
+#include "kernels_ref.h"
+#include "platform/config.h"
+
+namespace {
+
+using kref::find_line;
+using kref::to_double;
+using kref::to_u64;
+
+struct Chip {
+  std::string path;
+  ipusim::config::ChipConfig config;
+};
+
+Chip chip(const std::string& path) { return {path, ipusim::config::load_system(path).board.chip}; }
+
+std::string hex(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08x", v);
+  return s;
+}
+
+// The run must end cleanly: exit 0, no fault, and the JSON summary written.
+void expect_clean(const kref::IpusimRun& r) {
+  EXPECT_EQ(r.status, 0) << r.err << r.console;
+  ASSERT_TRUE(r.json.is_object()) << r.err;
+  EXPECT_TRUE(r.json["fault"].is_null()) << r.json["fault"];
+}
+
+class KernelsOnTestChips : public ::testing::TestWithParam<std::string> {
+ protected:
+  Chip c = chip(GetParam());
+  std::string tag(const std::string& what) { return what + "_" + c.config.name; }
+};
+
+TEST_P(KernelsOnTestChips, AllreduceIsBitExact) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "allreduce.elf", tag("allreduce"));
+  expect_clean(r);
+  const kref::AllreduceExpect want = kref::allreduce(c.config.tiles, uint32_t(c.config.tile.sram_bytes));
+  const auto got = find_line(r.console, "allreduce", "tiles");
+  ASSERT_TRUE(got) << r.console << r.err;
+  EXPECT_EQ(to_u64(got->at("chunk")), want.chunk);
+  EXPECT_EQ(got->at("hash"), hex(want.hash));
+  EXPECT_EQ(got->at("tiles_disagreeing"), "0");
+  const auto phases = find_line(r.console, "allreduce", "cycles");
+  ASSERT_TRUE(phases) << r.console;
+  // Reduce-scatter moves (T-1) chunks through every port at 4 B/cycle: at least that long.
+  const uint64_t port_cycles = uint64_t(c.config.tiles - 1) * want.chunk * 4 /
+                               c.config.tile.exchange_in_bytes_per_cycle;
+  EXPECT_GE(to_u64(phases->at("reduce_scatter_exchange")), port_cycles);
+  EXPECT_GE(to_u64(phases->at("all_gather_exchange")), port_cycles);
+}
+
+TEST_P(KernelsOnTestChips, JacobiIsBitExact) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "jacobi.elf", tag("jacobi"));
+  expect_clean(r);
+  const kref::JacobiExpect want = kref::jacobi(c.config.tiles);
+  const auto got = find_line(r.console, "jacobi", "tiles");
+  ASSERT_TRUE(got) << r.console << r.err;
+  EXPECT_EQ(got->at("grid"), std::to_string(want.grid_rows) + "x64");
+  EXPECT_EQ(got->at("hash"), hex(want.hash));
+  EXPECT_EQ(got->at("sum"), hex(want.sum_bits));
+  const auto cycles = find_line(r.console, "jacobi", "cycles");
+  ASSERT_TRUE(cycles) << r.console;
+  EXPECT_GT(to_u64(cycles->at("compute")), 0u);
+  EXPECT_GT(to_u64(cycles->at("exchange")), 0u);
+}
+
+TEST_P(KernelsOnTestChips, GemmIsBitExactAndBelowTheAmpBound) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "gemm_small.elf", tag("gemm"));
+  expect_clean(r);
+  const uint32_t rows = c.config.tile.amp_f16_macs_per_cycle / 4;
+  const kref::GemmExpect want = kref::gemm(c.config.tiles, rows, 64);
+  const auto got = find_line(r.console, "gemm", "tiles");
+  ASSERT_TRUE(got) << r.console << r.err;
+  EXPECT_EQ(to_u64(got->at("amp_rows")), rows);
+  EXPECT_EQ(to_u64(got->at("M")), want.m);
+  EXPECT_EQ(to_u64(got->at("N")), want.n);
+  EXPECT_EQ(got->at("hash"), hex(want.hash));
+  const auto perf = find_line(r.console, "gemm", "macs");
+  ASSERT_TRUE(perf) << r.console;
+  EXPECT_EQ(to_u64(perf->at("macs")), want.m * want.n * want.k);
+  // Per docs/kernels.md an f16 GEMM needs an amp.ldw per amp.mac: at most half the peak.
+  const double fraction = to_double(perf->at("peak_fraction"));
+  EXPECT_GT(fraction, 0.30);
+  EXPECT_LE(fraction, 0.50);
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, KernelsOnTestChips,
+                         ::testing::Values("configs/test/tiny4.yaml", "configs/test/tiny16.yaml"),
+                         [](const auto& info) {
+                           return info.param.find("tiny4") != std::string::npos ? "tiny4" : "tiny16";
+                         });
+
+// ---- microbenchmarks on tiny16 ------------------------------------------------------
+
+class MicrobenchmarksTiny16 : public ::testing::Test {
+ protected:
+  Chip c = chip("configs/test/tiny16.yaml");
+};
+
+TEST_F(MicrobenchmarksTiny16, ExchangeBandwidthApproachesThePortRate) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_exchange_bw.elf", "mb_bw_tiny16");
+  expect_clean(r);
+  const double port = c.config.tile.exchange_in_bytes_per_cycle;
+  const double tiles = c.config.tiles;
+  const auto pair = find_line(r.console, "mb_exchange_bw", "pattern", "pair");
+  ASSERT_TRUE(pair) << r.console;
+  for (const std::string& row : kref::lines_of(r.console, "mb_exchange_bw")) {
+    const auto f = kref::pairs(row);
+    if (!f.count("pattern")) continue;
+    const double bpc = to_double(f.at("bytes_per_cycle"));
+    const double bytes = to_double(f.at("bytes"));
+    const std::string p = f.at("pattern");
+    const double limit = p == "pair" ? port : port * tiles;
+    EXPECT_LE(bpc, limit * 1.0001) << row;  // no pattern beats the ports
+    EXPECT_GT(bpc, 0.0) << row;
+    const uint64_t messages = to_u64(f.at("messages"));
+    EXPECT_EQ(to_u64(f.at("total_bytes")), uint64_t(bytes) * messages) << row;
+    if (bytes == 65536 && p != "alltoall") {
+      EXPECT_GE(bpc, 0.95 * limit) << row;
+    }
+  }
+}
+
+TEST_F(MicrobenchmarksTiny16, LatencyStaysInsideTheConfiguredRange) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_latency.elf", "mb_latency_tiny16");
+  expect_clean(r);
+  const auto rows = kref::lines_of(r.console, "mb_latency");
+  ASSERT_EQ(rows.size(), 1u + 5) << r.console;  // header, distances 1 2 4 8 15
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto f = kref::pairs(rows[i]);
+    const uint64_t one_way = to_u64(f.at("one_way_cycles"));
+    // xwait's issue slot (6) + latency + 1 cycle of data; the release lands on an issue slot.
+    EXPECT_GE(one_way, 6u + c.config.exchange.latency_min_cycles + 1) << rows[i];
+    EXPECT_LE(one_way, 6u + c.config.exchange.latency_max_cycles + 1 + 6) << rows[i];
+  }
+}
+
+TEST_F(MicrobenchmarksTiny16, SyncLatencyStaysInsideTheConfiguredRange) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_sync.elf", "mb_sync_tiny16");
+  expect_clean(r);
+  const auto ipu = find_line(r.console, "mb_sync", "zone", "ipu");
+  const auto workers = find_line(r.console, "mb_sync", "zone", "workers");
+  ASSERT_TRUE(ipu && workers) << r.console;
+  EXPECT_EQ(workers->at("mean_cycles"), "6.00") << "a sync with nothing to wait for costs its slot";
+  EXPECT_GE(to_double(ipu->at("min_cycles")), double(c.config.sync.latency_min_cycles));
+  EXPECT_LE(to_double(ipu->at("max_cycles")), double(c.config.sync.latency_max_cycles) + 6 + 6);
+  EXPECT_LE(to_double(ipu->at("min_cycles")), to_double(ipu->at("mean_cycles")));
+  EXPECT_LE(to_double(ipu->at("mean_cycles")), to_double(ipu->at("max_cycles")));
+}
+
+TEST(KernelsDeterminism, TwoRunsGiveTheSameBytesAndCycles) {
+  const std::string tiny16 = "configs/test/tiny16.yaml";
+  for (const char* elf : {"allreduce.elf", "mb_exchange_bw.elf"}) {
+    const kref::IpusimRun a = kref::run_ipusim(tiny16, elf, "det_a");
+    const kref::IpusimRun b = kref::run_ipusim(tiny16, elf, "det_b");
+    expect_clean(a);
+    EXPECT_EQ(a.console, b.console) << elf;
+    EXPECT_EQ(a.json["tile_cycles"], b.json["tile_cycles"]) << elf;
+    EXPECT_EQ(a.json["instructions"], b.json["instructions"]) << elf;
+  }
+}
+
+}  // namespace
