@@ -110,9 +110,31 @@ static void make_a_block(uint16_t *out, uint32_t p, uint32_t b, uint32_t r) {
         *out++ = kin_f16(kin_word(KIN_SEED_GEMM_A, row0 + i, 4 * s + j));
 }
 
+/* Superstep 0 on one worker: every `workers`-th of this tile's A blocks and B columns. */
+struct make_job {
+  uint16_t *a, *bt;
+  uint32_t p, q, gq, r, lo, hi, first, step;
+};
+
+static int make_inputs(void *arg) {
+  const struct make_job *j = arg;
+  const uint32_t ablock_halves = KS * j->r * 4u;
+  uint32_t turn = 0;
+  for (uint32_t b = j->q; b < WORKERS; b += j->gq, ++turn)
+    if (turn % j->step == j->first) make_a_block(j->a + (size_t)b * ablock_halves, j->p, b, j->r);
+  for (uint32_t n = j->lo + j->first; n < j->hi; n += j->step)
+    for (uint32_t k = 0; k < K; ++k)
+      j->bt[(size_t)n * K + k] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, j->q * NT + n));
+  return 0;
+}
+
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
   const uint32_t r = ipu_amp_rows16();
+  if (ipu_num_workers() < WORKERS || r == 0) {
+    if (me == 0) kprintf("gemm: needs %d workers and an f16 AMP\n", WORKERS);
+    return 1;
+  }
   const uint32_t gp = grid_rows(tiles), gq = tiles / gp;
   const uint32_t p = me / gq, q = me % gq;
   const uint32_t ablock_bytes = KS * r * 4u * 2u;
@@ -124,13 +146,14 @@ int main(void) {
   uint32_t *hashes = me == 0 ? kc_alloc(tiles * 4u, "the hashes") : NULL;
   if (!a || !bt || !c || (me == 0 && !hashes)) return 1;
 
-  /* Superstep 0: this tile's share of the inputs. */
-  for (uint32_t b = q; b < WORKERS; b += gq)
-    make_a_block(a + (size_t)b * ablock_bytes / 2, p, b, r);
+  /* Superstep 0: this tile's share of the inputs, on the workers. */
   const uint32_t lo = b_lo(p, gp), hi = b_lo(p + 1, gp);
-  for (uint32_t n = lo; n < hi; ++n)
-    for (uint32_t k = 0; k < K; ++k)
-      bt[(size_t)n * K + k] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, q * NT + n));
+  struct make_job makers[WORKERS];
+  for (uint32_t w = 0; w < WORKERS; ++w) {
+    makers[w] = (struct make_job){a, bt, p, q, gq, r, lo, hi, w, WORKERS};
+    ipu_run(make_inputs, &makers[w]);
+  }
+  ipu_join();
 
   /* Superstep 1: A along the tile row, B along the tile column. */
   ipu_sync(IPU_SYNC_IPU);
