@@ -4,15 +4,20 @@
  * tile d the matching receive; every tile reads `cycle`, waits in `xwait`, reads `cycle`
  * again. Cycle counts are chip-wide (one clock), so tile d's second reading minus tile
  * 0's first is the one-way time from tile 0 entering `xwait` to the data being usable on
- * tile d (it includes the 6-cycle issue slot of `xwait` and the 1 cycle that 4 bytes
- * take at 4 B/cycle). After all distances, tile 0 gathers the receivers' readings.
+ * tile d: it includes the 6-cycle issue slot of `xwait` and the cycle that 4 bytes take
+ * at 4 B/cycle, and, if tile d reached its `xwait` later than tile 0 (the sync releases
+ * tiles at distance-dependent times), the wait for it: no message leaves before its
+ * receiver is at `xwait` (docs/exchange.md). latency_cycles takes the later of the two
+ * first readings and removes the slot and the data cycle: the fabric's latency alone.
+ * After all distances, tile 0 gathers the receivers' readings.
  *
  * Tile 0 prints one line per distance:
- *   mb_latency: distance D one_way_cycles C sender_xwait_cycles S
+ *   mb_latency: distance D one_way_cycles C latency_cycles L sender_xwait_cycles S
  */
 #include "kcommon.h"
 
 #define MAX_DISTANCES 32
+#define ISSUE_CYCLES 6
 
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
@@ -21,7 +26,7 @@ int main(void) {
   if (tiles > 1 && dist[n - 1] != tiles - 1) dist[n++] = tiles - 1;
 
   uint32_t send_t0[MAX_DISTANCES], send_t1[MAX_DISTANCES];
-  uint32_t mine = 0;  /* tile d: its second reading when it received */
+  uint32_t mine[2] = {0, 0}; /* tile d: its readings when it received */
   uint32_t word = 0x12345678u, in = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t d = dist[i];
@@ -37,17 +42,20 @@ int main(void) {
     ipu_xwait();
     const uint32_t t1 = kc_cycle32();
     if (me == 0) send_t0[i] = t0, send_t1[i] = t1;
-    if (me == d) mine = t1;
+    if (me == d) mine[0] = t0, mine[1] = t1;
   }
 
-  uint32_t *received = me == 0 ? kc_alloc(tiles * 4u, "the readings") : NULL;
+  uint32_t *received = me == 0 ? kc_alloc(tiles * 8u, "the readings") : NULL;
   if (me == 0 && !received) return 1;
-  kc_gather_to_tile0(&mine, 4, received);
+  kc_gather_to_tile0(mine, 8, received);
   if (me != 0) return 0;
   kprintf("mb_latency: tiles %lu message_bytes 4\n", (unsigned long)tiles);
-  for (uint32_t i = 0; i < n; ++i)
-    kprintf("mb_latency: distance %lu one_way_cycles %lu sender_xwait_cycles %lu\n",
-            (unsigned long)dist[i], (unsigned long)(received[dist[i]] - send_t0[i]),
-            (unsigned long)(send_t1[i] - send_t0[i]));
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t r0 = received[2 * dist[i]], r1 = received[2 * dist[i] + 1];
+    const uint32_t later = (int32_t)(r0 - send_t0[i]) > 0 ? r0 : send_t0[i];
+    kprintf("mb_latency: distance %lu one_way_cycles %lu latency_cycles %ld sender_xwait_cycles %lu\n",
+            (unsigned long)dist[i], (unsigned long)(r1 - send_t0[i]),
+            (long)(int32_t)(r1 - later - ISSUE_CYCLES - 1), (unsigned long)(send_t1[i] - send_t0[i]));
+  }
   return 0;
 }
