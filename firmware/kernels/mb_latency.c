@@ -4,11 +4,12 @@
  * tile d the matching receive; every tile reads `cycle`, waits in `xwait`, reads `cycle`
  * again. Cycle counts are chip-wide (one clock), so tile d's second reading minus tile
  * 0's first is the one-way time from tile 0 entering `xwait` to the data being usable on
- * tile d: it includes the 6-cycle issue slot of `xwait` and the cycle that 4 bytes take
- * at 4 B/cycle, and, if tile d reached its `xwait` later than tile 0 (the sync releases
- * tiles at distance-dependent times), the wait for it: no message leaves before its
- * receiver is at `xwait` (docs/exchange.md). latency_cycles takes the later of the two
- * first readings and removes the slot and the data cycle: the fabric's latency alone.
+ * tile d. A tile reaches the exchange 12 cycles after its first reading (the issue slots
+ * of the `csrr` and the `xwait`: docs/iss.md), the message leaves when both tiles are
+ * there (docs/exchange.md: no message leaves before its receiver is at `xwait`, and the
+ * sync releases tiles at distance-dependent times), its 4 bytes take 1 cycle at 4 B/cycle,
+ * and tile d's next instruction issues in the cycle the data is in. So latency_cycles =
+ * second reading on d - (later first reading + 12) - 1 is the fabric's latency alone.
  * After all distances, tile 0 gathers the receivers' readings.
  *
  * Tile 0 prints one line per distance:
@@ -17,7 +18,7 @@
 #include "kcommon.h"
 
 #define MAX_DISTANCES 32
-#define ISSUE_CYCLES 6
+#define TO_EXCHANGE_CYCLES 12 /* first reading -> the tile stops at xwait */
 
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
@@ -55,7 +56,7 @@ int main(void) {
     const uint32_t later = (int32_t)(r0 - send_t0[i]) > 0 ? r0 : send_t0[i];
     kprintf("mb_latency: distance %lu one_way_cycles %lu latency_cycles %ld sender_xwait_cycles %lu\n",
             (unsigned long)dist[i], (unsigned long)(r1 - send_t0[i]),
-            (long)(int32_t)(r1 - later - ISSUE_CYCLES - 1), (unsigned long)(send_t1[i] - send_t0[i]));
+            (long)(int32_t)(r1 - later - TO_EXCHANGE_CYCLES - 1), (unsigned long)(send_t1[i] - send_t0[i]));
   }
   return 0;
 }
