@@ -129,11 +129,11 @@ int main(void) {
   }
   uint32_t sum_bits;
   memcpy(&sum_bits, &sum, 4);
-  kprintf("jacobi: tiles %lu grid %lux%lu iterations %lu hash 0x%08lx sum 0x%08lx (%.6f)\n",
+  kprintf("jacobi: tiles %lu grid %lux%lu iterations %lu hash 0x%08lx sum 0x%08lx sum_value %.6f\n",
           (unsigned long)tiles, (unsigned long)(ROWS * tiles + 2), (unsigned long)NX,
           (unsigned long)JACOBI_ITERS, (unsigned long)hash, (unsigned long)sum_bits,
           (double)sum);
-  kprintf("jacobi: cycles total %lu per_iteration %lu compute %lu exchange %lu (tile 0, per iteration)\n",
+  kprintf("jacobi: cycles total %lu per_iteration %lu compute %lu exchange %lu\n",
           (unsigned long)total, (unsigned long)(total / JACOBI_ITERS),
           (unsigned long)(compute_cycles / JACOBI_ITERS),
           (unsigned long)(exchange_cycles / JACOBI_ITERS));

@@ -146,8 +146,10 @@ std::vector<std::string> lines_of(const std::string& console, const std::string&
 
 std::map<std::string, std::string> pairs(const std::string& line) {
   std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
   std::map<std::string, std::string> out;
-  for (std::string key, value; in >> key && in >> value;) out.emplace(key, value);
+  for (size_t i = words.size() % 2; i + 1 < words.size(); i += 2) out.emplace(words[i], words[i + 1]);
   return out;
 }
 

@@ -45,7 +45,8 @@ GemmExpect gemm(uint32_t tiles, uint32_t amp_rows, uint32_t nt, uint32_t ks = 24
 // The lines of `console` that contain "<name>: " (tags like "[ipu 0 tile 0] " before it
 // allowed), each as the text after "<name>: ".
 std::vector<std::string> lines_of(const std::string& console, const std::string& name);
-// "k1 v1 k2 v2 ..." -> {k1: v1, ...} (a trailing odd token is ignored).
+// "k1 v1 k2 v2 ..." -> {k1: v1, ...}; with an odd number of words the first is a label
+// ("cycles total 5 compute 3") and is skipped.
 std::map<std::string, std::string> pairs(const std::string& line);
 // The first line of `name` whose first key is `first_key` (with value `first_value` if
 // given), as key / value pairs.
