@@ -58,13 +58,15 @@ static uint32_t post(int pattern, uint32_t bytes, uint32_t *takes_part) {
       *takes_part = 1;
       return bytes;
     }
-    default: /* alltoall: send buffer at 0, receive slots after it */
+    default: /* alltoall: send buffer at 0, receive slot from + (from < me) after it */
+      /* Branch-free, so every tile posts in the same number of cycles and all reach
+       * xwait together (a send waits for its receiver to get there). */
       for (uint32_t d = 1; d < tiles; ++d) {
         const uint32_t to = (me + d) % tiles, from = (me + tiles - d) % tiles;
         ipu_xdst(base + to, 1);
         ipu_send(buf, bytes);
         ipu_xsrc(base + from);
-        ipu_recv(buf + (size_t)from * bytes + (from < me ? bytes : 0), bytes);
+        ipu_recv(buf + (size_t)(from + (uint32_t)(from < me)) * bytes, bytes);
       }
       *takes_part = 1;
       return bytes * (tiles - 1);
