@@ -103,9 +103,7 @@ int main(void) {
 
   uint32_t h = KIN_HASH_INIT;
   for (size_t g = 0; g < vlen; ++g) {
-    uint32_t bits;
-    memcpy(&bits, &vec[g], 4);
-    h = kin_hash_word(h, bits);
+    h = kin_hash_word(h, kc_bits(vec[g]));
   }
   kc_gather_to_tile0(&h, 4, hashes);
   if (me != 0) return 0;

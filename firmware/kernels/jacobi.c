@@ -113,9 +113,7 @@ int main(void) {
   struct tile_result mine = {KIN_HASH_INIT, 0.0f};
   for (uint32_t r = 1; r <= ROWS; ++r)
     for (uint32_t c = 0; c < NX; ++c) {
-      uint32_t bits;
-      memcpy(&bits, &u[r * NX + c], 4);
-      mine.hash = kin_hash_word(mine.hash, bits);
+      mine.hash = kin_hash_word(mine.hash, kc_bits(u[r * NX + c]));
       mine.sum += u[r * NX + c];
     }
   kc_gather_to_tile0(&mine, sizeof mine, all);
@@ -127,8 +125,7 @@ int main(void) {
     hash = kin_hash_word(hash, all[t].hash);
     sum += all[t].sum;
   }
-  uint32_t sum_bits;
-  memcpy(&sum_bits, &sum, 4);
+  const uint32_t sum_bits = kc_bits(sum);
   kprintf("jacobi: tiles %lu grid %lux%lu iterations %lu hash 0x%08lx sum 0x%08lx sum_value %.6f\n",
           (unsigned long)tiles, (unsigned long)(ROWS * tiles + 2), (unsigned long)NX,
           (unsigned long)JACOBI_ITERS, (unsigned long)hash, (unsigned long)sum_bits,

@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifndef KERNELS_HOST
+#include <unistd.h>
+#endif
 
 void kc_gather_to_tile0(const void *rec, uint32_t len, void *all) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
@@ -23,7 +26,16 @@ void kc_gather_to_tile0(const void *rec, uint32_t len, void *all) {
 }
 
 void *kc_alloc(size_t bytes, const char *what) {
+#ifdef KERNELS_HOST
   void *p = malloc(bytes);
+#else
+  const uintptr_t brk = (uintptr_t)sbrk(0);
+  void *p = sbrk((ptrdiff_t)(((8 - brk % 8) % 8) + ((bytes + 7) & ~(size_t)7)));
+  if (p == (void *)-1)
+    p = NULL;
+  else
+    p = (void *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+#endif
   if (!p)
     kprintf("tile %lu: out of memory for %s (%lu bytes)\n", (unsigned long)ipu_tile_id(),
             what, (unsigned long)bytes);

@@ -41,13 +41,24 @@ static inline uint32_t kc_cycle32(void) {
 #endif
 }
 
+/* The bit pattern of an f32 (a union: one fmv.x.w, where memcpy became four byte loads). */
+static inline uint32_t kc_bits(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
+  return v.u;
+}
+
 /* Gathers `len` bytes (a multiple of 4) from every tile of this IPU onto tile 0, in
  * tile order, into `all` (tile 0 only; T * len bytes; may be NULL on other tiles).
  * One superstep: sync over the IPU, exchange. Every tile of the IPU must call it. */
 void kc_gather_to_tile0(const void *rec, uint32_t len, void *all);
 
 /* Allocates `bytes` (8-aligned) or, if the heap is exhausted, prints which buffer did
- * not fit and returns NULL. */
+ * not fit and returns NULL. On the tile straight from sbrk: picolibc's malloc clears
+ * every block it hands out, a byte loop that cost a GEMM tile 1.25M instructions. The
+ * kernels never free. */
 void *kc_alloc(size_t bytes, const char *what);
 
 #endif /* KERNELS_KCOMMON_H */

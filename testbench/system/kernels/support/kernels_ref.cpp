@@ -123,10 +123,13 @@ GemmExpect gemm(uint32_t tiles, uint32_t amp_rows, uint32_t nt, uint32_t ks) {
   for (uint32_t p = 0; p < e.grid_p; ++p)
     for (uint32_t q = 0; q < e.grid_q; ++q) {
       uint32_t th = KIN_HASH_INIT;
-      for (uint32_t w = 0; w < 6; ++w)
+      for (uint32_t w = 0; w < 6; ++w) {  // a hash per worker, then of the six
+        uint32_t wh = KIN_HASH_INIT;
         for (uint32_t j = 0; j < nt; ++j)
           for (uint32_t i = 0; i < amp_rows; ++i)
-            th = kin_hash_word(th, bits_of(c[(size_t(p) * mt + w * amp_rows + i) * n + size_t(q) * nt + j]));
+            wh = kin_hash_word(wh, bits_of(c[(size_t(p) * mt + w * amp_rows + i) * n + size_t(q) * nt + j]));
+        th = kin_hash_word(th, wh);
+      }
       hash = kin_hash_word(hash, th);
     }
   e.hash = hash;
