@@ -120,10 +120,16 @@ TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
   EXPECT_EQ(got->at("tiles_disagreeing"), "0");
   const auto phases = find_line(r.console, "allreduce", "cycles");
   ASSERT_TRUE(phases);
-  std::printf("allreduce on gc200: %llu floats, cycles reduce-scatter %s reduce %s all-gather %s; "
-              "%.2f s host\n",
-              (unsigned long long)ar.elements, phases->at("reduce_scatter_exchange").c_str(),
-              phases->at("reduce").c_str(), phases->at("all_gather_exchange").c_str(), r.host_seconds);
+  std::printf("allreduce on gc200: %llu floats, cycles: reduce-scatter post %s + exchange %s, reduce "
+              "%s, all-gather post %s + exchange %s; %.2f s host\n",
+              (unsigned long long)ar.elements, phases->at("reduce_scatter_post").c_str(),
+              phases->at("reduce_scatter_exchange").c_str(), phases->at("reduce").c_str(),
+              phases->at("all_gather_post").c_str(), phases->at("all_gather_exchange").c_str(),
+              r.host_seconds);
+  // Each exchange moves (T-1) chunks of 32 floats through every receive port: 4 B/cycle.
+  const double port_cycles = double(chip.tiles - 1) * 32 * 4 / chip.tile.exchange_in_bytes_per_cycle;
+  EXPECT_NEAR(to_double(phases->at("reduce_scatter_exchange")) / port_cycles, 1.0, 0.05);
+  EXPECT_NEAR(to_double(phases->at("all_gather_exchange")) / port_cycles, 1.0, 0.05);
 
   r = kref::run_ipusim(path, "jacobi.elf", "jacobi_gc200");
   expect_clean(r);
@@ -139,5 +145,63 @@ TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
               ja.grid_rows, cycles->at("per_iteration").c_str(), cycles->at("compute").c_str(),
               cycles->at("exchange").c_str(), r.host_seconds);
 }
+
+}  // namespace
+
+namespace {
+
+class LatencyAndSync : public ::testing::TestWithParam<std::string> {};
+
+// Tile 0 to its neighbour is the config's minimum latency and to the last tile (the far
+// corner of the column layout, docs/exchange.md) its maximum; in a steady sync loop every
+// tile stalls for the farthest tile's round trip (latency_max, docs/sync.md).
+TEST_P(LatencyAndSync, MatchTheConfiguredEnds) {
+  const std::string path = GetParam();
+  const auto chip = chip_of(path);
+  kref::IpusimRun r = kref::run_ipusim(path, "mb_latency.elf", "latency_" + chip.name);
+  expect_clean(r);
+  std::printf("%s exchange latency, tile 0 -> tile d (4 bytes)\n%8s %14s %14s %10s\n",
+              chip.name.c_str(), "d", "one-way cyc", "latency cyc", "ns");
+  size_t rows = 0;
+  for (const std::string& line : kref::lines_of(r.console, "mb_latency")) {
+    const auto f = kref::pairs(line);
+    if (!f.count("distance")) continue;
+    ++rows;
+    const uint64_t d = to_u64(f.at("distance"));
+    const int64_t latency = std::stoll(f.at("latency_cycles"));
+    std::printf("%8s %14s %14s %10.1f\n", f.at("distance").c_str(), f.at("one_way_cycles").c_str(),
+                f.at("latency_cycles").c_str(), double(latency) / chip.clock_hz * 1e9);
+    EXPECT_GE(latency, int64_t(chip.exchange.latency_min_cycles)) << line;
+    EXPECT_LE(latency, int64_t(chip.exchange.latency_max_cycles)) << line;
+    if (d == 1) EXPECT_EQ(latency, int64_t(chip.exchange.latency_min_cycles)) << line;
+    if (d == chip.tiles - 1) EXPECT_EQ(latency, int64_t(chip.exchange.latency_max_cycles)) << line;
+  }
+  EXPECT_GE(rows, 10u) << r.console;
+
+  r = kref::run_ipusim(path, "mb_sync.elf", "sync_" + chip.name);
+  expect_clean(r);
+  const auto ipu = find_line(r.console, "mb_sync", "zone", "ipu");
+  ASSERT_TRUE(ipu) << r.console;
+  const std::string max = std::to_string(chip.sync.latency_max_cycles) + ".00";
+  EXPECT_EQ(ipu->at("stall_min"), max);
+  EXPECT_EQ(ipu->at("stall_max"), max);
+  std::printf("%s sync over the IPU: stall %s cycles (%.1f ns) per sync, loop period %s cycles\n"
+              "%8s %10s %16s\n",
+              chip.name.c_str(), ipu->at("stall_mean").c_str(),
+              to_double(ipu->at("stall_mean")) / chip.clock_hz * 1e9,
+              ipu->at("period_cycles").c_str(), "tile", "stall", "release offset");
+  for (const std::string& line : kref::lines_of(r.console, "mb_sync")) {
+    const auto f = kref::pairs(line);
+    if (f.count("tile"))
+      std::printf("%8s %10s %16s\n", f.at("tile").c_str(), f.at("stall").c_str(),
+                  f.at("release_offset").c_str());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Chips, LatencyAndSync,
+                         ::testing::Values("configs/gc2.yaml", "configs/gc200.yaml"),
+                         [](const auto& info) {
+                           return info.param.find("gc200") != std::string::npos ? "gc200" : "gc2";
+                         });
 
 }  // namespace
