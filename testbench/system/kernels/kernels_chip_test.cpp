@@ -126,10 +126,12 @@ TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
               phases->at("reduce_scatter_exchange").c_str(), phases->at("reduce").c_str(),
               phases->at("all_gather_post").c_str(), phases->at("all_gather_exchange").c_str(),
               r.host_seconds);
-  // Each exchange moves (T-1) chunks of 32 floats through every receive port: 4 B/cycle.
+  // Each exchange brings (T-1) chunks of 32 floats into every receive port at 4 B/cycle;
+  // the all-gather's multicasts reach both tiles of every pair, which the pair rule
+  // (docs/exchange.md) charges half: it takes half as long.
   const double port_cycles = double(chip.tiles - 1) * 32 * 4 / chip.tile.exchange_in_bytes_per_cycle;
   EXPECT_NEAR(to_double(phases->at("reduce_scatter_exchange")) / port_cycles, 1.0, 0.05);
-  EXPECT_NEAR(to_double(phases->at("all_gather_exchange")) / port_cycles, 1.0, 0.05);
+  EXPECT_NEAR(to_double(phases->at("all_gather_exchange")) / (port_cycles / 2), 1.0, 0.05);
 
   r = kref::run_ipusim(path, "jacobi.elf", "jacobi_gc200");
   expect_clean(r);
@@ -173,8 +175,12 @@ TEST_P(LatencyAndSync, MatchTheConfiguredEnds) {
                 f.at("latency_cycles").c_str(), double(latency) / chip.clock_hz * 1e9);
     EXPECT_GE(latency, int64_t(chip.exchange.latency_min_cycles)) << line;
     EXPECT_LE(latency, int64_t(chip.exchange.latency_max_cycles)) << line;
-    if (d == 1) EXPECT_EQ(latency, int64_t(chip.exchange.latency_min_cycles)) << line;
-    if (d == chip.tiles - 1) EXPECT_EQ(latency, int64_t(chip.exchange.latency_max_cycles)) << line;
+    if (d == 1) {
+      EXPECT_EQ(latency, int64_t(chip.exchange.latency_min_cycles)) << line;
+    }
+    if (d == chip.tiles - 1) {
+      EXPECT_EQ(latency, int64_t(chip.exchange.latency_max_cycles)) << line;
+    }
   }
   EXPECT_GE(rows, 10u) << r.console;
 

@@ -54,11 +54,12 @@ TEST_P(KernelsOnTestChips, AllreduceIsBitExact) {
   EXPECT_EQ(got->at("tiles_disagreeing"), "0");
   const auto phases = find_line(r.console, "allreduce", "cycles");
   ASSERT_TRUE(phases) << r.console;
-  // Reduce-scatter moves (T-1) chunks through every port at 4 B/cycle: at least that long.
+  // Reduce-scatter moves (T-1) chunks through every port at 4 B/cycle: at least that long;
+  // the all-gather's multicasts reach whole pairs, charged half (docs/exchange.md).
   const uint64_t port_cycles = uint64_t(c.config.tiles - 1) * want.chunk * 4 /
                                c.config.tile.exchange_in_bytes_per_cycle;
   EXPECT_GE(to_u64(phases->at("reduce_scatter_exchange")), port_cycles);
-  EXPECT_GE(to_u64(phases->at("all_gather_exchange")), port_cycles);
+  EXPECT_GE(to_u64(phases->at("all_gather_exchange")), port_cycles / 2);
 }
 
 TEST_P(KernelsOnTestChips, JacobiIsBitExact) {
