@@ -192,11 +192,11 @@ TEST_F(MicrobenchmarksTiny16, SyncStallIsTheControllersRoundTrip) {
   EXPECT_EQ(rows, 7u) << "tiles 0 1 2 4 7 8 15\n" << r.console;
 }
 
-TEST(KernelsDeterminism, TwoRunsGiveTheSameBytesAndCycles) {
+TEST(KernelsDeterminism, RunsOnOneOrTwoHostThreadsGiveTheSameBytesAndCycles) {
   const std::string tiny16 = "configs/test/tiny16.yaml";
-  for (const char* elf : {"allreduce.elf", "mb_exchange_bw.elf"}) {
-    const kref::IpusimRun a = kref::run_ipusim(tiny16, elf, "det_a");
-    const kref::IpusimRun b = kref::run_ipusim(tiny16, elf, "det_b");
+  for (const char* elf : {"allreduce.elf", "gemm_small.elf", "mb_exchange_bw.elf"}) {
+    const kref::IpusimRun a = kref::run_ipusim(tiny16, elf, "det_a", "--threads 1");
+    const kref::IpusimRun b = kref::run_ipusim(tiny16, elf, "det_b", "--threads 2");
     expect_clean(a);
     EXPECT_EQ(a.console, b.console) << elf;
     EXPECT_EQ(a.json["tile_cycles"], b.json["tile_cycles"]) << elf;
