@@ -56,10 +56,7 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
 
   plan.deliveries.reserve(matches.size());
   for (const Match& m : matches) {
-    const SendInfo& s = postings.sends[m.send];
-    const iss::ExchangePost& send = index.post(s.tile, s.post);
-    const iss::ExchangePost& recv = index.post(m.dst, m.recv_post);
-    plan.deliveries.push_back({index.global(m.src), send.addr, index.global(m.dst), recv.addr, recv.len});
+    plan.deliveries.push_back({index.global(m.src), m.src_addr, index.global(m.dst), m.dst_addr, m.len});
   }
   const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing);
   plan.tiles.resize(tiles.size());

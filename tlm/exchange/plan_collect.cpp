@@ -59,7 +59,10 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
     const uint32_t pair =
         info.dest_end - info.dest_begin > 1 &&
         has_partner(index, out.send_dests, i, tiles_per_ipu);
-    out.send_edges.push_back({tile, out.send_dests[i], send, pair});
+    Edge e{tile, out.send_dests[i], post.addr, post.len};
+    e.ref = send;
+    e.pair = pair;
+    out.send_edges.push_back(e);
   }
 }
 
@@ -78,7 +81,9 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& o
                            post.len, post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
     return;
   }
-  out.recv_edges.push_back({src, tile, p, 0});
+  Edge e{src, tile, post.addr, post.len};
+  e.ref = p;
+  out.recv_edges.push_back(e);
 }
 
 }  // namespace

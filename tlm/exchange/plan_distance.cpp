@@ -7,7 +7,7 @@
 // half up in integer arithmetic so it is exact on every host.
 #include <algorithm>
 
-#include "exchange/exchange_plan.h"
+#include "exchange/plan_internal.h"
 
 namespace ipusim::exchange {
 namespace {
@@ -28,6 +28,20 @@ Place place(const ExchangeTiming& t, uint32_t tile) {
 
 uint32_t span(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
 
+uint32_t latency_max(const ExchangeTiming& t) {
+  return std::max(t.latency_max_cycles, t.latency_min_cycles);
+}
+
+// Latency of `distance` hops within one IPU.
+uint32_t latency_for(const ExchangeTiming& t, uint64_t distance) {
+  const uint64_t lo = t.latency_min_cycles, hi = latency_max(t);
+  const uint64_t dmax = max_tile_distance(t);
+  if (distance <= 1 || dmax <= 1) return uint32_t(lo);
+  // lo + (hi - lo) * (d - 1) / (dmax - 1), rounded half up.
+  const uint64_t num = (hi - lo) * (distance - 1), den = dmax - 1;
+  return uint32_t(lo + (2 * num + den) / (2 * den));
+}
+
 }  // namespace
 
 uint32_t max_tile_distance(const ExchangeTiming& timing) {
@@ -44,16 +58,24 @@ uint32_t tile_distance(const ExchangeTiming& timing, uint32_t a, uint32_t b) {
 }
 
 uint32_t latency_cycles(const ExchangeTiming& timing, uint32_t src_tile, uint32_t dst_tile) {
-  const uint64_t lo = timing.latency_min_cycles;
-  const uint64_t hi = std::max(timing.latency_max_cycles, timing.latency_min_cycles);
   // Across IPUs: the on-chip maximum; the IPU-Link leg is the links model's to time.
-  if (place(timing, src_tile).ipu != place(timing, dst_tile).ipu) return uint32_t(hi);
-  const uint64_t d = tile_distance(timing, src_tile, dst_tile);
-  const uint64_t dmax = max_tile_distance(timing);
-  if (d <= 1 || dmax <= 1) return uint32_t(lo);
-  // lo + (hi - lo) * (d - 1) / (dmax - 1), rounded half up.
-  const uint64_t num = (hi - lo) * (d - 1), den = dmax - 1;
-  return uint32_t(lo + (2 * num + den) / (2 * den));
+  if (place(timing, src_tile).ipu != place(timing, dst_tile).ipu) return latency_max(timing);
+  return latency_for(timing, tile_distance(timing, src_tile, dst_tile));
 }
 
+namespace detail {
+
+LatencyTable::LatencyTable(const TileIndex& index, const ExchangeTiming& timing)
+    : across_ipus_(latency_max(timing)) {
+  place_.reserve(index.size());
+  for (uint32_t d = 0; d < index.size(); ++d) {
+    const exchange::Place p = exchange::place(timing, index.global(d));
+    place_.push_back({p.ipu, p.column, p.row});
+  }
+  const uint32_t dmax = max_tile_distance(timing);
+  by_distance_.resize(size_t(dmax) + 1);
+  for (uint32_t d = 0; d <= dmax; ++d) by_distance_[d] = latency_for(timing, d);
+}
+
+}  // namespace detail
 }  // namespace ipusim::exchange

@@ -57,20 +57,22 @@ struct SendInfo {
   uint32_t dest_end = 0;
 };
 
-// One (source, destination) leg of a posting. Sends: `ref` is the SendInfo index and
-// `pair` says the pair rule halves the receiver's charge. Receives: `ref` is the
+// One (source, destination) leg of a posting, with what matching, timing and delivery
+// need from it (so they never go back to the postings). Sends: `ref` is the SendInfo
+// index and `pair` says the pair rule halves the receiver's charge. Receives: `ref` is the
 // posting's index on `dst`.
 struct Edge {
   uint32_t src = 0, dst = 0;  // dense
-  uint32_t ref = 0;
-  uint32_t pair = 0;
+  uint32_t addr = 0, len = 0;
+  uint32_t ref : 31 = 0;
+  uint32_t pair : 1 = 0;
 };
 
 struct Postings {
   std::vector<SendInfo> sends;
   std::vector<uint32_t> send_dests;  // dense, sorted and unique per send (known tiles only)
   std::vector<Edge> send_edges;      // (src, posting order) as collected
-  std::vector<Edge> recv_edges;      // (dst, posting order) as collected
+  std::vector<Edge> recv_edges;      // (dst, posting order): each dst's receives together
 };
 
 // Sends and receives of every tile as edges; errors for malformed postings and for
@@ -78,17 +80,17 @@ struct Postings {
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
                       ErrorList& errors);
 
-// A send leg matched with its receive.
+// A send leg matched with its receive: one delivery.
 struct Match {
-  uint32_t send = 0;       // SendInfo index
+  uint32_t send : 31 = 0;  // SendInfo index
+  uint32_t pair : 1 = 0;   // the pair rule applies on dst
   uint32_t src = 0, dst = 0;  // dense
-  uint32_t recv_post = 0;  // index of the receive in dst's postings
-  uint32_t pair = 0;       // pair rule applies on dst
+  uint32_t src_addr = 0, dst_addr = 0, len = 0;
 };
 
 // The k-th send from A naming B matches the k-th receive on B from A. Returns the matches
-// in (dst, src, k) order; errors for unmatched legs and length mismatches. Consumes the
-// edge lists.
+// in (dst, receive posting order on dst); errors for unmatched legs and length
+// mismatches. Consumes the edge lists.
 std::vector<Match> match_postings(const TileIndex& index, Postings& postings, ErrorList& errors);
 
 // Receive buffers of one tile must not overlap each other or one of its send buffers.
@@ -98,6 +100,27 @@ void check_overlaps(const TileIndex& index, ErrorList& errors);
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
                                        const std::vector<Match>& matches,
                                        const ExchangeTiming& timing);
+
+// Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
+// tile place and per distance, for the hot loop of the timing.
+class LatencyTable {
+ public:
+  LatencyTable(const TileIndex& index, const ExchangeTiming& timing);
+  uint32_t operator()(uint32_t src, uint32_t dst) const {
+    const Place &a = place_[src], &b = place_[dst];
+    if (a.ipu != b.ipu) return across_ipus_;
+    return by_distance_[span(a.column, b.column) + span(a.row, b.row)];
+  }
+
+ private:
+  struct Place {
+    uint32_t ipu, column, row;
+  };
+  static uint32_t span(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+  std::vector<Place> place_;           // by dense id
+  std::vector<uint32_t> by_distance_;  // latency for distance 0 .. max
+  uint32_t across_ipus_ = 0;
+};
 
 // "pc 0x00040120": every message writes pcs alike.
 std::string pc_text(uint32_t pc);

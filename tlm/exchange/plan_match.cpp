@@ -1,7 +1,11 @@
 // Matching (docs/exchange.md, "Matching"): for each ordered pair (A, B), the k-th send
 // from A whose destination set contains B matches the k-th receive posted on B with
-// source A. Both edge lists are put in (dst, src, posting order) by stable counting
-// sorts (O(postings + tiles)) and then walked together.
+// source A.
+//
+// Send legs are put in (dst, src, posting order) by one stable counting sort; receive
+// legs are already grouped by dst in posting order. For each destination, per-source
+// cursors into its sends pair every receive with the next unmatched send from its
+// source. O(postings + tiles); matches come out in (dst, receive posting order).
 #include <fmt/format.h>
 
 #include "exchange/plan_internal.h"
@@ -20,11 +24,6 @@ void counting_sort(std::vector<Edge>& edges, uint32_t n, Key key) {
   edges.swap(sorted);
 }
 
-bool before(const Edge& a, const Edge& b) {
-  return a.dst != b.dst ? a.dst < b.dst : a.src < b.src;
-}
-bool same_pair(const Edge& a, const Edge& b) { return a.dst == b.dst && a.src == b.src; }
-
 std::string plural(size_t n, const char* what) {
   return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
 }
@@ -34,56 +33,72 @@ class Matcher {
   Matcher(const TileIndex& index, const Postings& postings, ErrorList& errors)
       : index_(index), postings_(postings), errors_(errors) {}
 
-  const iss::ExchangePost& send_post(const Edge& e) const {
-    const SendInfo& s = postings_.sends[e.ref];
-    return index_.post(s.tile, s.post);
-  }
-  const iss::ExchangePost& recv_post(const Edge& e) const { return index_.post(e.dst, e.ref); }
-
   // Send number `k` (0-based) of `sent` from e.src to e.dst, with only `received` receives.
   void unmatched_send(const Edge& e, size_t k, size_t sent, size_t received) {
-    const auto& post = send_post(e);
+    const uint32_t pc = send_pc(e);
     const uint32_t a = index_.global(e.src), b = index_.global(e.dst);
     if (received == 0) {
       errors_.add(fmt::format("tile {} sends {} bytes to tile {} ({}) but tile {} posts no receive from tile {}",
-                              a, post.len, b, pc_text(post.pc), b, a));
+                              a, e.len, b, pc_text(pc), b, a));
     } else {
       errors_.add(fmt::format(
           "tile {} sends {} bytes to tile {} ({}, send {} of {} to it) but tile {} posts only {} from tile {}",
-          a, post.len, b, pc_text(post.pc), k + 1, sent, b, plural(received, "receive"), a));
+          a, e.len, b, pc_text(pc), k + 1, sent, b, plural(received, "receive"), a));
     }
   }
 
+  // Receive number `k` (0-based) of `received` on e.dst from e.src, with only `sent` sends.
   void unmatched_recv(const Edge& e, size_t k, size_t received, size_t sent) {
-    const auto& post = recv_post(e);
+    const uint32_t pc = recv_pc(e);
     const uint32_t a = index_.global(e.src), b = index_.global(e.dst);
     if (sent == 0) {
       errors_.add(fmt::format("tile {} expects {} bytes from tile {} ({}) but tile {} sends nothing to tile {}",
-                              b, post.len, a, pc_text(post.pc), a, b));
+                              b, e.len, a, pc_text(pc), a, b));
     } else {
       errors_.add(fmt::format(
           "tile {} expects {} bytes from tile {} ({}, receive {} of {} from it) but tile {} sends only {} to tile {}",
-          b, post.len, a, pc_text(post.pc), k + 1, received, a, plural(sent, "message"), b));
+          b, e.len, a, pc_text(pc), k + 1, received, a, plural(sent, "message"), b));
     }
   }
 
   void match(const Edge& s, const Edge& r, std::vector<Match>& out) {
-    const auto& sp = send_post(s);
-    const auto& rp = recv_post(r);
-    if (sp.len != rp.len) {
+    if (s.len != r.len) {
       const uint32_t a = index_.global(s.src), b = index_.global(s.dst);
       errors_.add(fmt::format(
           "tile {} sends {} bytes to tile {} ({}) but the matching receive on tile {} from tile {} expects {} bytes ({})",
-          a, sp.len, b, pc_text(sp.pc), b, a, rp.len, pc_text(rp.pc)));
+          a, s.len, b, pc_text(send_pc(s)), b, a, r.len, pc_text(recv_pc(r))));
       return;
     }
-    out.push_back({s.ref, s.src, s.dst, r.ref, s.pair});
+    Match m;
+    m.send = s.ref;
+    m.pair = s.pair;
+    m.src = s.src;
+    m.dst = s.dst;
+    m.src_addr = s.addr;
+    m.dst_addr = r.addr;
+    m.len = s.len;
+    out.push_back(m);
   }
 
  private:
+  uint32_t send_pc(const Edge& e) const {
+    const SendInfo& s = postings_.sends[e.ref];
+    return index_.post(s.tile, s.post).pc;
+  }
+  uint32_t recv_pc(const Edge& e) const { return index_.post(e.dst, e.ref).pc; }
+
   const TileIndex& index_;
   const Postings& postings_;
   ErrorList& errors_;
+};
+
+// Per-source bookkeeping for one destination at a time; entries touched for a
+// destination are reset before the next.
+struct SourceCursor {
+  size_t next = 0, end = 0;  // its unmatched sends: sends[next, end)
+  size_t sent = 0;           // sends to the destination from it
+  size_t received = 0;       // receives on the destination from it
+  size_t seen = 0;           // of those, walked so far
 };
 
 }  // namespace
@@ -91,33 +106,54 @@ class Matcher {
 std::vector<Match> match_postings(const TileIndex& index, Postings& postings, ErrorList& errors) {
   const uint32_t n = index.size();
   std::vector<Edge>& sends = postings.send_edges;  // collected in (src, posting order)
-  std::vector<Edge>& recvs = postings.recv_edges;  // collected in (dst, posting order)
+  const std::vector<Edge>& recvs = postings.recv_edges;
   counting_sort(sends, n, [](const Edge& e) { return e.dst; });
-  counting_sort(recvs, n, [](const Edge& e) { return e.src; });
-  counting_sort(recvs, n, [](const Edge& e) { return e.dst; });
 
   Matcher matcher(index, postings, errors);
   std::vector<Match> matches;
   matches.reserve(std::min(sends.size(), recvs.size()));
+  std::vector<SourceCursor> from(n);
   size_t i = 0, j = 0;
   while (i < sends.size() || j < recvs.size()) {
-    // The next (dst, src) group on either side; an empty side counts zero postings.
-    const Edge& head = j == recvs.size() || (i < sends.size() && before(sends[i], recvs[j]))
-                           ? sends[i]
-                           : recvs[j];
+    const uint32_t dst = j == recvs.size() || (i < sends.size() && sends[i].dst < recvs[j].dst)
+                             ? sends[i].dst
+                             : recvs[j].dst;
     size_t i_end = i, j_end = j;
-    while (i_end < sends.size() && same_pair(sends[i_end], head)) ++i_end;
-    while (j_end < recvs.size() && same_pair(recvs[j_end], head)) ++j_end;
-    const size_t sent = i_end - i, received = j_end - j;
-    const size_t both = std::min(sent, received);
-    for (size_t k = 0; k < both; ++k) matcher.match(sends[i + k], recvs[j + k], matches);
-    for (size_t k = both; k < sent; ++k) matcher.unmatched_send(sends[i + k], k, sent, received);
-    for (size_t k = both; k < received; ++k) matcher.unmatched_recv(recvs[j + k], k, received, sent);
+    while (i_end < sends.size() && sends[i_end].dst == dst) ++i_end;
+    while (j_end < recvs.size() && recvs[j_end].dst == dst) ++j_end;
+
+    for (size_t k = i; k < i_end;) {  // sends to dst, grouped by source
+      SourceCursor& c = from[sends[k].src];
+      c.next = k;
+      while (k < i_end && sends[k].src == sends[c.next].src) ++k;
+      c.end = k;
+      c.sent = c.end - c.next;
+    }
+    for (size_t r = j; r < j_end; ++r) ++from[recvs[r].src].received;
+    for (size_t r = j; r < j_end; ++r) {  // receives in posting order
+      SourceCursor& c = from[recvs[r].src];
+      if (c.next < c.end) {
+        matcher.match(sends[c.next++], recvs[r], matches);
+      } else {
+        matcher.unmatched_recv(recvs[r], c.seen, c.received, c.sent);
+      }
+      ++c.seen;
+    }
+    for (size_t k = i; k < i_end;) {  // sends left over, by source
+      SourceCursor& c = from[sends[k].src];
+      const size_t group_begin = k;
+      k = c.end;
+      for (size_t s = c.next; s < c.end; ++s) {
+        matcher.unmatched_send(sends[s], s - group_begin, c.sent, c.received);
+      }
+      c = SourceCursor{};
+    }
+    for (size_t r = j; r < j_end; ++r) from[recvs[r].src] = SourceCursor{};
     i = i_end;
     j = j_end;
   }
-  std::vector<Edge>().swap(sends);
-  std::vector<Edge>().swap(recvs);
+  std::vector<Edge>().swap(postings.send_edges);
+  std::vector<Edge>().swap(postings.recv_edges);
   return matches;
 }
 

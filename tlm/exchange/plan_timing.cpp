@@ -97,17 +97,17 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
     outcome[s.tile].bytes_out += len;
   }
 
-  // In ports: the matches of a receiver are consecutive (match order is (dst, src, k)).
+  // In ports: the matches of a receiver are consecutive (match order is by dst).
+  const LatencyTable latency(index, timing);
   InPort port;
   for (size_t i = 0; i < matches.size();) {
     const uint32_t dst = matches[i].dst;
     port.clear();
     for (; i < matches.size() && matches[i].dst == dst; ++i) {
       const Match& m = matches[i];
-      const uint32_t len = index.post(dst, m.recv_post).len;
-      const uint64_t latency = latency_cycles(timing, index.global(m.src), index.global(dst));
-      port.add(leaves[m.send] + latency * ticks_per_cycle, 2 * in_rate * uint64_t(len), m.pair ? 1 : 2);
-      outcome[dst].bytes_in += len;
+      port.add(leaves[m.send] + latency(m.src, dst) * ticks_per_cycle, 2 * in_rate * uint64_t(m.len),
+               m.pair ? 1 : 2);
+      outcome[dst].bytes_in += m.len;
     }
     done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
   }
