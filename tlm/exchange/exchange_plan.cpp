@@ -47,20 +47,21 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
   }
   Postings postings;
   collect_postings(index, timing, postings, errors);
-  const std::vector<Match> matches = match_postings(index, postings, errors);
-  check_overlaps(index, errors);
+  check_overlaps(index, postings, errors);
+  Matches matches = match_postings(index, postings, errors);
   if (errors.any()) {
     fail(tiles, plan, errors);
     return plan;
   }
 
-  plan.deliveries.reserve(matches.size());
-  for (const Match& m : matches) {
-    plan.deliveries.push_back({index.global(m.src), m.src_addr, index.global(m.dst), m.dst_addr, m.len});
-  }
   const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing);
   plan.tiles.resize(tiles.size());
   for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
+  for (Delivery& d : matches.deliveries) {
+    d.src_tile = index.global(d.src_tile);
+    d.dst_tile = index.global(d.dst_tile);
+  }
+  plan.deliveries = std::move(matches.deliveries);
   return plan;
 }
 

@@ -36,7 +36,7 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
                            post.len, pc_text(post.pc)));
     return;
   }
-  SendInfo info{tile, p, uint32_t(out.send_dests.size()), 0};
+  SendInfo info{tile, p, post.addr, post.len, uint32_t(out.send_dests.size()), 0};
   for (uint32_t peer : post.peers) {
     const uint32_t d = index.find(peer);
     if (d == kNoTile) {
@@ -53,16 +53,10 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
     out.send_dests.erase(std::unique(first, out.send_dests.end()), out.send_dests.end());
   }
   info.dest_end = uint32_t(out.send_dests.size());
-  const uint32_t send = uint32_t(out.sends.size());
   out.sends.push_back(info);
   for (uint32_t i = info.dest_begin; i < info.dest_end; ++i) {
-    const uint32_t pair =
-        info.dest_end - info.dest_begin > 1 &&
-        has_partner(index, out.send_dests, i, tiles_per_ipu);
-    Edge e{tile, out.send_dests[i], post.addr, post.len};
-    e.ref = send;
-    e.pair = pair;
-    out.send_edges.push_back(e);
+    out.dest_pair.push_back(info.dest_end - info.dest_begin > 1 &&
+                            has_partner(index, out.send_dests, i, tiles_per_ipu));
   }
 }
 
@@ -91,16 +85,14 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& o
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
                       ErrorList& errors) {
   const uint32_t tiles_per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
-  size_t sends = 0, recvs = 0;
-  for (uint32_t t = 0; t < index.size(); ++t) {
-    for (uint32_t p = 0; p < index.post_count(t); ++p) {
-      (index.post(t, p).kind == ExchangePost::Kind::Send ? sends : recvs)++;
-    }
-  }
-  out.sends.reserve(sends);
-  out.send_dests.reserve(sends);
-  out.send_edges.reserve(sends);
-  out.recv_edges.reserve(recvs);
+  // Room for every posting on either side: pages never written cost nothing, and a
+  // counting pass over the postings would cost as much as collecting them.
+  size_t posts = 0;
+  for (uint32_t t = 0; t < index.size(); ++t) posts += index.post_count(t);
+  out.sends.reserve(posts);
+  out.send_dests.reserve(posts);
+  out.dest_pair.reserve(posts);
+  out.recv_edges.reserve(posts);
   for (uint32_t t = 0; t < index.size(); ++t) {
     for (uint32_t p = 0; p < index.post_count(t); ++p) {
       if (index.post(t, p).kind == ExchangePost::Kind::Send) {

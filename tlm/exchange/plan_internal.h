@@ -53,6 +53,7 @@ bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorLis
 struct SendInfo {
   uint32_t tile = 0;        // dense
   uint32_t post = 0;        // index in the tile's postings
+  uint32_t addr = 0, len = 0;
   uint32_t dest_begin = 0;  // its destinations: Postings::send_dests[dest_begin, dest_end)
   uint32_t dest_end = 0;
 };
@@ -69,37 +70,34 @@ struct Edge {
 };
 
 struct Postings {
-  std::vector<SendInfo> sends;
+  std::vector<SendInfo> sends;       // grouped by tile, in posting order
   std::vector<uint32_t> send_dests;  // dense, sorted and unique per send (known tiles only)
-  std::vector<Edge> send_edges;      // (src, posting order) as collected
+  std::vector<uint8_t> dest_pair;    // per send_dests entry: the pair rule applies
   std::vector<Edge> recv_edges;      // (dst, posting order): each dst's receives together
 };
 
-// Sends and receives of every tile as edges; errors for malformed postings and for
-// peers that are not in the input.
+// Sends and receive legs of every tile; errors for malformed postings and for peers that
+// are not in the input.
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
                       ErrorList& errors);
 
-// A send leg matched with its receive: one delivery.
-struct Match {
-  uint32_t send : 31 = 0;  // SendInfo index
-  uint32_t pair : 1 = 0;   // the pair rule applies on dst
-  uint32_t src = 0, dst = 0;  // dense
-  uint32_t src_addr = 0, dst_addr = 0, len = 0;
+// Receive buffers of one tile must not overlap each other or one of its send buffers.
+void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors);
+
+// The matched legs: one delivery each, with dense tile ids until plan_exchange() renames
+// them, and per delivery its send (SendInfo index << 1) | pair rule.
+struct Matches {
+  std::vector<Delivery> deliveries;
+  std::vector<uint32_t> send_pair;
 };
 
-// The k-th send from A naming B matches the k-th receive on B from A. Returns the matches
-// in (dst, receive posting order on dst); errors for unmatched legs and length
-// mismatches. Consumes the edge lists.
-std::vector<Match> match_postings(const TileIndex& index, Postings& postings, ErrorList& errors);
-
-// Receive buffers of one tile must not overlap each other or one of its send buffers.
-void check_overlaps(const TileIndex& index, ErrorList& errors);
+// The k-th send from A naming B matches the k-th receive on B from A. Matches come in
+// (dst, receive posting order on dst); errors for unmatched legs and length mismatches.
+Matches match_postings(const TileIndex& index, const Postings& postings, ErrorList& errors);
 
 // done_cycle / bytes of every tile (dense order) for a valid exchange.
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
-                                       const std::vector<Match>& matches,
-                                       const ExchangeTiming& timing);
+                                       const Matches& matches, const ExchangeTiming& timing);
 
 // Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
 // tile place and per distance, for the hot loop of the timing.

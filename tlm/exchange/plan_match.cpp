@@ -2,10 +2,12 @@
 // from A whose destination set contains B matches the k-th receive posted on B with
 // source A.
 //
-// Send legs are put in (dst, src, posting order) by one stable counting sort; receive
-// legs are already grouped by dst in posting order. For each destination, per-source
+// Send legs are laid out in (dst, src, posting order) by a counting sort on the
+// destination; receive legs are already grouped by dst in posting order. For each destination, per-source
 // cursors into its sends pair every receive with the next unmatched send from its
 // source. O(postings + tiles); matches come out in (dst, receive posting order).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "exchange/plan_internal.h"
@@ -13,15 +15,26 @@
 namespace ipusim::exchange::detail {
 namespace {
 
-// Stable counting sort of `edges` by key(edge) in [0, n).
-template <class Key>
-void counting_sort(std::vector<Edge>& edges, uint32_t n, Key key) {
-  std::vector<size_t> next(size_t(n) + 1, 0);
-  for (const Edge& e : edges) ++next[key(e) + 1];
-  for (size_t i = 1; i <= n; ++i) next[i] += next[i - 1];
-  std::vector<Edge> sorted(edges.size());
-  for (const Edge& e : edges) sorted[next[key(e)]++] = e;
-  edges.swap(sorted);
+// Every send leg, in (dst, src, posting order): a stable counting sort on the
+// destination, written straight from the sends.
+std::vector<Edge> send_legs_by_destination(const Postings& p, uint32_t tiles) {
+  std::vector<size_t> next(size_t(tiles) + 1, 0);
+  for (uint32_t d : p.send_dests) ++next[d + 1];
+  for (size_t i = 1; i <= tiles; ++i) next[i] += next[i - 1];
+  std::vector<Edge> legs(p.send_dests.size());
+  for (size_t s = 0; s < p.sends.size(); ++s) {
+    const SendInfo& info = p.sends[s];
+    for (uint32_t i = info.dest_begin; i < info.dest_end; ++i) {
+      Edge& e = legs[next[p.send_dests[i]]++];
+      e.src = info.tile;
+      e.dst = p.send_dests[i];
+      e.addr = info.addr;
+      e.len = info.len;
+      e.ref = uint32_t(s);
+      e.pair = p.dest_pair[i];
+    }
+  }
+  return legs;
 }
 
 std::string plural(size_t n, const char* what) {
@@ -61,7 +74,7 @@ class Matcher {
     }
   }
 
-  void match(const Edge& s, const Edge& r, std::vector<Match>& out) {
+  void match(const Edge& s, const Edge& r, Matches& out) {
     if (s.len != r.len) {
       const uint32_t a = index_.global(s.src), b = index_.global(s.dst);
       errors_.add(fmt::format(
@@ -69,15 +82,8 @@ class Matcher {
           a, s.len, b, pc_text(send_pc(s)), b, a, r.len, pc_text(recv_pc(r))));
       return;
     }
-    Match m;
-    m.send = s.ref;
-    m.pair = s.pair;
-    m.src = s.src;
-    m.dst = s.dst;
-    m.src_addr = s.addr;
-    m.dst_addr = r.addr;
-    m.len = s.len;
-    out.push_back(m);
+    out.deliveries.push_back({s.src, s.addr, s.dst, r.addr, s.len});
+    out.send_pair.push_back(uint32_t(s.ref) << 1 | s.pair);
   }
 
  private:
@@ -103,15 +109,15 @@ struct SourceCursor {
 
 }  // namespace
 
-std::vector<Match> match_postings(const TileIndex& index, Postings& postings, ErrorList& errors) {
+Matches match_postings(const TileIndex& index, const Postings& postings, ErrorList& errors) {
   const uint32_t n = index.size();
-  std::vector<Edge>& sends = postings.send_edges;  // collected in (src, posting order)
+  const std::vector<Edge> sends = send_legs_by_destination(postings, n);
   const std::vector<Edge>& recvs = postings.recv_edges;
-  counting_sort(sends, n, [](const Edge& e) { return e.dst; });
 
   Matcher matcher(index, postings, errors);
-  std::vector<Match> matches;
-  matches.reserve(std::min(sends.size(), recvs.size()));
+  Matches matches;
+  matches.deliveries.reserve(std::min(sends.size(), recvs.size()));
+  matches.send_pair.reserve(std::min(sends.size(), recvs.size()));
   std::vector<SourceCursor> from(n);
   size_t i = 0, j = 0;
   while (i < sends.size() || j < recvs.size()) {
@@ -152,8 +158,6 @@ std::vector<Match> match_postings(const TileIndex& index, Postings& postings, Er
     i = i_end;
     j = j_end;
   }
-  std::vector<Edge>().swap(postings.send_edges);
-  std::vector<Edge>().swap(postings.recv_edges);
   return matches;
 }
 

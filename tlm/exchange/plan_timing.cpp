@@ -73,8 +73,7 @@ class InPort {
 }  // namespace
 
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
-                                       const std::vector<Match>& matches,
-                                       const ExchangeTiming& timing) {
+                                       const Matches& matches, const ExchangeTiming& timing) {
   const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
   const uint64_t ticks_per_cycle = 2 * out_rate * in_rate;
   const uint32_t n = index.size();
@@ -90,23 +89,24 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
     if (i == 0 || postings.sends[i - 1].tile != s.tile) port_free = start[s.tile];
     uint64_t ready = start[s.tile];
     for (uint32_t d = s.dest_begin; d < s.dest_end; ++d) ready = std::max(ready, start[postings.send_dests[d]]);
-    const uint32_t len = index.post(s.tile, s.post).len;
     leaves[i] = std::max(port_free, ready);
-    port_free = leaves[i] + 2 * in_rate * len;  // len / out_rate cycles
+    port_free = leaves[i] + 2 * in_rate * uint64_t(s.len);  // len / out_rate cycles
     done[s.tile] = std::max(done[s.tile], port_free);
-    outcome[s.tile].bytes_out += len;
+    outcome[s.tile].bytes_out += s.len;
   }
 
   // In ports: the matches of a receiver are consecutive (match order is by dst).
   const LatencyTable latency(index, timing);
   InPort port;
-  for (size_t i = 0; i < matches.size();) {
-    const uint32_t dst = matches[i].dst;
+  const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
+  for (size_t i = 0; i < legs.size();) {
+    const uint32_t dst = legs[i].dst_tile;
     port.clear();
-    for (; i < matches.size() && matches[i].dst == dst; ++i) {
-      const Match& m = matches[i];
-      port.add(leaves[m.send] + latency(m.src, dst) * ticks_per_cycle, 2 * in_rate * uint64_t(m.len),
-               m.pair ? 1 : 2);
+    for (; i < legs.size() && legs[i].dst_tile == dst; ++i) {
+      const Delivery& m = legs[i];
+      const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
+      port.add(leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle, 2 * in_rate * uint64_t(m.len),
+               pair ? 1 : 2);
       outcome[dst].bytes_in += m.len;
     }
     done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
