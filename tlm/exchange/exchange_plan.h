@@ -51,8 +51,10 @@ struct ExchangePlan {
   // both tiles (and the pcs of the postings), e.g.
   // "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3".
   std::vector<std::string> errors;
-  std::vector<Delivery> deliveries;   // in a deterministic order
-  std::vector<TileOutcome> tiles;     // same order as the input
+  // Empty on any error (the exchange is atomic). Ordered by destination tile id, then by
+  // the destination's receive posting order.
+  std::vector<Delivery> deliveries;
+  std::vector<TileOutcome> tiles;     // same order as the input; on error done = start
 };
 
 // At most this many messages in ExchangePlan::errors; a last one counts the rest.
@@ -66,10 +68,13 @@ uint32_t tile_distance(const ExchangeTiming& timing, uint32_t a, uint32_t b);
 // Largest tile_distance() between two tiles of one IPU.
 uint32_t max_tile_distance(const ExchangeTiming& timing);
 
-// Cycles for a message between two tiles of one IPU (latency only, no serialisation).
+// Cycles for a message between two tiles of one IPU (latency only, no serialisation):
+// latency_min_cycles for neighbours (and a tile to itself) up to latency_max_cycles for
+// the farthest pair, linear in distance. Tiles of different IPUs: latency_max_cycles.
 uint32_t latency_cycles(const ExchangeTiming& timing, uint32_t src_tile, uint32_t dst_tile);
 
-// Pure function of its inputs: the same postings give the same plan.
+// Pure function of its inputs: the same postings give the same plan, whatever the order
+// of `tiles`.
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing);
 
 }  // namespace ipusim::exchange

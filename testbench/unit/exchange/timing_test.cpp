@@ -56,6 +56,15 @@ TEST(ExchangeTiming, DistanceAndLatencyOnGc2Layout) {
   EXPECT_EQ(latency_cycles(t, 1216, 1217), 8u);
 }
 
+TEST(ExchangeTiming, Gc200Layout) {
+  ExchangeTiming t;
+  t.tiles_per_ipu = 1472;  // 23 columns of 64
+  EXPECT_EQ(max_tile_distance(t), 85u);
+  EXPECT_EQ(tile_distance(t, 0, 1471), 85u);
+  EXPECT_EQ(latency_cycles(t, 0, 1471), 64u);
+  EXPECT_EQ(latency_cycles(t, 1471, 1470), 8u);
+}
+
 TEST(ExchangeTiming, PartialLastColumn) {
   ExchangeTiming t;
   t.tiles_per_ipu = 100;  // columns of 64 and 36
