@@ -16,15 +16,17 @@ constexpr const char* kAbsent = "takes no part in this exchange (halted, not loa
 
 // The pair rule (docs/exchange.md): tiles 2k and 2k+1 of one IPU share a double-width
 // receive path, so a send naming both charges each half its length.
-bool has_partner(const TileIndex& index, const std::vector<uint32_t>& dests, size_t i,
-                 uint32_t tiles_per_ipu) {
+// `dests[i]` is in the set dests[begin, end) (sorted, unique).
+bool has_partner(const TileIndex& index, const std::vector<uint32_t>& dests, size_t begin, size_t end,
+                 size_t i, uint32_t tiles_per_ipu) {
   const uint32_t g = index.global(dests[i]);
   const uint32_t local = g % tiles_per_ipu;
   const uint32_t partner_local = local ^ 1u;
   if (partner_local >= tiles_per_ipu) return false;
   const uint32_t partner = g - local + partner_local;
-  if (partner > g) return i + 1 < dests.size() && index.global(dests[i + 1]) == partner;
-  return i > 0 && index.global(dests[i - 1]) == partner;
+  // Dense ids follow global ids, so the partner, if present, is the set's neighbour.
+  if (partner > g) return i + 1 < end && index.global(dests[i + 1]) == partner;
+  return i > begin && index.global(dests[i - 1]) == partner;
 }
 
 void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t tiles_per_ipu,
@@ -55,8 +57,8 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
   info.dest_end = uint32_t(out.send_dests.size());
   out.sends.push_back(info);
   for (uint32_t i = info.dest_begin; i < info.dest_end; ++i) {
-    out.dest_pair.push_back(info.dest_end - info.dest_begin > 1 &&
-                            has_partner(index, out.send_dests, i, tiles_per_ipu));
+    out.dest_pair.push_back(
+        has_partner(index, out.send_dests, info.dest_begin, info.dest_end, i, tiles_per_ipu));
   }
 }
 

@@ -254,6 +254,21 @@ TEST(ExchangeTiming, PairRuleHalvesTheCharge) {
   EXPECT_EQ(odd.outcome(c, 3).done_cycle, 40u);
 }
 
+TEST(ExchangeTiming, PairRuleLooksOnlyAtItsOwnSend) {
+  // Each sender's send to {2, 10} is followed by one to {11} alone: 10 and 11 are a pair,
+  // but not in one send, so tile 11 pays full length: 128 B arriving from 24, done at 56.
+  Phase p;
+  for (uint32_t src : {0u, 1u}) {
+    p.send(src, 0, 64, {2, 10}).send(src, 0, 64, {11});
+    p.recv(2, 0x100 * (src + 1), 64, src).recv(10, 0x100 * (src + 1), 64, src);
+    p.recv(11, 0x100 * (src + 1), 64, src);
+  }
+  const ExchangePlan plan = p.plan(flat_latency(16));
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  EXPECT_EQ(p.outcome(plan, 11).done_cycle, 56u);
+  EXPECT_EQ(p.outcome(plan, 2).done_cycle, 40u);
+}
+
 TEST(ExchangeTiming, PairsAreWithinOneIpu) {
   // Three tiles per IPU: tile 2 is local 2 (no partner), tile 3 is IPU 1's local 0.
   Phase across;
