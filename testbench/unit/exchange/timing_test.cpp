@@ -255,17 +255,17 @@ TEST(ExchangeTiming, PairRuleHalvesTheCharge) {
 }
 
 TEST(ExchangeTiming, PairRuleLooksOnlyAtItsOwnSend) {
-  // Each sender's send to {2, 10} is followed by one to {11} alone: 10 and 11 are a pair,
+  // Each sender's send to {2, 10} is followed by one to {11, 13}: 10 and 11 are a pair,
   // but not in one send, so tile 11 pays full length: 128 B arriving from 24, done at 56.
   Phase p;
   for (uint32_t src : {0u, 1u}) {
-    p.send(src, 0, 64, {2, 10}).send(src, 0, 64, {11});
-    p.recv(2, 0x100 * (src + 1), 64, src).recv(10, 0x100 * (src + 1), 64, src);
-    p.recv(11, 0x100 * (src + 1), 64, src);
+    p.send(src, 0, 64, {2, 10}).send(src, 0, 64, {11, 13});
+    for (uint32_t d : {2u, 10u, 11u, 13u}) p.recv(d, 0x100 * (src + 1), 64, src);
   }
   const ExchangePlan plan = p.plan(flat_latency(16));
   ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
   EXPECT_EQ(p.outcome(plan, 11).done_cycle, 56u);
+  EXPECT_EQ(p.outcome(plan, 13).done_cycle, 56u);
   EXPECT_EQ(p.outcome(plan, 2).done_cycle, 40u);
 }
 
