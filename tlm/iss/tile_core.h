@@ -78,6 +78,8 @@ struct StopInfo {
 struct ThreadStats {
   uint64_t instret = 0;       // instructions retired by this context
   uint64_t stall_cycles = 0;  // cycles the thread was ready but could not issue (join, sync, no slot)
+  uint64_t exchange_stall_cycles = 0;  // supervisor: from each Exchange stop to its release_exchange
+                                       // cycle (not part of stall_cycles)
   uint32_t starts = 0;        // workers: how many times the context was started
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
