@@ -8,13 +8,48 @@
 
 #include "iss/amp_math.h"
 #include "iss/decode.h"
+#include "iss/host_fp_status.h"
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
 
+// ---- the instructions ----
+
 namespace {
 
 inline uint32_t rotr(uint32_t v, unsigned s) { return (v >> s) | (v << (32 - s)); }
+
+// amp.mac's arithmetic (and the f16 conversion) raises host flags that must not reach
+// fflags: the first such instruction of a run of consecutive AMP instructions saves the
+// host's status, the run's last instruction (decoded: rs3 = 0) restores it. Nothing but
+// AMP instructions executes in between, so no other flag is lost; a quantum that ends
+// inside a run (stepping budget, guard, fault) is restored by the scheduler. Restoring
+// (LDMXCSR) costs more than an amp.mac, hence once per run.
+inline void enter_run(Quantum& q) {
+  if (!q.amp_fp_saved) {
+    q.amp_saved_fp_status = host_fp_status_save();
+    q.amp_fp_saved = true;
+  }
+}
+template <bool F16>
+inline void mac_in_run(Quantum& q, AmpState& s, const uint8_t* x) {
+  enter_run(q);
+  amp::multiply_accumulate(s, amp::load_inputs<F16>(x));
+}
+inline void ldw_in_run(Quantum& q, AmpState& s, const uint8_t* w, bool f16) {
+  if (f16) {
+    enter_run(q);
+    amp::ldw_f16(s, w);
+  } else {
+    amp::ldw_f32(s, w);  // a copy of bits: no flags
+  }
+}
+inline void end_of_run(Quantum& q, const DecodedInsn* ip) {
+  if (q.amp_fp_saved && ip->rs3 == 0) {
+    host_fp_status_restore(q.amp_saved_fp_status);
+    q.amp_fp_saved = false;
+  }
+}
 
 // amp.ldw / amp.mac of type T. The decoded immediate is -SRAM_BASE, so `off` is the
 // operand's offset in SRAM.
@@ -29,33 +64,35 @@ inline bool amp_fast(Quantum& q, const DecodedInsn* ip) {
     if constexpr (Mac) {
       constexpr unsigned kShift = T == AmpType::F16 ? 3 : 4;  // 8- or 16-byte inputs, aligned
       if (s->type == T && rotr(off, kShift) < (M.load_limit[2] >> (kShift - 2))) {
-        if constexpr (T == AmpType::F16)
-          amp::mac_f16(*s, M.load_base + off);
-        else
-          amp::mac_f32(*s, M.load_base + off);
+        mac_in_run<T == AmpType::F16>(q, *s, M.load_base + off);
         R[ip->rd] = a + (1u << kShift);
+        end_of_run(q, ip);
         return true;
       }
     } else if (rotr(off, 2) < (T == AmpType::F16 ? s->ldw_limit16 : s->ldw_limit32)) {
-      if constexpr (T == AmpType::F16)
-        amp::ldw_f16(*s, M.load_base + off);
-      else
-        amp::ldw_f32(*s, M.load_base + off);
+      ldw_in_run(q, *s, M.load_base + off, T == AmpType::F16);
+      end_of_run(q, ip);
       return true;
     }
   }
-  return q.tile->amp(q, ip);
+  const bool ok = q.tile->amp(q, ip);
+  if (ok) end_of_run(q, ip);
+  return ok;
 }
 
 }  // namespace
 
 bool loop_amp(Quantum& q, const DecodedInsn* ip) {
-  switch (q.mem->ops[ip - q.mem->code]) {
+  switch (q.mem->ops[ip - q.mem->code]) {  // every AMP instruction ends with end_of_run
     case Op::amp_ldw16: return amp_fast<AmpType::F16, false>(q, ip);
     case Op::amp_ldw32: return amp_fast<AmpType::F32, false>(q, ip);
     case Op::amp_mac16: return amp_fast<AmpType::F16, true>(q, ip);
     case Op::amp_mac32: return amp_fast<AmpType::F32, true>(q, ip);
-    default: return q.tile->amp(q, ip);
+    default: {
+      const bool ok = q.tile->amp(q, ip);
+      if (ok) end_of_run(q, ip);
+      return ok;
+    }
   }
 }
 
@@ -123,10 +160,7 @@ bool TileState::amp(Quantum& q, const DecodedInsn* ip) {
     case Op::amp_ldw32: {
       const uint8_t* p = operand("weights", rows * (f32 ? 16 : 8), 4, false);
       if (!p) return false;
-      if (f32)
-        amp::ldw_f32(s, p);
-      else
-        amp::ldw_f16(s, p);
+      ldw_in_run(q, s, p, !f32);
       return true;
     }
     case Op::amp_mac16:
@@ -143,9 +177,9 @@ bool TileState::amp(Quantum& q, const DecodedInsn* ip) {
       const uint8_t* p = operand("inputs", bytes, bytes, false);
       if (!p) return false;
       if (f32)
-        amp::mac_f32(s, p);
+        mac_in_run<false>(q, s, p);
       else
-        amp::mac_f16(s, p);
+        mac_in_run<true>(q, s, p);
       R[ip->rd] = addr + bytes;
       return true;
     }

@@ -60,9 +60,12 @@ struct DecodedInsn {
   // within the decoded array; *_far: the target pc; FP: rm | FpOp << 8; AMP ldw / mac:
   // -SRAM_BASE (the fast path's offset bias).
   int32_t imm;
-  uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3
+  uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3;
+                              // AMP: rs3 = 1 if the next word is an AMP instruction too
 };
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
+
+inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
 
 struct DecodedCode {
   uint32_t begin = 0;       // pc of insns[0]

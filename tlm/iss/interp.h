@@ -47,6 +47,11 @@ struct Quantum {
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
   bool trace = false;    // stepping loop: report every retired instruction
+  // In and out: the host's FP status saved by the first amp.mac of a run of AMP
+  // instructions, restored after the run's last one (amp.cpp) or, if the quantum ends
+  // inside the run, by the scheduler before it collects the host's flags.
+  uint32_t amp_saved_fp_status = 0;
+  bool amp_fp_saved = false;
   // Out.
   const DecodedInsn* ip = nullptr;  // the next instruction to execute (in and out)
   uint64_t executed = 0;            // instructions retired in this quantum

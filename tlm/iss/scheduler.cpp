@@ -12,6 +12,7 @@
 
 #include "iss/disasm.h"
 #include "iss/fpu.h"
+#include "iss/host_fp_status.h"
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
@@ -273,6 +274,7 @@ void TileState::run_quantum(Thread& t) {
     run_loop<true>(q);
   else
     run_loop<false>(q);
+  if (q.amp_fp_saved) host_fp_status_restore(q.amp_saved_fp_status);  // ended inside a run of AMP instructions
   t.hart.regs[kFflagsReg] |= fpu::host_flags_read();
   t.ip = q.ip;
   t.instret += q.executed;

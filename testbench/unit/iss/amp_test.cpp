@@ -448,6 +448,7 @@ TEST(IssAmp, LeavesFflagsAloneAndIgnoresFrm) {
   std::vector<uint16_t> w16(64, 0);
   w16[0] = 0x7c00;                       // inf * 0: invalid
   w16[5] = 0x3c00, w16[6] = 0x7bff;      // 1 + 65504^2: inexact in f32
+  w16[8] = 0x7d00;                       // a signalling NaN (invalid, if converted by F16C)
   const std::vector<uint16_t> x16 = {0x0000, 0x3c00, 0x7bff, 0x3c00};
   RefAmp ref32(kAmpMaxRows), ref16(kAmpMaxRows);
   ref32.w = w32;
