@@ -458,14 +458,29 @@ TEST(IssAmp, LeavesFflagsAloneAndIgnoresFrm) {
   for (int j = 0; j < 4; ++j) xh[j] = ref_half(x16[j]);
   ref16.mac(xh, 16);
   EXPECT_EQ(ref32.stored(4), (std::vector<uint32_t>{fpu::kCanonicalNan, 0x7f800000u, 0, 0x3f800002u}));
-  for (uint32_t q : {1u, 1024u}) {
+  // A trace sink that does float arithmetic of its own (raising the host's inexact flag),
+  // called between the instructions of a run of AMP instructions.
+  struct FloatTrace : TraceSink {
+    volatile float num = 1.0f, den = 3.0f, sink = 0.0f;
+    unsigned retired = 0;
+    void retire(const TileIdentity&, uint32_t, uint64_t, uint32_t, uint32_t) override {
+      sink = num / den;
+      ++retired;
+    }
+  };
+  for (uint32_t q : {1u, 1024u, 0u}) {  // 0: quantum 1024 with tracing (the stepping loop)
     SCOPED_TRACE(q);
-    AmpHarness h(a, amp_params(64, 16, q));
+    FloatTrace trace;
+    AmpHarness h(a, amp_params(64, 16, q == 0 ? 1024 : q));
+    if (q == 0) h.core.set_trace(&trace);
     put(h, kW, w32);
     put(h, kX, x32);
     put(h, kW + 64, w16);
     put(h, kX + 16, x16);
     h.run_ok();
+    if (q == 0) {
+      EXPECT_EQ(trace.retired, h.core.instret());
+    }
     EXPECT_EQ(h.x(a0), 0u);
     EXPECT_EQ(h.x(a1), 0x10u);
     EXPECT_EQ(h.x(a2), fpu::OF | fpu::NX);
