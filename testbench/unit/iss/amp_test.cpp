@@ -489,6 +489,43 @@ TEST(IssAmp, LeavesFflagsAloneAndIgnoresFrm) {
   }
 }
 
+// A worker's quantum can end between two AMP instructions of one run (thread_quantum 1,
+// 2, 3): the flags of the AMP's arithmetic still stay out of fflags.
+TEST(IssAmp, LeavesFflagsAloneWhenAQuantumEndsInsideARun) {
+  Asm a;
+  a.la(t0, "worker");
+  a.run(zero, t0, zero);
+  a.join();
+  a.halt(zero);
+  a.label("worker");
+  a.li(s0, kW);
+  a.li(s1, kX);
+  a.li(s2, kOut);
+  a.amp_ldw(kF32, s0);
+  a.amp_mac(kF32, s1, s1);  // inf * 0, overflow, underflow, inexact (rows as below)
+  a.amp_mac(kF32, s1, s1);
+  a.amp_ldw(kF32, s0);
+  a.amp_mac(kF32, s1, s1);
+  a.amp_st(kF32, s2);
+  a.csrr(a0, kFflags);
+  a.wexit(a0);
+  const std::vector<uint32_t> w32 = {0, fbits(INFINITY), 0, 0, fbits(2.0f), 0, 0, 0,
+                                     0, 0, fbits(1e-30f), 0, 0, 0, 0, 0x3f800001u};
+  std::vector<uint32_t> x32;
+  for (int k = 0; k < 3; ++k)
+    for (uint32_t v : {fbits(3e38f), 0u, fbits(1e-20f), 0x3f800001u}) x32.push_back(v);
+  for (uint32_t q : {1u, 2u, 3u, 1024u}) {
+    SCOPED_TRACE(q);
+    AmpHarness h(a, amp_params(64, 16, q));
+    put(h, kW, w32);
+    put(h, kX, x32);
+    h.run_ok();
+    EXPECT_EQ(h.core.thread_stats(1).last_status, 0);
+    EXPECT_EQ(h.fcsr(1), 0u);
+    EXPECT_EQ(h.mem32(kOut + 4), 0x7f800000u);  // the arithmetic did happen
+  }
+}
+
 // ---- the state is per thread -----------------------------------------------------------
 
 // Each thread has its own W and accumulators; a started worker gets a fresh state, as it
