@@ -13,8 +13,6 @@
 
 namespace ipusim::iss {
 
-// ---- the instructions ----
-
 namespace {
 
 inline uint32_t rotr(uint32_t v, unsigned s) { return (v >> s) | (v << (32 - s)); }

@@ -5,9 +5,9 @@
 //   nearest even. NaNs are made canonical when the accumulators are stored (a NaN
 //   accumulator stays a NaN through any later addition, so that is the same result).
 //
-// Written with GCC vector extensions so amp.mac is straight-line SIMD: four rows per
-// vector, the four columns' products added one after another, which keeps the order of
-// additions of every row. Only amp.cpp includes this header; it is compiled with the run
+// Written with GCC vector extensions so amp.mac is straight-line SIMD: eight (or four)
+// rows per vector, the four columns' products added one after another, which keeps the
+// order of additions of every row. Only amp.cpp includes this header; it is compiled with the run
 // loop's flags (-ffp-contract=off -frounding-math -fno-fast-math, see CMakeLists.txt): a
 // fused multiply-add or a reassociated sum would break the rule.
 //
