@@ -76,6 +76,7 @@ bool TileState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
 }
 
 bool TileState::add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count) {
+  if (count == 0) return true;  // adds nothing, names no tile
   if (uint64_t{first} + count > system_tiles()) {
     raise(t, ip, "exchange misuse",
           fmt::format("destination tiles {}..{} are not all tiles of the system (global ids 0..{}: {} IPU(s) x {} "

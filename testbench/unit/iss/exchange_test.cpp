@@ -264,6 +264,8 @@ TEST(IssExchange, DestinationSetAndSource) {
   a.addi(a1, zero, 3);
   a.xdst(a0, a1);          // {5..8}
   a.xdst(a0, zero);        // adds nothing
+  a.li(t1, 1000);
+  a.xdst(t1, zero);        // adds nothing, names no tile: no fault
   a.lui(s0, 0x40);         // the code itself
   a.addi(a2, zero, 16);
   a.send(s0, a2);
