@@ -1,6 +1,6 @@
 /*
- * kcommon.h: what every chip-level kernel shares: the Xipu functions (xipu.h plus, until
- * it has them, xipu_next.h), printing, tile-local storage, and a few exchange helpers.
+ * kcommon.h: what every chip-level kernel shares: the Xipu functions (ipu/xipu.h),
+ * printing, tile-local storage, and a few exchange helpers.
  *
  * The kernels also compile natively for the host against the fake chip of
  * testbench/system/kernels/host (KERNELS_HOST defined): there every tile is a host
@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include "ipu/xipu.h"
-#include "xipu_next.h"
 #include "kinputs.h"
 
 #ifdef KERNELS_HOST

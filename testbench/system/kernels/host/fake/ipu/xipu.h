@@ -10,9 +10,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IPU_HAVE_EXCHANGE 1
-#define IPU_HAVE_AMP 1
-
 #define IPU_SRAM_BASE 0x00040000u
 #define IPU_SYNC_WORKERS 0
 #define IPU_SYNC_IPU 1
