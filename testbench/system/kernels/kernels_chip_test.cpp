@@ -2,7 +2,7 @@
 //  - GC2: aggregate all-to-all exchange bandwidth for large messages within 5 % of
 //    7.78 TB/s (1216 tiles x 4 B/cycle x 1.6 GHz), and the partner pattern likewise;
 //  - GC200 and Bow: the f16 GEMM on every tile and worker, bit-exact, and its modelled
-//    throughput against the configured peak (see GemmOnFullChips for the bound);
+//    throughput against the configured peak (see KernelsGemmOnFullChips for the bound);
 //  - GC200: all-reduce and Jacobi bit-exact on 1472 tiles.
 // Every test prints its measured table (the figures docs/kernels.md quotes).
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@ void expect_clean(const kref::IpusimRun& r) {
   EXPECT_TRUE(r.json["fault"].is_null()) << r.json["fault"];
 }
 
-TEST(ExchangeOnGc2, AllToAllBandwidthIsTheDatasheetFigure) {
+TEST(KernelsExchangeOnGc2, AllToAllBandwidthIsTheDatasheetFigure) {
   const std::string path = "configs/gc2.yaml";
   const auto chip = chip_of(path);
   const kref::IpusimRun r = kref::run_ipusim(path, "mb_exchange_bw.elf", "gc2_bw");
@@ -64,14 +64,14 @@ TEST(ExchangeOnGc2, AllToAllBandwidthIsTheDatasheetFigure) {
   EXPECT_NEAR(largest["pair"] / (4 * chip.clock_hz), 1.0, 0.05) << "one tile: 4 B/cycle";
 }
 
-class GemmOnFullChips : public ::testing::TestWithParam<std::string> {};
+class KernelsGemmOnFullChips : public ::testing::TestWithParam<std::string> {};
 
 // The GEMM's inner loop issues amp.ldw, amp.mac per 4-deep k-step plus amp.clr, amp.st,
 // a pointer add and a branch per column: 24 / (2 * 24 + 4) = 46.2 % of the issue slots
 // are amp.mac, and under docs/xipu.md's AMP contract no f16 GEMM can exceed 50 % (every
 // amp.mac that accumulates into the same outputs needs its own amp.ldw). The test holds
 // the kernel to 44 % of the configured peak over the product superstep.
-TEST_P(GemmOnFullChips, IsBitExactAndNearTheAmpBound) {
+TEST_P(KernelsGemmOnFullChips, IsBitExactAndNearTheAmpBound) {
   const std::string path = GetParam();
   const auto chip = chip_of(path);
   const kref::IpusimRun r = kref::run_ipusim(path, "gemm.elf", "gemm_" + chip.name);
@@ -101,13 +101,13 @@ TEST_P(GemmOnFullChips, IsBitExactAndNearTheAmpBound) {
   EXPECT_LE(tflops / peak, 0.50);
 }
 
-INSTANTIATE_TEST_SUITE_P(Chips, GemmOnFullChips,
+INSTANTIATE_TEST_SUITE_P(Chips, KernelsGemmOnFullChips,
                          ::testing::Values("configs/gc200.yaml", "configs/bow.yaml"),
                          [](const auto& info) {
                            return info.param.find("bow") != std::string::npos ? "bow" : "gc200";
                          });
 
-TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
+TEST(KernelsCollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
   const std::string path = "configs/gc200.yaml";
   const auto chip = chip_of(path);
   kref::IpusimRun r = kref::run_ipusim(path, "allreduce.elf", "allreduce_gc200");
@@ -152,12 +152,12 @@ TEST(CollectivesOnGc200, AllreduceAndJacobiAreBitExact) {
 
 namespace {
 
-class LatencyAndSync : public ::testing::TestWithParam<std::string> {};
+class KernelsLatencyAndSync : public ::testing::TestWithParam<std::string> {};
 
 // Tile 0 to its neighbour is the config's minimum latency and to the last tile (the far
 // corner of the column layout, docs/exchange.md) its maximum; in a steady sync loop every
 // tile stalls for the farthest tile's round trip (latency_max, docs/sync.md).
-TEST_P(LatencyAndSync, MatchTheConfiguredEnds) {
+TEST_P(KernelsLatencyAndSync, MatchTheConfiguredEnds) {
   const std::string path = GetParam();
   const auto chip = chip_of(path);
   kref::IpusimRun r = kref::run_ipusim(path, "mb_latency.elf", "latency_" + chip.name);
@@ -204,7 +204,7 @@ TEST_P(LatencyAndSync, MatchTheConfiguredEnds) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Chips, LatencyAndSync,
+INSTANTIATE_TEST_SUITE_P(Chips, KernelsLatencyAndSync,
                          ::testing::Values("configs/gc2.yaml", "configs/gc200.yaml"),
                          [](const auto& info) {
                            return info.param.find("gc200") != std::string::npos ? "gc200" : "gc2";

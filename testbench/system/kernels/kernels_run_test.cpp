@@ -105,12 +105,12 @@ INSTANTIATE_TEST_SUITE_P(Chips, KernelsOnTestChips,
 
 // ---- microbenchmarks on tiny16 ------------------------------------------------------
 
-class MicrobenchmarksTiny16 : public ::testing::Test {
+class KernelsMicrobenchmarksTiny16 : public ::testing::Test {
  protected:
   Chip c = chip("configs/test/tiny16.yaml");
 };
 
-TEST_F(MicrobenchmarksTiny16, ExchangeBandwidthApproachesThePortRate) {
+TEST_F(KernelsMicrobenchmarksTiny16, ExchangeBandwidthApproachesThePortRate) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_exchange_bw.elf", "mb_bw_tiny16");
   expect_clean(r);
   const double port = c.config.tile.exchange_in_bytes_per_cycle;
@@ -144,7 +144,7 @@ uint32_t fabric_latency(const ipusim::config::ChipConfig& c, uint32_t distance) 
   return uint32_t(lo + (2 * num + den) / (2 * den));
 }
 
-TEST_F(MicrobenchmarksTiny16, LatencyIsTheFabricsDistanceLatency) {
+TEST_F(KernelsMicrobenchmarksTiny16, LatencyIsTheFabricsDistanceLatency) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_latency.elf", "mb_latency_tiny16");
   expect_clean(r);
   const auto rows = kref::lines_of(r.console, "mb_latency");
@@ -158,7 +158,7 @@ TEST_F(MicrobenchmarksTiny16, LatencyIsTheFabricsDistanceLatency) {
   }
 }
 
-TEST_F(MicrobenchmarksTiny16, SyncStallIsTheControllersRoundTrip) {
+TEST_F(KernelsMicrobenchmarksTiny16, SyncStallIsTheControllersRoundTrip) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_sync.elf", "mb_sync_tiny16");
   expect_clean(r);
   const auto ipu = find_line(r.console, "mb_sync", "zone", "ipu");

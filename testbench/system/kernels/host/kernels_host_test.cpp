@@ -34,9 +34,9 @@ std::string hex(uint32_t v) {
   return s;
 }
 
-class AllreduceHost : public ::testing::TestWithParam<uint32_t> {};
+class KernelsHostAllreduce : public ::testing::TestWithParam<uint32_t> {};
 
-TEST_P(AllreduceHost, MatchesTheReferenceBitForBit) {
+TEST_P(KernelsHostAllreduce, MatchesTheReferenceBitForBit) {
   const kfake::ChipConfig chip{.tiles = GetParam()};
   const kfake::RunOutcome out = run_clean(chip, allreduce_main);
   const kref::AllreduceExpect want = kref::allreduce(chip.tiles, chip.sram_bytes);
@@ -54,17 +54,17 @@ TEST_P(AllreduceHost, MatchesTheReferenceBitForBit) {
   for (uint32_t t = 1; t < chip.tiles; ++t) EXPECT_EQ(out.tiles[t].console, "") << "tile " << t;
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiles, AllreduceHost, ::testing::Values(2u, 4u, 16u, 37u));
+INSTANTIATE_TEST_SUITE_P(Tiles, KernelsHostAllreduce, ::testing::Values(2u, 4u, 16u, 37u));
 
-TEST(AllreduceHost, ChunkRuleGivesTheDocumentedSizes) {
+TEST(KernelsHostAllreduce, ChunkRuleGivesTheDocumentedSizes) {
   EXPECT_EQ(kref::allreduce(4, 624 * 1024).chunk, 64u);
   EXPECT_EQ(kref::allreduce(1472, 624 * 1024).chunk, 32u);  // GC200, Bow
   EXPECT_EQ(kref::allreduce(1216, 256 * 1024).chunk, 8u);   // GC2
 }
 
-class JacobiHost : public ::testing::TestWithParam<uint32_t> {};
+class KernelsHostJacobi : public ::testing::TestWithParam<uint32_t> {};
 
-TEST_P(JacobiHost, MatchesTheReferenceBitForBit) {
+TEST_P(KernelsHostJacobi, MatchesTheReferenceBitForBit) {
   const kfake::ChipConfig chip{.tiles = GetParam()};
   const kfake::RunOutcome out = run_clean(chip, jacobi_main);
   const kref::JacobiExpect want = kref::jacobi(chip.tiles);
@@ -77,16 +77,16 @@ TEST_P(JacobiHost, MatchesTheReferenceBitForBit) {
   EXPECT_EQ(out.tiles[0].syncs, 52u) << "one sync per iteration, one to start, one to gather";
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiles, JacobiHost, ::testing::Values(1u, 2u, 4u, 16u));
+INSTANTIATE_TEST_SUITE_P(Tiles, KernelsHostJacobi, ::testing::Values(1u, 2u, 4u, 16u));
 
 struct GemmCase {
   uint32_t tiles, amp_rows;
   bool small;
 };
 
-class GemmHost : public ::testing::TestWithParam<GemmCase> {};
+class KernelsHostGemm : public ::testing::TestWithParam<GemmCase> {};
 
-TEST_P(GemmHost, MatchesTheReferenceBitForBit) {
+TEST_P(KernelsHostGemm, MatchesTheReferenceBitForBit) {
   const GemmCase c = GetParam();
   const kfake::ChipConfig chip{.tiles = c.tiles, .amp_rows16 = c.amp_rows};
   const kfake::RunOutcome out = run_clean(chip, c.small ? gemm_small_main : gemm_main);
@@ -105,7 +105,7 @@ TEST_P(GemmHost, MatchesTheReferenceBitForBit) {
   EXPECT_EQ(kref::to_u64(perf->at("macs")), want.m * want.n * want.k);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, GemmHost,
+INSTANTIATE_TEST_SUITE_P(Shapes, KernelsHostGemm,
                          ::testing::Values(GemmCase{1, 16, true}, GemmCase{4, 16, true},
                                            GemmCase{16, 16, true}, GemmCase{6, 8, true},
                                            GemmCase{12, 4, true}, GemmCase{16, 16, false}),
@@ -115,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GemmHost,
                                   (info.param.small ? "Small" : "Full");
                          });
 
-TEST(MicrobenchmarksHost, ExchangePatternsFollowTheRules) {
+TEST(KernelsHostMicrobenchmarks, ExchangePatternsFollowTheRules) {
   const kfake::ChipConfig chip{.tiles = 16};
   const kfake::RunOutcome out = run_clean(chip, mb_exchange_bw_main);
   const auto rows = kref::lines_of(out.tiles[0].console, "mb_exchange_bw");
@@ -127,7 +127,7 @@ TEST(MicrobenchmarksHost, ExchangePatternsFollowTheRules) {
   EXPECT_EQ(kref::to_u64(a2a->at("total_bytes")), 16u * 15u * 4u);
 }
 
-TEST(MicrobenchmarksHost, LatencyAndSyncRun) {
+TEST(KernelsHostMicrobenchmarks, LatencyAndSyncRun) {
   const kfake::ChipConfig chip{.tiles = 16};
   kfake::RunOutcome out = run_clean(chip, mb_latency_main);
   const auto lat = kref::lines_of(out.tiles[0].console, "mb_latency");
@@ -150,7 +150,7 @@ extern "C" int unmatched_send_main(void) {
   return 0;
 }
 
-TEST(FakeChip, ReportsASendWithoutReceive) {
+TEST(KernelsFakeChip, ReportsASendWithoutReceive) {
   const kfake::RunOutcome out = kfake::run({.tiles = 2}, unmatched_send_main);
   ASSERT_EQ(out.errors.size(), 1u);
   EXPECT_NE(out.errors[0].find("tile 0 sends 1 message(s) to tile 1 which receives only 0"),
