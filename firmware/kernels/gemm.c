@@ -25,9 +25,9 @@
  *
  * Output (tile 0): shapes, the hash of the tiles' hashes (tile order; a tile's hash is
  * the hash of its six workers' hashes, worker w's of the bits of C[w*R+i][col] in order
- * column, i), the product superstep's
- * cycles, the MACs and the fraction of the AMP peak (clock-free: MACs / (cycles * T *
- * 4 * R)); TFLOPS need the clock and are worked out by the test and docs/kernels.md.
+ * column, i), the product superstep's cycles, the MACs and the fraction of the AMP peak
+ * (clock-free: MACs / (cycles * T * 4 * R)); TFLOPS need the clock and are worked out
+ * by the test and docs/kernels.md.
  */
 
 #include "kcommon.h"
