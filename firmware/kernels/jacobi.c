@@ -39,13 +39,15 @@ struct sweep_job {
   uint32_t first, count; /* strip rows 1.. */
 };
 
+/* One pointer into the source, so the four neighbours are immediate offsets of one
+ * register (12 instructions a point; three pointers took 15). */
 static int sweep_rows(void *arg) {
   const struct sweep_job *j = arg;
   for (uint32_t r = j->first; r < j->first + j->count; ++r) {
-    const float *up = j->src + (r - 1) * NX, *mid = j->src + r * NX, *down = j->src + (r + 1) * NX;
-    float *out = j->dst + r * NX;
-    for (uint32_t c = 1; c < NX - 1; ++c)
-      out[c] = 0.25f * ((up[c] + down[c]) + (mid[c - 1] + mid[c + 1]));
+    const float *s = j->src + r * NX + 1;
+    float *out = j->dst + r * NX + 1;
+    for (const float *end = s + NX - 2; s != end; ++s, ++out)
+      *out = 0.25f * ((s[-NX] + s[NX]) + (s[-1] + s[1]));
   }
   return 0;
 }
