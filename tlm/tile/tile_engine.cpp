@@ -1,0 +1,62 @@
+#include "tile/tile_engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <tuple>
+
+#include "tile/tile.h"
+
+namespace ipusim::tile {
+
+TileEngine::TileEngine(sc_core::sc_module_name name, unsigned host_threads)
+    : sc_module(name), pool_(host_threads) {
+  SC_HAS_PROCESS(TileEngine);
+  SC_THREAD(drive);
+  // The ISS runs on this thread's stack when the batch's work reaches it: give it the
+  // room of an ordinary thread, not a coroutine's default 64 KiB.
+  set_stack_size(8 << 20);
+}
+
+TileEngine::~TileEngine() = default;
+
+void TileEngine::schedule(Tile& tile) {
+  ready_.push_back(&tile);
+  if (sc_core::sc_is_running()) work_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TileEngine::drive() {
+  for (;;) {
+    while (ready_.empty()) wait(work_);
+    run_batch();
+  }
+}
+
+void TileEngine::run_batch() {
+  batch_.swap(ready_);
+  ready_.clear();
+  const auto by_place = [](const Tile* a, const Tile* b) {
+    return std::tie(a->identity().ipu, a->identity().tile) <
+           std::tie(b->identity().ipu, b->identity().tile);
+  };
+  std::sort(batch_.begin(), batch_.end(), by_place);
+  ++batches_;
+  tiles_computed_ += batch_.size();
+
+  const auto start = std::chrono::steady_clock::now();
+  if (serial_ || pool_.threads() == 1 || batch_.size() == 1) {
+    for (Tile* t : batch_) t->compute();
+  } else {
+    order_ = batch_;
+    std::stable_sort(order_.begin(), order_.end(), [](const Tile* a, const Tile* b) {
+      return a->last_stretch_cycles() > b->last_stretch_cycles();
+    });
+    pool_.run(order_.size(), [this](size_t i) { order_[i]->compute(); });
+  }
+  iss_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const uint64_t batch = batches_;
+  for (Tile* t : batch_) t->finish_compute(batch);
+  batch_.clear();
+}
+
+}  // namespace ipusim::tile
