@@ -5,6 +5,7 @@
 // equivalence tests. Rules and timing: docs/xipu.md (funct3 = 2) and docs/exchange.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ struct ExchangeTiming {
   uint32_t out_bytes_per_cycle = 4;   // per tile
   uint32_t latency_min_cycles = 8;    // neighbouring tiles
   uint32_t latency_max_cycles = 64;   // tiles furthest apart
+  // Layout model for the distance (docs/exchange.md, "Distance"): an IPU's tiles stand in
+  // columns of this many tiles, numbered column by column. A model assumption, not a
+  // published figure; 64 divides the GC2 (1216) and GC200 / Bow (1472) tile counts.
+  uint32_t tiles_per_column = 64;
 };
 
 // One tile's side of an exchange phase.
@@ -46,14 +51,30 @@ struct ExchangePlan {
   // both tiles (and the pcs of the postings), e.g.
   // "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3".
   std::vector<std::string> errors;
-  std::vector<Delivery> deliveries;   // in a deterministic order
-  std::vector<TileOutcome> tiles;     // same order as the input
+  // Empty on any error (the exchange is atomic). Ordered by destination tile id, then by
+  // the destination's receive posting order.
+  std::vector<Delivery> deliveries;
+  std::vector<TileOutcome> tiles;     // same order as the input; on error done = start
 };
 
-// Cycles for a message between two tiles of one IPU (latency only, no serialisation).
+// At most this many messages in ExchangePlan::errors; a last one counts the rest.
+inline constexpr size_t kMaxPlanErrors = 100;
+
+// Hops between two tiles of one IPU in the layout model (Manhattan distance between
+// their (column, row) places); 0 for the same tile. Tiles of different IPUs: the largest
+// distance of an IPU (the IPU-Link path is timed by the links model).
+uint32_t tile_distance(const ExchangeTiming& timing, uint32_t a, uint32_t b);
+
+// Largest tile_distance() between two tiles of one IPU.
+uint32_t max_tile_distance(const ExchangeTiming& timing);
+
+// Cycles for a message between two tiles of one IPU (latency only, no serialisation):
+// latency_min_cycles for neighbours (and a tile to itself) up to latency_max_cycles for
+// the farthest pair, linear in distance. Tiles of different IPUs: latency_max_cycles.
 uint32_t latency_cycles(const ExchangeTiming& timing, uint32_t src_tile, uint32_t dst_tile);
 
-// Pure function of its inputs: the same postings give the same plan.
+// Pure function of its inputs: the same postings give the same plan, whatever the order
+// of `tiles`.
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing);
 
 }  // namespace ipusim::exchange

@@ -1,0 +1,98 @@
+// chip_speed: the whole-chip speed benchmark. Runs `ipusim run` on a full chip config
+// with a compute-bound six-worker kernel for each requested host thread count and
+// prints one JSON line: simulated MIPS per thread count, the speed-up, peak resident
+// memory of each run (from wait4's rusage), elaboration time, and the share of host time
+// spent outside the ISS (the SystemC kernel and the platform), when ipusim reports it.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct RunResult {
+  nlohmann::json summary;
+  long max_rss_kib = 0;
+  int status = -1;
+};
+
+RunResult run_ipusim(const std::string& ipusim, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(ipusim.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  RunResult result;
+  pid_t pid = fork();
+  if (pid == 0) {
+    // The kernel's console line and the summary are not what is measured.
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execv(ipusim.c_str(), argv.data());
+    _exit(127);
+  }
+  rusage usage{};
+  int status = 0;
+  wait4(pid, &status, 0, &usage);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.max_rss_kib = usage.ru_maxrss;
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"chip_speed: simulated MIPS of a whole chip on 1..N host threads"};
+  std::string ipusim = IPUSIM_BINARY;
+  std::string config = "configs/gc200.yaml";
+  std::string elf = std::string(IPUSIM_FIRMWARE_DIR) + "/supersteps_10k.elf";
+  std::vector<unsigned> threads{1, 2};
+  std::string label = "10k";
+  app.add_option("--ipusim", ipusim, "the ipusim binary")->check(CLI::ExistingFile);
+  app.add_option("--config", config, "system config")->check(CLI::ExistingFile);
+  app.add_option("--elf", elf, "firmware run on every tile")->check(CLI::ExistingFile);
+  app.add_option("--threads", threads, "host thread counts to run")->expected(1, 16);
+  app.add_option("--label", label, "name of this measurement in the JSON line");
+  CLI11_PARSE(app, argc, argv);
+
+  nlohmann::json out{{"bench", "chip_speed"}, {"label", label}, {"config", config}, {"elf", elf}};
+  double base_mips = 0;
+  for (unsigned n : threads) {
+    std::string json_path = "/tmp/chip_speed." + std::to_string(getpid()) + ".json";
+    RunResult r = run_ipusim(ipusim, {"run", "--config", config, "--elf", elf, "--threads",
+                                      std::to_string(n), "--json", json_path});
+    if (r.status != 0) {
+      std::cerr << "chip_speed: ipusim exited with status " << r.status << " for --threads " << n
+                << "\n";
+      return 1;
+    }
+    std::ifstream in(json_path);
+    nlohmann::json s = nlohmann::json::parse(in);
+    std::remove(json_path.c_str());
+    std::remove((json_path + ".config.yaml").c_str());
+    nlohmann::json run{{"threads", n},
+                       {"instructions", s["instructions"]},
+                       {"host_seconds", s["host_seconds"]},
+                       {"mips", s["mips"]},
+                       {"elaboration_seconds", s["elaboration_seconds"]},
+                       {"max_rss_mib", r.max_rss_kib / 1024.0}};
+    if (s.contains("iss_seconds")) {
+      double host = s["host_seconds"].get<double>();
+      run["iss_seconds"] = s["iss_seconds"];
+      run["outside_iss_share"] = host > 0 ? 1.0 - s["iss_seconds"].get<double>() / host : 0.0;
+    }
+    double mips = s["mips"].get<double>();
+    if (base_mips == 0) base_mips = mips;
+    run["speedup"] = mips / base_mips;
+    out["runs"].push_back(run);
+  }
+  std::cout << out.dump() << std::endl;
+  return 0;
+}

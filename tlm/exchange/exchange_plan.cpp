@@ -1,0 +1,68 @@
+// plan_exchange(): index the tiles, collect and match the postings, check the buffers,
+// then time the exchange. Any error empties `deliveries` (the exchange is atomic: the
+// platform delivers nothing) and leaves every tile's outcome at its start cycle.
+#include "exchange/exchange_plan.h"
+
+#include <fmt/format.h>
+
+#include "exchange/plan_internal.h"
+
+namespace ipusim::exchange {
+
+using namespace detail;
+
+namespace {
+
+bool check_timing(const ExchangeTiming& timing, ErrorList& errors) {
+  bool ok = true;
+  auto need = [&](bool good, const char* what) {
+    if (!good) errors.add(fmt::format("exchange timing: {}", what));
+    ok = ok && good;
+  };
+  need(timing.in_bytes_per_cycle > 0, "in_bytes_per_cycle must be at least 1");
+  need(timing.out_bytes_per_cycle > 0, "out_bytes_per_cycle must be at least 1");
+  need(timing.tiles_per_ipu > 0, "tiles_per_ipu must be at least 1");
+  need(timing.tiles_per_column > 0, "tiles_per_column must be at least 1");
+  need(timing.latency_max_cycles >= timing.latency_min_cycles,
+       "latency_max_cycles must be at least latency_min_cycles");
+  return ok;
+}
+
+void fail(const std::vector<TilePostings>& tiles, ExchangePlan& plan, ErrorList& errors) {
+  errors.finish();
+  plan.deliveries.clear();
+  plan.tiles.assign(tiles.size(), TileOutcome{});
+  for (size_t i = 0; i < tiles.size(); ++i) plan.tiles[i].done_cycle = tiles[i].start_cycle;
+}
+
+}  // namespace
+
+ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
+  ExchangePlan plan;
+  ErrorList errors(plan.errors);
+  TileIndex index;
+  if (!check_timing(timing, errors) || !index_tiles(tiles, index, errors)) {
+    fail(tiles, plan, errors);
+    return plan;
+  }
+  Postings postings;
+  collect_postings(index, timing, postings, errors);
+  check_overlaps(index, postings, errors);
+  Matches matches = match_postings(index, postings, errors);
+  if (errors.any()) {
+    fail(tiles, plan, errors);
+    return plan;
+  }
+
+  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing);
+  plan.tiles.resize(tiles.size());
+  for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
+  for (Delivery& d : matches.deliveries) {
+    d.src_tile = index.global(d.src_tile);
+    d.dst_tile = index.global(d.dst_tile);
+  }
+  plan.deliveries = std::move(matches.deliveries);
+  return plan;
+}
+
+}  // namespace ipusim::exchange

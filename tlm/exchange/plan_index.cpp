@@ -1,0 +1,66 @@
+// The plan's bookkeeping: dense tile ids (ascending global id) and the capped error list.
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "exchange/plan_internal.h"
+
+namespace ipusim::exchange::detail {
+
+void ErrorList::add(std::string message) {
+  if (out_.size() < kMaxPlanErrors) {
+    out_.push_back(std::move(message));
+  } else {
+    ++dropped_;
+  }
+}
+
+void ErrorList::finish() {
+  if (dropped_ > 0) out_.push_back(fmt::format("... and {} further exchange errors", dropped_));
+  dropped_ = 0;
+}
+
+std::string pc_text(uint32_t pc) { return fmt::format("pc {:#010x}", pc); }
+
+uint32_t TileIndex::find(uint32_t global) const {
+  if (!by_global.empty() || sorted_global.empty()) {
+    return global < by_global.size() ? by_global[global] : kNoTile;
+  }
+  auto it = std::lower_bound(sorted_global.begin(), sorted_global.end(), global);
+  return it != sorted_global.end() && *it == global ? uint32_t(it - sorted_global.begin()) : kNoTile;
+}
+
+bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorList& errors) {
+  std::vector<uint32_t> order(in.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return in[a].tile != in[b].tile ? in[a].tile < in[b].tile : a < b;
+  });
+  bool ok = true;
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (in[order[i]].tile == in[order[i - 1]].tile) {
+      errors.add(fmt::format("tile {} is given twice to the exchange (inputs {} and {})",
+                             in[order[i]].tile, order[i - 1], order[i]));
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+
+  index.tile.resize(in.size());
+  index.input_pos = order;
+  index.sorted_global.resize(in.size());
+  for (size_t d = 0; d < order.size(); ++d) {
+    index.tile[d] = &in[order[d]];
+    index.sorted_global[d] = in[order[d]].tile;
+  }
+  // Global ids are normally 0..total-1: a direct table then beats a binary search.
+  const uint64_t max_id = in.empty() ? 0 : index.sorted_global.back();
+  if (max_id < 4 * uint64_t(in.size()) + 4096) {
+    index.by_global.assign(max_id + 1, kNoTile);
+    for (size_t d = 0; d < order.size(); ++d) index.by_global[index.sorted_global[d]] = uint32_t(d);
+  }
+  return true;
+}
+
+}  // namespace ipusim::exchange::detail

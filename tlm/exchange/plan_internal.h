@@ -1,0 +1,126 @@
+// Private to plan_exchange() (exchange_plan.cpp): the parts it is built from, each in
+// its own plan_*.cpp, and the data they pass along. Not part of the contract.
+//
+// Every loop runs over tiles renamed 0..n-1 in ascending global id ("dense" ids), so the
+// plan does not depend on the order of the input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exchange/exchange_plan.h"
+
+namespace ipusim::exchange::detail {
+
+inline constexpr uint32_t kNoTile = UINT32_MAX;
+
+// The plan's error list, capped at kMaxPlanErrors messages plus one that counts the rest.
+class ErrorList {
+ public:
+  explicit ErrorList(std::vector<std::string>& out) : out_(out) {}
+  void add(std::string message);
+  bool any() const { return !out_.empty() || dropped_ > 0; }
+  void finish();  // appends the "N further errors" line
+
+ private:
+  std::vector<std::string>& out_;
+  size_t dropped_ = 0;
+};
+
+// Input tiles by dense id.
+struct TileIndex {
+  std::vector<const TilePostings*> tile;  // dense -> the input entry
+  std::vector<uint32_t> input_pos;        // dense -> position in the input
+  std::vector<uint32_t> by_global;        // global id -> dense (kNoTile: absent), when compact
+  std::vector<uint32_t> sorted_global;    // dense -> global id (lookup when not compact)
+
+  uint32_t size() const { return uint32_t(tile.size()); }
+  uint32_t global(uint32_t dense) const { return sorted_global[dense]; }
+  uint32_t find(uint32_t global) const;   // dense id or kNoTile
+  const iss::ExchangePost& post(uint32_t dense, uint32_t index) const {
+    return (*tile[dense]->posts)[index];
+  }
+  uint32_t post_count(uint32_t dense) const {
+    return tile[dense]->posts ? uint32_t(tile[dense]->posts->size()) : 0;
+  }
+};
+
+// Builds the index; false (with an error) if a tile id is given twice.
+bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorList& errors);
+
+// One send posting, in (dense tile, posting order).
+struct SendInfo {
+  uint32_t tile = 0;        // dense
+  uint32_t post = 0;        // index in the tile's postings
+  uint32_t addr = 0, len = 0;
+  uint32_t dest_begin = 0;  // its destinations: Postings::send_dests[dest_begin, dest_end)
+  uint32_t dest_end = 0;
+};
+
+// One (source, destination) leg of a posting, with what matching, timing and delivery
+// need from it (so they never go back to the postings). Sends: `ref` is the SendInfo
+// index and `pair` says the pair rule halves the receiver's charge. Receives: `ref` is the
+// posting's index on `dst`.
+struct Edge {
+  uint32_t src = 0, dst = 0;  // dense
+  uint32_t addr = 0, len = 0;
+  uint32_t ref : 31 = 0;
+  uint32_t pair : 1 = 0;
+};
+
+struct Postings {
+  std::vector<SendInfo> sends;       // grouped by tile, in posting order
+  std::vector<uint32_t> send_dests;  // dense, sorted and unique per send (known tiles only)
+  std::vector<uint8_t> dest_pair;    // per send_dests entry: the pair rule applies
+  std::vector<Edge> recv_edges;      // (dst, posting order): each dst's receives together
+};
+
+// Sends and receive legs of every tile; errors for malformed postings and for peers that
+// are not in the input.
+void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
+                      ErrorList& errors);
+
+// Receive buffers of one tile must not overlap each other or one of its send buffers.
+void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors);
+
+// The matched legs: one delivery each, with dense tile ids until plan_exchange() renames
+// them, and per delivery its send (SendInfo index << 1) | pair rule.
+struct Matches {
+  std::vector<Delivery> deliveries;
+  std::vector<uint32_t> send_pair;
+};
+
+// The k-th send from A naming B matches the k-th receive on B from A. Matches come in
+// (dst, receive posting order on dst); errors for unmatched legs and length mismatches.
+Matches match_postings(const TileIndex& index, const Postings& postings, ErrorList& errors);
+
+// done_cycle / bytes of every tile (dense order) for a valid exchange.
+std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
+                                       const Matches& matches, const ExchangeTiming& timing);
+
+// Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
+// tile place and per distance, for the hot loop of the timing.
+class LatencyTable {
+ public:
+  LatencyTable(const TileIndex& index, const ExchangeTiming& timing);
+  uint32_t operator()(uint32_t src, uint32_t dst) const {
+    const Place &a = place_[src], &b = place_[dst];
+    if (a.ipu != b.ipu) return across_ipus_;
+    return by_distance_[span(a.column, b.column) + span(a.row, b.row)];
+  }
+
+ private:
+  struct Place {
+    uint32_t ipu, column, row;
+  };
+  static uint32_t span(uint32_t a, uint32_t b) { return a > b ? a - b : b - a; }
+  std::vector<Place> place_;           // by dense id
+  std::vector<uint32_t> by_distance_;  // latency for distance 0 .. max
+  uint32_t across_ipus_ = 0;
+};
+
+// "pc 0x00040120": every message writes pcs alike.
+std::string pc_text(uint32_t pc);
+
+}  // namespace ipusim::exchange::detail

@@ -1,0 +1,143 @@
+// Buffer rules within one tile and one phase (docs/exchange.md, "Buffers"):
+// - two receives must not write the same bytes (the result would depend on which
+//   message lands last);
+// - a receive must not write bytes that one of the tile's own sends reads (what is sent
+//   would depend on whether the receive landed first).
+// Sends may overlap each other (reading the same bytes twice is harmless).
+// O(p) per tile for p postings when they are posted in address order (the usual case),
+// O(p log p) otherwise; at most one error per receive.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "exchange/plan_internal.h"
+
+namespace ipusim::exchange::detail {
+namespace {
+
+using iss::ExchangePost;
+
+struct Span {
+  uint64_t begin = 0, end = 0;  // [begin, end) in tile addresses
+  uint32_t post = 0;
+};
+
+std::string describe_recv(const ExchangePost& p) {
+  return fmt::format("{} bytes at {:#010x} from tile {} ({})", p.len, p.addr, p.peers[0],
+                     pc_text(p.pc));
+}
+
+std::string describe_send(const ExchangePost& p) {
+  std::string to = p.peers.empty() ? std::string("no tile") : fmt::format("tile {}", p.peers[0]);
+  if (p.peers.size() > 1) to += fmt::format(" and {} more", p.peers.size() - 1);
+  return fmt::format("{} bytes at {:#010x} to {} ({})", p.len, p.addr, to, pc_text(p.pc));
+}
+
+class TileChecker {
+ public:
+  TileChecker(const TileIndex& index, ErrorList& errors) : index_(index), errors_(errors) {}
+
+  // `sends` / `recvs`: the tile's sends and receive legs (ranges of Postings).
+  void check(uint32_t tile, const SendInfo* sends, const SendInfo* sends_end, const Edge* recvs,
+             const Edge* recvs_end) {
+    recvs_.clear();
+    sends_.clear();
+    for (const Edge* r = recvs; r != recvs_end; ++r) {
+      if (r->len > 0) recvs_.push_back({r->addr, uint64_t(r->addr) + r->len, r->ref});
+    }
+    if (recvs_.empty()) return;
+    for (const SendInfo* s = sends; s != sends_end; ++s) {
+      if (s->len > 0) sends_.push_back({s->addr, uint64_t(s->addr) + s->len, s->post});
+    }
+    auto by_place = [](const Span& a, const Span& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.post < b.post;
+    };
+    // Buffers are usually posted in address order: skip the sort then.
+    if (!std::is_sorted(recvs_.begin(), recvs_.end(), by_place)) std::sort(recvs_.begin(), recvs_.end(), by_place);
+    check_receives(tile);
+    if (sends_.empty()) return;
+    if (!std::is_sorted(sends_.begin(), sends_.end(), by_place)) std::sort(sends_.begin(), sends_.end(), by_place);
+    check_sends_against_receives(tile);
+  }
+
+ private:
+  void check_receives(uint32_t tile) {
+    const Span* reach = &recvs_[0];  // the receive reaching furthest so far
+    for (size_t i = 1; i < recvs_.size(); ++i) {
+      const Span& r = recvs_[i];
+      if (r.begin < reach->end) {
+        const auto [first, second] = std::minmax(reach->post, r.post);
+        errors_.add(fmt::format("tile {} receives twice into the same bytes: {} and {}",
+                                index_.global(tile), describe_recv(index_.post(tile, first)),
+                                describe_recv(index_.post(tile, second))));
+      }
+      if (r.end > reach->end) reach = &r;
+    }
+  }
+
+  void check_sends_against_receives(uint32_t tile) {
+    // The bytes the sends read, as disjoint runs in address order; receives (in address
+    // order too) are checked against them with one forward sweep.
+    runs_.clear();
+    for (const Span& s : sends_) {
+      if (!runs_.empty() && s.begin <= runs_.back().end) {
+        runs_.back().end = std::max(runs_.back().end, s.end);
+      } else {
+        runs_.push_back(s);
+      }
+    }
+    reach_.clear();
+    size_t k = 0;
+    for (const Span& r : recvs_) {
+      while (k < runs_.size() && runs_[k].end <= r.begin) ++k;
+      if (k == runs_.size()) break;
+      if (runs_[k].begin >= r.end) continue;
+      const Span& s = overlapping_send(r);
+      errors_.add(fmt::format(
+          "tile {} sends {} while it receives {} into overlapping bytes (what is sent would depend on order)",
+          index_.global(tile), describe_send(index_.post(tile, s.post)),
+          describe_recv(index_.post(tile, r.post))));
+    }
+  }
+
+  // A send overlapping receive `r` (one is known to): among the sends starting before
+  // r ends, the one reaching furthest.
+  const Span& overlapping_send(const Span& r) {
+    if (reach_.empty()) {  // reach_[i]: among sends_[0..i], the one ending last
+      reach_.resize(sends_.size());
+      for (size_t i = 0; i < sends_.size(); ++i) {
+        reach_[i] = i > 0 && sends_[reach_[i - 1]].end >= sends_[i].end ? reach_[i - 1] : i;
+      }
+    }
+    const size_t n = std::lower_bound(sends_.begin(), sends_.end(), r.end,
+                                      [](const Span& s, uint64_t v) { return s.begin < v; }) -
+                     sends_.begin();
+    return sends_[reach_[n - 1]];
+  }
+
+  const TileIndex& index_;
+  ErrorList& errors_;
+  std::vector<Span> recvs_, sends_, runs_;
+  std::vector<size_t> reach_;
+};
+
+}  // namespace
+
+void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors) {
+  TileChecker checker(index, errors);
+  const SendInfo* s = postings.sends.data();
+  const SendInfo* s_end = s + postings.sends.size();
+  const Edge* r = postings.recv_edges.data();
+  const Edge* r_end = r + postings.recv_edges.size();
+  for (uint32_t t = 0; t < index.size(); ++t) {
+    const SendInfo* s_next = s;
+    while (s_next != s_end && s_next->tile == t) ++s_next;
+    const Edge* r_next = r;
+    while (r_next != r_end && r_next->dst == t) ++r_next;
+    checker.check(t, s, s_next, r, r_next);
+    s = s_next;
+    r = r_next;
+  }
+}
+
+}  // namespace ipusim::exchange::detail

@@ -1,0 +1,123 @@
+// Timing of a valid exchange (docs/exchange.md, "Timing", which gives the formulas).
+//
+// Times are kept in ticks of 1 / (2 * out_rate * in_rate) cycle: every send duration,
+// charge and drain in the model is then an exact integer, and each tile's done cycle is
+// the exact model time rounded up once. Per tile:
+// - out port: sends leave one after the other in posting order at out_rate, none before
+//   the sender and all its destinations have reached `xwait`;
+// - in port: a fluid queue drained at in_rate; each message's (possibly halved, pair
+//   rule) charge arrives uniformly while its bytes arrive, latency after they leave.
+// O(postings log postings) for the per-receiver sorts.
+#include <algorithm>
+
+#include "exchange/plan_internal.h"
+
+namespace ipusim::exchange::detail {
+namespace {
+
+struct Flow {
+  uint64_t time = 0;  // ticks, relative to the receiver's first arrival
+  uint64_t rate = 0;  // charge units per tick: 2 (whole length) or 1 (pair rule: half)
+};
+
+class InPort {
+ public:
+  void clear() {
+    starts_.clear();
+    ends_.clear();
+  }
+  void add(uint64_t arrive, uint64_t duration, uint64_t rate) {
+    starts_.push_back({arrive, rate});
+    ends_.push_back({arrive + duration, rate});
+  }
+
+  // When the port has accepted every byte (ticks). Charge units: 4 * in_rate per byte,
+  // so a message of L bytes brings 4 * in_rate * L (2 * in_rate * L under the pair rule)
+  // over 2 * in_rate * L ticks; the port drains 2 * in_rate / out_rate units per tick.
+  //   done = max( last arrival end, max_i [ a_i + (W - A(a_i)) * out_rate / (2 * in_rate) ] )
+  // with W the total charge and A(t) the charge arrived by t (docs/exchange.md).
+  uint64_t done(uint64_t out_rate, uint64_t in_rate) {
+    const uint64_t t0 = std::min_element(starts_.begin(), starts_.end(), by_time)->time;
+    uint64_t total = 0, last_end = 0;
+    for (size_t i = 0; i < starts_.size(); ++i) {
+      starts_[i].time -= t0;
+      ends_[i].time -= t0;
+      total += starts_[i].rate * (ends_[i].time - starts_[i].time);
+      last_end = std::max(last_end, ends_[i].time);
+    }
+    std::sort(starts_.begin(), starts_.end(), by_time);
+    std::sort(ends_.begin(), ends_.end(), by_time);
+    uint64_t best = last_end;
+    uint64_t started_rate = 0, started_weight = 0, ended_rate = 0, ended_weight = 0;
+    size_t e = 0;
+    for (const Flow& s : starts_) {
+      started_rate += s.rate;
+      started_weight += s.rate * s.time;
+      for (; e < ends_.size() && ends_[e].time <= s.time; ++e) {
+        ended_rate += ends_[e].rate;
+        ended_weight += ends_[e].rate * ends_[e].time;
+      }
+      const uint64_t arrived =
+          (s.time * started_rate - started_weight) - (s.time * ended_rate - ended_weight);
+      const uint64_t queued = (total - arrived) * out_rate;
+      best = std::max(best, s.time + (queued + 2 * in_rate - 1) / (2 * in_rate));
+    }
+    return t0 + best;
+  }
+
+ private:
+  // A function object, not a function pointer, so the sorts inline the comparison.
+  struct ByTime {
+    bool operator()(const Flow& a, const Flow& b) const { return a.time < b.time; }
+  };
+  static constexpr ByTime by_time{};
+  std::vector<Flow> starts_, ends_;
+};
+
+}  // namespace
+
+std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
+                                       const Matches& matches, const ExchangeTiming& timing) {
+  const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
+  const uint64_t ticks_per_cycle = 2 * out_rate * in_rate;
+  const uint32_t n = index.size();
+  std::vector<TileOutcome> outcome(n);
+  std::vector<uint64_t> start(n), done(n);
+  for (uint32_t t = 0; t < n; ++t) start[t] = done[t] = index.tile[t]->start_cycle * ticks_per_cycle;
+
+  // Out ports: the sends of a tile are consecutive in `sends`, in posting order.
+  std::vector<uint64_t> leaves(postings.sends.size());
+  uint64_t port_free = 0;
+  for (size_t i = 0; i < postings.sends.size(); ++i) {
+    const SendInfo& s = postings.sends[i];
+    if (i == 0 || postings.sends[i - 1].tile != s.tile) port_free = start[s.tile];
+    uint64_t ready = start[s.tile];
+    for (uint32_t d = s.dest_begin; d < s.dest_end; ++d) ready = std::max(ready, start[postings.send_dests[d]]);
+    leaves[i] = std::max(port_free, ready);
+    port_free = leaves[i] + 2 * in_rate * uint64_t(s.len);  // len / out_rate cycles
+    done[s.tile] = std::max(done[s.tile], port_free);
+    outcome[s.tile].bytes_out += s.len;
+  }
+
+  // In ports: the matches of a receiver are consecutive (match order is by dst).
+  const LatencyTable latency(index, timing);
+  InPort port;
+  const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
+  for (size_t i = 0; i < legs.size();) {
+    const uint32_t dst = legs[i].dst_tile;
+    port.clear();
+    for (; i < legs.size() && legs[i].dst_tile == dst; ++i) {
+      const Delivery& m = legs[i];
+      const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
+      port.add(leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle, 2 * in_rate * uint64_t(m.len),
+               pair ? 1 : 2);
+      outcome[dst].bytes_in += m.len;
+    }
+    done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
+  }
+
+  for (uint32_t t = 0; t < n; ++t) outcome[t].done_cycle = (done[t] + ticks_per_cycle - 1) / ticks_per_cycle;
+  return outcome;
+}
+
+}  // namespace ipusim::exchange::detail
