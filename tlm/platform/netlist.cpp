@@ -13,6 +13,8 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
   for (LinkIn& in : link_in) in.register_b_transport(this, &Ipu::link_b_transport);
   sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index),
                                                  group);
+  exchange_ = std::make_unique<exchange::ExchangeFabric>(
+      "exchange", exchange::ExchangeFabricConfig::from(chip, index));
   tiles_.reserve(chip.tiles);
   for (uint32_t t = 0; t < chip.tiles; ++t) {
     iss::TileIdentity id;
@@ -22,7 +24,10 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
     const std::string tile_name = "tile" + std::to_string(t);
     tiles_.push_back(
         std::make_unique<tile::Tile>(tile_name.c_str(), tile::TileModuleConfig::from(chip, id)));
-    tiles_.back()->sync_socket.bind(sync_->tile_socket);
+    tile::Tile& tile = *tiles_.back();
+    tile.sync_socket.bind(sync_->tile_socket);
+    tile.exchange_socket.bind(exchange_->tile_socket);
+    exchange_->memory_socket.bind(tile.mem_socket);
   }
 }
 
@@ -36,7 +41,10 @@ uint32_t Ipu::loaded_tiles() const {
 
 void Ipu::prepare_run() {
   for (uint32_t t = 0; t < tile_count(); ++t)
-    if (tiles_[t]->loaded()) sync_->set_participant(t);
+    if (tiles_[t]->loaded()) {
+      sync_->set_participant(t);
+      exchange_->set_participant(t);
+    }
   sync_->join_group();
 }
 

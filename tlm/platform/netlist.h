@@ -3,10 +3,14 @@
 //   ipu<I>                 Ipu
 //     tile<T>              tile::Tile, T = 0 .. tiles-1
 //     sync                 sync::SyncController
+//     exchange             exchange::ExchangeFabric
 //     link_out_<L>, link_in_<L>   IPU-Link ports, L = 0 .. ipu_links.count-1
 //
-// Wiring: tile<T>.sync_socket -> sync.tile_socket (binding T). The sync group (zone 2)
-// spans the IPUs through the platform's sync::GroupSync.
+// Wiring (binding T of each multi-socket is tile T):
+//   tile<T>.sync_socket      -> sync.tile_socket
+//   tile<T>.exchange_socket  -> exchange.tile_socket
+//   exchange.memory_socket   -> tile<T>.mem_socket
+// The sync group (zone 2) spans the IPUs through the platform's sync::GroupSync.
 //
 // IPU-Link ports: one initiator (link_out) and one target (link_in) per configured link,
 // both optional (zero binds allowed). They are the IPU's boundary for the links issue:
@@ -15,7 +19,7 @@
 // with TLM_COMMAND_ERROR_RESPONSE.
 //
 // Parameters: the chip config (tiles per IPU, tile config, clock, link count, sync
-// latencies), the IPU's index and the system's IPU count (both visible to firmware
+// and exchange latencies, exchange rates), the IPU's index and the system's IPU count (both visible to firmware
 // through CSRs).
 #pragma once
 
@@ -28,6 +32,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "exchange/exchange_fabric.h"
 #include "platform/config.h"
 #include "sync/group_sync.h"
 #include "sync/sync_controller.h"
@@ -52,6 +57,8 @@ class Ipu : public sc_core::sc_module {
   const tile::Tile& tile(uint32_t t) const { return *tiles_.at(t); }
   sync::SyncController& sync_controller() { return *sync_; }
   const sync::SyncController& sync_controller() const { return *sync_; }
+  exchange::ExchangeFabric& exchange_fabric() { return *exchange_; }
+  const exchange::ExchangeFabric& exchange_fabric() const { return *exchange_; }
 
   // The number of tiles with a program.
   uint32_t loaded_tiles() const;
@@ -65,6 +72,7 @@ class Ipu : public sc_core::sc_module {
   uint32_t index_;
   std::vector<std::unique_ptr<tile::Tile>> tiles_;
   std::unique_ptr<sync::SyncController> sync_;
+  std::unique_ptr<exchange::ExchangeFabric> exchange_;
 };
 
 }  // namespace ipusim::platform
