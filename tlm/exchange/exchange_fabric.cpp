@@ -71,15 +71,17 @@ tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payl
 void ExchangeFabric::exchange_thread() {
   for (;;) {
     wait(complete_event_);
-    std::vector<Entry> entries;
+    std::vector<Entry>& entries = phase_entries_;
     entries.swap(entries_);
+    entries_.clear();
     std::fill(in_phase_.begin(), in_phase_.end(), 0);
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.tile < b.tile; });
+    const auto by_tile = [](const Entry& a, const Entry& b) { return a.tile < b.tile; };
+    if (!std::is_sorted(entries.begin(), entries.end(), by_tile)) std::sort(entries.begin(), entries.end(), by_tile);
     if (std::none_of(entries.begin(), entries.end(), [](const Entry& e) { return e.trans != nullptr; }))
       continue;  // nobody posted: an empty phase
 
-    std::vector<TilePostings> tiles;
-    tiles.reserve(entries.size());
+    std::vector<TilePostings>& tiles = postings_;
+    tiles.clear();
     const uint32_t base = config_.ipu * config_.tiles;
     for (const Entry& e : entries)
       tiles.push_back(TilePostings{base + e.tile, e.cycle, e.msg ? e.msg->posts : &no_posts_});

@@ -107,6 +107,8 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<uint8_t> in_phase_;  // per tile: posted or closed in the current phase
   uint32_t participant_count_ = 0;
   std::vector<Entry> entries_;     // the current phase
+  std::vector<Entry> phase_entries_;       // the phase being planned (storage reused)
+  std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
   std::vector<iss::ExchangePost> no_posts_;
   std::vector<uint8_t> buffer_;

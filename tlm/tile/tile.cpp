@@ -89,7 +89,17 @@ sc_core::sc_time Tile::delay_to(uint64_t cycle) const {
 
 // ---- the engine's side -----------------------------------------------------------------
 
-void Tile::compute() { stop_ = core_->run(); }
+void Tile::compute() {
+  switch (pending_release_) {
+    case Release::Sync: core_->release_sync(resume_cycle_); break;
+    case Release::Exchange: core_->release_exchange(resume_cycle_); break;
+    case Release::None: break;
+  }
+  pending_release_ = Release::None;
+  stop_ = core_->run();
+  computed_stop_cycle_ = core_->cycle();
+  instret_ = core_->instret();
+}
 
 void Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text) {
   console_.push_back(ConsoleLine{thread, std::string(text)});
@@ -99,7 +109,7 @@ void Tile::finish_compute(uint64_t batch) {
   if (listener_)
     for (const ConsoleLine& l : console_) listener_->console_line(*this, batch, l.thread, l.text);
   console_.clear();
-  stop_cycle_ = core_->cycle();
+  stop_cycle_ = computed_stop_cycle_;
   computed_ = true;
   last_stretch_cycles_ = stop_cycle_ - resume_cycle_;
   switch (stop_.reason) {
@@ -127,7 +137,8 @@ void Tile::finish_compute(uint64_t batch) {
   }
 }
 
-void Tile::resume(uint64_t cycle) {
+void Tile::resume(uint64_t cycle, Release release) {
+  pending_release_ = release;
   prev_stop_cycle_ = stop_cycle_;
   resume_cycle_ = cycle;
   computed_ = false;
@@ -138,7 +149,7 @@ void Tile::resume(uint64_t cycle) {
 // ---- sync ------------------------------------------------------------------------------
 
 void Tile::arrive_at_sync(uint32_t zone) {
-  supersteps_.on_sync_arrival(stop_cycle_, core_->instret(), zone);
+  supersteps_.on_sync_arrival(stop_cycle_, instret_, zone);
   sync_msg_ = sync::SyncMessage{};
   sync_msg_.kind = sync::SyncMessage::Kind::Arrive;
   sync_msg_.tile = identity().tile;
@@ -176,11 +187,10 @@ tlm::tlm_sync_enum Tile::sync_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase
     return tlm::TLM_COMPLETED;
   }
   supersteps_.on_sync_release(release);
-  core_->release_sync(release);
   ++syncs_;
   sync_stall_cycles_ += release - sync_msg_.cycle;
   exchange_phase_open_ = true;
-  resume(release);
+  resume(release, Release::Sync);
   return tlm::TLM_COMPLETED;
 }
 
@@ -190,15 +200,14 @@ void Tile::close_exchange_phase() {
   if (!exchange_phase_open_) return;
   exchange_phase_open_ = false;
   if (exchange_socket.size() == 0) return;
-  exchange::ExchangeMessage close;
-  close.kind = exchange::ExchangeMessage::Kind::Close;
-  close.tile = identity().tile;
-  close.cycle = stop_cycle_;
-  tlm::tlm_generic_payload trans;
-  attach_message(trans, close);
+  close_msg_ = exchange::ExchangeMessage{};
+  close_msg_.kind = exchange::ExchangeMessage::Kind::Close;
+  close_msg_.tile = identity().tile;
+  close_msg_.cycle = stop_cycle_;
+  attach_message(notice_trans_, close_msg_);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = delay_to(stop_cycle_);
-  exchange_socket->nb_transport_fw(trans, phase, delay);
+  exchange_socket->nb_transport_fw(notice_trans_, phase, delay);
 }
 
 void Tile::post_exchange() {
@@ -206,15 +215,14 @@ void Tile::post_exchange() {
   if (!exchange_phase_open_) {
     // An `xwait` with nothing posted outside an exchange phase waits for nothing.
     if (posts.empty()) {
-      core_->release_exchange(stop_cycle_);
-      resume(stop_cycle_);
+      resume(stop_cycle_, Release::Exchange);
     } else {
       fault_here("exchange", "messages posted outside an exchange phase");
     }
     return;
   }
   exchange_phase_open_ = false;
-  supersteps_.on_exchange_start(stop_cycle_, core_->instret());
+  supersteps_.on_exchange_start(stop_cycle_, instret_);
   state_ = TileState::AtExchange;
   if (exchange_socket.size() == 0) {
     fault_here("exchange", "the tile has no exchange fabric");
@@ -250,10 +258,9 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
   }
   const uint64_t done = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
   supersteps_.on_exchange_done(done);
-  core_->release_exchange(done);
   ++exchanges_;
   exchange_stall_cycles_ += done - exchange_msg_.cycle;
-  resume(done);
+  resume(done, Release::Exchange);
   return tlm::TLM_COMPLETED;
 }
 
@@ -261,19 +268,18 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
 
 void Tile::halt() {
   close_exchange_phase();
-  supersteps_.on_halt(stop_cycle_, core_->instret());
+  supersteps_.on_halt(stop_cycle_, instret_);
   exit_code_ = stop_.exit_code;
   state_ = TileState::Halted;
   if (sync_socket.size() != 0) {
-    sync::SyncMessage leave;
-    leave.kind = sync::SyncMessage::Kind::Leave;
-    leave.tile = identity().tile;
-    leave.cycle = stop_cycle_;
-    tlm::tlm_generic_payload trans;
-    attach_message(trans, leave);
+    leave_msg_ = sync::SyncMessage{};
+    leave_msg_.kind = sync::SyncMessage::Kind::Leave;
+    leave_msg_.tile = identity().tile;
+    leave_msg_.cycle = stop_cycle_;
+    attach_message(notice_trans_, leave_msg_);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
     sc_core::sc_time delay = delay_to(stop_cycle_);
-    sync_socket->nb_transport_fw(trans, phase, delay);
+    sync_socket->nb_transport_fw(notice_trans_, phase, delay);
   }
   if (listener_) listener_->tile_stopped(*this);
 }

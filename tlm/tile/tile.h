@@ -155,7 +155,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void end_accounting();
 
  private:
-  void resume(uint64_t cycle);
+  enum class Release { None, Sync, Exchange };
+  void resume(uint64_t cycle, Release release);
   void arrive_at_sync(uint32_t zone);
   void post_exchange();
   void close_exchange_phase();
@@ -187,6 +188,11 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
   TileState state_ = TileState::Idle;
   iss::StopInfo stop_;                 // of the last compute()
+  // Work done in compute(), on the host thread that runs the tile, while its state is in
+  // that thread's cache: the release that resumes the core, and the stop's figures.
+  Release pending_release_ = Release::None;
+  uint64_t computed_stop_cycle_ = 0;
+  uint64_t instret_ = 0;               // at the last stop
   struct ConsoleLine {
     uint32_t thread;
     std::string text;
@@ -199,10 +205,11 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   uint64_t last_stretch_cycles_ = 0;
   bool exchange_phase_open_ = false;   // released from a sync, no xwait yet
 
-  // Transactions in flight (one of each at most) and their messages.
-  tlm::tlm_generic_payload sync_trans_, exchange_trans_;
-  sync::SyncMessage sync_msg_;
-  exchange::ExchangeMessage exchange_msg_;
+  // Transactions in flight (one of each at most) and their messages; the one-shot
+  // Close and Leave reuse one payload (constructing a payload allocates).
+  tlm::tlm_generic_payload sync_trans_, exchange_trans_, notice_trans_;
+  sync::SyncMessage sync_msg_, leave_msg_;
+  exchange::ExchangeMessage exchange_msg_, close_msg_;
 
   uint32_t syncs_ = 0;
   uint64_t sync_stall_cycles_ = 0;
