@@ -47,11 +47,11 @@ int main(void) {
     ipu_sync(IPU_SYNC_IPU);
 #ifdef UNEVEN_EXCHANGE
     const uint32_t base = ipu_id() * tiles;
-    tb_xdst(base + (tile + 1) % tiles, 1);
-    tb_send(&value, sizeof value);
-    tb_xsrc(base + (tile + tiles - 1) % tiles);
-    tb_recv(&incoming, sizeof incoming);
-    tb_xwait();
+    ipu_xdst(base + (tile + 1) % tiles, 1);
+    ipu_send(&value, sizeof value);
+    ipu_xsrc(base + (tile + tiles - 1) % tiles);
+    ipu_recv(&incoming, sizeof incoming);
+    ipu_xwait();
     value ^= incoming;
 #else
     (void)incoming;
