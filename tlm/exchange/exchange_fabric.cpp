@@ -167,6 +167,8 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePla
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     if (plan) {
       e.msg->done_cycle = plan->tiles[i].done_cycle;
+      e.msg->bytes_out = plan->tiles[i].bytes_out;
+      e.msg->bytes_in = plan->tiles[i].bytes_in;
       const sc_core::sc_time at = clock_.time_of(e.msg->done_cycle);
       if (at > now) delay = at - now;
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);

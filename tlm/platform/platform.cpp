@@ -218,6 +218,8 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.sync_stall_cycles = tile.sync_stall_cycles();
       r.exchanges = tile.exchanges();
       r.exchange_stall_cycles = tile.exchange_stall_cycles();
+      r.exchange_bytes_out = tile.exchange_bytes_out();
+      r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
       r.fault = tile.fault_message();
       if (keep_tile_supersteps_)

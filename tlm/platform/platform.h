@@ -59,6 +59,8 @@ struct TileResult {
   uint64_t sync_stall_cycles = 0;
   uint32_t exchanges = 0;
   uint64_t exchange_stall_cycles = 0;
+  uint64_t exchange_bytes_out = 0;
+  uint64_t exchange_bytes_in = 0;
   int32_t exit_code = 0;      // state Halted
   std::string fault;          // state Faulted: Fault::message
   std::vector<tile::SuperstepRecord> supersteps;  // when kept (per_tile_supersteps_max)

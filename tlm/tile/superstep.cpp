@@ -46,8 +46,10 @@ void SuperstepTracker::on_exchange_start(uint64_t cycle, uint64_t instret) {
   phase_ = Phase::AtExchange;
 }
 
-void SuperstepTracker::on_exchange_done(uint64_t cycle) {
+void SuperstepTracker::on_exchange_done(uint64_t cycle, uint64_t bytes_out, uint64_t bytes_in) {
   cur_.exchange_cycles = cycle - cur_.exchange_start;
+  cur_.bytes_out = bytes_out;
+  cur_.bytes_in = bytes_in;
   close(cycle, instret_arrival_);
   phase_ = Phase::Compute;
 }

@@ -30,6 +30,8 @@ struct SuperstepRecord {
   uint64_t sync_cycles = 0;      // sync_arrival..sync_release
   uint64_t exchange_cycles = 0;  // exchange_start..end
   uint64_t instructions = 0;     // retired by all the tile's threads in the superstep
+  uint64_t bytes_out = 0;        // sent in its exchange (a multicast counts once)
+  uint64_t bytes_in = 0;         // received in its exchange
   uint32_t sync_zone = 0;        // 1 = IPU, 2 = group; 0 = none (last superstep)
   bool exchanged = false;        // the tile posted messages (an exchange took place)
   bool complete = true;          // false: closed early because the run ended inside it
@@ -45,7 +47,7 @@ class SuperstepTracker {
   void on_sync_arrival(uint64_t cycle, uint64_t instret, uint32_t zone);
   void on_sync_release(uint64_t cycle);
   void on_exchange_start(uint64_t cycle, uint64_t instret);  // posted: xwait reached
-  void on_exchange_done(uint64_t cycle);
+  void on_exchange_done(uint64_t cycle, uint64_t bytes_out = 0, uint64_t bytes_in = 0);
   void on_halt(uint64_t cycle, uint64_t instret);
   // The run ended with the tile inside a superstep (fault, deadlock, another tile's
   // error): closes it, incomplete, with the cycles attributed so far (up to `cycle`, the

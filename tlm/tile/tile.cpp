@@ -257,8 +257,10 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
     return tlm::TLM_COMPLETED;
   }
   const uint64_t done = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
-  supersteps_.on_exchange_done(done);
+  supersteps_.on_exchange_done(done, exchange_msg_.bytes_out, exchange_msg_.bytes_in);
   ++exchanges_;
+  exchange_bytes_out_ += exchange_msg_.bytes_out;
+  exchange_bytes_in_ += exchange_msg_.bytes_in;
   exchange_stall_cycles_ += done - exchange_msg_.cycle;
   resume(done, Release::Exchange);
   return tlm::TLM_COMPLETED;

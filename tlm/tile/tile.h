@@ -37,8 +37,10 @@
 //   instructions()        instructions retired by all threads of the tile
 //   syncs()               IPU / group syncs completed
 //   sync_stall_cycles()   cycles between arriving at a sync and its release
-//   exchanges()           exchanges completed (phases in which the tile posted)
+//   exchanges()           exchanges completed (phases the tile ended with an `xwait`)
 //   exchange_stall_cycles() cycles between `xwait` and the exchange's completion
+//   exchange_bytes_out() / exchange_bytes_in()  bytes the tile sent (a multicast once) /
+//                         received in its completed exchanges
 //   exit_code()           the `halt` operand (state Halted)
 //   fault()               what stopped the tile (state Faulted)
 //   exchange_errors()     every problem of the failed exchange (state ExchangeFailed)
@@ -143,6 +145,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   uint64_t sync_stall_cycles() const { return sync_stall_cycles_; }
   uint32_t exchanges() const { return exchanges_; }
   uint64_t exchange_stall_cycles() const { return exchange_stall_cycles_; }
+  uint64_t exchange_bytes_out() const { return exchange_bytes_out_; }
+  uint64_t exchange_bytes_in() const { return exchange_bytes_in_; }
   int32_t exit_code() const { return exit_code_; }
   const std::optional<iss::Fault>& fault() const { return fault_; }
   // "tile 12 (ipu 0) thread 3 pc 0x...: kind: detail [disasm]" (empty unless Faulted).
@@ -215,6 +219,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   uint64_t sync_stall_cycles_ = 0;
   uint32_t exchanges_ = 0;
   uint64_t exchange_stall_cycles_ = 0;
+  uint64_t exchange_bytes_out_ = 0, exchange_bytes_in_ = 0;
   int32_t exit_code_ = 0;
   std::optional<iss::Fault> fault_;
   std::vector<std::string> exchange_errors_;

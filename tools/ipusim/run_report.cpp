@@ -38,6 +38,8 @@ nlohmann::ordered_json tile_entry(const platform::TileResult& t) {
   j["sync_stall_cycles"] = t.sync_stall_cycles;
   j["exchanges"] = t.exchanges;
   j["exchange_stall_cycles"] = t.exchange_stall_cycles;
+  j["exchange_bytes_out"] = t.exchange_bytes_out;
+  j["exchange_bytes_in"] = t.exchange_bytes_in;
   j["supersteps"] = t.supersteps.size();
   j["exit_code"] = t.exit_code;
   if (!t.fault.empty()) j["fault"] = t.fault;
@@ -53,6 +55,8 @@ nlohmann::ordered_json tile_superstep(uint32_t tile, const tile::SuperstepRecord
   j["sync_cycles"] = r.sync_cycles;
   j["exchange_cycles"] = r.exchange_cycles;
   j["instructions"] = r.instructions;
+  j["bytes_in"] = r.bytes_in;
+  j["bytes_out"] = r.bytes_out;
   j["sync_zone"] = r.sync_zone;
   j["exchanged"] = r.exchanged;
   j["complete"] = r.complete;
@@ -83,6 +87,7 @@ nlohmann::ordered_json supersteps_json(const platform::RunResult& res) {
       j["sync_cycles"] = t.sync_cycles;
       j["exchange_cycles"] = t.exchange_cycles;
       j["instructions"] = t.instructions;
+      j["exchange_bytes"] = t.bytes_in;
       nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
       bool kept = false;
       for (const auto& tile : res.tiles) {

@@ -166,9 +166,13 @@ TEST(ExchangeFabric, MovesTheDataAndAnswersEachPosterWithThePlannedCycle) {
     EXPECT_TRUE(s[t].answered) << t;
     EXPECT_TRUE(s[t].ok) << t;
     EXPECT_EQ(s[t].msg.done_cycle, plan.tiles[t].done_cycle) << t;
+    EXPECT_EQ(s[t].msg.bytes_out, plan.tiles[t].bytes_out) << t;
+    EXPECT_EQ(s[t].msg.bytes_in, plan.tiles[t].bytes_in) << t;
     EXPECT_EQ(s[t].answered_at, clock.time_of(plan.tiles[t].done_cycle)) << t;
   }
   EXPECT_GT(s[1].msg.done_cycle, 120u + 16 / 4) << "starts when tile 1 reaches xwait, plus latency";
+  EXPECT_EQ(s[0].msg.bytes_out, 16u) << "a multicast leaves once";
+  EXPECT_EQ(s[0].msg.bytes_in, 8u);
 
   const std::vector<uint8_t> sent0 = b.read(0, kBuf, 16);
   EXPECT_EQ(b.read(1, kBuf + 0x100, 16), sent0);

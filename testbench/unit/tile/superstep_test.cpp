@@ -23,7 +23,7 @@ TEST(SuperstepTracker, SyncThenExchangeThenHalt) {
   rec.tracker.on_sync_arrival(100, 40, 1);     // computed 0..100, 40 instructions
   rec.tracker.on_sync_release(130);            // 30 cycles of sync
   rec.tracker.on_exchange_start(142, 42);      // 12 cycles posting
-  rec.tracker.on_exchange_done(200);           // 58 cycles of exchange
+  rec.tracker.on_exchange_done(200, 64, 32);   // 58 cycles of exchange
   ASSERT_EQ(rec.records.size(), 1u);
   const SuperstepRecord& s0 = rec.records[0];
   EXPECT_EQ(s0.index, 0u);
@@ -33,6 +33,8 @@ TEST(SuperstepTracker, SyncThenExchangeThenHalt) {
   EXPECT_EQ(s0.sync_cycles, 30u);
   EXPECT_EQ(s0.exchange_cycles, 58u);
   EXPECT_EQ(s0.instructions, 42u);
+  EXPECT_EQ(s0.bytes_out, 64u);
+  EXPECT_EQ(s0.bytes_in, 32u);
   EXPECT_EQ(s0.sync_zone, 1u);
   EXPECT_TRUE(s0.exchanged);
   EXPECT_TRUE(s0.complete);
