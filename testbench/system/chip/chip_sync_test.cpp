@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include "platform/platform.h"
 #include "sync/sync_latency.h"
 #include "test_system.h"
@@ -231,6 +233,41 @@ TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
   EXPECT_NE(r.deadlock->find("(zone 2, since cycle"), std::string::npos) << *r.deadlock;
   EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.deadlock;
   EXPECT_NE(r.deadlock->find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
+}
+
+struct LinkPeer : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<LinkPeer> socket{"socket"};
+  explicit LinkPeer(sc_core::sc_module_name name) : sc_module(name) {}
+};
+
+TEST(ChipModules, IpuHasOneOptionalPortPairPerConfiguredLink) {
+  config::SystemConfig system = test::small_system(2, 2);
+  system.board.chip.ipu_links.count = 3;
+  Platform platform(system, quiet_options());
+  platform.load(test::program(staggered_syncs(1, 1)));
+  for (uint32_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(platform.ipu(i).link_out.size(), 3u);
+    EXPECT_EQ(platform.ipu(i).link_in.size(), 3u);
+  }
+  EXPECT_EQ(std::string(platform.ipu(1).link_out[2].name()), "ipu1.link_out_2");
+  EXPECT_EQ(std::string(platform.ipu(0).sync_controller().name()), "ipu0.sync");
+  EXPECT_EQ(std::string(platform.ipu(0).exchange_fabric().name()), "ipu0.exchange");
+  // One link bound, the rest left open: elaboration and the run are fine, and the
+  // unmodelled link answers with an error response.
+  LinkPeer peer("peer");
+  peer.socket.bind(platform.ipu(0).link_in[1]);
+  const RunResult r = platform.run();
+  EXPECT_FALSE(r.fault);
+  EXPECT_FALSE(r.deadlock);
+  tlm::tlm_generic_payload p;
+  uint8_t byte = 0;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_data_ptr(&byte);
+  p.set_data_length(1);
+  p.set_streaming_width(1);
+  sc_core::sc_time delay;
+  peer.socket->b_transport(p, delay);
+  EXPECT_EQ(p.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
 }
 
 }  // namespace
