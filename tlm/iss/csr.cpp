@@ -51,6 +51,8 @@ bool TileState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     case 0xcc6: old = kSramBase; read_only = true; break;
     case 0xcc7: old = params_.sram_bytes; read_only = true; break;
     case 0xcc8: old = superstep_; read_only = true; break;
+    case 0xcc9: old = params_.amp_f16_macs / 4; read_only = true; break;
+    case 0xcca: old = params_.amp_f32_macs / 4; read_only = true; break;
     case 0x8c0: old = wstack_base_; break;
     case 0x8c1: old = wstack_size_; break;
     case 0x8c2: old = wexit_pc_; break;

@@ -204,6 +204,31 @@ Decoded decode_xipu(uint32_t w) {
       if (f7 == 0) return only_rs1 ? make(Op::cputc, 0, xs(rs1)) : Decoded{};
       if (f7 == 1) return make(Op::cwrite, xd(rd), xs(rs1), xs(rs2));
       return {};
+    case 2:  // exchange
+      if (rd != 0) return {};
+      switch (f7) {
+        case 0: return make(Op::xdst, 0, xs(rs1), xs(rs2));
+        case 1: return make(Op::xsend, 0, xs(rs1), xs(rs2));
+        case 2: return rs2 == 0 ? make(Op::xsrc, 0, xs(rs1)) : Decoded{};
+        case 3: return make(Op::xrecv, 0, xs(rs1), xs(rs2));
+        case 4: return rs1 == 0 && rs2 == 0 ? make(Op::xwait) : Decoded{};
+      }
+      return {};
+  }
+  return {};
+}
+
+// custom-1: the AMP. funct7 is the type (0 = f16, 1 = f32); unused fields must be zero.
+Decoded decode_amp(uint32_t w) {
+  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
+  if (f7 > 1 || rs2 != 0) return {};
+  const bool f32 = f7 == 1;
+  const int32_t bias = wrap(0u - kSramBase);
+  switch (rv::funct3(w)) {
+    case 0: return rd == 0 ? make(f32 ? Op::amp_ldw32 : Op::amp_ldw16, 0, xs(rs1), 0, bias) : Decoded{};
+    case 1: return make(f32 ? Op::amp_mac32 : Op::amp_mac16, xd(rd), xs(rs1), 0, bias);
+    case 2: return rd == 0 ? make(Op::amp_st, 0, xs(rs1)) : Decoded{};
+    case 3: return rd == 0 && rs1 == 0 ? make(Op::amp_clr) : Decoded{};
   }
   return {};
 }
@@ -232,6 +257,7 @@ Decoded decode(uint32_t w, uint32_t pc, const DecodeLayout& l) {
     case 0x43: case 0x47: case 0x4b: case 0x4f: return decode_fma(w);
     case 0x53: return decode_op_fp(w);
     case 0x0b: return decode_xipu(w);
+    case 0x2b: return decode_amp(w);
   }
   return {};
 }

@@ -29,7 +29,9 @@ namespace ipusim::iss {
   X(fp_exact)                                                                               \
   X(fsgnj) X(fsgnjn) X(fsgnjx) X(fmin) X(fmax) X(feq) X(flt) X(fle) X(fclass)               \
   X(fmv_x_w) X(fmv_w_x) X(fcvt_w_s) X(fcvt_wu_s) X(fcvt_s_w) X(fcvt_s_wu)                   \
-  X(xrun) X(xjoin) X(xwexit) X(xhalt) X(xsync) X(cputc) X(cwrite)
+  X(xrun) X(xjoin) X(xwexit) X(xhalt) X(xsync) X(cputc) X(cwrite)                          \
+  X(xdst) X(xsend) X(xsrc) X(xrecv) X(xwait)                                                \
+  X(amp_ldw16) X(amp_ldw32) X(amp_mac16) X(amp_mac32) X(amp_st) X(amp_clr)
 
 enum class Op : uint16_t {
 #define IPUSIM_ISS_OP_ENUM(name) name,
@@ -55,11 +57,15 @@ struct DecodedInsn {
   const void* handler;  // label of the fast run loop for this op
   // li: the value; ALU-imm: the immediate; loads: imm - SRAM_BASE; stores: imm - store
   // range start; jalr: imm - code_begin; branches / jal / j: the target's byte offset
-  // within the decoded array; *_far: the target pc; FP: rm | FpOp << 8.
+  // within the decoded array; *_far: the target pc; FP: rm | FpOp << 8; AMP ldw / mac:
+  // -SRAM_BASE (the fast path's offset bias).
   int32_t imm;
-  uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3
+  uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3;
+                              // AMP: rs3 = 1 if the next word is an AMP instruction too
 };
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
+
+inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
 
 struct DecodedCode {
   uint32_t begin = 0;       // pc of insns[0]

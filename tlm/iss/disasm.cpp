@@ -89,6 +89,29 @@ std::string dis_xipu(uint32_t w) {
       if (f7 == 0) return only_rs1 ? fmt::format("cputc {}", X(rs1)) : word(w);
       if (f7 == 1) return fmt::format("cwrite {}, {}, {}", X(rd), X(rs1), X(rs2));
       return word(w);
+    case 2:
+      if (rd != 0) return word(w);
+      switch (f7) {
+        case 0: return fmt::format("xdst {}, {}", X(rs1), X(rs2));
+        case 1: return fmt::format("send {}, {}", X(rs1), X(rs2));
+        case 2: return rs2 == 0 ? fmt::format("xsrc {}", X(rs1)) : word(w);
+        case 3: return fmt::format("recv {}, {}", X(rs1), X(rs2));
+        case 4: return rs1 == 0 && rs2 == 0 ? std::string("xwait") : word(w);
+      }
+      return word(w);
+  }
+  return word(w);
+}
+
+std::string dis_amp(uint32_t w) {
+  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
+  if (f7 > 1 || rs2 != 0) return word(w);
+  const char* type = f7 ? "f32" : "f16";
+  switch (rv::funct3(w)) {
+    case 0: return rd == 0 ? fmt::format("amp.ldw.{} {}", type, X(rs1)) : word(w);
+    case 1: return fmt::format("amp.mac.{} {}, {}", type, X(rd), X(rs1));
+    case 2: return rd == 0 ? fmt::format("amp.st.{} {}", type, X(rs1)) : word(w);
+    case 3: return rd == 0 && rs1 == 0 ? fmt::format("amp.clr.{}", type) : word(w);
   }
   return word(w);
 }
@@ -118,6 +141,8 @@ const char* csr_name(uint32_t csr) {
     case 0xcc6: return "srambase";
     case 0xcc7: return "sramsize";
     case 0xcc8: return "superstep";
+    case 0xcc9: return "amprows16";
+    case 0xcca: return "amprows32";
     case 0x8c0: return "wstackbase";
     case 0x8c1: return "wstacksize";
     case 0x8c2: return "wexitpc";
@@ -196,6 +221,7 @@ std::string disassemble(uint32_t w, uint32_t pc) {
     }
     case 0x53: return dis_op_fp(w);
     case 0x0b: return dis_xipu(w);
+    case 0x2b: return dis_amp(w);
   }
   return word(w);
 }

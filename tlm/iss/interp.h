@@ -35,7 +35,7 @@ struct MemView {
 
 enum class LoopExit : uint8_t {
   Budget,  // the quantum is used up (or the stepping guard refused the next instruction)
-  Event,   // ip is an Xipu thread instruction (run/join/wexit/halt/sync) for the scheduler
+  Event,   // ip is an Xipu thread instruction (run/join/wexit/halt/sync/xwait) for the scheduler
   Fault,   // TileState holds the fault
 };
 
@@ -47,6 +47,11 @@ struct Quantum {
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
   bool trace = false;    // stepping loop: report every retired instruction
+  // In and out: the host's FP status saved by the first amp.mac of a run of AMP
+  // instructions, restored after the run's last one (amp.cpp) or, if the quantum ends
+  // inside the run, by the scheduler before it collects the host's flags.
+  uint32_t amp_saved_fp_status = 0;
+  bool amp_fp_saved = false;
   // Out.
   const DecodedInsn* ip = nullptr;  // the next instruction to execute (in and out)
   uint64_t executed = 0;            // instructions retired in this quantum
@@ -72,5 +77,10 @@ uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
 void loop_fault(Quantum& q, const DecodedInsn* ip);  // works out which fault `ip` raises
 bool loop_may_issue(Quantum& q, uint64_t executed);
 void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xdst / send / xsrc / recv
+// Any AMP instruction: amp.ldw / amp.mac go straight to the arithmetic when the thread
+// has its AMP state and the operand is good; everything else (and every fault) takes the
+// tile's complete path.
+bool loop_amp(Quantum& q, const DecodedInsn* ip);
 
 }  // namespace ipusim::iss

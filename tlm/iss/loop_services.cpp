@@ -4,6 +4,7 @@
 
 #include "iss/disasm.h"
 #include "iss/fpu.h"
+#include "iss/host_fp_status.h"
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
@@ -150,6 +151,10 @@ void TileState::flush_line(Thread& t) {
 
 void TileState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   Thread& t = *q.thread;
+  if (q.amp_fp_saved) {  // inside a run of AMP instructions: its flags are not the thread's
+    host_fp_status_restore(q.amp_saved_fp_status);
+    q.amp_fp_saved = false;
+  }
   foreign_call(t, [&] {
     trace_->retire(params_.id, t.id, t.clock + kIssueSlots * executed, pc_of(ip), word_at(ip));
   });

@@ -150,6 +150,10 @@ std::unique_ptr<DecodedCode> build_decoded(const Program& p) {
       dc->raw[first + i] = w;
     }
   }
+  // An AMP instruction followed by another one is inside a run (amp.cpp restores the
+  // host's FP status once, after the run's last instruction).
+  for (uint32_t i = 0; i < dc->words; ++i)
+    if (is_amp(dc->ops[i])) dc->insns[i].rs3 = is_amp(dc->ops[i + 1]) ? 1 : 0;
   return dc;
 }
 

@@ -12,6 +12,7 @@
 
 #include "iss/disasm.h"
 #include "iss/fpu.h"
+#include "iss/host_fp_status.h"
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
@@ -25,6 +26,12 @@ TileParams checked(const TileParams& p, const Program& program) {
   if (p.thread_quantum == 0) throw std::invalid_argument("tile params: thread_quantum must be at least 1");
   if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || uint64_t(kSramBase) + p.sram_bytes > 0xffffffffull)
     throw std::invalid_argument(fmt::format("tile params: sram_bytes = {} (a non-zero multiple of 4)", p.sram_bytes));
+  // One amp.mac does the tile's MACs per cycle as R rows of 4 (docs/xipu.md, custom-1).
+  for (const auto& [key, macs] : {std::pair{"amp_f16_macs", p.amp_f16_macs}, std::pair{"amp_f32_macs", p.amp_f32_macs}})
+    if (macs % 4 != 0 || macs / 4 > kAmpMaxRows)
+      throw std::invalid_argument(fmt::format(
+          "tile params: {} = {} (must be a multiple of 4, at most {}: amp.mac does it as rows of 4 MACs)", key,
+          macs, 4 * kAmpMaxRows));
   if (program.image_end() > kSramBase + p.sram_bytes)
     throw ProgramError(fmt::format("{}: image ends at 0x{:08x}, beyond tile SRAM [0x{:08x}, 0x{:08x})",
                                    program.name(), program.image_end(), kSramBase, kSramBase + p.sram_bytes));
@@ -86,6 +93,11 @@ void TileState::reset() {
   superstep_ = 0;
   stopped_.reset();
   awaiting_release_ = false;
+  exchange_open_ = false;
+  awaiting_exchange_ = false;
+  xdst_.clear();
+  xsrc_.reset();
+  posts_.clear();
 }
 
 StopInfo TileState::run() {
@@ -122,6 +134,22 @@ void TileState::release_sync(uint64_t release_cycle) {
   sup.state = ThreadState::Running;
   ++superstep_;
   awaiting_release_ = false;
+  exchange_open_ = true;  // only syncs of zone 1 and 2 stop the tile
+  stopped_.reset();
+}
+
+void TileState::release_exchange(uint64_t done_cycle) {
+  Thread& sup = threads_[0];
+  if (!awaiting_exchange_)
+    throw std::logic_error(fmt::format("tile {}: release_exchange() without a pending exchange", params_.id.tile));
+  if (done_cycle < sup.clock)
+    throw std::invalid_argument(fmt::format("tile {}: release_exchange({}) before the exchange's cycle {}",
+                                            params_.id.tile, done_cycle, sup.clock));
+  sup.exchange_stall += done_cycle - sup.clock;
+  sup.clock = done_cycle;
+  sup.state = ThreadState::Running;
+  posts_.clear();
+  awaiting_exchange_ = false;
   stopped_.reset();
 }
 
@@ -207,6 +235,15 @@ void TileState::resolve_wait(Thread& sup) {
       awaiting_release_ = true;
       stop(StopReason::Sync, 0, sup.wait_arg);
       break;
+    case ThreadState::ExchangeWait:
+      if (sup.wait_arg == 0) {  // xwait outside an exchange phase: a join
+        sup.state = ThreadState::Running;
+        break;
+      }
+      sup.state = ThreadState::Stopped;
+      awaiting_exchange_ = true;
+      stop(StopReason::Exchange);
+      break;
     default:
       break;
   }
@@ -237,6 +274,7 @@ void TileState::run_quantum(Thread& t) {
     run_loop<true>(q);
   else
     run_loop<false>(q);
+  if (q.amp_fp_saved) host_fp_status_restore(q.amp_saved_fp_status);  // ended inside a run of AMP instructions
   t.hart.regs[kFflagsReg] |= fpu::host_flags_read();
   t.ip = q.ip;
   t.instret += q.executed;
@@ -281,8 +319,16 @@ void TileState::execute_event(Thread& t) {
       t.state = ThreadState::Idle;
       flush_line(t);
       return;
+    case Op::xwait:
+      if (!sup) return raise(t, ip, "illegal instruction", "xwait is supervisor-only (the supervisor drives the exchange)");
+      retire_event(t, ip);
+      t.state = ThreadState::ExchangeWait;
+      t.wait_arg = exchange_open_ ? 1 : 0;
+      exchange_open_ = false;
+      return;
     case Op::xhalt:
       if (!sup) return raise(t, ip, "illegal instruction", "halt is supervisor-only (a worker ends with wexit)");
+      if (begin_implicit_exchange(t)) return;
       t.wait_arg = R[ip->rs1];
       retire_event(t, ip);
       t.state = ThreadState::HaltWait;
@@ -293,6 +339,7 @@ void TileState::execute_event(Thread& t) {
       if (zone > 2)
         return raise(t, ip, "illegal instruction",
                      fmt::format("sync zone {} (0 = the tile's workers, 1 = the IPU, 2 = the sync group)", zone));
+      if (begin_implicit_exchange(t)) return;
       retire_event(t, ip);
       t.state = zone == 0 ? ThreadState::JoinWait : ThreadState::SyncWait;
       t.wait_arg = zone;
@@ -301,6 +348,18 @@ void TileState::execute_event(Thread& t) {
     default:
       return raise(t, ip, "internal error", "unexpected event instruction");
   }
+}
+
+// A sync or halt with postings pending first does the exchange, as if an xwait came
+// before it: it waits for the workers, stops for the exchange and, once released, issues
+// (the thread's ip stays on it, so the next quantum executes it again, now with nothing
+// pending). Returns true if it began that wait.
+bool TileState::begin_implicit_exchange(Thread& sup) {
+  if (!exchange_open_ || posts_.empty()) return false;
+  sup.state = ThreadState::ExchangeWait;
+  sup.wait_arg = 1;
+  exchange_open_ = false;
+  return true;
 }
 
 void TileState::start_worker(Thread& parent, const DecodedInsn* ip) {
@@ -321,6 +380,7 @@ void TileState::start_worker(Thread& parent, const DecodedInsn* ip) {
                              dc.begin, dc.begin + 4 * dc.words));
   }
   w->hart = Hart{};
+  if (w->amp) w->amp->clear();  // a started worker has a fresh AMP state, like its registers
   uint32_t* W = w->hart.regs;
   W[10] = arg;                                     // a0
   W[1] = wexit_pc_;                                // ra

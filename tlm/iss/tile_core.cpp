@@ -30,6 +30,8 @@ TileCore::~TileCore() = default;
 void TileCore::reset() { impl_->reset(); }
 StopInfo TileCore::run() { return impl_->run(); }
 void TileCore::release_sync(uint64_t release_cycle) { impl_->release_sync(release_cycle); }
+const std::vector<ExchangePost>& TileCore::exchange_posts() const { return impl_->exchange_posts(); }
+void TileCore::release_exchange(uint64_t done_cycle) { impl_->release_exchange(done_cycle); }
 uint64_t TileCore::cycle() const { return impl_->thread(0).clock; }
 
 uint64_t TileCore::instret() const {
@@ -45,6 +47,7 @@ ThreadStats TileCore::thread_stats(uint32_t thread) const {
   ThreadStats s;
   s.instret = t.instret;
   s.stall_cycles = t.stall;
+  s.exchange_stall_cycles = t.exchange_stall;
   s.starts = t.starts;
   s.last_status = t.last_status;
   return s;

@@ -2,8 +2,13 @@
 //
 // A TileCore is one tile: its SRAM, the supervisor and six worker contexts, and the
 // barrel scheduling of docs/xipu.md. The SystemC tile module (tlm/tile) drives it by
-// calling run() until the tile stops at a platform event (halt, sync, fault), and
-// advances SystemC time by the cycles that run took. Nothing here blocks or waits.
+// calling run() until the tile stops at a platform event (halt, sync, exchange, fault),
+// and advances SystemC time by the cycles that run took. Nothing here blocks or waits.
+//
+// Thread safety: a TileCore is used by one host thread at a time (any thread, and not
+// always the same one); different TileCores run concurrently, also when they share one
+// Program, which is immutable after loading. The ConsoleSink and TraceSink are called
+// from the thread running the tile: a sink shared by tiles must be thread-safe.
 #pragma once
 
 #include <array>
@@ -78,6 +83,8 @@ struct StopInfo {
 struct ThreadStats {
   uint64_t instret = 0;       // instructions retired by this context
   uint64_t stall_cycles = 0;  // cycles the thread was ready but could not issue (join, sync, no slot)
+  uint64_t exchange_stall_cycles = 0;  // supervisor: from each Exchange stop to its release_exchange
+                                       // cycle (not part of stall_cycles)
   uint32_t starts = 0;        // workers: how many times the context was started
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
@@ -118,8 +125,10 @@ class TileCore {
   // the entry point with cycle 0. Called by the constructor; call again to rerun.
   void reset();
 
-  // Runs until the tile halts, reaches a sync, or faults. After Halted or Fault further
-  // calls return the same StopInfo. After Sync, call release_sync() before run().
+  // Runs until the tile halts, reaches a sync or an exchange, or faults. After Halted or
+  // Fault further calls return the same StopInfo. After Sync, call release_sync() before
+  // run(); after Exchange, release_exchange(). A sync with postings pending stops with
+  // Exchange first, then (released) with Sync.
   StopInfo run();
 
   // Resumes after a Sync: the supervisor issues its next instruction at `release_cycle`

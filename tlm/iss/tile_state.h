@@ -13,7 +13,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "iss/amp_state.h"
 #include "iss/interp.h"
 #include "iss/sram.h"
 #include "iss/tile_core.h"
@@ -30,6 +32,8 @@ enum class ThreadState : uint8_t {
   JoinWait,  // supervisor: after join / sync 0, until no worker runs
   HaltWait,  // supervisor: after halt, until no worker runs
   SyncWait,  // supervisor: after sync 1/2, until no worker runs; then the tile stops
+  ExchangeWait,  // supervisor: after xwait, or at a sync / halt with postings pending,
+                 // until no worker runs; then the tile stops (Exchange) if wait_arg is 1
   Stopped,   // supervisor: halted, at a sync, or faulted
 };
 
@@ -43,14 +47,17 @@ struct Thread {
   uint64_t clock = 0;
   uint64_t instret = 0;
   uint64_t stall = 0;
+  uint64_t exchange_stall = 0;  // supervisor: from an Exchange stop to release_exchange's cycle
   // Workers: the last start. The context is taken from the `run` (alloc) and the issue
   // slot from the first issue (start) until exit (wexit issue + 6); exit is kNever
   // while it runs.
   uint64_t alloc_cycle = 0, start_cycle = 0, exit_cycle = 0;
   uint32_t starts = 0;
   int32_t last_status = 0;
-  uint32_t wait_arg = 0;  // HaltWait: exit code; SyncWait / JoinWait: sync zone (JoinWait: ~0 for join)
+  uint32_t wait_arg = 0;  // HaltWait: exit code; SyncWait / JoinWait: sync zone (JoinWait: ~0 for join);
+                          // ExchangeWait: 1 to stop for the exchange, 0 (xwait outside a phase) not
   std::string line;       // console line being assembled
+  std::unique_ptr<AmpState> amp;  // allocated by the thread's first AMP instruction
 
   bool active() const { return state != ThreadState::Idle && state != ThreadState::Stopped; }
 };
@@ -64,6 +71,8 @@ class TileState {
   void reset();
   StopInfo run();
   void release_sync(uint64_t release_cycle);
+  void release_exchange(uint64_t done_cycle);
+  const std::vector<ExchangePost>& exchange_posts() const { return posts_; }
 
   const TileParams& params() const { return params_; }
   const Program& program() const { return *program_; }
@@ -85,6 +94,8 @@ class TileState {
   void fault_at(Quantum& q, const DecodedInsn* ip);
   bool may_issue(Quantum& q, uint64_t executed);
   void trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+  bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
+  bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
 
   // Records a fault of `t` at `ip` and stops the tile.
   void raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail);
@@ -105,10 +116,20 @@ class TileState {
   void run_quantum(Thread& t);
   void execute_event(Thread& t);
   void start_worker(Thread& parent, const DecodedInsn* ip);
+  bool begin_implicit_exchange(Thread& sup);
   void retire_event(Thread& t, const DecodedInsn* ip);
   void stop(StopReason reason, int32_t exit_code = 0, uint32_t zone = 0);
   void flush_line(Thread& t);
   void emit_line(Thread& t);
+  // Exchange (exchange.cpp).
+  bool add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count);
+  bool set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile);
+  bool post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
+            uint64_t cycle);
+  uint32_t global_tile() const { return params_.id.ipu * params_.id.tiles_per_ipu + params_.id.tile; }
+  uint32_t system_tiles() const { return params_.id.ipus * params_.id.tiles_per_ipu; }
+  // AMP (amp.cpp).
+  AmpState& amp_state(Thread& t);
 
   TileParams params_;
   std::shared_ptr<const Program> program_;
@@ -120,8 +141,16 @@ class TileState {
   // Per-tile Xipu CSRs.
   uint32_t wstack_base_ = 0, wstack_size_ = 0, wexit_pc_ = 0;
   uint32_t superstep_ = 0;
-  std::optional<StopInfo> stopped_;  // set while the tile is stopped (halt, sync, fault)
-  bool awaiting_release_ = false;
+  std::optional<StopInfo> stopped_;  // set while the tile is stopped (halt, sync, exchange, fault)
+  bool awaiting_release_ = false;    // stopped at a sync: release_sync() resumes
+  // Exchange (docs/xipu.md funct3 = 2): the phase opens when release_sync() releases a
+  // sync (only zones 1 and 2 stop) and closes at xwait or at the implicit exchange of a
+  // sync / halt with postings pending. xdst / xsrc only set state, valid in any phase.
+  bool exchange_open_ = false;
+  bool awaiting_exchange_ = false;   // stopped for the exchange: release_exchange() resumes
+  std::vector<uint32_t> xdst_;       // pending destination set: sorted, unique global ids
+  std::optional<uint32_t> xsrc_;     // source of the next recv (none before the first xsrc)
+  std::vector<ExchangePost> posts_;  // since the phase opened, in posting order
   uint64_t horizon_ = 0;  // guarded supervisor quantum: the smallest running worker clock
 
  public:

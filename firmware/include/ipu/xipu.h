@@ -35,6 +35,8 @@
 #define IPU_CSR_SRAMBASE 0xCC6  /* IPU_SRAM_BASE */
 #define IPU_CSR_SRAMSIZE 0xCC7  /* SRAM bytes of this tile */
 #define IPU_CSR_SUPERSTEP 0xCC8 /* syncs this tile has completed */
+#define IPU_CSR_AMPROWS16 0xCC9 /* AMP f16 weight rows R16 (f16 MACs per cycle / 4) */
+#define IPU_CSR_AMPROWS32 0xCCA /* AMP f32 weight rows R32 (f32 MACs per cycle / 4) */
 
 /* Xipu CSRs, read-write, one per tile (set by crt0 before the first run). */
 #define IPU_CSR_WSTACKBASE 0x8C0 /* base of the worker stack area */
@@ -57,6 +59,22 @@
 #define IPU_F7_SYNC 0x04
 #define IPU_F7_CPUTC 0x00
 #define IPU_F7_CWRITE 0x01
+#define IPU_F3_EXCHANGE 2
+#define IPU_F7_XDST 0x00
+#define IPU_F7_SEND 0x01
+#define IPU_F7_XSRC 0x02
+#define IPU_F7_RECV 0x03
+#define IPU_F7_XWAIT 0x04
+
+/* The AMP: custom-1 major opcode; funct3 is the operation, funct7 the type. */
+#define IPU_OPC_CUSTOM1 0x2B
+#define IPU_AMP_F3_LDW 0
+#define IPU_AMP_F3_MAC 1
+#define IPU_AMP_F3_ST 2
+#define IPU_AMP_F3_CLR 3
+#define IPU_AMP_F16 0
+#define IPU_AMP_F32 1
+#define IPU_AMP_MAX_ROWS 64 /* the most rows R any tile has: size AMP buffers with it */
 
 #ifndef __ASSEMBLER__
 
@@ -88,6 +106,11 @@ static inline uint32_t ipu_sram_base(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_
 static inline uint32_t ipu_sram_size(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_SRAMSIZE, v); return v; }
 static inline uint32_t ipu_superstep(void) { uint32_t v; IPU_CSR_READ(IPU_CSR_SUPERSTEP, v); return v; }
 static inline int ipu_is_supervisor(void) { return ipu_thread_id() == 0; }
+/* This tile's id in the whole system, as the exchange names tiles: ipu * ntiles + tile. */
+static inline uint32_t ipu_global_tile_id(void) { return ipu_id() * ipu_num_tiles() + ipu_tile_id(); }
+/* AMP rows: one ipu_amp_mac_f16 updates R16 accumulators, ipu_amp_mac_f32 R32. */
+static inline uint32_t ipu_amp_rows16(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_AMPROWS16, v); return v; }
+static inline uint32_t ipu_amp_rows32(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_AMPROWS32, v); return v; }
 
 /* ---- worker stack / exit configuration (read-write Xipu CSRs) --------------------- */
 
@@ -194,6 +217,97 @@ static inline size_t ipu_cwrite(const void *buf, size_t n) {
                    : "memory");
   return written;
 }
+
+/* ---- exchange (funct3 = 2; supervisor only) --------------------------------------- */
+/*
+ * After a sync over the IPU or the group, the supervisor posts messages; nothing moves
+ * until ipu_xwait() (or the next sync / halt), which first waits for the workers, then
+ * lets the fabric move every posted message and returns when this tile's part is done.
+ * Tiles are named by global id (ipu_global_tile_id()). Buffers: 4-byte aligned, lengths
+ * a multiple of 4, inside SRAM. A send from tile A to tile B matches B's receives from A
+ * in posting order. Typical superstep:
+ *
+ *   ipu_sync(IPU_SYNC_IPU);
+ *   ipu_xdst(right, 1); ipu_send(out, sizeof out);
+ *   ipu_xsrc(left);     ipu_recv(in, sizeof in);
+ *   ipu_xwait();
+ */
+
+/* Adds tiles first .. first + count - 1 to the destination set of the next send. */
+static inline void ipu_xdst(uint32_t first, uint32_t count) {
+  __asm__ volatile(".insn r 0x0B, 2, 0x00, x0, %0, %1" ::"r"(first), "r"(count));
+}
+
+/* Posts a send of len bytes at buf to the destination set (then empty). The bytes are
+ * read during the exchange, so buf must keep them until ipu_xwait() returns. */
+static inline void ipu_send(const void *buf, size_t len) {
+  __asm__ volatile(".insn r 0x0B, 2, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+}
+
+/* Sets the source tile of the following receives. */
+static inline void ipu_xsrc(uint32_t tile) {
+  __asm__ volatile(".insn r 0x0B, 2, 0x02, x0, %0, x0" ::"r"(tile));
+}
+
+/* Posts a receive of len bytes into buf from the source tile; buf is written during the
+ * exchange and holds the message once ipu_xwait() returns. */
+static inline void ipu_recv(void *buf, size_t len) {
+  __asm__ volatile(".insn r 0x0B, 2, 0x03, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+}
+
+/* Ends the exchange phase: waits for the workers, then for this tile's exchange. */
+static inline void ipu_xwait(void) {
+  __asm__ volatile(".insn r 0x0B, 2, 0x04, x0, x0, x0" ::: "memory");
+}
+
+/* ---- AMP: accumulating matrix product (custom-1) ---------------------------------- */
+/*
+ * Per thread: a weight block W of R rows x 4 columns and R f32 accumulators. One
+ * ipu_amp_mac_* does acc[i] += W[i][0]*x[0] + ... + W[i][3]*x[3] for every row (the
+ * tile's peak MACs per cycle), in the exact order of docs/xipu.md. f16 data is IEEE
+ * binary16 bits (uint16_t). Alignment: weights 4, f16 inputs 8, f32 inputs 16,
+ * accumulators 4.
+ */
+typedef struct { uint16_t v[4]; } ipu_amp_in16_t; /* one f16 input vector (8 bytes) */
+typedef struct { float v[4]; } ipu_amp_in32_t;    /* one f32 input vector (16 bytes) */
+
+/* Loads W: R16 rows x 4 f16 values, row-major. */
+static inline void ipu_amp_ldw_f16(const void *w) {
+  __asm__ volatile(".insn r 0x2B, 0, 0, x0, %0, x0" ::"r"(w) : "memory");
+}
+/* Loads W: R32 rows x 4 f32 values, row-major. */
+static inline void ipu_amp_ldw_f32(const float *w) {
+  __asm__ volatile(".insn r 0x2B, 0, 1, x0, %0, x0" ::"r"(w) : "memory");
+}
+/* Multiplies W (f16) by the 4 f16 inputs at x into the accumulators; returns x + 8 bytes. */
+static inline const void *ipu_amp_mac_f16(const void *x) {
+  const void *next;
+  __asm__ volatile(".insn r 0x2B, 1, 0, %0, %1, x0"
+                   : "=r"(next)
+                   : "r"(x), "m"(*(const ipu_amp_in16_t *)x));
+  return next;
+}
+/* Multiplies W (f32) by the 4 f32 inputs at x into the accumulators; returns x + 16 bytes. */
+static inline const float *ipu_amp_mac_f32(const float *x) {
+  const float *next;
+  __asm__ volatile(".insn r 0x2B, 1, 1, %0, %1, x0"
+                   : "=r"(next)
+                   : "r"(x), "m"(*(const ipu_amp_in32_t *)x));
+  return next;
+}
+/* Stores the first R16 (f16 form) or R32 (f32 form) accumulators as f32. */
+static inline void ipu_amp_st_f16(float *out) {
+  __asm__ volatile(".insn r 0x2B, 2, 0, x0, %0, x0" ::"r"(out) : "memory");
+}
+static inline void ipu_amp_st_f32(float *out) {
+  __asm__ volatile(".insn r 0x2B, 2, 1, x0, %0, x0" ::"r"(out) : "memory");
+}
+/* Sets every accumulator to zero (either form clears them all). */
+static inline void ipu_amp_clr_f16(void) { __asm__ volatile(".insn r 0x2B, 3, 0, x0, x0, x0"); }
+static inline void ipu_amp_clr_f32(void) { __asm__ volatile(".insn r 0x2B, 3, 1, x0, x0, x0"); }
+/* Short forms: stores R16 accumulators; clears them all. */
+static inline void ipu_amp_st(float *out) { ipu_amp_st_f16(out); }
+static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
 
 #ifdef __cplusplus
 }

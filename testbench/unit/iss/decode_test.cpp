@@ -64,6 +64,21 @@ TEST(IssDisasm, ObjdumpStyleText) {
       {one([](Asm& a) { a.sync(a1); }), 0, "sync a1"},
       {one([](Asm& a) { a.cputc(a0); }), 0, "cputc a0"},
       {one([](Asm& a) { a.cwrite(a0, a1, a2); }), 0, "cwrite a0, a1, a2"},
+      {one([](Asm& a) { a.xdst(a0, a1); }), 0, "xdst a0, a1"},
+      {one([](Asm& a) { a.send(a2, a3); }), 0, "send a2, a3"},
+      {one([](Asm& a) { a.xsrc(t0); }), 0, "xsrc t0"},
+      {one([](Asm& a) { a.recv(a2, a3); }), 0, "recv a2, a3"},
+      {one([](Asm& a) { a.xwait(); }), 0, "xwait"},
+      {one([](Asm& a) { a.amp_ldw(0, a0); }), 0, "amp.ldw.f16 a0"},
+      {one([](Asm& a) { a.amp_ldw(1, a0); }), 0, "amp.ldw.f32 a0"},
+      {one([](Asm& a) { a.amp_mac(0, a1, a1); }), 0, "amp.mac.f16 a1, a1"},
+      {one([](Asm& a) { a.amp_mac(1, zero, a2); }), 0, "amp.mac.f32 zero, a2"},
+      {one([](Asm& a) { a.amp_st(0, s0); }), 0, "amp.st.f16 s0"},
+      {one([](Asm& a) { a.amp_st(1, s0); }), 0, "amp.st.f32 s0"},
+      {one([](Asm& a) { a.amp_clr(0); }), 0, "amp.clr.f16"},
+      {one([](Asm& a) { a.amp_clr(1); }), 0, "amp.clr.f32"},
+      {one([](Asm& a) { a.csrr(a0, 0xcc9); }), 0, "csrrs a0, amprows16, zero"},
+      {one([](Asm& a) { a.csrr(a0, 0xcca); }), 0, "csrrs a0, amprows32, zero"},
       {0xfd179ae3, 0x401ac, "bne a5, a7, 0x40180"},
       {0x094000ef, 0x401d4, "jal ra, 0x40268"},
       {0x00000000, 0, ".word 0x00000000"},
@@ -72,6 +87,13 @@ TEST(IssDisasm, ObjdumpStyleText) {
       {0x30200073, 0, ".word 0x30200073"},  // mret
       {xipu(0, 1, 1, 0, 0), 0, ".word 0x0200008b"},  // join with a non-zero rd
       {r_type(0, 0, 1, 5, 2, 0x53), 0, ".word 0x0000d153"},  // fadd.s with reserved rm 5
+      {xipu(2, 4, 0, 1, 0), 0, ".word 0x0800a00b"},         // xwait with rs1
+      {xipu(2, 1, 5, 1, 2), 0, ".word 0x0220a28b"},         // send with a non-zero rd
+      {xipu(2, 5, 0, 0, 0), 0, ".word 0x0a00200b"},         // funct7 5: not defined
+      {r_type(2, 0, 1, 1, 2, 0x2b), 0, ".word 0x0400912b"},  // amp.mac with type 2
+      {r_type(0, 3, 1, 1, 2, 0x2b), 0, ".word 0x0030912b"},  // amp.mac with rs2
+      {r_type(0, 0, 0, 4, 0, 0x2b), 0, ".word 0x0000402b"},  // AMP funct3 4: not defined
+      {r_type(0, 0, 1, 3, 0, 0x2b), 0, ".word 0x0000b02b"},  // amp.clr with rs1
   };
   for (const Case& c : cases) EXPECT_EQ(disassemble(c.word, c.pc), c.text) << std::hex << c.word;
 }
@@ -105,6 +127,15 @@ TEST(IssDecode, PreprocessesOperands) {
   EXPECT_EQ(decode(j_type(0x400, zero), 0x40000, l).op, Op::jal_far);
   EXPECT_EQ(decode(j_type(0x3fc, zero), 0x40000, l).op, Op::j);
   EXPECT_EQ(decode(j_type(0x3fc, ra), 0x40000, l).op, Op::jal);
+  // Exchange postings and the AMP: ldw / mac carry the -SRAM_BASE bias of the fast path.
+  EXPECT_EQ(decode(one([](Asm& a) { a.send(a0, a1); }), 0, l).op, Op::xsend);
+  EXPECT_EQ(decode(one([](Asm& a) { a.xwait(); }), 0, l).op, Op::xwait);
+  d = decode(one([](Asm& a) { a.amp_mac(0, zero, a1); }), 0, l);
+  EXPECT_EQ(d.op, Op::amp_mac16);
+  EXPECT_EQ(d.insn.rd, kSinkReg);
+  EXPECT_EQ(static_cast<uint32_t>(d.insn.imm), 0u - 0x40000u);
+  EXPECT_EQ(decode(one([](Asm& a) { a.amp_ldw(1, a0); }), 0, l).op, Op::amp_ldw32);
+  EXPECT_EQ(decode(one([](Asm& a) { a.amp_st(1, a0); }), 0, l).op, Op::amp_st);
 }
 
 // The decoder accepts exactly what the disassembler can name: checked over every

@@ -168,6 +168,17 @@ class Asm {
   void sync(Reg zone) { word(xipu(0, 4, 0, zone, 0)); }
   void cputc(Reg c) { word(xipu(1, 0, 0, c, 0)); }
   void cwrite(Reg rd, Reg addr, Reg len) { word(xipu(1, 1, rd, addr, len)); }
+  // Xipu exchange (supervisor only)
+  void xdst(Reg first, Reg count) { word(xipu(2, 0, 0, first, count)); }
+  void send(Reg addr, Reg len) { word(xipu(2, 1, 0, addr, len)); }
+  void xsrc(Reg tile) { word(xipu(2, 2, 0, tile, 0)); }
+  void recv(Reg addr, Reg len) { word(xipu(2, 3, 0, addr, len)); }
+  void xwait() { word(xipu(2, 4, 0, 0, 0)); }
+  // AMP (custom-1 0x2B); type 0 = f16, 1 = f32
+  void amp_ldw(uint32_t type, Reg w) { word(r_type(type, 0, w, 0, 0, 0x2b)); }
+  void amp_mac(uint32_t type, Reg rd, Reg x) { word(r_type(type, 0, x, 1, rd, 0x2b)); }
+  void amp_st(uint32_t type, Reg dst) { word(r_type(type, 0, dst, 2, 0, 0x2b)); }
+  void amp_clr(uint32_t type) { word(r_type(type, 0, 0, 3, 0, 0x2b)); }
 
   std::vector<uint32_t> finish() const {
     std::vector<uint32_t> out = words_;

@@ -1,0 +1,39 @@
+// The AMP state of one thread context (docs/xipu.md, custom-1), ISS-internal.
+//
+// W is kept as f32 (an f16 W is converted exactly at amp.ldw) and transposed: w[j][i] is
+// W[i][j], so one column of W over consecutive rows is one host vector and amp.mac
+// updates four rows per vector operation while adding the four products of each row in
+// the contract's order. A thread allocates its state at its first AMP instruction
+// (tiles that never use the AMP pay nothing); the arithmetic is in amp_math.h.
+#pragma once
+
+#include <cstdint>
+
+namespace ipusim::iss {
+
+inline constexpr uint32_t kAmpMaxRows = 64;
+
+enum class AmpType : uint8_t { None, F16, F32 };
+
+struct AmpState {
+  alignas(64) float w[4][kAmpMaxRows] = {};  // transposed weights: w[j][i] = W[i][j]
+  alignas(64) float acc[kAmpMaxRows] = {};   // shared by both types
+  AmpType type = AmpType::None;              // of W: set by the last amp.ldw
+  uint32_t rows = 0;                         // R of `type` (the rows amp.mac updates)
+  // The tile's R16 / R32 and the fast path's amp.ldw bound: with off = addr - SRAM_BASE,
+  // a load of R x 4 weights is aligned and inside SRAM iff rotr(off, 2) < ldw_limit
+  // (0 when the type has no rows, so the fast path always falls back and faults).
+  uint32_t rows16 = 0, rows32 = 0;
+  uint32_t ldw_limit16 = 0, ldw_limit32 = 0;
+
+  // Back to the state of a fresh context: no weights, zero accumulators.
+  void clear() {
+    for (auto& col : w)
+      for (float& v : col) v = 0.0f;
+    for (float& v : acc) v = 0.0f;
+    type = AmpType::None;
+    rows = 0;
+  }
+};
+
+}  // namespace ipusim::iss

@@ -1,0 +1,147 @@
+// Exchange posting (docs/xipu.md, custom-0 funct3 = 2): xdst, send, xsrc, recv, checked
+// when they issue and recorded in posting order for the platform, which runs the
+// exchange when the tile stops at xwait (scheduler.cpp). Nothing moves here: a posting
+// only names a buffer, whose bytes the fabric reads or writes after the workers ended.
+//
+// Fault kinds: "illegal instruction" (a worker), "send during compute" (send / recv
+// outside an exchange phase), "misaligned access" (buffer address), "access fault"
+// (buffer outside SRAM, receive buffer in code), "exchange misuse" (length, empty
+// destination set, no source, a tile id that is no tile of the system). Every detail
+// names the peer tile(s) by global id.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "iss/tile_state.h"
+
+namespace ipusim::iss {
+
+bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) { return q.tile->exchange(q, ip, executed); }
+
+std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
+
+namespace {
+
+// "tile 7", "tiles 4..7", "tiles 1, 4..7, 9" (ids sorted and unique), at most 8 runs shown.
+std::string tiles_text(const std::vector<uint32_t>& ids) {
+  if (ids.empty()) return "no tile";
+  if (ids.size() == 1) return fmt::format("tile {}", ids[0]);
+  std::string out = "tiles ";
+  unsigned runs = 0;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (runs == 8) {
+      out += ", ...";
+      break;
+    }
+    if (runs++) out += ", ";
+    out += i == j ? fmt::format("{}", ids[i]) : fmt::format("{}..{}", ids[i], ids[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+const char* mnemonic(Op op) {
+  switch (op) {
+    case Op::xdst: return "xdst";
+    case Op::xsend: return "send";
+    case Op::xsrc: return "xsrc";
+    case Op::xrecv: return "recv";
+    default: return "xwait";
+  }
+}
+
+}  // namespace
+
+bool TileState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+  const Thread& t = *q.thread;
+  const Op op = code().ops[code().index_of(ip)];
+  if (t.id != 0) {
+    raise(t, ip, "illegal instruction",
+          fmt::format("{} is supervisor-only (the supervisor drives the exchange)", mnemonic(op)));
+    return false;
+  }
+  const uint32_t a = t.hart.regs[ip->rs1], b = t.hart.regs[ip->rs2];
+  const uint64_t cycle = t.clock + kIssueSlots * executed;
+  switch (op) {
+    case Op::xdst: return add_destinations(t, ip, a, b);
+    case Op::xsrc: return set_source(t, ip, a);
+    case Op::xsend: return post(t, ip, ExchangePost::Kind::Send, a, b, cycle);
+    case Op::xrecv: return post(t, ip, ExchangePost::Kind::Recv, a, b, cycle);
+    default:
+      raise(t, ip, "internal error", "not an exchange posting");
+      return false;
+  }
+}
+
+bool TileState::add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count) {
+  if (count == 0) return true;  // adds nothing, names no tile
+  if (uint64_t{first} + count > system_tiles()) {
+    raise(t, ip, "exchange misuse",
+          fmt::format("destination tiles {}..{} are not all tiles of the system (global ids 0..{}: {} IPU(s) x {} "
+                      "tiles)",
+                      first, uint64_t{first} + count - 1, system_tiles() - 1, params_.id.ipus,
+                      params_.id.tiles_per_ipu));
+    return false;
+  }
+  const size_t old = xdst_.size();
+  for (uint32_t i = 0; i < count; ++i) xdst_.push_back(first + i);
+  std::inplace_merge(xdst_.begin(), xdst_.begin() + static_cast<std::ptrdiff_t>(old), xdst_.end());
+  xdst_.erase(std::unique(xdst_.begin(), xdst_.end()), xdst_.end());
+  return true;
+}
+
+bool TileState::set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile) {
+  if (tile >= system_tiles()) {
+    raise(t, ip, "exchange misuse",
+          fmt::format("source tile {} is not a tile of the system (global ids 0..{}: {} IPU(s) x {} tiles)", tile,
+                      system_tiles() - 1, params_.id.ipus, params_.id.tiles_per_ipu));
+    return false;
+  }
+  xsrc_ = tile;
+  return true;
+}
+
+bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
+                     uint64_t cycle) {
+  const bool send = kind == ExchangePost::Kind::Send;
+  const std::vector<uint32_t> peers = send ? xdst_ : xsrc_ ? std::vector<uint32_t>{*xsrc_} : std::vector<uint32_t>{};
+  // "send of 64 bytes at 0x00050000 to tile 7", "recv of 64 bytes into 0x00050000 from tile 5"
+  const std::string what = fmt::format("{} of {} bytes {} 0x{:08x} {} {}", send ? "send" : "recv", len,
+                                       send ? "at" : "into", addr, send ? "to" : "from", tiles_text(peers));
+  auto fail = [&](const char* kind_text, const std::string& detail) {
+    raise(t, ip, kind_text, detail);
+    return false;
+  };
+  if (!exchange_open_)
+    return fail("send during compute",
+                fmt::format("{} outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
+                            "xwait closes it)",
+                            what, global_tile()));
+  if (send && peers.empty()) return fail("exchange misuse", what + ": the destination set is empty (xdst first)");
+  if (!send && peers.empty()) return fail("exchange misuse", what + ": no source tile (xsrc first)");
+  if (addr & 3) return fail("misaligned access", what + ": the buffer is not 4-byte aligned");
+  if (len & 3) return fail("exchange misuse", what + ": the length is not a multiple of 4");
+  if (len > params_.sram_bytes)
+    return fail("exchange misuse", what + fmt::format(": the length exceeds the SRAM size ({} bytes)", params_.sram_bytes));
+  if (addr < kSramBase || addr - kSramBase + uint64_t{len} > params_.sram_bytes)
+    return fail("access fault", what + ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
+  if (!send)
+    for (const Segment& s : program_->segments())
+      if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
+        return fail("access fault", what + fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr,
+                                                       s.vaddr + s.mem_size));
+  ExchangePost p;
+  p.kind = kind;
+  p.addr = addr;
+  p.len = len;
+  p.peers = peers;
+  p.pc = pc_of(ip);
+  p.cycle = cycle;
+  posts_.push_back(std::move(p));
+  if (send) xdst_.clear();
+  return true;
+}
+
+}  // namespace ipusim::iss
