@@ -161,6 +161,10 @@ void ExchangeFabric::deliver(const ExchangePlan& plan) {
 
 void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePlan* plan) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  // A failed exchange fails when the last participant got there: every poster learns it
+  // as of that cycle.
+  uint64_t failure_cycle = 0;
+  for (const Entry& e : entries) failure_cycle = std::max(failure_cycle, e.cycle);
   for (size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     if (!e.trans) continue;
@@ -173,7 +177,7 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePla
       if (at > now) delay = at - now;
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
-      e.msg->done_cycle = e.cycle;
+      e.msg->done_cycle = failure_cycle;
       e.msg->errors = &errors_;
       e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }

@@ -14,8 +14,9 @@
 //           tiles' memory sockets, and answers each poster:
 //           fabric --nb_transport_bw(BEGIN_RESP, delay = time of done_cycle - now)--> tile
 //           with TLM_OK_RESPONSE, done_cycle and the bytes moved, or, if the exchange is invalid, with
-//           TLM_GENERIC_ERROR_RESPONSE and `errors` (every problem found; nothing was
-//           delivered). The tile returns TLM_COMPLETED.
+//           TLM_GENERIC_ERROR_RESPONSE, `errors` (every problem found; nothing was
+//           delivered) and done_cycle = the cycle the exchange failed (the last
+//           participant's). The tile returns TLM_COMPLETED.
 //   Close   tile --nb_transport_fw(BEGIN_REQ)--> fabric, which returns TLM_COMPLETED: the
 //           tile's exchange phase ended without postings (it reached its next sync or its
 //           halt without an `xwait`). Its receives are empty; sends to it will fail.
@@ -43,6 +44,7 @@ struct ExchangeMessage {
   uint64_t cycle = 0;                                 // Post: the `xwait` cycle; Close: the stop's
   const std::vector<iss::ExchangePost>* posts = nullptr;  // Post
   uint64_t done_cycle = 0;                            // response: the tile's exchange is complete
+                                                      // (error response: the exchange failed)
   uint64_t bytes_out = 0;                             // response: bytes it sent (a multicast once)
   uint64_t bytes_in = 0;                              // response: bytes it received
   const std::vector<std::string>* errors = nullptr;   // error response: every problem (fabric-owned)

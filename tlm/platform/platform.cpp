@@ -123,6 +123,7 @@ void Platform::tile_stopped(const tile::Tile& tile) {
       break;
     case tile::TileState::ExchangeFailed:
       r.kind = StopRequest::Kind::ExchangeError;
+      r.cycle = tile.exchange_failure_cycle();
       r.messages = tile.exchange_errors();
       break;
     default:

@@ -252,6 +252,7 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
     else
       exchange_errors_ = {fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}",
                                       identity().tile, identity().ipu, trans.get_response_string())};
+    exchange_failure_cycle_ = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
     state_ = TileState::ExchangeFailed;
     if (listener_) listener_->tile_stopped(*this);
     return tlm::TLM_COMPLETED;

@@ -152,6 +152,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // "tile 12 (ipu 0) thread 3 pc 0x...: kind: detail [disasm]" (empty unless Faulted).
   std::string fault_message() const;
   const std::vector<std::string>& exchange_errors() const { return exchange_errors_; }
+  // State ExchangeFailed: the cycle the exchange failed (its last participant's xwait).
+  uint64_t exchange_failure_cycle() const { return exchange_failure_cycle_; }
   // While AtSync: the zone and the cycle the tile arrived.
   uint32_t sync_zone() const { return sync_msg_.zone; }
   uint64_t sync_arrival_cycle() const { return sync_msg_.cycle; }
@@ -223,6 +225,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   int32_t exit_code_ = 0;
   std::optional<iss::Fault> fault_;
   std::vector<std::string> exchange_errors_;
+  uint64_t exchange_failure_cycle_ = 0;
 };
 
 }  // namespace ipusim::tile

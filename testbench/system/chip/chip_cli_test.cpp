@@ -90,6 +90,47 @@ TEST(ChipThreads, UnevenSupersteps16TilesSameForEveryThreadCount) {
   expect_same_for_every_thread_count(kTiny16, kSystemFirmware + "uneven_sync.elf");
 }
 
+TEST(ChipThreads, UnevenSupersteps16TilesWithExchangesSameForEveryThreadCount) {
+  expect_same_for_every_thread_count(kTiny16, kSystemFirmware + "uneven_xchg.elf");
+}
+
+TEST(ChipThreads, ExchangesMoveTheValuesAroundTheRing) {
+  const std::string json = temp_path("x.json");
+  const Result r = ipusim_run("--config " + kTiny16 + " --elf " + kSystemFirmware + "uneven_xchg.elf --json " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json));
+  for (const auto& t : j["per_tile"]) {
+    EXPECT_EQ(t["exchanges"], 4);
+    EXPECT_EQ(t["exchange_bytes_in"], 16);
+    EXPECT_EQ(t["exchange_bytes_out"], 16);
+    EXPECT_GT(t["exchange_stall_cycles"].get<uint64_t>(), 0u);
+  }
+  for (size_t k = 0; k < 4; ++k) {
+    const auto& ipu = j["supersteps"][k]["ipus"][0];
+    EXPECT_EQ(ipu["exchanging_tiles"], 16);
+    EXPECT_EQ(ipu["exchange_bytes"], 16 * 4);
+    EXPECT_GT(ipu["exchange_cycles"].get<uint64_t>(), 0u);
+  }
+  // With the exchange, each tile's value depends on its neighbour's: the values differ
+  // from the run without it from the second step on.
+  const Result plain = ipusim_run("--config " + kTiny16 + " --elf " + kSystemFirmware + "uneven_sync.elf");
+  ASSERT_EQ(plain.status, 0);
+  EXPECT_EQ(r.out.substr(0, r.out.find("step 1")), plain.out.substr(0, plain.out.find("step 1")));
+  EXPECT_NE(r.out, plain.out);
+}
+
+TEST(ChipExchange, ErrorsAreReportedOnePerLineWithStatus3) {
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "xerr_length.elf --json " +
+                              temp_path("e.json"));
+  EXPECT_EQ(r.status, 3) << r.err;
+  EXPECT_NE(r.err.find("ipusim: exchange error: tile 0 sends 16 bytes to tile 1 (pc 0x"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("but the matching receive on tile 1 from tile 0 expects 8 bytes"), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(temp_path("e.json")));
+  ASSERT_EQ(j["exchange_errors"].size(), 1u);
+  EXPECT_EQ(j["exit_code"], 3);
+  EXPECT_EQ(j["per_tile"][0]["state"], "exchange failed");
+}
+
 TEST(ChipThreads, UnevenWorkReallyIsUneven) {
   const std::string json = temp_path("s.json");
   const Result r = ipusim_run("--config " + kTiny16 + " --elf " + kSystemFirmware + "uneven_sync.elf --json " + json);

@@ -23,12 +23,12 @@ using platform::RunResult;
 
 const std::string kFirmware = std::string(IPUSIM_FIRMWARE_DIR) + "/system/";
 
-struct Run {
+struct Outcome {
   RunResult result;
   std::vector<std::vector<uint32_t>> rx;  // per tile: the words of `rx` after the run
 };
 
-Run run(const std::string& elf, unsigned threads = 2) {
+Outcome run(const std::string& elf, unsigned threads = 2) {
   const config::SystemConfig system = config::load_system("configs/test/tiny4.yaml");
   PlatformOptions options;
   options.console_out = nullptr;
@@ -36,7 +36,7 @@ Run run(const std::string& elf, unsigned threads = 2) {
   Platform& platform = *new Platform(system, options);  // one per process; left to the OS
   const auto program = iss::Program::load(kFirmware + elf);
   platform.load(program);
-  Run r;
+  Outcome r;
   r.result = platform.run();
   const auto rx = program->symbol("rx");
   for (uint32_t t = 0; t < 4; ++t) {
@@ -53,7 +53,7 @@ Run run(const std::string& elf, unsigned threads = 2) {
 
 const std::vector<uint32_t> kUntouched(4, 0xa5a5a5a5u);
 
-void expect_failed_exchange(const Run& r, const std::string& message_start) {
+void expect_failed_exchange(const Outcome& r, const std::string& message_start) {
   EXPECT_FALSE(r.result.fault);
   EXPECT_FALSE(r.result.deadlock);
   ASSERT_EQ(r.result.exchange_errors.size(), 1u);
@@ -66,7 +66,7 @@ void expect_failed_exchange(const Run& r, const std::string& message_start) {
 }
 
 TEST(ExchangeErrors, SendWithoutReceive) {
-  const Run r = run("xerr_no_recv.elf");
+  const Outcome r = run("xerr_no_recv.elf");
   expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
   EXPECT_NE(r.result.exchange_errors[0].find("but tile 1 posts no receive from tile 0"), std::string::npos)
       << r.result.exchange_errors[0];
@@ -75,14 +75,14 @@ TEST(ExchangeErrors, SendWithoutReceive) {
 }
 
 TEST(ExchangeErrors, ReceiveWithoutSend) {
-  const Run r = run("xerr_no_send.elf");
+  const Outcome r = run("xerr_no_send.elf");
   expect_failed_exchange(r, "tile 1 expects 16 bytes from tile 0 (pc 0x");
   EXPECT_NE(r.result.exchange_errors[0].find("but tile 0 sends nothing to tile 1"), std::string::npos)
       << r.result.exchange_errors[0];
 }
 
 TEST(ExchangeErrors, LengthMismatch) {
-  const Run r = run("xerr_length.elf");
+  const Outcome r = run("xerr_length.elf");
   expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
   EXPECT_NE(r.result.exchange_errors[0].find("but the matching receive on tile 1 from tile 0 expects 8 bytes"),
             std::string::npos)
@@ -90,7 +90,7 @@ TEST(ExchangeErrors, LengthMismatch) {
 }
 
 TEST(ExchangeErrors, SendDuringComputeIsAFault) {
-  const Run r = run("xerr_compute.elf");
+  const Outcome r = run("xerr_compute.elf");
   ASSERT_TRUE(r.result.fault);
   EXPECT_TRUE(r.result.exchange_errors.empty());
   const std::string& f = *r.result.fault;
@@ -101,7 +101,7 @@ TEST(ExchangeErrors, SendDuringComputeIsAFault) {
 }
 
 TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
-  const Run r = run("xerr_outside.elf");
+  const Outcome r = run("xerr_outside.elf");
   ASSERT_TRUE(r.result.fault);
   const std::string& f = *r.result.fault;
   EXPECT_EQ(f.rfind("tile 1 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
@@ -112,7 +112,7 @@ TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
 
 TEST(ExchangeErrors, TheValidPairAloneDelivers) {
   // The positive control: the same valid pair without the broken one.
-  const Run r = run("xok_pair.elf");
+  const Outcome r = run("xok_pair.elf");
   EXPECT_FALSE(r.result.fault) << *r.result.fault;
   EXPECT_TRUE(r.result.exchange_errors.empty());
   EXPECT_EQ(r.rx[3], (std::vector<uint32_t>{0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u}));

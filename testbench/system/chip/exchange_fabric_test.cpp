@@ -193,7 +193,11 @@ TEST(ExchangeFabric, AnInvalidExchangeDeliversNothingAndNamesBothTiles) {
   auto& s = b.posters.sides;
   s[0].post = true;
   s[0].posts = {send(kBuf, 16, {1}, 0x40010)};  // tile 1 closes its phase: no receive
+  s[0].cycle = 10;
   s[1].post = false;
+  s[1].cycle = 70;  // the last to get there
+  s[2].cycle = 50;
+  s[3].cycle = 30;
   s[2].post = true;
   s[2].posts = {recv(kBuf + 0x100, 8, 3)};      // a valid pair ...
   s[3].post = true;
@@ -207,6 +211,7 @@ TEST(ExchangeFabric, AnInvalidExchangeDeliversNothingAndNamesBothTiles) {
               "tile 0 sends 16 bytes to tile 1 (pc 0x00040010) but tile 1 posts no receive from tile 0");
   }
   EXPECT_FALSE(s[1].answered) << "a closed phase gets no answer";
+  for (uint32_t t : {0u, 2u, 3u}) EXPECT_EQ(s[t].msg.done_cycle, 70u) << "failed as of the last arrival";
   for (uint32_t t = 0; t < kTiles; ++t)
     EXPECT_EQ(b.read(t, kBuf + 0x100, 16), pattern(16, 0xee)) << "tile " << t << " receive buffer";
   EXPECT_EQ(b.fabric->failed_exchanges(), 1u);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 #include "ipu/xipu.h"
-#include "xchg.h"
 
 #define STEPS 4
 

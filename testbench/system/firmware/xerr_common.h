@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "xchg.h"
+#include "ipu/xipu.h"
 
 uint32_t tx[4] = {0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u};
 uint32_t rx[4] = {0xa5a5a5a5u, 0xa5a5a5a5u, 0xa5a5a5a5u, 0xa5a5a5a5u};
