@@ -230,6 +230,11 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       result.tiles.push_back(std::move(r));
     }
     result.ipus += any ? 1 : 0;
+    const exchange::ExchangeFabric& fabric = ipu->exchange_fabric();
+    result.exchanges += fabric.exchanges();
+    result.exchange_messages += fabric.messages();
+    result.exchange_bytes += fabric.bytes();
+    result.exchange_plan_seconds += fabric.plan_seconds();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
   result.simulated_seconds = tile::TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);

@@ -85,6 +85,12 @@ struct RunResult {
   double iss_seconds = 0;         // of which inside the engine's parallel batches
   unsigned host_threads = 1;
   uint64_t batches = 0;           // compute batches the engine ran
+  double exchange_plan_seconds = 0;  // inside plan_exchange(), all fabrics
+
+  // Exchange totals over every IPU's fabric.
+  uint64_t exchanges = 0;         // exchange phases planned (failed ones included)
+  uint64_t exchange_messages = 0; // deliveries made (a multicast: one per destination)
+  uint64_t exchange_bytes = 0;    // bytes delivered
 
   // Simulated instructions per host second, in millions.
   double mips() const { return host_seconds > 0 ? double(instructions) / host_seconds / 1e6 : 0; }

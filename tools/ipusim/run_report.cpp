@@ -150,6 +150,10 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["kernel_share"] = res.kernel_share();
   j["host_threads"] = res.host_threads;
   j["batches"] = res.batches;
+  j["exchange_plan_seconds"] = res.exchange_plan_seconds;
+  j["exchanges"] = res.exchanges;
+  j["exchange_messages"] = res.exchange_messages;
+  j["exchange_bytes"] = res.exchange_bytes;
   j["console_lines"] = res.console_lines;
   j["exit_code"] = r.exit_code;
   j["fault"] = res.fault ? nlohmann::ordered_json(*res.fault) : nlohmann::ordered_json(nullptr);

@@ -54,7 +54,7 @@ Result ipusim_run(const std::string& args) {
 nlohmann::json simulated_part(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(read_file(path));
   for (const char* key : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
-                          "host_threads"}) {
+                          "host_threads", "exchange_plan_seconds"}) {
     EXPECT_TRUE(j.contains(key)) << key;
     j.erase(key);
   }
@@ -105,6 +105,9 @@ TEST(ChipThreads, ExchangesMoveTheValuesAroundTheRing) {
     EXPECT_EQ(t["exchange_bytes_out"], 16);
     EXPECT_GT(t["exchange_stall_cycles"].get<uint64_t>(), 0u);
   }
+  EXPECT_EQ(j["exchanges"], 4);
+  EXPECT_EQ(j["exchange_messages"], 16 * 4);
+  EXPECT_EQ(j["exchange_bytes"], 16 * 4 * 4);
   for (size_t k = 0; k < 4; ++k) {
     const auto& ipu = j["supersteps"][k]["ipus"][0];
     EXPECT_EQ(ipu["exchanging_tiles"], 16);
@@ -117,6 +120,18 @@ TEST(ChipThreads, ExchangesMoveTheValuesAroundTheRing) {
   ASSERT_EQ(plain.status, 0);
   EXPECT_EQ(r.out.substr(0, r.out.find("step 1")), plain.out.substr(0, plain.out.find("step 1")));
   EXPECT_NE(r.out, plain.out);
+}
+
+TEST(ChipExchange, AllToAllDeliversEveryWord) {
+  // Every tile checks every received word and exits 1 if one is wrong.
+  const std::string json = temp_path("a.json");
+  const Result r = ipusim_run("--config " + kTiny16 + " --elf " + kSystemFirmware + "alltoall.elf --json " + json);
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("[ipu 0 tile 0] alltoall: 16 tiles x 64 bytes, exchange "), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json));
+  EXPECT_EQ(j["exchange_messages"], 16 * 15);
+  EXPECT_EQ(j["exchange_bytes"], 16 * 15 * 64);
+  expect_same_for_every_thread_count(kTiny16, kSystemFirmware + "alltoall.elf");
 }
 
 TEST(ChipExchange, ErrorsAreReportedOnePerLineWithStatus3) {
