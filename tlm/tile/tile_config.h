@@ -27,6 +27,7 @@ class TileClock {
 
  private:
   uint64_t hz_;
+  uint64_t units_per_second_;  // of the kernel's time resolution (1e12 for 1 ps)
 };
 
 struct TileModuleConfig {
