@@ -134,6 +134,23 @@ TEST(ChipExchange, AllToAllDeliversEveryWord) {
   expect_same_for_every_thread_count(kTiny16, kSystemFirmware + "alltoall.elf");
 }
 
+TEST(ChipExchange, SyncAndHaltWithPostingsPendingExchangeFirst) {
+  const std::string json = temp_path("i.json");
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "implicit_xchg.elf --json " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "[ipu 0 tile 0] got 1001\n[ipu 0 tile 1] got 1000\n[ipu 0 tile 2] got 1003\n[ipu 0 tile 3] got 1002\n");
+  const nlohmann::json j = nlohmann::json::parse(read_file(json));
+  EXPECT_EQ(j["exchanges"], 2);
+  EXPECT_EQ(j["exchange_messages"], 8);
+  for (const auto& t : j["per_tile"]) {
+    EXPECT_EQ(t["state"], "halted");
+    EXPECT_EQ(t["exchanges"], 2);
+    EXPECT_EQ(t["exchange_bytes_in"], 8);
+    EXPECT_EQ(t["syncs"], 2);
+  }
+}
+
 TEST(ChipExchange, ErrorsAreReportedOnePerLineWithStatus3) {
   const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "xerr_length.elf --json " +
                               temp_path("e.json"));
@@ -210,7 +227,9 @@ TEST(ChipJson, SuperstepsPerIpuAndPerTile) {
     EXPECT_EQ(ipu["compute_cycles"], compute);
     EXPECT_EQ(ipu["sync_cycles"], sync);
     instructions += ipu["instructions"].get<uint64_t>();
-    if (k < 4) EXPECT_GT(sync, 0u) << "superstep " << k << " ends in a sync";
+    if (k < 4) {
+      EXPECT_GT(sync, 0u) << "superstep " << k << " ends in a sync";
+    }
   }
   EXPECT_EQ(instructions, j["instructions"]);
   EXPECT_EQ(j["per_tile"][0]["supersteps"], 5);
