@@ -244,7 +244,8 @@ TraceSummary read_trace(const std::string& path) {
   TraceSummary s;
   const nlohmann::json j = nlohmann::json::parse(read_file(path));
   EXPECT_EQ(j["displayTimeUnit"], "ns");
-  std::map<std::pair<int, int>, double> track_end;
+  std::map<std::pair<int, int>, std::pair<double, double>> superstep;  // track -> [begin, end]
+  std::map<std::pair<int, int>, double> phase_end;                     // track -> last phase end
   for (const auto& e : j["traceEvents"]) {
     const std::string ph = e["ph"];
     if (ph == "M") {
@@ -255,13 +256,19 @@ TraceSummary read_trace(const std::string& path) {
     const double ts = e["ts"], dur = e["dur"];
     EXPECT_GE(dur, 0.0);
     std::string name = e["name"];
+    const auto key = std::make_pair(int(e["pid"]), int(e["tid"]));
     if (name.rfind("superstep ", 0) == 0) {
-      // Supersteps follow each other on a track; their phases nest inside.
-      const auto key = std::make_pair(int(e["pid"]), int(e["tid"]));
-      EXPECT_GE(ts + 1e-9, track_end[key]) << name;
-      track_end[key] = ts + dur;
+      // Supersteps follow each other on a track; their phases nest inside, in order.
+      EXPECT_GE(ts + 1e-9, superstep[key].second) << name;
+      superstep[key] = {ts, ts + dur};
+      phase_end[key] = ts;
       name = "superstep";
       EXPECT_TRUE(e["args"].contains("compute_cycles"));
+    } else {
+      EXPECT_GE(ts + 1e-9, phase_end[key]) << name << " at " << ts;
+      EXPECT_GE(ts + 1e-9, superstep[key].first) << name << " at " << ts;
+      EXPECT_LE(ts + dur, superstep[key].second + 1e-9) << name << " at " << ts;
+      phase_end[key] = ts + dur;
     }
     ++s.slices[name];
   }
@@ -280,6 +287,15 @@ TEST(ChipTrace, OneTrackPerTileWithSupersteps) {
   EXPECT_EQ(s.slices.at("compute"), 4 * 5);
   // Every tile but the slowest (tile 3, which the others wait for) has sync time.
   EXPECT_GE(s.slices.at("sync"), 4 * 4);
+}
+
+TEST(ChipTrace, ExchangesShowAsTheirOwnPhase) {
+  const std::string trace = temp_path("trace.json");
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "uneven_xchg.elf --trace " + trace);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const TraceSummary s = read_trace(trace);
+  EXPECT_EQ(s.slices.at("exchange"), 4 * 4);
+  EXPECT_GE(s.slices.at("compute"), 4 * 5 + 4 * 4) << "posting after each release is compute too";
 }
 
 TEST(ChipTrace, GroupsTilesAboveTheTrackLimit) {
