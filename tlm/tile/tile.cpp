@@ -89,6 +89,12 @@ sc_core::sc_time Tile::delay_to(uint64_t cycle) const {
 
 // ---- the engine's side -----------------------------------------------------------------
 
+void Tile::prefetch_for_finish() const {
+  const char* p = reinterpret_cast<const char*>(&engine_);
+  const char* end = reinterpret_cast<const char*>(&fault_);
+  for (; p < end; p += 64) __builtin_prefetch(p, 1);
+}
+
 void Tile::compute() {
   switch (pending_release_) {
     case Release::Sync: core_->release_sync(resume_cycle_); break;

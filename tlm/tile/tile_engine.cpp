@@ -56,7 +56,11 @@ void TileEngine::run_batch() {
   iss_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const uint64_t batch = batches_;
-  for (Tile* t : batch_) t->finish_compute(batch);
+  constexpr size_t kAhead = 3;  // tiles prefetched ahead of the one being finished
+  for (size_t i = 0; i < batch_.size(); ++i) {
+    if (i + kAhead < batch_.size()) batch_[i + kAhead]->prefetch_for_finish();
+    batch_[i]->finish_compute(batch);
+  }
   batch_.clear();
 }
 
