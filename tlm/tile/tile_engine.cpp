@@ -21,12 +21,16 @@ TileEngine::~TileEngine() = default;
 
 void TileEngine::schedule(Tile& tile) {
   ready_.push_back(&tile);
-  if (sc_core::sc_is_running()) work_.notify(sc_core::SC_ZERO_TIME);
+  if (!wake_pending_ && sc_core::sc_is_running()) {
+    work_.notify(sc_core::SC_ZERO_TIME);
+    wake_pending_ = true;
+  }
 }
 
 void TileEngine::drive() {
   for (;;) {
     while (ready_.empty()) wait(work_);
+    wake_pending_ = false;
     run_batch();
   }
 }

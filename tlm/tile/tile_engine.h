@@ -66,6 +66,7 @@ class TileEngine : public sc_core::sc_module {
   std::vector<Tile*> batch_;   // the running batch, (ipu, tile) order
   std::vector<Tile*> order_;   // the same tiles, longest previous stretch first
   sc_core::sc_event work_;
+  bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
   uint64_t batches_ = 0;
   uint64_t tiles_computed_ = 0;
   double iss_seconds_ = 0;
