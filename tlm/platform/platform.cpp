@@ -175,6 +175,7 @@ RunResult Platform::run() {
   if (loaded_ > 0) sc_core::sc_start();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
+  result.batch_seconds = engine_->batch_seconds();
   result.host_threads = engine_->host_threads();
   result.batches = engine_->batches();
   console_.flush();

@@ -82,7 +82,8 @@ struct RunResult {
 
   // Host figures (differ from run to run and with host_threads; nothing else does).
   double host_seconds = 0;        // wall time of the simulation itself
-  double iss_seconds = 0;         // of which inside the engine's parallel batches
+  double iss_seconds = 0;         // of which in the ISS (engine: batches minus finishes)
+  double batch_seconds = 0;       // of which inside the engine's batches (the parallel part)
   unsigned host_threads = 1;
   uint64_t batches = 0;           // compute batches the engine ran
   double exchange_plan_seconds = 0;  // inside plan_exchange(), all fabrics
@@ -96,7 +97,11 @@ struct RunResult {
   double mips() const { return host_seconds > 0 ? double(instructions) / host_seconds / 1e6 : 0; }
   // The share of the run's wall time spent outside the ISS batches (SystemC kernel,
   // models, accounting).
+  // Counts the kernel thread's model work during batches too, though other threads compute
+  // meanwhile: an upper bound with several host threads.
   double kernel_share() const { return host_seconds > 0 ? 1.0 - iss_seconds / host_seconds : 0; }
+  // The share of the run's wall time outside the batches, when no tile computes.
+  double serial_share() const { return host_seconds > 0 ? 1.0 - batch_seconds / host_seconds : 0; }
   // 0 if every tile exited 0; else the exit code of the lowest-numbered tile with a
   // non-zero code, clamped to 1..255. (Faults, exchange errors and deadlocks are the
   // caller's to map.)

@@ -37,9 +37,21 @@ class HostPool {
   // still run). Not reentrant: one loop at a time, from one thread.
   void run(size_t count, const std::function<void(size_t)>& body);
 
+  // Like run(), and also calls then(0), then(1), ... then(count - 1) on the calling
+  // thread, in that order, each once body(i) has returned. The caller interleaves: it
+  // runs then(i) for every finished item in order and computes bodies itself while the
+  // next one is not finished, so the ordered work overlaps the parallel work instead of
+  // following it. Returns when every then() has run. If a body throws, no then() runs
+  // for that or any later item and the error is rethrown once every body has returned.
+  void run_ordered(size_t count, const std::function<void(size_t)>& body,
+                   const std::function<void(size_t)>& then);
+
  private:
   void worker_main();
-  void work();  // takes items until none is left
+  void work();        // takes items until none is left
+  bool work_one();    // takes and runs one item; false if none was left
+  void start(size_t count, const std::function<void(size_t)>& body);
+  void finish();      // waits for the workers, rethrows a body's error
 
   std::vector<std::thread> workers_;
   // The current loop.
@@ -51,6 +63,8 @@ class HostPool {
   std::atomic<bool> stop_{false};
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};
+  bool parallel_ = false;                      // the current loop woke the workers
+  std::vector<std::atomic<uint32_t>> done_;    // run_ordered: body(i) has returned
 };
 
 }  // namespace ipusim::tile

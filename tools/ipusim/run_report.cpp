@@ -16,8 +16,9 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("  simulated time      {:.3f} us at {:g} MHz\n", res.simulated_seconds * 1e6,
                    r.config.board.chip.clock_hz / 1e6);
   s += fmt::format("  instructions        {}\n", res.instructions);
-  s += fmt::format("  host seconds        {:.6f} (run), {:.6f} in ISS batches ({:.1f}% outside)\n",
-                   res.host_seconds, res.iss_seconds, 100.0 * res.kernel_share());
+  s += fmt::format("  host seconds        {:.6f} (run), {:.6f} in the ISS ({:.1f}% kernel and models, "
+                   "{:.1f}% serial)\n",
+                   res.host_seconds, res.iss_seconds, 100.0 * res.kernel_share(), 100.0 * res.serial_share());
   s += fmt::format("  host threads        {}\n", res.host_threads);
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
   s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
@@ -148,6 +149,8 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["iss_seconds"] = res.iss_seconds;
   j["kernel_share"] = res.kernel_share();
+  j["batch_seconds"] = res.batch_seconds;
+  j["serial_share"] = res.serial_share();
   j["host_threads"] = res.host_threads;
   j["batches"] = res.batches;
   j["exchange_plan_seconds"] = res.exchange_plan_seconds;

@@ -54,7 +54,7 @@ Result ipusim_run(const std::string& args) {
 nlohmann::json simulated_part(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(read_file(path));
   for (const char* key : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
-                          "host_threads", "exchange_plan_seconds"}) {
+                          "host_threads", "exchange_plan_seconds", "batch_seconds", "serial_share"}) {
     EXPECT_TRUE(j.contains(key)) << key;
     j.erase(key);
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -63,6 +64,57 @@ TEST(HostPool, RethrowsTheFirstErrorAfterTheLoop) {
   pool.run(3, [&](size_t) { ran.fetch_add(1); });  // usable afterwards
   EXPECT_EQ(ran.load(), 53);
   EXPECT_THROW(HostPool(0), std::invalid_argument);
+}
+
+TEST(HostPool, RunOrderedCallsThenInOrderAfterEachBody) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    HostPool pool(threads);
+    for (int loop = 0; loop < 50; ++loop) {
+      const size_t count = 1 + size_t(loop) * 7 % 200;
+      std::vector<std::atomic<int>> body_done(count);
+      std::vector<size_t> order;
+      const auto caller = std::this_thread::get_id();
+      pool.run_ordered(
+          count,
+          [&](size_t i) {
+            if (i % 5 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));  // uneven
+            body_done[i].store(1);
+          },
+          [&](size_t i) {
+            EXPECT_EQ(std::this_thread::get_id(), caller);
+            EXPECT_EQ(body_done[i].load(), 1) << "then(" << i << ") before its body";
+            order.push_back(i);
+          });
+      ASSERT_EQ(order.size(), count);
+      for (size_t i = 0; i < count; ++i) EXPECT_EQ(order[i], i);
+    }
+    pool.run(3, [](size_t) {});  // the plain loop still works after ordered ones
+  }
+}
+
+TEST(HostPool, RunOrderedStopsAtABodyErrorAndAtAThenError) {
+  HostPool pool(3);
+  std::atomic<int> bodies{0};
+  std::vector<size_t> thens;
+  EXPECT_THROW(pool.run_ordered(
+                   40,
+                   [&](size_t i) {
+                     bodies.fetch_add(1);
+                     if (i == 10) throw std::runtime_error("body 10");
+                   },
+                   [&](size_t i) { thens.push_back(i); }),
+               std::runtime_error);
+  EXPECT_EQ(bodies.load(), 40);
+  for (size_t i : thens) EXPECT_LT(i, 10u) << "no then() at or after the failed body";
+  EXPECT_THROW(pool.run_ordered(
+                   40, [](size_t) {},
+                   [](size_t i) {
+                     if (i == 5) throw std::logic_error("then 5");
+                   }),
+               std::logic_error);
+  std::atomic<int> after{0};
+  pool.run_ordered(8, [&](size_t) { after.fetch_add(1); }, [](size_t) {});
+  EXPECT_EQ(after.load(), 8);
 }
 
 }  // namespace
