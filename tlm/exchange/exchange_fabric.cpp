@@ -10,9 +10,10 @@
 
 namespace ipusim::exchange {
 
-ExchangeFabricConfig ExchangeFabricConfig::from(const config::ChipConfig& chip, uint32_t ipu) {
+ExchangeFabricConfig ExchangeFabricConfig::from(const config::ChipConfig& chip, uint32_t ipu, uint32_t ipus) {
   ExchangeFabricConfig c;
   c.ipu = ipu;
+  c.ipus = ipus;
   c.tiles = chip.tiles;
   c.timing.tiles_per_ipu = chip.tiles;
   c.timing.in_bytes_per_cycle = chip.tile.exchange_in_bytes_per_cycle;
@@ -111,6 +112,7 @@ void ExchangeFabric::exchange_thread() {
 
 std::vector<std::string> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& entries) const {
   std::vector<std::string> out;
+  if (config_.ipus <= 1) return out;  // the ISS refuses tile ids outside the system
   const uint32_t first = config_.ipu * config_.tiles, last = first + config_.tiles;
   for (const Entry& e : entries) {
     if (!e.msg) continue;

@@ -54,11 +54,12 @@ namespace ipusim::exchange {
 
 struct ExchangeFabricConfig {
   uint32_t ipu = 0;
+  uint32_t ipus = 1;         // IPUs in the system (with one, no message can leave the IPU)
   uint32_t tiles = 1;        // tiles of the IPU (bindings of both sockets)
   ExchangeTiming timing;     // tiles_per_ipu == tiles
   double clock_hz = 1e9;     // tile clock
 
-  static ExchangeFabricConfig from(const config::ChipConfig& chip, uint32_t ipu);
+  static ExchangeFabricConfig from(const config::ChipConfig& chip, uint32_t ipu, uint32_t ipus);
 };
 
 class ExchangeFabric : public sc_core::sc_module {

@@ -14,7 +14,7 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
   sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index),
                                                  group);
   exchange_ = std::make_unique<exchange::ExchangeFabric>(
-      "exchange", exchange::ExchangeFabricConfig::from(chip, index));
+      "exchange", exchange::ExchangeFabricConfig::from(chip, index, ipus));
   tiles_.reserve(chip.tiles);
   for (uint32_t t = 0; t < chip.tiles; ++t) {
     iss::TileIdentity id;

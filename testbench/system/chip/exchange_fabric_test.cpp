@@ -112,7 +112,7 @@ struct Bench {
     a.halt(test::zero);
     const auto program = test::program(a);
     fabric = std::make_unique<exchange::ExchangeFabric>("exchange",
-                                                        exchange::ExchangeFabricConfig::from(system.board.chip, ipu));
+                                                        exchange::ExchangeFabricConfig::from(system.board.chip, ipu, 2));
     for (uint32_t t = 0; t < kTiles; ++t) {
       iss::TileIdentity id;
       id.tile = t;
