@@ -37,7 +37,10 @@ std::string read_file(const std::string& path) {
 
 std::string temp_path(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "chip_cli_" + info->name() + "_" + name;
+  std::string test = info->name();  // "Case/param" for parameterised tests
+  for (char& c : test)
+    if (c == '/') c = '_';
+  return ::testing::TempDir() + "chip_cli_" + test + "_" + name;
 }
 
 Result ipusim_run(const std::string& args) {
@@ -162,6 +165,37 @@ TEST(ChipExchange, ErrorsAreReportedOnePerLineWithStatus3) {
   EXPECT_EQ(j["exit_code"], 3);
   EXPECT_EQ(j["per_tile"][0]["state"], "exchange failed");
 }
+
+struct BrokenExchange {
+  const char* elf;
+  const char* line;   // the start of the stderr line that reports it
+  const char* other;  // the peer tile, named in the same line
+};
+
+class ChipExchangeErrors : public ::testing::TestWithParam<BrokenExchange> {};
+
+TEST_P(ChipExchangeErrors, EndTheRunWithStatus3NamingBothTiles) {
+  const BrokenExchange& b = GetParam();
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + b.elf + " --threads 3");
+  EXPECT_EQ(r.status, 3) << r.err;
+  const size_t at = r.err.find(b.line);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+  EXPECT_NE(line.find(b.other), std::string::npos) << line;
+  EXPECT_EQ(r.out.find("[ipu 0 tile"), std::string::npos) << "no tile got past the exchange: " << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, ChipExchangeErrors,
+    ::testing::Values(BrokenExchange{"xerr_no_recv.elf", "ipusim: exchange error: tile 0 sends", "tile 1 posts no receive"},
+                      BrokenExchange{"xerr_no_send.elf", "ipusim: exchange error: tile 1 expects", "tile 0 sends nothing"},
+                      BrokenExchange{"xerr_length.elf", "ipusim: exchange error: tile 0 sends", "on tile 1 from tile 0"},
+                      BrokenExchange{"xerr_compute.elf", "ipusim: fault: tile 2 (ipu 0)", "to tile 3 outside an exchange phase"},
+                      BrokenExchange{"xerr_outside.elf", "ipusim: fault: tile 1 (ipu 0)", "from tile 0"}),
+    [](const auto& info) {
+      std::string name = info.param.elf;
+      return name.substr(0, name.find('.'));
+    });
 
 TEST(ChipThreads, UnevenWorkReallyIsUneven) {
   const std::string json = temp_path("s.json");
