@@ -5,11 +5,16 @@
 namespace ipusim::platform {
 
 Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t index,
-         uint32_t ipus, SyncBarrier& group_barrier)
+         uint32_t ipus, sync::GroupSync& group)
     : sc_module(name),
-      index_(index),
-      ipu_barrier_("ipu_sync_released"),
-      sync_port_(ipu_barrier_, group_barrier) {
+      link_out("link_out", chip.ipu_links.count),
+      link_in("link_in", chip.ipu_links.count),
+      index_(index) {
+  for (LinkIn& in : link_in) in.register_b_transport(this, &Ipu::link_b_transport);
+  sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index),
+                                                 group);
+  exchange_ = std::make_unique<exchange::ExchangeFabric>(
+      "exchange", exchange::ExchangeFabricConfig::from(chip, index, ipus));
   tiles_.reserve(chip.tiles);
   for (uint32_t t = 0; t < chip.tiles; ++t) {
     iss::TileIdentity id;
@@ -19,13 +24,32 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
     const std::string tile_name = "tile" + std::to_string(t);
     tiles_.push_back(
         std::make_unique<tile::Tile>(tile_name.c_str(), tile::TileModuleConfig::from(chip, id)));
+    tile::Tile& tile = *tiles_.back();
+    tile.sync_socket.bind(sync_->tile_socket);
+    tile.exchange_socket.bind(exchange_->tile_socket);
+    exchange_->memory_socket.bind(tile.mem_socket);
   }
 }
+
+Ipu::~Ipu() = default;
 
 uint32_t Ipu::loaded_tiles() const {
   uint32_t n = 0;
   for (const auto& t : tiles_) n += t->loaded() ? 1 : 0;
   return n;
+}
+
+void Ipu::prepare_run() {
+  for (uint32_t t = 0; t < tile_count(); ++t)
+    if (tiles_[t]->loaded()) {
+      sync_->set_participant(t);
+      exchange_->set_participant(t);
+    }
+  sync_->join_group();
+}
+
+void Ipu::link_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // no link model yet
 }
 
 }  // namespace ipusim::platform

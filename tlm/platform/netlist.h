@@ -1,13 +1,26 @@
-// The module tree of one IPU: its tiles (and, in later issues, its exchange and sync
-// controller). Built by Platform from the chip part of the system config.
+// The module tree of one IPU, built by Platform from the chip part of the system config.
 //
-//   ipu<I>              Ipu
-//     tile<T>           tile::Tile, T = 0 .. tiles-1
+//   ipu<I>                 Ipu
+//     tile<T>              tile::Tile, T = 0 .. tiles-1
+//     sync                 sync::SyncController
+//     exchange             exchange::ExchangeFabric
+//     link_out_<L>, link_in_<L>   IPU-Link ports, L = 0 .. ipu_links.count-1
 //
-// Parameters: the chip config (tiles per IPU, tile config, clock), the IPU's index and
-// the system's IPU count (both visible to firmware through CSRs).
-// Sync: zone 1 is an ideal barrier over the IPU's loaded tiles, zone 2 the platform's
-// group barrier (netlist_sync_barrier.h).
+// Wiring (binding T of each multi-socket is tile T):
+//   tile<T>.sync_socket      -> sync.tile_socket
+//   tile<T>.exchange_socket  -> exchange.tile_socket
+//   exchange.memory_socket   -> tile<T>.mem_socket
+// The sync group (zone 2) spans the IPUs through the platform's sync::GroupSync.
+//
+// IPU-Link ports: one initiator (link_out) and one target (link_in) per configured link,
+// both optional (zero binds allowed). They are the IPU's boundary for the links issue:
+// cross-IPU exchange traffic and the external sync will leave through link_out and arrive
+// through link_in. Nothing drives them yet; a transaction arriving at link_in is answered
+// with TLM_COMMAND_ERROR_RESPONSE.
+//
+// Parameters: the chip config (tiles per IPU, tile config, clock, link count, sync
+// and exchange latencies, exchange rates), the IPU's index and the system's IPU count (both visible to firmware
+// through CSRs).
 #pragma once
 
 #include <cstdint>
@@ -15,34 +28,51 @@
 #include <vector>
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
+#include "exchange/exchange_fabric.h"
 #include "platform/config.h"
-#include "platform/netlist_sync_barrier.h"
+#include "sync/group_sync.h"
+#include "sync/sync_controller.h"
 #include "tile/tile.h"
 
 namespace ipusim::platform {
 
 class Ipu : public sc_core::sc_module {
  public:
+  using LinkOut = tlm_utils::simple_initiator_socket_optional<Ipu>;
+  using LinkIn = tlm_utils::simple_target_socket_optional<Ipu>;
+  sc_core::sc_vector<LinkOut> link_out;
+  sc_core::sc_vector<LinkIn> link_in;
+
   Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t index,
-      uint32_t ipus, SyncBarrier& group_barrier);
+      uint32_t ipus, sync::GroupSync& group);
+  ~Ipu() override;
 
   uint32_t index() const { return index_; }
   uint32_t tile_count() const { return uint32_t(tiles_.size()); }
   tile::Tile& tile(uint32_t t) { return *tiles_.at(t); }
   const tile::Tile& tile(uint32_t t) const { return *tiles_.at(t); }
-  tile::SyncPort& sync_port() { return sync_port_; }
+  sync::SyncController& sync_controller() { return *sync_; }
+  const sync::SyncController& sync_controller() const { return *sync_; }
+  exchange::ExchangeFabric& exchange_fabric() { return *exchange_; }
+  const exchange::ExchangeFabric& exchange_fabric() const { return *exchange_; }
 
-  // The number of tiles with a program: the participants of the IPU barrier.
+  // The number of tiles with a program.
   uint32_t loaded_tiles() const;
-  void update_sync_participants() { ipu_barrier_.set_participants(loaded_tiles()); }
-  const SyncBarrier& ipu_barrier() const { return ipu_barrier_; }
+  // Before the simulation, once every program is loaded: the loaded tiles become the
+  // participants of the IPU's syncs (and exchanges).
+  void prepare_run();
 
  private:
+  void link_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
   uint32_t index_;
   std::vector<std::unique_ptr<tile::Tile>> tiles_;
-  SyncBarrier ipu_barrier_;
-  BarrierSyncPort sync_port_;
+  std::unique_ptr<sync::SyncController> sync_;
+  std::unique_ptr<exchange::ExchangeFabric> exchange_;
 };
 
 }  // namespace ipusim::platform

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <tuple>
 
@@ -37,22 +38,33 @@ int RunResult::exit_status() const {
 }
 
 Platform::Platform(const config::SystemConfig& config, const PlatformOptions& options)
-    : config_(config), options_(options), console_(options.console_out, options.console) {
+    : config_(config),
+      options_(options),
+      console_(options.console_out, options.console),
+      accounts_(config.total_ipus()) {
   quiet_systemc();
   if (sc_core::sc_is_running() || sc_core::sc_end_of_simulation_invoked())
     throw std::logic_error("a process can elaborate and run only one Platform");
   sc_core::sc_set_stop_mode(sc_core::SC_STOP_FINISH_DELTA);
+  if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
     trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble);
   }
+  if (!options_.timeline_path.empty())
+    timeline_ = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
+                                           options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
-  group_barrier_ = std::make_unique<SyncBarrier>("group_sync_released");
+  engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
+  engine_->set_serial(trace_ != nullptr);
+  control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
+  group_ = std::make_unique<sync::GroupSync>();
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
-    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *group_barrier_));
+    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *group_));
+    ipus_.back()->sync_controller().set_observer(this);
   }
 }
 
@@ -80,79 +92,118 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
       tile::Tile& tile = ipu->tile(t);
       if (!tile.loaded()) ++loaded_;
       tile.load(program);
-      tile.connect(&ipu->sync_port(), this);
+      tile.connect(*engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
     }
   }
 }
 
-void Platform::console_line(const tile::Tile& tile, const sc_core::sc_time& stretch_start,
-                            uint32_t thread, std::string_view text) {
-  console_.add(stretch_start.value(), tile.identity().ipu, tile.identity().tile, thread, text);
+// ---- during the run --------------------------------------------------------------------
+
+void Platform::console_line(const tile::Tile& tile, uint64_t batch, uint32_t thread,
+                            std::string_view text) {
+  console_.add(batch, tile.identity().ipu, tile.identity().tile, thread, text);
 }
 
 void Platform::tile_stopped(const tile::Tile& tile) {
-  ++stopped_;
-  if (tile.state() == tile::TileState::Faulted) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const auto key = [](const tile::Tile& t) { return std::tie(t.identity().ipu, t.identity().tile); };
-    if (!first_fault_ || now < first_fault_time_ ||
-        (now == first_fault_time_ && key(tile) < key(*first_fault_))) {
-      first_fault_ = &tile;
-      first_fault_time_ = now;
-    }
-    stop_simulation();
-  } else if (stopped_ == loaded_) {
-    stop_simulation();
+  StopRequest r;
+  r.cycle = tile.stop_cycle();
+  r.ipu = tile.identity().ipu;
+  r.tile = tile.identity().tile;
+  switch (tile.state()) {
+    case tile::TileState::Halted:
+      last_halt_cycle_ = std::max(last_halt_cycle_, tile.stop_cycle());
+      if (++halted_ < loaded_) return;
+      r.kind = StopRequest::Kind::Finished;
+      r.cycle = last_halt_cycle_;
+      break;
+    case tile::TileState::Faulted:
+      r.kind = StopRequest::Kind::Fault;
+      r.messages = {tile.fault_message()};
+      break;
+    case tile::TileState::ExchangeFailed:
+      r.kind = StopRequest::Kind::ExchangeError;
+      r.cycle = tile.exchange_failure_cycle();
+      r.messages = tile.exchange_errors();
+      break;
+    default:
+      return;
   }
+  control_->request(std::move(r));
 }
 
-void Platform::stop_simulation() {
-  if (stop_requested_) return;
-  stop_requested_ = true;
-  sc_core::sc_stop();  // SC_STOP_FINISH_DELTA: tiles already running this delta finish it
+void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
+  const iss::TileIdentity& id = tile.identity();
+  accounts_.add(id.ipu, record);
+  if (timeline_) timeline_->add(id.ipu, id.tile, record);
+  if (keep_tile_supersteps_)
+    tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
 
-std::string Platform::describe_deadlock() const {
-  std::vector<const tile::Tile*> waiting;
-  uint32_t halted = 0;
-  for (const auto& ipu : ipus_) {
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
-      const tile::Tile& tile = ipu->tile(t);
-      if (tile.state() == tile::TileState::AtSync) waiting.push_back(&tile);
-      if (tile.state() == tile::TileState::Halted) ++halted;
-    }
+void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
+  StopRequest r;
+  r.kind = StopRequest::Kind::Deadlock;
+  r.cycle = deadlock.cycle;
+  if (!deadlock.waiting.empty()) {
+    r.ipu = deadlock.waiting.front().ipu;
+    r.tile = deadlock.waiting.front().tile;
   }
-  std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that never completes",
-                                waiting.size());
-  const size_t shown = std::min<size_t>(waiting.size(), 4);
-  for (size_t i = 0; i < shown; ++i) {
-    const tile::Tile& t = *waiting[i];
-    out += fmt::format("{} ipu {} tile {} (zone {}, since cycle {})", i == 0 ? ": " : ", ",
-                       t.identity().ipu, t.identity().tile, t.sync_zone(), t.sync_arrival_cycle());
-  }
-  if (waiting.size() > shown) out += fmt::format(", and {} more", waiting.size() - shown);
-  out += fmt::format("; {} tile(s) already halted", halted);
-  return out;
+  r.messages = {deadlock.message()};
+  control_->request(std::move(r));
 }
+
+// ---- the run ---------------------------------------------------------------------------
 
 RunResult Platform::run() {
   if (ran_) throw std::logic_error("Platform::run called twice");
   ran_ = true;
-  uint32_t group_participants = 0;
+  keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
+  if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
   for (auto& ipu : ipus_) {
-    ipu->update_sync_participants();
-    group_participants += ipu->loaded_tiles();
+    ipu->prepare_run();
+    if (timeline_) {
+      std::vector<uint32_t> loaded;
+      for (uint32_t t = 0; t < ipu->tile_count(); ++t)
+        if (ipu->tile(t).loaded()) loaded.push_back(t);
+      timeline_->add_ipu(ipu->index(), ipu->tile_count(), loaded);
+    }
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).start();
   }
-  group_barrier_->set_participants(group_participants);
 
   RunResult result;
   const auto start = std::chrono::steady_clock::now();
   if (loaded_ > 0) sc_core::sc_start();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.iss_seconds = engine_->iss_seconds();
+  result.batch_seconds = engine_->batch_seconds();
+  result.host_threads = engine_->host_threads();
+  result.batches = engine_->batches();
   console_.flush();
   if (trace_) trace_->close();
 
+  const std::optional<StopRequest>& stop = control_->fired();
+  const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
+  for (auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t)
+      if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted)
+        ipu->tile(t).end_accounting();
+  if (timeline_) timeline_->write();
+  collect(result, end_cycle);
+
+  if (stop && stop->kind == StopRequest::Kind::Fault) {
+    result.fault = stop->messages.at(0);
+  } else if (stop && stop->kind == StopRequest::Kind::ExchangeError) {
+    result.exchange_errors = stop->messages;
+  } else if (stop && stop->kind == StopRequest::Kind::Deadlock) {
+    // Described again now: every tile that arrived by the end is in the list.
+    result.deadlock = ipus_.at(stop->ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).message();
+  } else if (halted_ < loaded_) {
+    result.deadlock = describe_stuck();
+  }
+  return result;
+}
+
+void Platform::collect(RunResult& result, uint64_t end_cycle) {
   for (const auto& ipu : ipus_) {
     bool any = false;
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
@@ -162,28 +213,50 @@ RunResult Platform::run() {
       TileResult r;
       r.ipu = ipu->index();
       r.tile = t;
-      r.state = tile.state();
-      r.cycles = tile.cycles();
+      r.state = tile.state_at(end_cycle);
+      r.cycles = tile.cycles_at(end_cycle);
       r.instructions = tile.instructions();
       r.syncs = tile.syncs();
       r.sync_stall_cycles = tile.sync_stall_cycles();
+      r.exchanges = tile.exchanges();
+      r.exchange_stall_cycles = tile.exchange_stall_cycles();
+      r.exchange_bytes_out = tile.exchange_bytes_out();
+      r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
       r.fault = tile.fault_message();
+      if (keep_tile_supersteps_)
+        r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
       result.tile_cycles = std::max(result.tile_cycles, r.cycles);
       result.instructions += r.instructions;
       result.tiles.push_back(std::move(r));
     }
     result.ipus += any ? 1 : 0;
+    const exchange::ExchangeFabric& fabric = ipu->exchange_fabric();
+    result.exchanges += fabric.exchanges();
+    result.exchange_messages += fabric.messages();
+    result.exchange_bytes += fabric.bytes();
+    result.exchange_plan_seconds += fabric.plan_seconds();
+    result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
   result.simulated_seconds = tile::TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
-  if (first_fault_) {
-    result.fault = first_fault_->fault_message();
-  } else if (stopped_ < loaded_) {
-    result.deadlock = describe_deadlock();
-  }
-  return result;
+}
+
+// The simulation ran out of events with tiles still waiting.
+std::string Platform::describe_stuck() const {
+  for (const auto& ipu : ipus_)
+    if (auto d = ipu->sync_controller().stuck()) return d->message();
+  std::vector<std::string> waiting;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
+      const tile::Tile& tile = ipu->tile(t);
+      if (tile.loaded() && tile.state() != tile::TileState::Halted)
+        waiting.push_back(fmt::format("ipu {} tile {} ({})", ipu->index(), t, tile::to_string(tile.state())));
+    }
+  std::string out = fmt::format("deadlock: {} tile(s) never finished", waiting.size());
+  for (size_t i = 0; i < std::min<size_t>(waiting.size(), 8); ++i) out += (i ? ", " : ": ") + waiting[i];
+  if (waiting.size() > 8) out += fmt::format(", and {} more", waiting.size() - 8);
+  return out;
 }
 
 }  // namespace ipusim::platform
-

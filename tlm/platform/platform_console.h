@@ -1,14 +1,14 @@
 // Console lines of every tile, printed in a deterministic order.
 //
-// Order: by the simulated time the line was emitted, then IPU, then tile, then the
-// order the tile emitted them. A tile runs a whole compute stretch in one go, so a line
-// is stamped with the SystemC time at which its stretch began (the tile's clock when it
-// resumed after its last sync or at start); all tiles of an IPU released by one sync
-// thus print that superstep's lines in tile order.
+// Order: by stamp, then IPU, then tile, then the order the tile emitted them. The
+// platform stamps a line with the number of the tile engine's batch that ran the compute
+// stretch emitting it (tile/tile_engine.h); the tiles released by one sync compute in one
+// batch, so they print that superstep's lines in tile order, whatever host thread ran
+// which tile.
 //
-// Streaming: stamps are the kernel time at which the stretch runs, which never goes
-// back, so when a line arrives with a later stamp than any seen, every buffered line is
-// final and is printed. flush() prints the rest (end of run).
+// Streaming: batch numbers never go back, so when a line arrives with a later stamp than
+// any seen, every buffered line is final and is printed. flush() prints the rest (end of
+// run).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +30,7 @@ class ConsoleCollector {
   // Lines go to `out` (not owned); nothing is printed if `out` is null.
   ConsoleCollector(std::FILE* out, ConsoleMode mode) : out_(out), mode_(mode) {}
 
-  // `stamp` is in SystemC time resolution units. Safe to call from several host threads.
+  // Safe to call from several host threads.
   void add(uint64_t stamp, uint32_t ipu, uint32_t tile, uint32_t thread, std::string_view text);
   void flush();
   uint64_t lines() const { return lines_; }

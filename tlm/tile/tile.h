@@ -1,33 +1,49 @@
-// The SystemC tile: one iss::TileCore (core + SRAM) in a module.
+// The SystemC tile: one iss::TileCore (core + SRAM) in a module, with sockets to its
+// IPU's sync controller and exchange fabric.
 //
-// The tile's thread runs the core until it stops at a platform event (sync, halt,
-// fault), then advances SystemC time by the cycles that stretch took: one wait per
-// stop, never one per instruction. Between stops a tile touches nothing outside itself
-// (BSP compute phase), so running it ahead of the kernel's time loses no exactness.
+// A tile has no SystemC process of its own. The TileEngine (tile_engine.h) runs the
+// compute stretches of every ready tile as one parallel batch on host threads (compute():
+// the ISS runs to the tile's next stop, touching nothing outside the tile), then, back in
+// the SystemC kernel, calls finish_compute() on each tile in (ipu, tile) order; that sends
+// the stop out through the tile's sockets. The controller's and the fabric's responses
+// (nb_transport_bw) put the tile back on the engine's ready list. So SystemC time never
+// advances per instruction, nor per tile: only the controller and the fabric wait.
 //
 // Sockets
-//   host_socket  TLM-2.0 target: host / debugger access to the tile's SRAM. Addresses are
-//                tile addresses (SRAM at iss::kSramBase). b_transport and transport_dbg
-//                read and write through TileCore::read/write, with zero delay added.
-//                Errors are TLM responses: TLM_ADDRESS_ERROR_RESPONSE for bytes outside
-//                SRAM or a tile with no program loaded, TLM_BYTE_ENABLE_ERROR_RESPONSE
-//                for byte enables, TLM_BURST_ERROR_RESPONSE for a streaming width
-//                shorter than the length. No DMI yet.
+//   mem_socket       TLM-2.0 target (multi-passthrough, zero or more initiators: the host,
+//                    a debugger, the IPU's exchange fabric). Addresses are tile addresses
+//                    (SRAM at iss::kSramBase). b_transport and transport_dbg read and
+//                    write through TileCore::read/write with zero delay added and never
+//                    wait. Errors are TLM responses: TLM_ADDRESS_ERROR_RESPONSE for bytes
+//                    outside SRAM, a write into code, or a tile with no program;
+//                    TLM_BYTE_ENABLE_ERROR_RESPONSE for byte enables;
+//                    TLM_BURST_ERROR_RESPONSE for a streaming width shorter than the
+//                    length. No DMI.
+//   sync_socket      TLM-2.0 initiator to the sync controller; payload and protocol:
+//                    sync/sync_payload.h. May stay unbound if the program never syncs
+//                    (a sync then faults).
+//   exchange_socket  TLM-2.0 initiator to the exchange fabric; payload and protocol:
+//                    exchange/exchange_payload.h. May stay unbound if the program never
+//                    exchanges.
 //
-// Parameters (TileModuleConfig): identity, sram_bytes, workers, thread_quantum (all
-// passed to the ISS) and clock_hz (cycles -> SystemC time).
+// Parameters (TileModuleConfig): identity, sram_bytes, workers, thread_quantum, AMP rates
+// (all passed to the ISS) and clock_hz (cycles -> SystemC time).
 //
-// Statistics (valid once the tile stopped, or at any point between stops)
-//   cycles()             tile cycle the tile has reached in simulated time: its last stop
-//                        (or sync release) that SystemC time got to. A stretch runs whole
-//                        before its wait, so when the simulation stops inside one (another
-//                        tile faulted), the core is ahead of this; cycles() is not.
-//   instructions()       instructions retired by all threads of the tile (including such
-//                        a stretch run ahead)
-//   syncs()              IPU / group syncs completed
-//   sync_stall_cycles()  cycles spent between arriving at a sync and its release
-//   exit_code()          the `halt` operand (state Halted)
-//   fault()              what stopped the tile (state Faulted)
+// Statistics (valid between stops and at the end)
+//   stop_cycle()          the tile cycle of its latest stop (sync, xwait, halt, fault)
+//   cycles_at(end)        the latest cycle of the tile's history (stops and resumes) not
+//                         after `end`: what simulated time reached when the run ended at
+//                         `end` (cores run ahead: a stretch is simulated whole)
+//   instructions()        instructions retired by all threads of the tile
+//   syncs()               IPU / group syncs completed
+//   sync_stall_cycles()   cycles between arriving at a sync and its release
+//   exchanges()           exchanges completed (phases the tile ended with an `xwait`)
+//   exchange_stall_cycles() cycles between `xwait` and the exchange's completion
+//   exchange_bytes_out() / exchange_bytes_in()  bytes the tile sent (a multicast once) /
+//                         received in its completed exchanges
+//   exit_code()           the `halt` operand (state Halted)
+//   fault()               what stopped the tile (state Faulted)
+//   exchange_errors()     every problem of the failed exchange (state ExchangeFailed)
 #pragma once
 
 #include <cstdint>
@@ -35,57 +51,84 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include "exchange/exchange_payload.h"
 #include "iss/program.h"
 #include "iss/tile_core.h"
-#include "tile/sync_port.h"
+#include "sync/sync_payload.h"
+#include "tile/superstep.h"
 #include "tile/tile_config.h"
 
 namespace ipusim::tile {
 
 enum class TileState {
-  Idle,     // no program loaded: the tile does not run
-  Running,  // between stops, or not started yet
-  AtSync,   // waiting for its sync zone to release
-  Halted,   // the supervisor halted and every worker exited
-  Faulted,  // a thread faulted
+  Idle,            // no program loaded: the tile does not run
+  Running,         // computing, or ready to (not started yet, released)
+  AtSync,          // waiting for its sync zone to release
+  AtExchange,      // waiting for its exchange to complete
+  Halted,          // the supervisor halted and every worker exited
+  Faulted,         // a thread faulted
+  ExchangeFailed,  // the fabric rejected the exchange the tile took part in
 };
 const char* to_string(TileState state);
 
 class Tile;
+class TileEngine;
 
-// What a tile tells the rest of the platform. Called from the tile's SC_THREAD.
+// What a tile tells the rest of the platform. Called in the SystemC kernel's thread.
 class TileListener {
  public:
   virtual ~TileListener() = default;
   // A complete console line from `thread` (0 = supervisor), emitted during the compute
-  // stretch that started at `stretch_start` (SystemC time, the tile's clock when it
-  // resumed). Lines of one tile arrive in the order the core emitted them.
-  virtual void console_line(const Tile& tile, const sc_core::sc_time& stretch_start,
-                            uint32_t thread, std::string_view text) = 0;
-  // The tile halted or faulted; SystemC time is at the tile's stop cycle. A fault is
-  // the listener's to act on (the platform stops the simulation).
+  // stretch the engine ran in its batch number `batch`. Lines of one tile arrive in the
+  // order the core emitted them; tiles of one batch arrive in (ipu, tile) order.
+  virtual void console_line(const Tile& tile, uint64_t batch, uint32_t thread,
+                            std::string_view text) = 0;
+  // The tile halted, faulted or saw its exchange fail (its state says which).
   virtual void tile_stopped(const Tile& tile) = 0;
+  // One of the tile's supersteps closed (superstep.h).
+  virtual void superstep_closed(const Tile& tile, const SuperstepRecord& record) = 0;
 };
 
 class Tile : public sc_core::sc_module, private iss::ConsoleSink {
  public:
-  tlm_utils::simple_target_socket_optional<Tile> host_socket;  // may stay unbound
+  using MemSocket = tlm_utils::multi_passthrough_target_socket<
+      Tile, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  MemSocket mem_socket;
+  tlm_utils::simple_initiator_socket_optional<Tile> sync_socket;
+  tlm_utils::simple_initiator_socket_optional<Tile> exchange_socket;
 
   Tile(sc_core::sc_module_name name, const TileModuleConfig& config);
   ~Tile() override;
 
   // Elaboration-time set-up. load() creates the core with `program` in SRAM; a tile
-  // never loaded stays Idle. connect() must precede the start of simulation for a
-  // loaded tile; `sync` may be null if the program never syncs (a sync then faults).
+  // never loaded stays Idle. connect() must precede the start of simulation for a loaded
+  // tile; start() puts it on the engine's ready list (before or during simulation).
   void load(std::shared_ptr<const iss::Program> program);
-  void connect(SyncPort* sync, TileListener* listener);
-  // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop).
+  void connect(TileEngine& engine, TileListener& listener);
+  void start();
+  // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
+  // sink is called from the host thread that runs the tile.
   void set_trace(iss::TraceSink* sink);
+
+  // The engine's interface. compute() runs the core to its next stop; it touches only
+  // this tile, so the engine calls it for many tiles at once on host threads.
+  // finish_compute() (SystemC thread) delivers the stretch's console lines, stamped with
+  // `batch`, and sends the stop through the sockets.
+  void compute();
+  void finish_compute(uint64_t batch);
+  // Cycles of the last compute stretch: the engine starts the longest first.
+  uint64_t last_stretch_cycles() const { return last_stretch_cycles_; }
+  // Asks the CPU to fetch the members finish_compute() touches (engine_ .. fault_). In
+  // the serial pass over a thousand tiles every tile is cold; the engine calls this a
+  // few tiles ahead (measured: the pass 15-20 % shorter).
+  void prefetch_for_finish() const;
 
   const iss::TileIdentity& identity() const { return config_.core.id; }
   const TileModuleConfig& config() const { return config_; }
@@ -96,48 +139,99 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   iss::TileCore* core() { return core_.get(); }
   const iss::TileCore* core() const { return core_.get(); }
 
-  uint64_t cycles() const { return cycles_; }
+  uint64_t stop_cycle() const { return stop_cycle_; }
+  uint64_t cycles_at(uint64_t end_cycle) const;
+  // The state simulated time saw at `end_cycle`: Running if the tile's latest stop lies
+  // beyond it (its core ran ahead), else state().
+  TileState state_at(uint64_t end_cycle) const;
   uint64_t instructions() const;
   uint32_t syncs() const { return syncs_; }
   uint64_t sync_stall_cycles() const { return sync_stall_cycles_; }
+  uint32_t exchanges() const { return exchanges_; }
+  uint64_t exchange_stall_cycles() const { return exchange_stall_cycles_; }
+  uint64_t exchange_bytes_out() const { return exchange_bytes_out_; }
+  uint64_t exchange_bytes_in() const { return exchange_bytes_in_; }
   int32_t exit_code() const { return exit_code_; }
   const std::optional<iss::Fault>& fault() const { return fault_; }
   // "tile 12 (ipu 0) thread 3 pc 0x...: kind: detail [disasm]" (empty unless Faulted).
   std::string fault_message() const;
+  const std::vector<std::string>& exchange_errors() const { return exchange_errors_; }
+  // State ExchangeFailed: the cycle the exchange failed (its last participant's xwait).
+  uint64_t exchange_failure_cycle() const { return exchange_failure_cycle_; }
   // While AtSync: the zone and the cycle the tile arrived.
-  uint32_t sync_zone() const { return sync_zone_; }
-  uint64_t sync_arrival_cycle() const { return sync_arrival_cycle_; }
+  uint32_t sync_zone() const { return sync_msg_.zone; }
+  uint64_t sync_arrival_cycle() const { return sync_msg_.cycle; }
+  // Closes the open superstep at the end of a run that did not end with this tile's halt.
+  void end_accounting();
 
  private:
-  void run_thread();
-  void run_core();  // returns when the tile halts or faults
-  void advance_to(uint64_t cycle);
+  enum class Release { None, Sync, Exchange };
+  void resume(uint64_t cycle, Release release);
+  void arrive_at_sync(uint32_t zone);
+  void post_exchange();
+  void close_exchange_phase();
+  void halt();
   void stop_with_fault(iss::Fault fault);
+  void fault_here(std::string kind, std::string detail);
+  sc_core::sc_time delay_to(uint64_t cycle) const;
 
-  // iss::ConsoleSink: the core's console lines, forwarded to the listener.
+  // iss::ConsoleSink: buffered while the core runs on a host thread.
   void line(const iss::TileIdentity& who, uint32_t thread, std::string_view text) override;
 
-  // host_socket
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
+  // Responses from the sync controller and the exchange fabric.
+  tlm::tlm_sync_enum sync_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                             sc_core::sc_time& delay);
+  tlm::tlm_sync_enum exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                 sc_core::sc_time& delay);
+
+  // mem_socket
+  void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   tlm::tlm_response_status access(tlm::tlm_generic_payload& trans);
 
   TileModuleConfig config_;
   TileClock clock_;
   std::unique_ptr<iss::TileCore> core_;
-  SyncPort* sync_ = nullptr;
+  // engine_ .. fault_: the members finish_compute() and the responses touch, kept
+  // together for prefetch_for_finish().
+  TileEngine* engine_ = nullptr;
   TileListener* listener_ = nullptr;
+  SuperstepTracker supersteps_;
 
   TileState state_ = TileState::Idle;
-  sc_core::sc_time stretch_start_;
-  sc_core::sc_event parked_;  // never notified: where a stopped tile's thread rests
-  uint64_t cycles_ = 0;
+  iss::StopInfo stop_;                 // of the last compute()
+  // Work done in compute(), on the host thread that runs the tile, while its state is in
+  // that thread's cache: the release that resumes the core, and the stop's figures.
+  Release pending_release_ = Release::None;
+  uint64_t computed_stop_cycle_ = 0;
+  uint64_t instret_ = 0;               // at the last stop
+  struct ConsoleLine {
+    uint32_t thread;
+    std::string text;
+  };
+  std::vector<ConsoleLine> console_;   // lines of the running stretch
+  uint64_t resume_cycle_ = 0;          // start of the current stretch
+  uint64_t stop_cycle_ = 0;            // end of the last computed stretch
+  uint64_t prev_stop_cycle_ = 0;       // the stop before it
+  bool computed_ = false;              // the current stretch has run (stop_cycle_ is its end)
+  uint64_t last_stretch_cycles_ = 0;
+  bool exchange_phase_open_ = false;   // released from a sync, no xwait yet
+
+  // Transactions in flight (one of each at most) and their messages; the one-shot
+  // Close and Leave reuse one payload (constructing a payload allocates).
+  tlm::tlm_generic_payload sync_trans_, exchange_trans_, notice_trans_;
+  sync::SyncMessage sync_msg_, leave_msg_;
+  exchange::ExchangeMessage exchange_msg_, close_msg_;
+
   uint32_t syncs_ = 0;
   uint64_t sync_stall_cycles_ = 0;
-  uint32_t sync_zone_ = 0;
-  uint64_t sync_arrival_cycle_ = 0;
+  uint32_t exchanges_ = 0;
+  uint64_t exchange_stall_cycles_ = 0;
+  uint64_t exchange_bytes_out_ = 0, exchange_bytes_in_ = 0;
   int32_t exit_code_ = 0;
   std::optional<iss::Fault> fault_;
+  std::vector<std::string> exchange_errors_;
+  uint64_t exchange_failure_cycle_ = 0;
 };
 
 }  // namespace ipusim::tile

@@ -11,14 +11,15 @@ TileClock::TileClock(double clock_hz) {
     throw std::invalid_argument("tile clock must be between 1 Hz and 1 PHz, got " +
                                 std::to_string(clock_hz));
   hz_ = uint64_t(std::llround(clock_hz));
+  // The kernel's resolution is fixed from the first SystemC time made, which every model
+  // does while elaborating; reading it per call cost more than the division below.
+  const double res_seconds = sc_core::sc_get_time_resolution().to_seconds();
+  units_per_second_ = uint64_t(std::llround(1.0 / res_seconds));
 }
 
 sc_core::sc_time TileClock::time_of(uint64_t cycle) const {
-  // Resolution units per second (1e12 for the default 1 ps), then
   // round(cycle * units / hz) in 128-bit integers: exact for any cycle count.
-  const double res_seconds = sc_core::sc_get_time_resolution().to_seconds();
-  const auto units_per_second = static_cast<unsigned __int128>(std::llround(1.0 / res_seconds));
-  const unsigned __int128 num = static_cast<unsigned __int128>(cycle) * units_per_second;
+  const unsigned __int128 num = static_cast<unsigned __int128>(cycle) * units_per_second_;
   const unsigned __int128 value = (num + hz_ / 2) / hz_;
   return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(value));
 }
@@ -37,6 +38,8 @@ TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::Til
   c.core.sram_bytes = uint32_t(chip.tile.sram_bytes);
   c.core.workers = chip.tile.workers;
   c.core.thread_quantum = chip.tile.thread_quantum;
+  c.core.amp_f16_macs = chip.tile.amp_f16_macs_per_cycle;
+  c.core.amp_f32_macs = chip.tile.amp_f32_macs_per_cycle;
   c.clock_hz = chip.clock_hz;
   TileClock check(chip.clock_hz);  // throws for an unusable clock
   (void)check;

@@ -1,5 +1,5 @@
 // What a Tile module is built from: the ISS parameters of one tile (identity, SRAM,
-// threads) and its clock, taken from the chip config plus the tile's place in the system.
+// threads, AMP rates) and its clock, taken from the chip config plus the tile's place in the system.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +27,11 @@ class TileClock {
 
  private:
   uint64_t hz_;
+  uint64_t units_per_second_;  // of the kernel's time resolution (1e12 for 1 ps)
 };
 
 struct TileModuleConfig {
-  iss::TileParams core;   // identity, SRAM bytes, worker contexts, thread quantum
+  iss::TileParams core;   // identity, SRAM bytes, worker contexts, thread quantum, AMP
   double clock_hz = 0;    // tile clock (ChipConfig::clock_hz)
 
   // The config of tile `id.tile` of IPU `id.ipu` of a chip. `id.tiles_per_ipu` is taken

@@ -2,13 +2,16 @@
 //
 // Exit status: 0 if every tile exited 0; else the exit code of the lowest-numbered tile
 // (ipu, tile) with a non-zero code, clamped to 1..255; 3 for a fault or a sync deadlock
-// ("ipusim: fault: ..."); 2 for bad input ("ipusim: error: ...", from main()).
+// ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
+// problem); 2 for bad input ("ipusim: error: ...", from main()).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -32,8 +35,13 @@ struct RunOptions {
   std::string json;
   std::string console = "tagged";
   std::string itrace;
+  std::string trace;
+  uint32_t trace_tiles_max = 64;
+  unsigned threads = 0;  // 0: every core of the host
   bool quiet = false;
 };
+
+unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -60,9 +68,16 @@ int run(const RunOptions& o) {
   options.console_out = stdout;
   options.itrace_path = o.itrace;
   options.disassemble = [](uint32_t pc, uint32_t insn) { return iss::disassemble(insn, pc); };
+  options.host_threads = o.threads == 0 ? default_threads() : o.threads;
+  options.timeline_path = o.trace;
+  options.timeline_tracks_max = o.trace_tiles_max;
+  options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
 
   const auto elaboration_start = std::chrono::steady_clock::now();
-  platform::Platform platform(system, options);
+  // Never destroyed: the process ends after the report, and tearing down a SystemC
+  // netlist unregisters its ports one by one from vectors, quadratic in the port count
+  // (about a second for a POD16's 23552 tiles).
+  platform::Platform& platform = *new platform::Platform(system, options);
   platform.load(program, selection);
   const double elaboration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
@@ -79,6 +94,10 @@ int run(const RunOptions& o) {
   const platform::RunResult& result = report.result;
   if (result.fault) {
     std::fprintf(stderr, "ipusim: fault: %s\n", result.fault->c_str());
+    report.exit_code = kFaultStatus;
+  } else if (!result.exchange_errors.empty()) {
+    for (const std::string& e : result.exchange_errors)
+      std::fprintf(stderr, "ipusim: exchange error: %s\n", e.c_str());
     report.exit_code = kFaultStatus;
   } else if (result.deadlock) {
     std::fprintf(stderr, "ipusim: fault: %s\n", result.deadlock->c_str());
@@ -109,6 +128,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"tagged", "raw"}));
   cmd->add_option("--itrace", o->itrace,
                   "trace every retired instruction to FILE: ipu tile thread cycle pc insn disasm");
+  cmd->add_option("--threads", o->threads,
+                  "host threads simulating tiles (default: every core of the host); results "
+                  "do not depend on it")
+      ->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--trace", o->trace,
+                  "write the supersteps (compute / sync / exchange per tile) as a Chrome / "
+                  "Perfetto trace-event JSON file");
+  cmd->add_option("--trace-tiles-max", o->trace_tiles_max,
+                  "tracks per IPU in the --trace file; more tiles are grouped (default 64)")
+      ->check(CLI::Range(1u, 1u << 20));
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }

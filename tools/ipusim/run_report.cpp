@@ -16,7 +16,10 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("  simulated time      {:.3f} us at {:g} MHz\n", res.simulated_seconds * 1e6,
                    r.config.board.chip.clock_hz / 1e6);
   s += fmt::format("  instructions        {}\n", res.instructions);
-  s += fmt::format("  host seconds        {:.6f} (run)\n", res.host_seconds);
+  s += fmt::format("  host seconds        {:.6f} (run), {:.6f} in the ISS ({:.1f}% kernel and models, "
+                   "{:.1f}% serial)\n",
+                   res.host_seconds, res.iss_seconds, 100.0 * res.kernel_share(), 100.0 * res.serial_share());
+  s += fmt::format("  host threads        {}\n", res.host_threads);
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
   s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
   s += fmt::format("  exit code           {}\n", r.exit_code);
@@ -34,9 +37,72 @@ nlohmann::ordered_json tile_entry(const platform::TileResult& t) {
   j["instructions"] = t.instructions;
   j["syncs"] = t.syncs;
   j["sync_stall_cycles"] = t.sync_stall_cycles;
+  j["exchanges"] = t.exchanges;
+  j["exchange_stall_cycles"] = t.exchange_stall_cycles;
+  j["exchange_bytes_out"] = t.exchange_bytes_out;
+  j["exchange_bytes_in"] = t.exchange_bytes_in;
+  j["supersteps"] = t.supersteps.size();
   j["exit_code"] = t.exit_code;
   if (!t.fault.empty()) j["fault"] = t.fault;
   return j;
+}
+
+nlohmann::ordered_json tile_superstep(uint32_t tile, const tile::SuperstepRecord& r) {
+  nlohmann::ordered_json j;
+  j["tile"] = tile;
+  j["begin_cycle"] = r.begin;
+  j["end_cycle"] = r.end;
+  j["compute_cycles"] = r.compute_cycles;
+  j["sync_cycles"] = r.sync_cycles;
+  j["exchange_cycles"] = r.exchange_cycles;
+  j["instructions"] = r.instructions;
+  j["bytes_in"] = r.bytes_in;
+  j["bytes_out"] = r.bytes_out;
+  j["sync_zone"] = r.sync_zone;
+  j["exchanged"] = r.exchanged;
+  j["complete"] = r.complete;
+  return j;
+}
+
+// supersteps[k].ipus[i]: the totals of superstep k over IPU i's tiles, and each tile's
+// figures when the run kept them (few tiles).
+nlohmann::ordered_json supersteps_json(const platform::RunResult& res) {
+  size_t steps = 0;
+  for (const auto& ipu : res.supersteps) steps = std::max(steps, ipu.size());
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (size_t k = 0; k < steps; ++k) {
+    nlohmann::ordered_json step;
+    step["superstep"] = k;
+    nlohmann::ordered_json ipus = nlohmann::ordered_json::array();
+    for (uint32_t i = 0; i < res.supersteps.size(); ++i) {
+      if (k >= res.supersteps[i].size() || res.supersteps[i][k].tiles == 0) continue;
+      const platform::SuperstepTotals& t = res.supersteps[i][k];
+      nlohmann::ordered_json j;
+      j["ipu"] = i;
+      j["tiles"] = t.tiles;
+      j["exchanging_tiles"] = t.exchanging_tiles;
+      j["incomplete_tiles"] = t.incomplete_tiles;
+      j["begin_cycle"] = t.begin_cycle;
+      j["end_cycle"] = t.end_cycle;
+      j["compute_cycles"] = t.compute_cycles;
+      j["sync_cycles"] = t.sync_cycles;
+      j["exchange_cycles"] = t.exchange_cycles;
+      j["instructions"] = t.instructions;
+      j["exchange_bytes"] = t.bytes_in;
+      nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
+      bool kept = false;
+      for (const auto& tile : res.tiles) {
+        if (tile.ipu != i) continue;
+        if (!tile.supersteps.empty()) kept = true;
+        if (k < tile.supersteps.size()) per_tile.push_back(tile_superstep(tile.tile, tile.supersteps[k]));
+      }
+      if (kept) j["per_tile"] = per_tile;
+      ipus.push_back(j);
+    }
+    step["ipus"] = ipus;
+    out.push_back(step);
+  }
+  return out;
 }
 
 nlohmann::ordered_json tile_summary(const std::vector<platform::TileResult>& tiles) {
@@ -81,10 +147,21 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["host_seconds"] = res.host_seconds;
   j["mips"] = res.mips();
   j["elaboration_seconds"] = r.elaboration_seconds;
+  j["iss_seconds"] = res.iss_seconds;
+  j["kernel_share"] = res.kernel_share();
+  j["batch_seconds"] = res.batch_seconds;
+  j["serial_share"] = res.serial_share();
+  j["host_threads"] = res.host_threads;
+  j["batches"] = res.batches;
+  j["exchange_plan_seconds"] = res.exchange_plan_seconds;
+  j["exchanges"] = res.exchanges;
+  j["exchange_messages"] = res.exchange_messages;
+  j["exchange_bytes"] = res.exchange_bytes;
   j["console_lines"] = res.console_lines;
   j["exit_code"] = r.exit_code;
   j["fault"] = res.fault ? nlohmann::ordered_json(*res.fault) : nlohmann::ordered_json(nullptr);
   j["deadlock"] = res.deadlock ? nlohmann::ordered_json(*res.deadlock) : nlohmann::ordered_json(nullptr);
+  j["exchange_errors"] = res.exchange_errors;
   if (res.tiles.size() <= kJsonPerTileLimit) {
     nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
     for (const auto& t : res.tiles) per_tile.push_back(tile_entry(t));
@@ -92,6 +169,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   } else {
     j["tile_summary"] = tile_summary(res.tiles);
   }
+  j["supersteps"] = supersteps_json(res);
   return j;
 }
 

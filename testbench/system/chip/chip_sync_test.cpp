@@ -1,0 +1,274 @@
+// The sync controller in a running platform: release cycles follow the distance model of
+// docs/sync.md exactly, zone 2 spans IPUs, and syncs that can never complete end the run
+// as deadlocks naming the tiles that never arrive. Also the superstep accounting. Each
+// case elaborates, so each runs in its own process.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "platform/platform.h"
+#include "sync/sync_latency.h"
+#include "test_system.h"
+
+namespace ipusim {
+namespace {
+
+using platform::Platform;
+using platform::PlatformOptions;
+using platform::RunResult;
+using test::Asm;
+using tile::TileState;
+using namespace test;  // registers
+
+PlatformOptions quiet_options() {
+  PlatformOptions o;
+  o.console_out = nullptr;
+  return o;
+}
+
+// Spins (tile * 37 + ipu * 500 + 10) * step iterations, syncs over `zone`, `steps` times,
+// then halts.
+Asm staggered_syncs(uint32_t zone, uint32_t steps) {
+  Asm a;
+  a.csrr(s0, kCsrTile);
+  a.csrr(s1, kCsrIpu);
+  a.addi(a4, zero, int32_t(steps));
+  a.addi(a5, zero, 1);  // step number, from 1
+  const uint32_t top = a.pc();
+  // a2 = (tile * 37 + ipu * 500 + 10) * step
+  a.addi(a2, zero, 0);
+  a.addi(a3, zero, 37);
+  const uint32_t mul_top = a.pc();  // a2 += tile, 37 times
+  a.add(a2, a2, s0);
+  a.addi(a3, a3, -1);
+  a.bne(a3, zero, mul_top);
+  a.addi(a3, zero, 500);
+  const uint32_t mul2_top = a.pc();  // a2 += ipu, 500 times
+  a.add(a2, a2, s1);
+  a.addi(a3, a3, -1);
+  a.bne(a3, zero, mul2_top);
+  a.addi(a2, a2, 10);
+  a.addi(a3, a5, 0);
+  a.addi(t2, zero, 0);
+  const uint32_t scale_top = a.pc();  // t2 = a2 * step
+  a.add(t2, t2, a2);
+  a.addi(a3, a3, -1);
+  a.bne(a3, zero, scale_top);
+  a.spin(t2);
+  a.addi(a0, zero, int32_t(zone));
+  a.sync(a0);
+  a.addi(a5, a5, 1);
+  a.addi(a4, a4, -1);
+  a.bne(a4, zero, top);
+  a.halt(zero);
+  return a;
+}
+
+// Release cycle of every tile per docs/sync.md, from the arrivals of one sync.
+std::vector<uint64_t> expected_releases(const std::vector<uint64_t>& arrivals, const sync::SyncLatency& l,
+                                        uint64_t extra = 0) {
+  uint64_t gather = 0;
+  for (uint32_t t = 0; t < arrivals.size(); ++t) gather = std::max(gather, arrivals[t] + l.to_controller(t));
+  std::vector<uint64_t> out;
+  for (uint32_t t = 0; t < arrivals.size(); ++t) out.push_back(gather + extra + l.min_cycles() + l.from_controller(t));
+  return out;
+}
+
+TEST(ChipSync, IpuReleaseCyclesFollowTheDistanceModel) {
+  config::SystemConfig system = test::small_system(16);
+  system.board.chip.sync.latency_min_cycles = 20;
+  system.board.chip.sync.latency_max_cycles = 95;  // odd span: ways in and out differ
+  Platform platform(system, quiet_options());
+  platform.load(test::program(staggered_syncs(1, 3)));
+  const RunResult r = platform.run();
+  ASSERT_FALSE(r.fault) << *r.fault;
+  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_EQ(r.tiles.size(), 16u);
+  const sync::SyncLatency latency(16, 20, 95);
+  for (uint32_t step = 0; step < 3; ++step) {
+    std::vector<uint64_t> arrivals;
+    for (const auto& t : r.tiles) {
+      ASSERT_EQ(t.supersteps.size(), 4u) << "3 syncs + the last superstep";
+      arrivals.push_back(t.supersteps[step].sync_arrival);
+    }
+    const std::vector<uint64_t> want = expected_releases(arrivals, latency);
+    for (uint32_t t = 0; t < 16; ++t) {
+      EXPECT_EQ(r.tiles[t].supersteps[step].sync_release, want[t]) << "step " << step << " tile " << t;
+      EXPECT_EQ(r.tiles[t].supersteps[step].sync_zone, 1u);
+    }
+  }
+  // The last tile to arrive is the farthest one (tile 15 spins longest), so it waits
+  // exactly latency_max, and tiles at equal distance finish together.
+  EXPECT_EQ(r.tiles[15].supersteps[0].sync_cycles, 95u);
+  EXPECT_EQ(r.tiles[3].cycles, r.tiles[12].cycles);
+  EXPECT_EQ(platform.ipu(0).sync_controller().syncs_completed(1), 3u);
+}
+
+TEST(ChipSync, GroupSyncReleasesEveryIpuFromTheLastGather) {
+  const config::SystemConfig system = test::small_system(4, 3);
+  Platform platform(system, quiet_options());
+  platform.load(test::program(staggered_syncs(2, 2)));
+  const RunResult r = platform.run();
+  ASSERT_FALSE(r.fault) << *r.fault;
+  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_EQ(r.tiles.size(), 12u);
+  const sync::SyncLatency latency(4, 16, 80);
+  for (uint32_t step = 0; step < 2; ++step) {
+    uint64_t gather = 0;  // over every tile of every IPU
+    for (const auto& t : r.tiles) gather = std::max(gather, t.supersteps[step].sync_arrival + latency.to_controller(t.tile));
+    for (const auto& t : r.tiles)
+      EXPECT_EQ(t.supersteps[step].sync_release, gather + 16 + latency.from_controller(t.tile))
+          << "ipu " << t.ipu << " tile " << t.tile;
+  }
+  // IPU 2 spins longest: IPU 0 waits for it.
+  EXPECT_GT(r.tiles[0].sync_stall_cycles, r.tiles[8].sync_stall_cycles + 6 * 1000);
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(platform.ipu(i).sync_controller().syncs_completed(2), 2u);
+}
+
+TEST(ChipSync, SuperstepAccountingAddsUp) {
+  Platform platform(test::small_system(8, 2), quiet_options());
+  platform.load(test::program(staggered_syncs(1, 3)));
+  const RunResult r = platform.run();
+  ASSERT_FALSE(r.fault) << *r.fault;
+  ASSERT_EQ(r.supersteps.size(), 2u);
+  for (uint32_t ipu = 0; ipu < 2; ++ipu) {
+    ASSERT_EQ(r.supersteps[ipu].size(), 4u);
+    for (uint32_t k = 0; k < 4; ++k) {
+      const platform::SuperstepTotals& tot = r.supersteps[ipu][k];
+      EXPECT_EQ(tot.tiles, 8u);
+      uint64_t compute = 0, sync = 0, instr = 0;
+      for (const auto& t : r.tiles) {
+        if (t.ipu != ipu) continue;
+        const tile::SuperstepRecord& s = t.supersteps[k];
+        EXPECT_EQ(s.compute_cycles + s.sync_cycles + s.exchange_cycles, s.end - s.begin);
+        compute += s.compute_cycles;
+        sync += s.sync_cycles;
+        instr += s.instructions;
+      }
+      EXPECT_EQ(tot.compute_cycles, compute);
+      EXPECT_EQ(tot.sync_cycles, sync);
+      EXPECT_EQ(tot.exchange_cycles, 0u);
+      EXPECT_EQ(tot.instructions, instr);
+    }
+    EXPECT_EQ(r.supersteps[ipu][3].sync_cycles, 0u) << "the last superstep ends at the halt";
+  }
+  for (const auto& t : r.tiles) {
+    uint64_t instr = 0, sync = 0;
+    for (const auto& s : t.supersteps) {
+      instr += s.instructions;
+      sync += s.sync_cycles;
+    }
+    EXPECT_EQ(instr, t.instructions);
+    EXPECT_EQ(sync, t.sync_stall_cycles);
+    EXPECT_EQ(t.supersteps.back().end, t.cycles);
+  }
+}
+
+// Tile `odd` does something else than sync zone 1 (`what`): halt, or sync zone 2.
+Asm one_tile_differs(uint32_t odd, bool halts) {
+  Asm a;
+  a.csrr(a1, kCsrTile);
+  a.addi(a2, zero, int32_t(odd));
+  const size_t branch = a.code().size();
+  a.beq(a1, a2, a.pc());  // patched to `other`
+  a.addi(a0, zero, 1);
+  a.sync(a0);
+  a.halt(zero);
+  a.patch_branch(branch, a.pc());
+  if (!halts) {
+    a.addi(a0, zero, 2);
+    a.sync(a0);
+  }
+  a.halt(zero);
+  return a;
+}
+
+TEST(ChipSync, HaltedTileMakesADeadlockNamingIt) {
+  Platform platform(test::small_system(4), quiet_options());
+  platform.load(test::program(one_tile_differs(2, /*halts=*/true)));
+  const RunResult r = platform.run();
+  EXPECT_FALSE(r.fault);
+  ASSERT_TRUE(r.deadlock);
+  EXPECT_NE(r.deadlock->find("sync deadlock: 3 tile(s) wait"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 0 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 3 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("1 tile(s) never arrive: ipu 0 tile 2 (halted at cycle"), std::string::npos)
+      << *r.deadlock;
+  EXPECT_EQ(r.tiles[2].state, TileState::Halted);
+  EXPECT_EQ(r.tiles[0].state, TileState::AtSync);
+}
+
+TEST(ChipSync, TilesWaitingAtDifferentZonesAreADeadlock) {
+  Platform platform(test::small_system(4), quiet_options());
+  platform.load(test::program(one_tile_differs(1, /*halts=*/false)));
+  const RunResult r = platform.run();
+  ASSERT_TRUE(r.deadlock);
+  EXPECT_NE(r.deadlock->find("sync deadlock: 4 tile(s) wait"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (zone 2, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (waits at zone 2)"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 0 (waits at zone 1)"), std::string::npos) << *r.deadlock;
+}
+
+TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
+  // IPU 1's tile 0 halts; everyone else syncs zone 2.
+  Asm a;
+  a.csrr(a1, kCsrTile);
+  a.csrr(a2, kCsrIpu);
+  a.add(a3, a1, a2);
+  a.addi(a4, zero, 1);
+  const size_t branch = a.code().size();
+  a.beq(a3, a4, a.pc());  // tile + ipu == 1: ipu 1 tile 0 and ipu 0 tile 1
+  a.addi(a0, zero, 2);
+  a.sync(a0);
+  a.patch_branch(branch, a.pc());
+  a.halt(zero);
+  Platform platform(test::small_system(2, 2), quiet_options());
+  platform.load(test::program(a));
+  const RunResult r = platform.run();
+  ASSERT_TRUE(r.deadlock);
+  EXPECT_NE(r.deadlock->find("(zone 2, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(r.deadlock->find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
+}
+
+struct LinkPeer : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<LinkPeer> socket{"socket"};
+  explicit LinkPeer(sc_core::sc_module_name name) : sc_module(name) {}
+};
+
+TEST(ChipModules, IpuHasOneOptionalPortPairPerConfiguredLink) {
+  config::SystemConfig system = test::small_system(2, 2);
+  system.board.chip.ipu_links.count = 3;
+  Platform platform(system, quiet_options());
+  platform.load(test::program(staggered_syncs(1, 1)));
+  for (uint32_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(platform.ipu(i).link_out.size(), 3u);
+    EXPECT_EQ(platform.ipu(i).link_in.size(), 3u);
+  }
+  EXPECT_EQ(std::string(platform.ipu(1).link_out[2].name()), "ipu1.link_out_2");
+  EXPECT_EQ(std::string(platform.ipu(0).sync_controller().name()), "ipu0.sync");
+  EXPECT_EQ(std::string(platform.ipu(0).exchange_fabric().name()), "ipu0.exchange");
+  // One link bound, the rest left open: elaboration and the run are fine, and the
+  // unmodelled link answers with an error response.
+  LinkPeer peer("peer");
+  peer.socket.bind(platform.ipu(0).link_in[1]);
+  const RunResult r = platform.run();
+  EXPECT_FALSE(r.fault);
+  EXPECT_FALSE(r.deadlock);
+  tlm::tlm_generic_payload p;
+  uint8_t byte = 0;
+  p.set_command(tlm::TLM_WRITE_COMMAND);
+  p.set_data_ptr(&byte);
+  p.set_data_length(1);
+  p.set_streaming_width(1);
+  sc_core::sc_time delay;
+  peer.socket->b_transport(p, delay);
+  EXPECT_EQ(p.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+}  // namespace
+}  // namespace ipusim

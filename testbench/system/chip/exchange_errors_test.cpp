@@ -1,0 +1,128 @@
+// Exchange errors end to end: the firmware of testbench/system/firmware/xerr_*.c on the
+// 4-tile test chip, run in-process so the test can read tile memory afterwards. Every
+// fabric error names both tiles and ends the run (no tile goes on), and a failed exchange
+// leaves every receive buffer as it was; the ISS's own exchange faults (a send in the
+// compute phase, a buffer outside SRAM) stop the run naming the tiles. Each case
+// elaborates, so each runs in its own process.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "iss/program.h"
+#include "platform/config.h"
+#include "platform/platform.h"
+
+namespace ipusim {
+namespace {
+
+using platform::Platform;
+using platform::PlatformOptions;
+using platform::RunResult;
+
+const std::string kFirmware = std::string(IPUSIM_FIRMWARE_DIR) + "/system/";
+
+struct Outcome {
+  RunResult result;
+  std::vector<std::vector<uint32_t>> rx;  // per tile: the words of `rx` after the run
+};
+
+Outcome run(const std::string& elf, unsigned threads = 2) {
+  const config::SystemConfig system = config::load_system("configs/test/tiny4.yaml");
+  PlatformOptions options;
+  options.console_out = nullptr;
+  options.host_threads = threads;
+  Platform& platform = *new Platform(system, options);  // one per process; left to the OS
+  const auto program = iss::Program::load(kFirmware + elf);
+  platform.load(program);
+  Outcome r;
+  r.result = platform.run();
+  const auto rx = program->symbol("rx");
+  for (uint32_t t = 0; t < 4; ++t) {
+    std::vector<uint32_t> words(4, 0);
+    if (rx) {
+      std::vector<uint8_t> bytes(16);
+      EXPECT_TRUE(platform.ipu(0).tile(t).core()->read(*rx, bytes));
+      std::memcpy(words.data(), bytes.data(), 16);
+    }
+    r.rx.push_back(words);
+  }
+  return r;
+}
+
+const std::vector<uint32_t> kUntouched(4, 0xa5a5a5a5u);
+
+void expect_failed_exchange(const Outcome& r, const std::string& message_start) {
+  EXPECT_FALSE(r.result.fault);
+  EXPECT_FALSE(r.result.deadlock);
+  ASSERT_EQ(r.result.exchange_errors.size(), 1u);
+  EXPECT_EQ(r.result.exchange_errors[0].rfind(message_start, 0), 0u) << r.result.exchange_errors[0];
+  for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t << "'s receive buffer";
+  for (const auto& t : r.result.tiles) {
+    EXPECT_NE(t.state, tile::TileState::Halted) << "tile " << t.tile << " went on after the failed exchange";
+    EXPECT_EQ(t.exchanges, 0u);
+  }
+}
+
+TEST(ExchangeErrors, SendWithoutReceive) {
+  const Outcome r = run("xerr_no_recv.elf");
+  expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
+  EXPECT_NE(r.result.exchange_errors[0].find("but tile 1 posts no receive from tile 0"), std::string::npos)
+      << r.result.exchange_errors[0];
+  // Every tile reached its xwait (tile 1 with nothing posted): every one is told.
+  for (const auto& t : r.result.tiles) EXPECT_EQ(t.state, tile::TileState::ExchangeFailed) << t.tile;
+}
+
+TEST(ExchangeErrors, ReceiveWithoutSend) {
+  const Outcome r = run("xerr_no_send.elf");
+  expect_failed_exchange(r, "tile 1 expects 16 bytes from tile 0 (pc 0x");
+  EXPECT_NE(r.result.exchange_errors[0].find("but tile 0 sends nothing to tile 1"), std::string::npos)
+      << r.result.exchange_errors[0];
+}
+
+TEST(ExchangeErrors, LengthMismatch) {
+  const Outcome r = run("xerr_length.elf");
+  expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
+  EXPECT_NE(r.result.exchange_errors[0].find("but the matching receive on tile 1 from tile 0 expects 8 bytes"),
+            std::string::npos)
+      << r.result.exchange_errors[0];
+}
+
+TEST(ExchangeErrors, SendDuringComputeIsAFault) {
+  const Outcome r = run("xerr_compute.elf");
+  ASSERT_TRUE(r.result.fault);
+  EXPECT_TRUE(r.result.exchange_errors.empty());
+  const std::string& f = *r.result.fault;
+  EXPECT_EQ(f.rfind("tile 2 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
+  EXPECT_NE(f.find("send during compute: send of 16 bytes at 0x"), std::string::npos) << f;
+  EXPECT_NE(f.find("to tile 3 outside an exchange phase"), std::string::npos) << f;
+  EXPECT_EQ(r.result.tiles[2].state, tile::TileState::Faulted);
+}
+
+TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
+  const Outcome r = run("xerr_outside.elf");
+  ASSERT_TRUE(r.result.fault);
+  const std::string& f = *r.result.fault;
+  EXPECT_EQ(f.rfind("tile 1 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
+  EXPECT_NE(f.find("access fault: recv of 16 bytes into 0x00001000 from tile 0"), std::string::npos) << f;
+  EXPECT_NE(f.find("outside SRAM"), std::string::npos) << f;
+  for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t;
+}
+
+TEST(ExchangeErrors, TheValidPairAloneDelivers) {
+  // The positive control: the same valid pair without the broken one.
+  const Outcome r = run("xok_pair.elf");
+  EXPECT_FALSE(r.result.fault) << *r.result.fault;
+  EXPECT_TRUE(r.result.exchange_errors.empty());
+  EXPECT_EQ(r.rx[3], (std::vector<uint32_t>{0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u}));
+  for (uint32_t t = 0; t < 3; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t;
+  for (const auto& t : r.result.tiles) {
+    EXPECT_EQ(t.state, tile::TileState::Halted);
+    EXPECT_EQ(t.exchanges, 1u);
+  }
+  EXPECT_GT(r.result.tiles[3].exchange_stall_cycles, 16u / 4) << "16 bytes at 4 B/cycle plus latency";
+}
+
+}  // namespace
+}  // namespace ipusim

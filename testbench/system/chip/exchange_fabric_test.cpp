@@ -1,0 +1,262 @@
+// The exchange fabric module on its own: postings arrive through its TLM target socket
+// from a stand-in for the tiles, the data moves between real Tile memories through the
+// fabric's memory socket, and each poster gets its done cycle (or every error). Each case
+// elaborates, so each runs in its own process.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+
+#include "exchange/exchange_fabric.h"
+#include "test_system.h"
+#include "tile/tile.h"
+#include "tile/tlm_message.h"
+
+namespace ipusim {
+namespace {
+
+using exchange::ExchangeMessage;
+using iss::ExchangePost;
+
+constexpr uint32_t kTiles = 4;
+constexpr uint32_t kBuf = iss::kSramBase + 0x9000;  // buffers live here in every tile
+
+iss::ExchangePost send(uint32_t addr, uint32_t len, std::vector<uint32_t> to, uint32_t pc = 0x40100) {
+  iss::ExchangePost p;
+  p.kind = ExchangePost::Kind::Send;
+  p.addr = addr;
+  p.len = len;
+  p.peers = std::move(to);
+  p.pc = pc;
+  return p;
+}
+
+iss::ExchangePost recv(uint32_t addr, uint32_t len, uint32_t from, uint32_t pc = 0x40200) {
+  iss::ExchangePost p;
+  p.kind = ExchangePost::Kind::Recv;
+  p.addr = addr;
+  p.len = len;
+  p.peers = {from};
+  p.pc = pc;
+  return p;
+}
+
+// Stands in for the tiles' exchange sockets: posts or closes for every tile at time 0,
+// and records the answers.
+struct Posters : sc_core::sc_module {
+  tlm_utils::multi_passthrough_initiator_socket<Posters> socket{"socket"};
+  struct Side {
+    bool post = false;
+    uint64_t cycle = 0;
+    std::vector<ExchangePost> posts;
+    ExchangeMessage msg;
+    tlm::tlm_generic_payload trans;
+    bool answered = false;
+    bool ok = false;
+    sc_core::sc_time answered_at;
+    std::vector<std::string> errors;
+  };
+  std::vector<Side> sides{kTiles};
+
+  explicit Posters(sc_core::sc_module_name name) : sc_module(name) {
+    socket.register_nb_transport_bw(this, &Posters::bw);
+    SC_HAS_PROCESS(Posters);
+    SC_THREAD(run);
+  }
+  void run() {
+    for (uint32_t t = 0; t < kTiles; ++t) {
+      Side& s = sides[t];
+      s.msg.kind = s.post ? ExchangeMessage::Kind::Post : ExchangeMessage::Kind::Close;
+      s.msg.tile = t;
+      s.msg.cycle = s.cycle;
+      s.msg.posts = &s.posts;
+      tile::attach_message(s.trans, s.msg);
+      tlm::tlm_phase phase = tlm::BEGIN_REQ;
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      const tlm::tlm_sync_enum r = socket[int(t)]->nb_transport_fw(s.trans, phase, delay);
+      EXPECT_EQ(r, s.post ? tlm::TLM_UPDATED : tlm::TLM_COMPLETED) << "tile " << t;
+    }
+  }
+  tlm::tlm_sync_enum bw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    Side& s = sides.at(size_t(id));
+    EXPECT_EQ(phase, tlm::BEGIN_RESP);
+    EXPECT_FALSE(s.answered);
+    s.answered = true;
+    s.ok = trans.is_response_ok();
+    s.answered_at = sc_core::sc_time_stamp() + delay;
+    if (!s.ok && s.msg.errors) s.errors = *s.msg.errors;
+    return tlm::TLM_COMPLETED;
+  }
+};
+
+std::vector<uint8_t> pattern(uint32_t len, uint8_t first) {
+  std::vector<uint8_t> bytes(len);
+  for (uint32_t i = 0; i < len; ++i) bytes[i] = uint8_t(first + i);
+  return bytes;
+}
+
+// A fabric for IPU `ipu` of kTiles tiles, wired to kTiles loaded Tile memories.
+struct Bench {
+  config::SystemConfig system = test::small_system(kTiles);
+  std::vector<std::unique_ptr<tile::Tile>> tiles;
+  std::unique_ptr<exchange::ExchangeFabric> fabric;
+  Posters posters{"posters"};
+
+  explicit Bench(uint32_t ipu = 0) {
+    test::Asm a;
+    a.halt(test::zero);
+    const auto program = test::program(a);
+    fabric = std::make_unique<exchange::ExchangeFabric>("exchange",
+                                                        exchange::ExchangeFabricConfig::from(system.board.chip, ipu, 2));
+    for (uint32_t t = 0; t < kTiles; ++t) {
+      iss::TileIdentity id;
+      id.tile = t;
+      id.ipu = ipu;
+      id.ipus = 2;
+      tiles.push_back(std::make_unique<tile::Tile>(("tile" + std::to_string(t)).c_str(),
+                                                   tile::TileModuleConfig::from(system.board.chip, id)));
+      tiles.back()->load(program);
+      fabric->memory_socket.bind(tiles.back()->mem_socket);
+      posters.socket.bind(fabric->tile_socket);
+      fabric->set_participant(t);
+    }
+  }
+  void fill(uint32_t t, uint32_t addr, uint32_t len, uint8_t first) {
+    ASSERT_TRUE(tiles[t]->core()->write(addr, pattern(len, first)));
+  }
+  std::vector<uint8_t> read(uint32_t t, uint32_t addr, uint32_t len) {
+    std::vector<uint8_t> bytes(len);
+    EXPECT_TRUE(tiles[t]->core()->read(addr, bytes));
+    return bytes;
+  }
+};
+
+TEST(ExchangeFabric, MovesTheDataAndAnswersEachPosterWithThePlannedCycle) {
+  Bench b;
+  b.fill(0, kBuf, 16, 0x10);
+  b.fill(3, kBuf, 8, 0x80);
+  for (uint32_t t = 0; t < kTiles; ++t) b.fill(t, kBuf + 0x100, 16, 0xee);  // receive buffers
+  auto& s = b.posters.sides;
+  s[0].post = true;
+  s[0].cycle = 100;
+  s[0].posts = {send(kBuf, 16, {1, 2}), recv(kBuf + 0x100, 8, 3)};  // multicast, and a receive
+  s[1].post = true;
+  s[1].cycle = 120;
+  s[1].posts = {recv(kBuf + 0x100, 16, 0)};
+  s[2].post = true;
+  s[2].cycle = 90;
+  s[2].posts = {recv(kBuf + 0x100, 16, 0)};
+  s[3].post = true;
+  s[3].cycle = 95;
+  s[3].posts = {send(kBuf, 8, {0})};
+  sc_core::sc_start();
+
+  // What the plan says, independently.
+  std::vector<exchange::TilePostings> in;
+  for (uint32_t t = 0; t < kTiles; ++t) in.push_back({t, s[t].cycle, &s[t].posts});
+  const exchange::ExchangePlan plan = exchange::plan_exchange(in, b.fabric->config().timing);
+  ASSERT_TRUE(plan.errors.empty());
+  const tile::TileClock clock(b.system.board.chip.clock_hz);
+  for (uint32_t t = 0; t < kTiles; ++t) {
+    EXPECT_TRUE(s[t].answered) << t;
+    EXPECT_TRUE(s[t].ok) << t;
+    EXPECT_EQ(s[t].msg.done_cycle, plan.tiles[t].done_cycle) << t;
+    EXPECT_EQ(s[t].msg.bytes_out, plan.tiles[t].bytes_out) << t;
+    EXPECT_EQ(s[t].msg.bytes_in, plan.tiles[t].bytes_in) << t;
+    EXPECT_EQ(s[t].answered_at, clock.time_of(plan.tiles[t].done_cycle)) << t;
+  }
+  EXPECT_GT(s[1].msg.done_cycle, 120u + 16 / 4) << "starts when tile 1 reaches xwait, plus latency";
+  EXPECT_EQ(s[0].msg.bytes_out, 16u) << "a multicast leaves once";
+  EXPECT_EQ(s[0].msg.bytes_in, 8u);
+
+  const std::vector<uint8_t> sent0 = b.read(0, kBuf, 16);
+  EXPECT_EQ(b.read(1, kBuf + 0x100, 16), sent0);
+  EXPECT_EQ(b.read(2, kBuf + 0x100, 16), sent0);
+  EXPECT_EQ(b.read(0, kBuf + 0x100, 8), b.read(3, kBuf, 8));
+  EXPECT_EQ(b.read(0, kBuf + 0x108, 8), pattern(8, 0xee + 8)) << "beyond the 8 bytes received";
+  EXPECT_EQ(b.read(3, kBuf + 0x100, 16), pattern(16, 0xee)) << "tile 3 received nothing";
+  EXPECT_EQ(b.fabric->exchanges(), 1u);
+  EXPECT_EQ(b.fabric->messages(), 3u);
+  EXPECT_EQ(b.fabric->bytes(), 16u + 16 + 8);
+}
+
+TEST(ExchangeFabric, AnInvalidExchangeDeliversNothingAndNamesBothTiles) {
+  Bench b;
+  b.fill(0, kBuf, 16, 0x10);
+  b.fill(3, kBuf, 8, 0x80);
+  for (uint32_t t = 0; t < kTiles; ++t) b.fill(t, kBuf + 0x100, 16, 0xee);
+  auto& s = b.posters.sides;
+  s[0].post = true;
+  s[0].posts = {send(kBuf, 16, {1}, 0x40010)};  // tile 1 closes its phase: no receive
+  s[0].cycle = 10;
+  s[1].post = false;
+  s[1].cycle = 70;  // the last to get there
+  s[2].cycle = 50;
+  s[3].cycle = 30;
+  s[2].post = true;
+  s[2].posts = {recv(kBuf + 0x100, 8, 3)};      // a valid pair ...
+  s[3].post = true;
+  s[3].posts = {send(kBuf, 8, {2})};            // ... that must not be delivered either
+  sc_core::sc_start();
+  for (uint32_t t : {0u, 2u, 3u}) {
+    EXPECT_TRUE(s[t].answered) << t;
+    EXPECT_FALSE(s[t].ok) << t;
+    ASSERT_EQ(s[t].errors.size(), 1u) << t;
+    EXPECT_EQ(s[t].errors[0],
+              "tile 0 sends 16 bytes to tile 1 (pc 0x00040010) but tile 1 posts no receive from tile 0");
+  }
+  EXPECT_FALSE(s[1].answered) << "a closed phase gets no answer";
+  for (uint32_t t : {0u, 2u, 3u}) EXPECT_EQ(s[t].msg.done_cycle, 70u) << "failed as of the last arrival";
+  for (uint32_t t = 0; t < kTiles; ++t)
+    EXPECT_EQ(b.read(t, kBuf + 0x100, 16), pattern(16, 0xee)) << "tile " << t << " receive buffer";
+  EXPECT_EQ(b.fabric->failed_exchanges(), 1u);
+  EXPECT_EQ(b.fabric->messages(), 0u);
+}
+
+TEST(ExchangeFabric, MessagesToAnotherIpuAreRefusedUntilTheLinksExist) {
+  Bench b(/*ipu=*/1);  // global tiles 4..7
+  auto& s = b.posters.sides;
+  s[0].post = true;
+  s[0].posts = {send(kBuf, 8, {5, 2}, 0x40020)};  // 2 is tile 2 of IPU 0
+  s[1].post = true;
+  s[1].posts = {recv(kBuf + 0x100, 8, 4)};
+  sc_core::sc_start();
+  ASSERT_TRUE(s[0].answered);
+  EXPECT_FALSE(s[0].ok);
+  ASSERT_FALSE(s[0].errors.empty());
+  EXPECT_NE(s[0].errors[0].find("tile 4 sends 8 bytes to tile 2 (pc 0x00040020) of another IPU"), std::string::npos)
+      << s[0].errors[0];
+  EXPECT_EQ(b.read(1, kBuf + 0x100, 8), std::vector<uint8_t>(8, 0));
+}
+
+TEST(ExchangeFabric, RefusesMalformedAndRepeatedMessages) {
+  Bench b;
+  auto& s = b.posters.sides;
+  for (auto& side : s) side.post = false;  // all close: an empty phase, nothing happens
+  sc_core::sc_start();
+  EXPECT_EQ(b.fabric->exchanges(), 0u);
+  // A second close of tile 0 in a new phase is fine; a message with the wrong tile is not.
+  ExchangeMessage msg;
+  msg.kind = ExchangeMessage::Kind::Close;
+  msg.tile = 2;
+  tlm::tlm_generic_payload trans;
+  tile::attach_message(trans, msg);
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay;
+  EXPECT_EQ(b.posters.socket[1]->nb_transport_fw(trans, phase, delay), tlm::TLM_COMPLETED);
+  EXPECT_EQ(trans.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
+  msg.tile = 1;
+  msg.kind = ExchangeMessage::Kind::Post;
+  msg.posts = nullptr;
+  tile::attach_message(trans, msg);
+  EXPECT_EQ(b.posters.socket[1]->nb_transport_fw(trans, phase, delay), tlm::TLM_COMPLETED);
+  EXPECT_EQ(trans.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+}  // namespace
+}  // namespace ipusim

@@ -1,0 +1,62 @@
+/*
+ * uneven: BSP supersteps with uneven work per tile. In superstep s the six workers of tile
+ * t each run (t + 1) * (s + 1) * 40 rounds of an integer hash; the supervisor joins them,
+ * folds their results into the tile's value and prints it, then syncs the IPU. With
+ * UNEVEN_EXCHANGE each superstep ends with a ring exchange: every tile sends its value to
+ * the next tile of the IPU and receives the previous tile's, which feeds the next step.
+ * The printed values and every cycle count must be the same for any number of host
+ * threads (testbench/system/chip).
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipu/xipu.h"
+
+#define STEPS 4
+
+struct job {
+  uint32_t seed, rounds, out;
+};
+
+static struct job jobs[6];
+static uint32_t value, incoming;
+
+static int work(void *arg) {
+  struct job *j = arg;
+  uint32_t h = j->seed;
+  for (uint32_t r = 0; r < j->rounds; ++r) h = (h ^ (h >> 13)) * 0x5bd1e995u + r;
+  j->out = h;
+  return 0;
+}
+
+int main(void) {
+  const uint32_t tile = ipu_tile_id(), tiles = ipu_num_tiles();
+  value = tile * 2654435761u;
+  for (uint32_t s = 0; s < STEPS; ++s) {
+    uint32_t workers = ipu_num_workers();
+    if (workers > 6) workers = 6;
+    for (uint32_t w = 0; w < workers; ++w) {
+      jobs[w].seed = value + w;
+      jobs[w].rounds = (tile + 1) * (s + 1) * 40;
+      ipu_run(work, &jobs[w]);
+    }
+    ipu_join();
+    for (uint32_t w = 0; w < workers; ++w) value = value * 31u + jobs[w].out;
+    printf("step %lu value %08lx\n", (unsigned long)s, (unsigned long)value);
+    ipu_sync(IPU_SYNC_IPU);
+#ifdef UNEVEN_EXCHANGE
+    const uint32_t base = ipu_id() * tiles;
+    ipu_xdst(base + (tile + 1) % tiles, 1);
+    ipu_send(&value, sizeof value);
+    ipu_xsrc(base + (tile + tiles - 1) % tiles);
+    ipu_recv(&incoming, sizeof incoming);
+    ipu_xwait();
+    value ^= incoming;
+#else
+    (void)incoming;
+    (void)tiles;
+#endif
+  }
+  printf("done %08lx\n", (unsigned long)value);
+  return 0;
+}

@@ -1,0 +1,12 @@
+/* Exchange error: tile 0 sends 16 bytes to tile 1, whose matching receive takes 8. */
+#include "xerr_common.h"
+
+static void xerr_role(uint32_t tile) {
+  if (tile == 0) {
+    ipu_xdst(1, 1);
+    ipu_send(tx, sizeof tx);
+  } else if (tile == 1) {
+    ipu_xsrc(0);
+    ipu_recv(rx, 8);
+  }
+}

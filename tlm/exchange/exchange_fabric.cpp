@@ -1,0 +1,191 @@
+#include "exchange/exchange_fabric.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "tile/tlm_message.h"
+
+namespace ipusim::exchange {
+
+ExchangeFabricConfig ExchangeFabricConfig::from(const config::ChipConfig& chip, uint32_t ipu, uint32_t ipus) {
+  ExchangeFabricConfig c;
+  c.ipu = ipu;
+  c.ipus = ipus;
+  c.tiles = chip.tiles;
+  c.timing.tiles_per_ipu = chip.tiles;
+  c.timing.in_bytes_per_cycle = chip.tile.exchange_in_bytes_per_cycle;
+  c.timing.out_bytes_per_cycle = chip.tile.exchange_out_bytes_per_cycle;
+  c.timing.latency_min_cycles = chip.exchange.latency_min_cycles;
+  c.timing.latency_max_cycles = chip.exchange.latency_max_cycles;
+  c.clock_hz = chip.clock_hz;
+  return c;
+}
+
+ExchangeFabric::ExchangeFabric(sc_core::sc_module_name name, const ExchangeFabricConfig& config)
+    : sc_module(name),
+      tile_socket("tile_socket"),
+      memory_socket("memory_socket"),
+      config_(config),
+      clock_(config.clock_hz),
+      participant_(config.tiles, 0),
+      in_phase_(config.tiles, 0) {
+  tile_socket.register_nb_transport_fw(this, &ExchangeFabric::nb_transport_fw);
+  SC_HAS_PROCESS(ExchangeFabric);
+  SC_THREAD(exchange_thread);
+}
+
+void ExchangeFabric::set_participant(uint32_t tile) {
+  if (tile >= config_.tiles) throw std::out_of_range(fmt::format("exchange fabric: no tile {}", tile));
+  if (!participant_[tile]) ++participant_count_;
+  participant_[tile] = 1;
+}
+
+tlm::tlm_sync_enum ExchangeFabric::refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status) {
+  trans.set_response_status(status);
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
+                                                   tlm::tlm_phase& phase, sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
+  ExchangeMessage* msg = tile::message_of<ExchangeMessage>(trans);
+  if (!msg || msg->tile != uint32_t(id) || uint32_t(id) >= config_.tiles)
+    return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (!participant_[id] || in_phase_[id]) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);
+  const bool post = msg->kind == ExchangeMessage::Kind::Post;
+  if (!post && msg->kind != ExchangeMessage::Kind::Close) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (post && !msg->posts) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  in_phase_[id] = 1;
+  entries_.push_back(Entry{uint32_t(id), msg->cycle, post ? &trans : nullptr, post ? msg : nullptr});
+  if (entries_.size() == participant_count_) complete_event_.notify(sc_core::SC_ZERO_TIME);
+  if (!post) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void ExchangeFabric::exchange_thread() {
+  for (;;) {
+    wait(complete_event_);
+    std::vector<Entry>& entries = phase_entries_;
+    entries.swap(entries_);
+    entries_.clear();
+    std::fill(in_phase_.begin(), in_phase_.end(), 0);
+    const auto by_tile = [](const Entry& a, const Entry& b) { return a.tile < b.tile; };
+    if (!std::is_sorted(entries.begin(), entries.end(), by_tile)) std::sort(entries.begin(), entries.end(), by_tile);
+    if (std::none_of(entries.begin(), entries.end(), [](const Entry& e) { return e.trans != nullptr; }))
+      continue;  // nobody posted: an empty phase
+
+    std::vector<TilePostings>& tiles = postings_;
+    tiles.clear();
+    const uint32_t base = config_.ipu * config_.tiles;
+    for (const Entry& e : entries)
+      tiles.push_back(TilePostings{base + e.tile, e.cycle, e.msg ? e.msg->posts : &no_posts_});
+    const auto start = std::chrono::steady_clock::now();
+    const ExchangePlan plan = plan_exchange(tiles, config_.timing);
+    plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    errors_ = cross_ipu_errors(entries);
+    errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
+    if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
+    ++exchanges_;
+    if (!errors_.empty()) {
+      ++failed_;
+      answer(entries, nullptr);
+      continue;
+    }
+    // Every poster learns its done cycle at once; SystemC time goes to the earliest.
+    uint64_t earliest = UINT64_MAX;
+    for (size_t i = 0; i < entries.size(); ++i)
+      if (entries[i].trans) earliest = std::min(earliest, plan.tiles[i].done_cycle);
+    const sc_core::sc_time at = clock_.time_of(earliest);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (at > now) wait(at - now);
+    answer(entries, &plan);
+  }
+}
+
+std::vector<std::string> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& entries) const {
+  std::vector<std::string> out;
+  if (config_.ipus <= 1) return out;  // the ISS refuses tile ids outside the system
+  const uint32_t first = config_.ipu * config_.tiles, last = first + config_.tiles;
+  for (const Entry& e : entries) {
+    if (!e.msg) continue;
+    for (const iss::ExchangePost& p : *e.msg->posts)
+      for (uint32_t peer : p.peers)
+        if (peer < first || peer >= last)
+          out.push_back(fmt::format(
+              "tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
+              "needs the IPU-Links, which this platform does not model yet",
+              first + e.tile, p.kind == iss::ExchangePost::Kind::Send ? "sends" : "expects", p.len,
+              p.kind == iss::ExchangePost::Kind::Send ? "to" : "from", peer, p.pc));
+  }
+  return out;
+}
+
+void ExchangeFabric::deliver(const ExchangePlan& plan) {
+  const uint32_t base = config_.ipu * config_.tiles;
+  tlm::tlm_generic_payload trans;
+  auto access = [&](tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint32_t len) {
+    trans.set_command(cmd);
+    trans.set_address(addr);
+    trans.set_data_ptr(buffer_.data());
+    trans.set_data_length(len);
+    trans.set_streaming_width(len);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    memory_socket[int(tile)]->b_transport(trans, delay);
+    return trans.is_response_ok();
+  };
+  for (const Delivery& d : plan.deliveries) {
+    if (d.len == 0) continue;
+    if (buffer_.size() < d.len) buffer_.resize(d.len);
+    const uint32_t src = d.src_tile - base, dst = d.dst_tile - base;
+    if (!access(tlm::TLM_READ_COMMAND, src, d.src_addr, d.len) ||
+        !access(tlm::TLM_WRITE_COMMAND, dst, d.dst_addr, d.len)) {
+      errors_.push_back(fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
+                                    "0x{:08x} failed: {}",
+                                    d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
+                                    trans.get_response_string()));
+      return;
+    }
+    ++messages_;
+    bytes_ += d.len;
+  }
+}
+
+void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePlan* plan) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  // A failed exchange fails when the last participant got there: every poster learns it
+  // as of that cycle.
+  uint64_t failure_cycle = 0;
+  for (const Entry& e : entries) failure_cycle = std::max(failure_cycle, e.cycle);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    if (!e.trans) continue;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (plan) {
+      e.msg->done_cycle = plan->tiles[i].done_cycle;
+      e.msg->bytes_out = plan->tiles[i].bytes_out;
+      e.msg->bytes_in = plan->tiles[i].bytes_in;
+      const sc_core::sc_time at = clock_.time_of(e.msg->done_cycle);
+      if (at > now) delay = at - now;
+      e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+    } else {
+      e.msg->done_cycle = failure_cycle;
+      e.msg->errors = &errors_;
+      e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    }
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    tile_socket[int(e.tile)]->nb_transport_bw(*e.trans, phase, delay);
+  }
+}
+
+}  // namespace ipusim::exchange

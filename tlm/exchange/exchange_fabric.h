@@ -1,0 +1,121 @@
+// The exchange fabric of one IPU: collects the tiles' postings of an exchange phase,
+// checks and times them with plan_exchange() (exchange_plan.h, docs/exchange.md), moves
+// the data from sender to receiver SRAM, and releases each tile when its part is done.
+//
+// Phase: after a sync (zone 1 or 2) releases the IPU, every participating tile either
+// posts (Post: it reached `xwait`, or a sync / halt with postings pending) or closes its
+// phase empty (Close: it reached its next sync or its halt without an `xwait`). When
+// every participant has done one or the other, the fabric (its one SC_THREAD, a delta
+// later):
+//   1. plans the exchange over all of them (closed tiles count as posting nothing, so a
+//      send to one is reported as "posts no receive");
+//   2. on any error answers every poster with TLM_GENERIC_ERROR_RESPONSE and the list of
+//      problems (errors()), and moves nothing: every receive buffer keeps its contents;
+//   3. otherwise copies every delivery (b_transport read from the sender's mem_socket,
+//      write to the receiver's) — all tiles of the IPU are stopped, so no core sees a
+//      half-done exchange — then waits until the earliest done cycle and answers every
+//      poster with its done cycle (annotated delays for the later ones).
+// Messages to or from a tile of another IPU are reported as errors: they need the
+// IPU-Links, which a later issue models (the plan already times such a message's on-chip
+// leg at the maximum latency).
+//
+// Sockets
+//   tile_socket    TLM-2.0 target (multi-passthrough; binding i = tile i of the IPU, zero
+//                  or more bindings). Non-blocking transport only; payload and protocol:
+//                  exchange_payload.h.
+//   memory_socket  TLM-2.0 initiator (multi-passthrough; binding i = tile i's mem_socket).
+//                  Blocking transport with zero delay, one read and one write per
+//                  delivery; the data passes through a buffer of the fabric. The tiles'
+//                  b_transport never waits.
+//
+// Parameters (ExchangeFabricConfig): the IPU's index and tile count, and the timing of
+// plan_exchange(): per-tile in / out bytes per cycle (tile.exchange_*_bytes_per_cycle),
+// exchange.latency_min_cycles / latency_max_cycles, the layout's tiles per column.
+//
+// Statistics: exchanges(), failed_exchanges(), messages(), bytes(), plan_seconds() (host
+// time inside plan_exchange()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "exchange/exchange_payload.h"
+#include "exchange/exchange_plan.h"
+#include "platform/config.h"
+#include "tile/tile_config.h"
+
+namespace ipusim::exchange {
+
+struct ExchangeFabricConfig {
+  uint32_t ipu = 0;
+  uint32_t ipus = 1;         // IPUs in the system (with one, no message can leave the IPU)
+  uint32_t tiles = 1;        // tiles of the IPU (bindings of both sockets)
+  ExchangeTiming timing;     // tiles_per_ipu == tiles
+  double clock_hz = 1e9;     // tile clock
+
+  static ExchangeFabricConfig from(const config::ChipConfig& chip, uint32_t ipu, uint32_t ipus);
+};
+
+class ExchangeFabric : public sc_core::sc_module {
+ public:
+  using TileSocket = tlm_utils::multi_passthrough_target_socket<
+      ExchangeFabric, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using MemorySocket = tlm_utils::multi_passthrough_initiator_socket<
+      ExchangeFabric, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  TileSocket tile_socket;
+  MemorySocket memory_socket;
+
+  ExchangeFabric(sc_core::sc_module_name name, const ExchangeFabricConfig& config);
+
+  // Before the simulation: the tiles that take part in this IPU's exchanges.
+  void set_participant(uint32_t tile);
+  uint32_t participants() const { return participant_count_; }
+  const ExchangeFabricConfig& config() const { return config_; }
+
+  uint64_t exchanges() const { return exchanges_; }
+  uint64_t failed_exchanges() const { return failed_; }
+  uint64_t messages() const { return messages_; }
+  uint64_t bytes() const { return bytes_; }
+  double plan_seconds() const { return plan_seconds_; }
+  // The problems of the last failed exchange (what the error responses point to).
+  const std::vector<std::string>& errors() const { return errors_; }
+
+ private:
+  struct Entry {
+    uint32_t tile;                       // index in the IPU
+    uint64_t cycle;                      // xwait (Post) or stop (Close) cycle
+    tlm::tlm_generic_payload* trans;     // Post: answered later; Close: nullptr
+    ExchangeMessage* msg;                // Post: the tile's message
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status);
+  void exchange_thread();  // SC_THREAD
+  std::vector<std::string> cross_ipu_errors(const std::vector<Entry>& entries) const;
+  void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
+  void answer(const std::vector<Entry>& entries, const ExchangePlan* plan);
+
+  ExchangeFabricConfig config_;
+  tile::TileClock clock_;
+  std::vector<uint8_t> participant_;
+  std::vector<uint8_t> in_phase_;  // per tile: posted or closed in the current phase
+  uint32_t participant_count_ = 0;
+  std::vector<Entry> entries_;     // the current phase
+  std::vector<Entry> phase_entries_;       // the phase being planned (storage reused)
+  std::vector<TilePostings> postings_;     // its plan input (storage reused)
+  sc_core::sc_event complete_event_;
+  std::vector<iss::ExchangePost> no_posts_;
+  std::vector<uint8_t> buffer_;
+  std::vector<std::string> errors_;
+  uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
+  double plan_seconds_ = 0;
+};
+
+}  // namespace ipusim::exchange

@@ -1,0 +1,50 @@
+// Ends the simulation at the right simulated time (one SystemC method).
+//
+// Tiles compute ahead of SystemC time, so what stops a run (a fault, a failed exchange, a
+// sync deadlock, the last halt) is known before simulated time reaches it. Each is a
+// request at its tile cycle; the control keeps the earliest (cycle, then kind in the
+// order of Kind, then ipu, tile) and calls sc_stop() when SystemC time gets there. Any
+// earlier event still happens first, so the run ends at the first stop in simulated
+// time whatever order the requests came in, and SystemC time ends at that cycle.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "tile/tile_config.h"
+
+namespace ipusim::platform {
+
+struct StopRequest {
+  enum class Kind { Fault = 0, ExchangeError = 1, Deadlock = 2, Finished = 3 };
+  uint64_t cycle = 0;
+  Kind kind = Kind::Finished;
+  uint32_t ipu = 0, tile = 0;
+  std::vector<std::string> messages;  // what to report (none for Finished)
+
+  bool before(const StopRequest& other) const;
+};
+
+class RunControl : public sc_core::sc_module {
+ public:
+  RunControl(sc_core::sc_module_name name, double clock_hz);
+
+  // From the kernel's thread during the simulation.
+  void request(StopRequest request);
+  // The request that ended the run (empty if the simulation ran out of events first).
+  const std::optional<StopRequest>& fired() const { return fired_; }
+
+ private:
+  void fire();  // SC_METHOD
+
+  tile::TileClock clock_;
+  std::optional<StopRequest> best_;
+  std::optional<StopRequest> fired_;
+  sc_core::sc_event stop_event_;
+};
+
+}  // namespace ipusim::platform

@@ -1,0 +1,238 @@
+#include "sync/sync_controller.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "tile/tlm_message.h"
+
+namespace ipusim::sync {
+namespace {
+
+constexpr size_t kListed = 8;  // tiles named per list in a deadlock message
+
+template <typename T, typename F>
+std::string list(const std::vector<T>& items, F describe) {
+  std::string out;
+  const size_t shown = std::min(items.size(), kListed);
+  for (size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + describe(items[i]);
+  if (items.size() > shown) out += fmt::format(", and {} more", items.size() - shown);
+  return out;
+}
+
+}  // namespace
+
+std::string SyncDeadlock::message() const {
+  std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete: ",
+                                waiting.size());
+  out += list(waiting, [](const Waiting& w) {
+    return fmt::format("ipu {} tile {} (zone {}, since cycle {})", w.ipu, w.tile, w.zone, w.since);
+  });
+  if (!never_arriving.empty()) {
+    out += fmt::format("; {} tile(s) never arrive: ", never_arriving.size());
+    out += list(never_arriving, [](const Absent& a) {
+      return fmt::format("ipu {} tile {} ({})", a.ipu, a.tile, a.why);
+    });
+  }
+  return out;
+}
+
+SyncControllerConfig SyncControllerConfig::from(const config::ChipConfig& chip, uint32_t ipu) {
+  SyncControllerConfig c;
+  c.ipu = ipu;
+  c.tiles = chip.tiles;
+  c.latency_min_cycles = chip.sync.latency_min_cycles;
+  c.latency_max_cycles = chip.sync.latency_max_cycles;
+  c.clock_hz = chip.clock_hz;
+  return c;
+}
+
+SyncController::SyncController(sc_core::sc_module_name name, const SyncControllerConfig& config,
+                               GroupSync& group)
+    : sc_module(name),
+      tile_socket("tile_socket"),
+      config_(config),
+      latency_(config.tiles, config.latency_min_cycles, config.latency_max_cycles),
+      clock_(config.clock_hz),
+      group_(group),
+      participant_(config.tiles, 0),
+      waiting_flag_(config.tiles, 0),
+      left_cycle_(config.tiles, 0) {
+  tile_socket.register_nb_transport_fw(this, &SyncController::nb_transport_fw);
+  SC_HAS_PROCESS(SyncController);
+  SC_THREAD(release_thread);
+}
+
+void SyncController::set_participant(uint32_t tile) {
+  if (tile >= config_.tiles) throw std::out_of_range(fmt::format("sync controller: no tile {}", tile));
+  if (!participant_[tile]) ++participant_count_;
+  participant_[tile] = 1;
+}
+
+void SyncController::join_group() {
+  if (participant_count_ > 0) group_.join(*this);
+}
+
+tlm::tlm_sync_enum SyncController::refuse(tlm::tlm_generic_payload& trans,
+                                          tlm::tlm_response_status status) {
+  trans.set_response_status(status);
+  return tlm::TLM_COMPLETED;
+}
+
+tlm::tlm_sync_enum SyncController::nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
+                                                   tlm::tlm_phase& phase, sc_core::sc_time&) {
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
+  SyncMessage* msg = tile::message_of<SyncMessage>(trans);
+  if (!msg || msg->tile != uint32_t(id) || uint32_t(id) >= config_.tiles)
+    return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (!participant_[id] || left_cycle_[id] != 0) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);
+  latest_event_cycle_ = std::max(latest_event_cycle_, msg->cycle);
+  if (msg->kind == SyncMessage::Kind::Leave) {
+    if (waiting_flag_[id]) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);
+    leave(*msg);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  if (msg->kind != SyncMessage::Kind::Arrive || (msg->zone != 1 && msg->zone != 2) ||
+      waiting_flag_[id])
+    return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);
+  arrive(id, trans, *msg);
+  phase = tlm::END_REQ;
+  return tlm::TLM_UPDATED;
+}
+
+void SyncController::arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage& msg) {
+  const unsigned z = msg.zone - 1;
+  waiting_flag_[id] = 1;
+  waiting_[z].push_back(Waiter{id, &trans, &msg});
+  gather_[z] = std::max(gather_[z], msg.cycle + latency_.to_controller(uint32_t(id)));
+  if (waiting_[z].size() == participant_count_) {
+    const uint64_t gather = gather_[z];
+    if (msg.zone == 1)
+      release_zone(1, gather);
+    else
+      group_.arrive(*this, gather);  // may call group_released() at once
+    return;
+  }
+  check_deadlock();
+}
+
+void SyncController::leave(SyncMessage& msg) {
+  left_cycle_[msg.tile] = msg.cycle + 1;
+  ++left_count_;
+  group_.left(config_.ipu, msg.tile, msg.cycle);  // calls group_member_left() on every IPU
+}
+
+void SyncController::group_released(uint64_t base_cycle) { release_zone(2, base_cycle); }
+
+void SyncController::group_member_left() { check_deadlock(); }
+
+void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
+  std::vector<Waiter>& waiters = waiting_[zone - 1];
+  std::sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) { return a.id < b.id; });
+  for (const Waiter& w : waiters) {
+    w.msg->release_cycle = base_cycle + latency_.min_cycles() + latency_.from_controller(uint32_t(w.id));
+    const bool first = releases_.empty();
+    if (first || w.msg->release_cycle < earliest_release_) earliest_release_ = w.msg->release_cycle;
+    releases_.push_back(Release{w.id, w.trans, w.msg});
+    waiting_flag_[w.id] = 0;
+  }
+  waiters.clear();
+  gather_[zone - 1] = 0;
+  ++completed_[zone - 1];
+  const sc_core::sc_time at = clock_.time_of(earliest_release_);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  release_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+void SyncController::release_thread() {
+  for (;;) {
+    wait(release_event_);
+    std::vector<Release> due;
+    due.swap(releases_);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    constexpr size_t kAhead = 4;  // each answer touches a cold tile: fetch a few ahead
+    for (size_t i = 0; i < due.size(); ++i) {
+      if (i + kAhead < due.size()) {
+        __builtin_prefetch(due[i + kAhead].trans, 1);
+        __builtin_prefetch(due[i + kAhead].msg, 1);
+      }
+      const Release& r = due[i];
+      const sc_core::sc_time at = clock_.time_of(r.msg->release_cycle);
+      sc_core::sc_time delay = at > now ? at - now : sc_core::SC_ZERO_TIME;
+      tlm::tlm_phase phase = tlm::BEGIN_RESP;
+      r.trans->set_response_status(tlm::TLM_OK_RESPONSE);
+      tile_socket[r.id]->nb_transport_bw(*r.trans, phase, delay);
+    }
+  }
+}
+
+void SyncController::check_deadlock() {
+  if (deadlock_reported_ || !observer_) return;
+  const bool at1 = !waiting_[0].empty(), at2 = !waiting_[1].empty();
+  const bool split = at1 && at2;  // tiles of one IPU wait at different zones
+  const bool dead1 = at1 && (left_count_ > 0 || split);
+  const bool dead2 = at2 && (!group_.departures().empty() || split);
+  if (!dead1 && !dead2) return;
+  deadlock_reported_ = true;
+  uint64_t cycle = latest_event_cycle_;
+  for (const Departure& d : group_.departures()) cycle = std::max(cycle, d.cycle);
+  deadlock_cycle_ = cycle;
+  observer_->sync_deadlock(describe(cycle, /*with_running=*/false));
+}
+
+SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
+  SyncDeadlock d;
+  d.cycle = cycle;
+  std::vector<uint32_t> zone_of(config_.tiles, 0);
+  std::vector<uint64_t> since(config_.tiles, 0);
+  for (unsigned z = 0; z < 2; ++z)
+    for (const Waiter& w : waiting_[z]) {
+      zone_of[w.id] = z + 1;
+      since[w.id] = w.msg->cycle;
+    }
+  for (uint32_t t = 0; t < config_.tiles; ++t)
+    if (zone_of[t] != 0) d.waiting.push_back({config_.ipu, t, zone_of[t], since[t]});
+
+  // Who never arrives. Zone-1 waiters need every tile of this IPU: the ones that left,
+  // the ones waiting at zone 2. Zone-2 waiters need every tile of the group: the ones
+  // that left anywhere, this IPU's zone-1 waiters. At the end of a run (with_running),
+  // also the participants that are neither waiting nor gone.
+  const bool at1 = !waiting_[0].empty(), at2 = !waiting_[1].empty();
+  auto absent = [&](uint32_t ipu, uint32_t tile, std::string why) {
+    for (const auto& a : d.never_arriving)
+      if (a.ipu == ipu && a.tile == tile) return;
+    d.never_arriving.push_back({ipu, tile, std::move(why)});
+  };
+  for (uint32_t t = 0; t < config_.tiles; ++t) {
+    if (!participant_[t]) continue;
+    if (left_cycle_[t] != 0)
+      absent(config_.ipu, t, fmt::format("halted at cycle {}", left_cycle_[t] - 1));
+    else if (zone_of[t] == 2 && at1)
+      absent(config_.ipu, t, "waits at zone 2");
+    else if (zone_of[t] == 1 && at2)
+      absent(config_.ipu, t, "waits at zone 1");
+    else if (zone_of[t] == 0 && with_running)
+      absent(config_.ipu, t, "did not arrive");
+  }
+  if (at2)
+    for (const Departure& dep : group_.departures())
+      absent(dep.ipu, dep.tile, fmt::format("halted at cycle {}", dep.cycle));
+  std::sort(d.never_arriving.begin(), d.never_arriving.end(),
+            [](const auto& a, const auto& b) { return std::tie(a.ipu, a.tile) < std::tie(b.ipu, b.tile); });
+  return d;
+}
+
+std::optional<SyncDeadlock> SyncController::deadlock() const {
+  if (!deadlock_reported_) return std::nullopt;
+  return describe(deadlock_cycle_, /*with_running=*/false);
+}
+
+std::optional<SyncDeadlock> SyncController::stuck() const {
+  if (waiting_[0].empty() && waiting_[1].empty()) return std::nullopt;
+  return describe(latest_event_cycle_, /*with_running=*/true);
+}
+
+}  // namespace ipusim::sync

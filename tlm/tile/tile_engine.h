@@ -1,0 +1,98 @@
+// The tile engine: runs the compute stretches of all ready tiles as parallel batches on a
+// pool of host threads, driven by one SystemC process.
+//
+// A tile becomes ready when the simulation starts and whenever the sync controller or
+// the exchange fabric releases it (Tile::resume -> schedule()). Releases of one sync reach
+// every tile of the zone in the same SystemC time step, so the engine, woken one delta
+// later, finds them all on its ready list and runs them as one batch. The batch is put in
+// a fixed order (longest previous stretch first, then (ipu, tile)) and then
+//
+//   - Tile::compute() runs for every tile on the pool's threads (the ISS runs the tile to
+//     its next sync / xwait / halt / fault), tiles handed out one at a time in that order;
+//   - Tile::finish_compute() runs for every tile on the kernel's thread, in that same
+//     order, each as soon as its compute is done: console lines, accounting, and the stop
+//     sent through the tile's sockets. The kernel's thread computes tiles itself whenever
+//     the next tile to finish is not done yet (HostPool::run_ordered), so this serial
+//     work overlaps the parallel work.
+//
+// Why this is exact: between a release and its next stop a tile reads and writes only its
+// own core and SRAM (BSP: the exchange moves data only while the tiles involved wait), so
+// which host thread computes a tile, and when, cannot change any result; every
+// interaction happens in finish_compute() and in the controller's and fabric's processes,
+// in an order fixed by simulated figures alone. Every host thread count gives the same
+// bytes and the same cycles. SystemC time is not advanced here at all: it advances when
+// the controller and the fabric wait for their release times.
+//
+// With an instruction trace on, the tiles of a batch compute one after another on the
+// kernel's thread, in the batch's order (the trace sink is not thread-safe and its line
+// order must not depend on the host).
+//
+// Statistics: batches(), host_threads(), batch_seconds() (wall time of the batches; the
+// rest of the run is serial: the kernel, the controllers, the fabric), iss_seconds()
+// (batch_seconds minus the kernel thread's time in finish_compute(): what the kernel
+// thread did not spend on the models, counting overlapped finishes as model time too).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "tile/host_pool.h"
+
+namespace ipusim::tile {
+
+class Tile;
+
+class TileEngine : public sc_core::sc_module {
+ public:
+  // `host_threads` >= 1 (the kernel's thread included).
+  TileEngine(sc_core::sc_module_name name, unsigned host_threads);
+  ~TileEngine() override;
+
+  // Puts `tile` on the ready list; it computes in the engine's next batch. Call from the
+  // kernel's thread (a process, a transport call) or before the simulation starts.
+  void schedule(Tile& tile);
+  // One tile at a time on the kernel's thread (instruction traces).
+  void set_serial(bool serial) { serial_ = serial; }
+
+  unsigned host_threads() const { return pool_.threads(); }
+  uint64_t batches() const { return batches_; }
+  uint64_t tiles_computed() const { return tiles_computed_; }
+  double iss_seconds() const;
+  // Wall time of the batches, the overlapped finish_compute() calls included: outside
+  // it no tile computes (the serial part of the run).
+  double batch_seconds() const;
+
+ private:
+  void drive();  // SC_THREAD
+  void run_batch();
+
+  HostPool pool_;
+  bool serial_ = false;
+  std::vector<Tile*> ready_;
+  std::vector<Tile*> batch_;   // the running batch, in its order
+  sc_core::sc_event work_;
+  bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
+  // Host time in the ticks of a cheap counter, scaled to seconds by the wall clock.
+  class Timer {
+   public:
+    Timer();
+    static uint64_t ticks();
+    double seconds(uint64_t ticks_elapsed) const;
+
+   private:
+    uint64_t tick0_;
+    std::chrono::steady_clock::time_point wall0_;
+  };
+
+  uint64_t batches_ = 0;
+  uint64_t tiles_computed_ = 0;
+  Timer timer_;
+  uint64_t batch_ticks_ = 0;   // inside batches
+  uint64_t finish_ticks_ = 0;  // of which in finish_compute() on the kernel's thread
+};
+
+}  // namespace ipusim::tile
