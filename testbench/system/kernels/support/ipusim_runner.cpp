@@ -1,5 +1,6 @@
 // `ipusim run` as a subprocess for the kernel tests (ipusim_runner.h). The binary and the
 // firmware folder come from compile definitions (IPUSIM_BIN, IPUSIM_FIRMWARE_DIR).
+#include <unistd.h>
 #include "ipusim_runner.h"
 
 #include <sys/wait.h>
@@ -28,7 +29,9 @@ std::string firmware_path(const std::string& elf) { return std::string(IPUSIM_FI
 
 IpusimRun run_ipusim(const std::string& config, const std::string& elf, const std::string& tag,
                      const std::string& extra) {
-  const std::string base = ::testing::TempDir() + "kernels_" + tag;
+  // The pid keeps concurrent runs of the suite (other build trees, ctest -j) apart.
+  const std::string base =
+      ::testing::TempDir() + "kernels_" + tag + "." + std::to_string(::getpid());
   const std::string out = base + ".stdout", err = base + ".stderr", json = base + ".json";
   std::remove(json.c_str());
   const std::string cmd = std::string(IPUSIM_BIN) + " run --config " + config + " --elf " +
