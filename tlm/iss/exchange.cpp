@@ -107,31 +107,34 @@ bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind 
                      uint64_t cycle) {
   const bool send = kind == ExchangePost::Kind::Send;
   const std::vector<uint32_t> peers = send ? xdst_ : xsrc_ ? std::vector<uint32_t>{*xsrc_} : std::vector<uint32_t>{};
-  // "send of 64 bytes at 0x00050000 to tile 7", "recv of 64 bytes into 0x00050000 from tile 5"
-  const std::string what = fmt::format("{} of {} bytes {} 0x{:08x} {} {}", send ? "send" : "recv", len,
-                                       send ? "at" : "into", addr, send ? "to" : "from", tiles_text(peers));
+  // "send of 64 bytes at 0x00050000 to tile 7", "recv of 64 bytes into 0x00050000 from tile 5".
+  // Built only when a check fails: posting is on the exchange's hot path.
+  auto what = [&] {
+    return fmt::format("{} of {} bytes {} 0x{:08x} {} {}", send ? "send" : "recv", len, send ? "at" : "into", addr,
+                       send ? "to" : "from", tiles_text(peers));
+  };
   auto fail = [&](const char* kind_text, const std::string& detail) {
-    raise(t, ip, kind_text, detail);
+    raise(t, ip, kind_text, what() + detail);
     return false;
   };
   if (!exchange_open_)
     return fail("send during compute",
-                fmt::format("{} outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
+                fmt::format(" outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
                             "xwait closes it)",
-                            what, global_tile()));
-  if (send && peers.empty()) return fail("exchange misuse", what + ": the destination set is empty (xdst first)");
-  if (!send && peers.empty()) return fail("exchange misuse", what + ": no source tile (xsrc first)");
-  if (addr & 3) return fail("misaligned access", what + ": the buffer is not 4-byte aligned");
-  if (len & 3) return fail("exchange misuse", what + ": the length is not a multiple of 4");
+                            global_tile()));
+  if (send && peers.empty()) return fail("exchange misuse", ": the destination set is empty (xdst first)");
+  if (!send && peers.empty()) return fail("exchange misuse", ": no source tile (xsrc first)");
+  if (addr & 3) return fail("misaligned access", ": the buffer is not 4-byte aligned");
+  if (len & 3) return fail("exchange misuse", ": the length is not a multiple of 4");
   if (len > params_.sram_bytes)
-    return fail("exchange misuse", what + fmt::format(": the length exceeds the SRAM size ({} bytes)", params_.sram_bytes));
+    return fail("exchange misuse", fmt::format(": the length exceeds the SRAM size ({} bytes)", params_.sram_bytes));
   if (addr < kSramBase || addr - kSramBase + uint64_t{len} > params_.sram_bytes)
-    return fail("access fault", what + ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
+    return fail("access fault", ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
   if (!send)
     for (const Segment& s : program_->segments())
       if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
-        return fail("access fault", what + fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr,
-                                                       s.vaddr + s.mem_size));
+        return fail("access fault",
+                    fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr, s.vaddr + s.mem_size));
   ExchangePost p;
   p.kind = kind;
   p.addr = addr;
