@@ -66,8 +66,8 @@ struct gemm_job {
 
 /* One R-row block of C, all NT columns: per block of CB columns, KS weight loads and
  * KS x CB macs. With `rows` a constant the loop needs 27 registers (24 weight pointers,
- * x, end, c): all but one of the allocatable ones, so nothing is reloaded from the stack
- * inside it. */
+ * x, end, c) plus one for the amp.st addresses: GCC 12 reloads `end` from the stack once
+ * per block of 192 macs and keeps everything else in registers. */
 static inline __attribute__((always_inline)) void gemm_rows_body(const struct gemm_job *j,
                                                                  const uint32_t rows) {
   const uint8_t *w = j->w;
