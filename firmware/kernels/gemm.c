@@ -11,17 +11,22 @@
  *
  * Supersteps:
  *   0  every tile makes its share of the inputs: row-block b of A_p (R x K) is made by
- *      tile (p, b mod Q); columns of B_q are split evenly over the P tiles of column q;
+ *      tile (p, b mod Q); the column blocks (8 columns) of B_q are split evenly over the
+ *      P tiles of column q;
  *   1  exchange: A blocks multicast along tile rows, B slices along tile columns;
  *   2  the timed product: worker w computes C rows w*R .. w*R+R-1 for all Nt columns;
- *   3  tile 0 gathers the tiles' result hashes.
+ *   3  tile 0 gathers the tiles' result hashes (into the space of B).
  *
  * The product loop. A worker's R x K slice of A is KS weight blocks W_s (R x 4, the AMP
- * weight layout) whose addresses stay in registers; B_q is stored transposed (column n =
- * K contiguous f16), so one pointer walks all of it with the post-incrementing amp.mac:
- *   for each column n: amp.clr; KS x (amp.ldw W_s; amp.mac x); amp.st c; c += R
- * which is, per the rounding rule of docs/xipu.md, C[m][n] = sum over k = 0 .. K-1 in
- * order of A[m][k] * B[k][n] (exact products, one f32 rounding per addition).
+ * weight layout) whose addresses stay in registers. B_q is packed for the AMP's 8
+ * accumulator banks as [column block][k-step][column][4] (BT_INDEX), so one pointer walks
+ * all of it with the post-incrementing amp.mac:
+ *   for each block of 8 columns: amp.clr;
+ *     KS x (amp.ldw W_s; 8 x amp.mac x into bank 0..7);  each W serves 8 columns
+ *     8 x (amp.st c from bank b; c += R)
+ * Column n0 + b accumulates in bank b alone, its K products in k order, so per the
+ * rounding rule of docs/xipu.md C[m][n] = sum over k = 0 .. K-1 in order of
+ * A[m][k] * B[k][n] (exact products, one f32 rounding per addition).
  *
  * Output (tile 0): shapes, the hash of the tiles' hashes (tile order; a tile's hash is
  * the hash of its six workers' hashes, worker w's of the bits of C[w*R+i][col] in order
@@ -42,26 +47,43 @@
 #define K (4 * KS)
 #define NT GEMM_NT
 #define WORKERS 6
+#define CB 8 /* columns per block = the AMP's accumulator banks */
+#if NT % CB != 0
+#error "GEMM_NT must be a multiple of 8 (one accumulator bank per column of a block)"
+#endif
+/* Where B[k][n] (n a column of this tile) lives in the packed B_q: column blocks of
+ * K x CB values are contiguous, so column n0 .. (a multiple of CB) starts at n0 * K. */
+#define BT_INDEX(k, n) \
+  ((size_t)((n) / CB) * (K * CB) + (size_t)((k) / 4) * (4 * CB) + ((n) % CB) * 4u + (k) % 4u)
 
 struct gemm_job {
   const uint8_t *w; /* KS weight blocks of R x 4 f16, each wstride bytes */
   uint32_t wstride;
-  const uint16_t *bt; /* NT columns of K f16 */
+  const uint16_t *bt; /* NT columns of K f16, packed (BT_INDEX) */
   float *c;           /* NT x R f32: column n, then row i */
   uint32_t rows;      /* R */
 };
 
-/* One R-row block of C, all NT columns: KS weight loads and KS macs per column. With
- * `rows` a constant the loop needs 27 registers (24 weight pointers, x, end, c): all
- * the allocatable ones, so nothing is reloaded from the stack inside it. */
+/* One R-row block of C, all NT columns: per block of CB columns, KS weight loads and
+ * KS x CB macs. With `rows` a constant the loop needs 27 registers (24 weight pointers,
+ * x, end, c) plus one for the amp.st addresses: GCC 12 reloads `end` from the stack once
+ * per block of 192 macs and keeps everything else in registers. */
 static inline __attribute__((always_inline)) void gemm_rows_body(const struct gemm_job *j,
                                                                  const uint32_t rows) {
   const uint8_t *w = j->w;
   const uint32_t s = j->wstride;
 #define W_PTR(i) const void *const w##i = w + (i) * s;
-#define STEP(i) ipu_amp_ldw_f16(w##i); x = ipu_amp_mac_f16(x);
+#define STEP(i)                                                                      \
+  ipu_amp_ldw_f16(w##i);                                                             \
+  x = IPU_AMP_MAC_F16(x, 0); x = IPU_AMP_MAC_F16(x, 1); x = IPU_AMP_MAC_F16(x, 2);   \
+  x = IPU_AMP_MAC_F16(x, 3); x = IPU_AMP_MAC_F16(x, 4); x = IPU_AMP_MAC_F16(x, 5);   \
+  x = IPU_AMP_MAC_F16(x, 6); x = IPU_AMP_MAC_F16(x, 7);
+#define STORE(b) IPU_AMP_ST_F16(c, b); c += rows;
 #if KS != 24
 #error "gemm_rows is unrolled for GEMM_KS = 24"
+#endif
+#if CB != 8
+#error "gemm_rows is unrolled for 8 accumulator banks"
 #endif
   W_PTR(0) W_PTR(1) W_PTR(2) W_PTR(3) W_PTR(4) W_PTR(5) W_PTR(6) W_PTR(7)
   W_PTR(8) W_PTR(9) W_PTR(10) W_PTR(11) W_PTR(12) W_PTR(13) W_PTR(14) W_PTR(15)
@@ -74,11 +96,11 @@ static inline __attribute__((always_inline)) void gemm_rows_body(const struct ge
     STEP(0) STEP(1) STEP(2) STEP(3) STEP(4) STEP(5) STEP(6) STEP(7)
     STEP(8) STEP(9) STEP(10) STEP(11) STEP(12) STEP(13) STEP(14) STEP(15)
     STEP(16) STEP(17) STEP(18) STEP(19) STEP(20) STEP(21) STEP(22) STEP(23)
-    ipu_amp_st(c);
-    c += rows;
+    STORE(0) STORE(1) STORE(2) STORE(3) STORE(4) STORE(5) STORE(6) STORE(7)
   } while (x != end);
 #undef W_PTR
 #undef STEP
+#undef STORE
 }
 
 /* Worker entry points: R = 16 (GC200, Bow), R = 8 (GC2), any other R. */
@@ -98,8 +120,11 @@ static uint32_t grid_rows(uint32_t n) {
   return best;
 }
 
-/* Columns lo .. hi-1 of B_q that grid row p makes (an even split of NT over P). */
-static uint32_t b_lo(uint32_t p, uint32_t grid_p) { return (uint32_t)((uint64_t)p * NT / grid_p); }
+/* Columns lo .. hi-1 of B_q that grid row p makes: an even split of the NT / CB column
+ * blocks over P, so each tile's slice of the packed B_q is contiguous. */
+static uint32_t b_lo(uint32_t p, uint32_t grid_p) {
+  return (uint32_t)((uint64_t)p * (NT / CB) / grid_p) * CB;
+}
 
 /* Makes A row-block b of grid row p in the AMP weight layout: block s = rows i, 4 k. */
 static void make_a_block(uint16_t *out, uint32_t p, uint32_t b, uint32_t r) {
@@ -124,7 +149,7 @@ static int make_inputs(void *arg) {
     if (turn % j->step == j->first) make_a_block(j->a + (size_t)b * ablock_halves, j->p, b, j->r);
   for (uint32_t n = j->lo + j->first; n < j->hi; n += j->step)
     for (uint32_t k = 0; k < K; ++k)
-      j->bt[(size_t)n * K + k] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, j->q * NT + n));
+      j->bt[BT_INDEX(k, n)] = kin_f16(kin_word(KIN_SEED_GEMM_B, k, j->q * NT + n));
   return 0;
 }
 
@@ -157,7 +182,11 @@ int main(void) {
   uint16_t *a = kc_alloc((size_t)WORKERS * ablock_bytes, "A");
   uint16_t *bt = kc_alloc((size_t)NT * col_bytes, "B");
   float *c = kc_alloc((size_t)WORKERS * NT * r * 4u, "C");
-  uint32_t *hashes = me == 0 ? kc_alloc(tiles * 4u, "the hashes") : NULL;
+  /* Tile 0 gathers the tile hashes into B, which is dead by then (saves GC2's tile 0
+   * the few KiB that the unrolled product loop takes). */
+  uint32_t *hashes = me != 0                                   ? NULL
+                     : tiles * 4u <= (size_t)NT * col_bytes ? (uint32_t *)bt
+                                                              : kc_alloc(tiles * 4u, "the hashes");
   if (!a || !bt || !c || (me == 0 && !hashes)) return 1;
 
   /* Superstep 0: this tile's share of the inputs, on the workers. */

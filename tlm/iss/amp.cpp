@@ -6,6 +6,8 @@
 // loop's floating-point flags (see amp_math.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "iss/amp_math.h"
 #include "iss/decode.h"
 #include "iss/host_fp_status.h"
@@ -30,9 +32,9 @@ inline void enter_run(Quantum& q) {
   }
 }
 template <bool F16>
-inline void mac_in_run(Quantum& q, AmpState& s, const uint8_t* x) {
+inline void mac_in_run(Quantum& q, AmpState& s, uint32_t bank, const uint8_t* x) {
   enter_run(q);
-  amp::multiply_accumulate(s, amp::load_inputs<F16>(x));
+  amp::multiply_accumulate(s, bank, amp::load_inputs<F16>(x));
 }
 inline void ldw_in_run(Quantum& q, AmpState& s, const uint8_t* w, bool f16) {
   if (f16) {
@@ -50,7 +52,7 @@ inline void end_of_run(Quantum& q, const DecodedInsn* ip) {
 }
 
 // amp.ldw / amp.mac of type T. The decoded immediate is -SRAM_BASE, so `off` is the
-// operand's offset in SRAM.
+// operand's offset in SRAM; amp.mac's decoded rs2 is its accumulator bank.
 template <AmpType T, bool Mac>
 inline bool amp_fast(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
@@ -62,7 +64,7 @@ inline bool amp_fast(Quantum& q, const DecodedInsn* ip) {
     if constexpr (Mac) {
       constexpr unsigned kShift = T == AmpType::F16 ? 3 : 4;  // 8- or 16-byte inputs, aligned
       if (s->type == T && rotr(off, kShift) < (M.load_limit[2] >> (kShift - 2))) {
-        mac_in_run<T == AmpType::F16>(q, *s, M.load_base + off);
+        mac_in_run<T == AmpType::F16>(q, *s, ip->rs2, M.load_base + off);
         R[ip->rd] = a + (1u << kShift);
         end_of_run(q, ip);
         return true;
@@ -107,6 +109,7 @@ AmpState& TileState::amp_state(Thread& t) {
     auto limit = [&](uint32_t bytes) { return bytes == 0 || bytes > sram ? 0u : ((sram - bytes) >> 2) + 1; };
     s.ldw_limit16 = limit(s.rows16 * 8);
     s.ldw_limit32 = limit(s.rows32 * 16);
+    s.clr_rows = (std::max(s.rows16, s.rows32) + 7) / 8 * 8;
   }
   return *t.amp;
 }
@@ -175,16 +178,16 @@ bool TileState::amp(Quantum& q, const DecodedInsn* ip) {
       const uint8_t* p = operand("inputs", bytes, bytes, false);
       if (!p) return false;
       if (f32)
-        mac_in_run<false>(q, s, p);
+        mac_in_run<false>(q, s, ip->rs2, p);
       else
-        mac_in_run<true>(q, s, p);
+        mac_in_run<true>(q, s, ip->rs2, p);
       R[ip->rd] = addr + bytes;
       return true;
     }
     case Op::amp_st: {
       uint8_t* p = operand("accumulators", rows * 4, 4, true);
       if (!p) return false;
-      amp::store_accumulators(s, p, rows);
+      amp::store_accumulators(s, ip->rs2, p, rows);
       return true;
     }
     case Op::amp_clr:

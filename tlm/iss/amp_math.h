@@ -128,32 +128,34 @@ inline void load_weights(AmpState& s, const uint8_t* src, uint32_t rows) {
 // Rows i .. i + lanes - 1 of amp.mac: acc += W[.][0]*x0, then W[.][1]*x1, W[.][2]*x2,
 // W[.][3]*x3, each product and each sum rounded to f32 in turn.
 template <typename V>
-inline void mac_rows(AmpState& s, uint32_t i, float x0, float x1, float x2, float x3) {
-  V a = load<V>(s.acc + i);
+inline void mac_rows(AmpState& s, float* acc, uint32_t i, float x0, float x1, float x2, float x3) {
+  V a = load<V>(acc + i);
   a = a + load<V>(s.w[0] + i) * x0;
   a = a + load<V>(s.w[1] + i) * x1;
   a = a + load<V>(s.w[2] + i) * x2;
   a = a + load<V>(s.w[3] + i) * x3;
-  store(s.acc + i, a);
+  store(acc + i, a);
 }
 
-// amp.mac on inputs x: 8 rows per step (one AVX register, or two SSE ones), then 4, then
-// single rows (R need not be a multiple of 4: GC2's R32 is 2).
-inline void multiply_accumulate(AmpState& s, v4f x) {
+// amp.mac on inputs x into accumulator bank `bank` (< kAmpBanks, checked by the decoder):
+// 8 rows per step (one AVX register, or two SSE ones), then 4, then single rows (R need
+// not be a multiple of 4: GC2's R32 is 2).
+inline void multiply_accumulate(AmpState& s, uint32_t bank, v4f x) {
   const uint32_t rows = s.rows;
+  float* const acc = s.acc[bank];
   uint32_t i = 0;
-  for (; i + 8 <= rows; i += 8) mac_rows<v8f>(s, i, x[0], x[1], x[2], x[3]);
+  for (; i + 8 <= rows; i += 8) mac_rows<v8f>(s, acc, i, x[0], x[1], x[2], x[3]);
   if (i + 4 <= rows) {
-    mac_rows<v4f>(s, i, x[0], x[1], x[2], x[3]);
+    mac_rows<v4f>(s, acc, i, x[0], x[1], x[2], x[3]);
     i += 4;
   }
   for (; i < rows; ++i) {  // R not a multiple of 4 (e.g. GC2's R32 = 2)
-    float a = s.acc[i];
+    float a = acc[i];
     a = a + s.w[0][i] * x[0];
     a = a + s.w[1][i] * x[1];
     a = a + s.w[2][i] * x[2];
     a = a + s.w[3][i] * x[3];
-    s.acc[i] = a;
+    acc[i] = a;
   }
 }
 
@@ -169,14 +171,18 @@ inline v4f load_inputs(const uint8_t* x) {
   return v;
 }
 
-// amp.st: acc[0..rows-1] as f32, NaNs canonical (integer operations only: no flags).
-inline void store_accumulators(const AmpState& s, uint8_t* dst, uint32_t rows) {
+// amp.st: acc[bank][0..rows-1] as f32, NaNs canonical (integer operations only: no flags).
+inline void store_accumulators(const AmpState& s, uint32_t bank, uint8_t* dst, uint32_t rows) {
   for (uint32_t i = 0; i < rows; ++i) {
-    uint32_t b = bits<uint32_t>(s.acc[i]);
+    uint32_t b = bits<uint32_t>(s.acc[bank][i]);
     if ((b & 0x7fffffffu) > 0x7f800000u) b = kCanonicalNan;
     std::memcpy(dst + 4 * i, &b, 4);
   }
 }
-inline void clear_accumulators(AmpState& s) { std::memset(s.acc, 0, sizeof s.acc); }
+// amp.clr: every bank (the rows any amp.mac / amp.st of this tile can reach).
+inline void clear_accumulators(AmpState& s) {
+  for (auto& bank : s.acc)
+    for (uint32_t i = 0; i < s.clr_rows; i += 8) store(bank + i, v8f{});
+}
 
 }  // namespace ipusim::iss::amp

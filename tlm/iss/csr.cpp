@@ -53,6 +53,7 @@ bool TileState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     case 0xcc8: old = superstep_; read_only = true; break;
     case 0xcc9: old = params_.amp_f16_macs / 4; read_only = true; break;
     case 0xcca: old = params_.amp_f32_macs / 4; read_only = true; break;
+    case 0xccb: old = kAmpBanks; read_only = true; break;
     case 0x8c0: old = wstack_base_; break;
     case 0x8c1: old = wstack_size_; break;
     case 0x8c2: old = wexit_pc_; break;

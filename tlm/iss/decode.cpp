@@ -4,6 +4,7 @@
 // range their fast check tests, and static jump targets become offsets in the decoded array.
 #include "iss/decode.h"
 
+#include "iss/amp_state.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::iss {
@@ -218,17 +219,20 @@ Decoded decode_xipu(uint32_t w) {
   return {};
 }
 
-// custom-1: the AMP. funct7 is the type (0 = f16, 1 = f32); unused fields must be zero.
+// custom-1: the AMP. funct7 is the type (0 = f16, 1 = f32); amp.mac and amp.st carry
+// their accumulator bank in rs2 (decoded into rs2, < kAmpBanks); unused fields must be zero.
 Decoded decode_amp(uint32_t w) {
   const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  if (f7 > 1 || rs2 != 0) return {};
+  if (f7 > 1) return {};
   const bool f32 = f7 == 1;
   const int32_t bias = wrap(0u - kSramBase);
+  const bool bank_ok = rs2 < kAmpBanks;
+  const auto bank = static_cast<uint8_t>(rs2);
   switch (rv::funct3(w)) {
-    case 0: return rd == 0 ? make(f32 ? Op::amp_ldw32 : Op::amp_ldw16, 0, xs(rs1), 0, bias) : Decoded{};
-    case 1: return make(f32 ? Op::amp_mac32 : Op::amp_mac16, xd(rd), xs(rs1), 0, bias);
-    case 2: return rd == 0 ? make(Op::amp_st, 0, xs(rs1)) : Decoded{};
-    case 3: return rd == 0 && rs1 == 0 ? make(Op::amp_clr) : Decoded{};
+    case 0: return rd == 0 && rs2 == 0 ? make(f32 ? Op::amp_ldw32 : Op::amp_ldw16, 0, xs(rs1), 0, bias) : Decoded{};
+    case 1: return bank_ok ? make(f32 ? Op::amp_mac32 : Op::amp_mac16, xd(rd), xs(rs1), bank, bias) : Decoded{};
+    case 2: return rd == 0 && bank_ok ? make(Op::amp_st, 0, xs(rs1), bank) : Decoded{};
+    case 3: return rd == 0 && rs1 == 0 && rs2 == 0 ? make(Op::amp_clr) : Decoded{};
   }
   return {};
 }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "iss/amp_state.h"
 #include "iss/decode.h"
 
 namespace ipusim::iss {
@@ -105,13 +106,16 @@ std::string dis_xipu(uint32_t w) {
 
 std::string dis_amp(uint32_t w) {
   const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  if (f7 > 1 || rs2 != 0) return word(w);
+  if (f7 > 1) return word(w);
   const char* type = f7 ? "f32" : "f16";
+  // amp.mac / amp.st: the accumulator bank (rs2) as a trailing immediate, left out for bank 0.
+  const bool bank_ok = rs2 < kAmpBanks;
+  const std::string bank = rs2 == 0 ? "" : fmt::format(", {}", rs2);
   switch (rv::funct3(w)) {
-    case 0: return rd == 0 ? fmt::format("amp.ldw.{} {}", type, X(rs1)) : word(w);
-    case 1: return fmt::format("amp.mac.{} {}, {}", type, X(rd), X(rs1));
-    case 2: return rd == 0 ? fmt::format("amp.st.{} {}", type, X(rs1)) : word(w);
-    case 3: return rd == 0 && rs1 == 0 ? fmt::format("amp.clr.{}", type) : word(w);
+    case 0: return rd == 0 && rs2 == 0 ? fmt::format("amp.ldw.{} {}", type, X(rs1)) : word(w);
+    case 1: return bank_ok ? fmt::format("amp.mac.{} {}, {}{}", type, X(rd), X(rs1), bank) : word(w);
+    case 2: return rd == 0 && bank_ok ? fmt::format("amp.st.{} {}{}", type, X(rs1), bank) : word(w);
+    case 3: return rd == 0 && rs1 == 0 && rs2 == 0 ? fmt::format("amp.clr.{}", type) : word(w);
   }
   return word(w);
 }
@@ -143,6 +147,7 @@ const char* csr_name(uint32_t csr) {
     case 0xcc8: return "superstep";
     case 0xcc9: return "amprows16";
     case 0xcca: return "amprows32";
+    case 0xccb: return "ampbanks";
     case 0x8c0: return "wstackbase";
     case 0x8c1: return "wstacksize";
     case 0x8c2: return "wexitpc";

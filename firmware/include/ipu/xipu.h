@@ -37,6 +37,7 @@
 #define IPU_CSR_SUPERSTEP 0xCC8 /* syncs this tile has completed */
 #define IPU_CSR_AMPROWS16 0xCC9 /* AMP f16 weight rows R16 (f16 MACs per cycle / 4) */
 #define IPU_CSR_AMPROWS32 0xCCA /* AMP f32 weight rows R32 (f32 MACs per cycle / 4) */
+#define IPU_CSR_AMPBANKS 0xCCB  /* AMP accumulator banks per thread context (8) */
 
 /* Xipu CSRs, read-write, one per tile (set by crt0 before the first run). */
 #define IPU_CSR_WSTACKBASE 0x8C0 /* base of the worker stack area */
@@ -75,6 +76,7 @@
 #define IPU_AMP_F16 0
 #define IPU_AMP_F32 1
 #define IPU_AMP_MAX_ROWS 64 /* the most rows R any tile has: size AMP buffers with it */
+#define IPU_AMP_BANKS 8     /* accumulator banks per thread context (CSR ampbanks) */
 
 #ifndef __ASSEMBLER__
 
@@ -262,11 +264,12 @@ static inline void ipu_xwait(void) {
 
 /* ---- AMP: accumulating matrix product (custom-1) ---------------------------------- */
 /*
- * Per thread: a weight block W of R rows x 4 columns and R f32 accumulators. One
- * ipu_amp_mac_* does acc[i] += W[i][0]*x[0] + ... + W[i][3]*x[3] for every row (the
- * tile's peak MACs per cycle), in the exact order of docs/xipu.md. f16 data is IEEE
- * binary16 bits (uint16_t). Alignment: weights 4, f16 inputs 8, f32 inputs 16,
- * accumulators 4.
+ * Per thread: a weight block W of R rows x 4 columns and IPU_AMP_BANKS banks of R f32
+ * accumulators. One amp.mac does acc[bank][i] += W[i][0]*x[0] + ... + W[i][3]*x[3] for
+ * every row (the tile's peak MACs per cycle), in the exact order of docs/xipu.md. f16 data
+ * is IEEE binary16 bits (uint16_t). Alignment: weights 4, f16 inputs 8, f32 inputs 16,
+ * accumulators 4. The functions use bank 0; the IPU_AMP_*(..., bank) macros take the
+ * bank as a compile-time constant 0..7 (it is encoded in the instruction's rs2 field).
  */
 typedef struct { uint16_t v[4]; } ipu_amp_in16_t; /* one f16 input vector (8 bytes) */
 typedef struct { float v[4]; } ipu_amp_in32_t;    /* one f32 input vector (16 bytes) */
@@ -305,9 +308,39 @@ static inline void ipu_amp_st_f32(float *out) {
 /* Sets every accumulator to zero (either form clears them all). */
 static inline void ipu_amp_clr_f16(void) { __asm__ volatile(".insn r 0x2B, 3, 0, x0, x0, x0"); }
 static inline void ipu_amp_clr_f32(void) { __asm__ volatile(".insn r 0x2B, 3, 1, x0, x0, x0"); }
-/* Short forms: stores R16 accumulators; clears them all. */
+/* Short forms: stores R16 accumulators; clears them all (every bank). */
 static inline void ipu_amp_st(float *out) { ipu_amp_st_f16(out); }
 static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
+
+/* Accumulator banks: `bank` is a literal (or a macro expanding to one) 0..7, written into
+ * the rs2 field as the register name x<bank>; anything else fails to assemble or, 8..31,
+ * is an illegal instruction. IPU_AMP_MAC_F16(x, b) evaluates to x + 8 bytes. */
+#define IPU_AMP_STR_(s) #s
+#define IPU_AMP_BANK_(bank) "x" IPU_AMP_STR_(bank)
+#define IPU_AMP_MAC_F16(x, bank)                                                   \
+  __extension__({                                                                  \
+    const void *ipu_amp_next_;                                                     \
+    __asm__ volatile(".insn r 0x2B, 1, 0, %0, %1, " IPU_AMP_BANK_(bank)            \
+                     : "=r"(ipu_amp_next_)                                         \
+                     : "r"(x), "m"(*(const ipu_amp_in16_t *)(x)));                 \
+    ipu_amp_next_;                                                                 \
+  })
+#define IPU_AMP_MAC_F32(x, bank)                                                   \
+  __extension__({                                                                  \
+    const float *ipu_amp_next_;                                                    \
+    __asm__ volatile(".insn r 0x2B, 1, 1, %0, %1, " IPU_AMP_BANK_(bank)            \
+                     : "=r"(ipu_amp_next_)                                         \
+                     : "r"(x), "m"(*(const ipu_amp_in32_t *)(x)));                 \
+    ipu_amp_next_;                                                                 \
+  })
+/* Stores bank `bank`'s first R16 (F16) or R32 (F32) accumulators as f32 at out. */
+#define IPU_AMP_ST_F16(out, bank) \
+  __asm__ volatile(".insn r 0x2B, 2, 0, x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
+#define IPU_AMP_ST_F32(out, bank) \
+  __asm__ volatile(".insn r 0x2B, 2, 1, x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
+
+/* AMP accumulator banks per context (8). */
+static inline uint32_t ipu_amp_banks(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_AMPBANKS, v); return v; }
 
 #ifdef __cplusplus
 }

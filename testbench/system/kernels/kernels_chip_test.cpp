@@ -2,7 +2,7 @@
 //  - GC2: aggregate all-to-all exchange bandwidth for large messages within 5 % of
 //    7.78 TB/s (1216 tiles x 4 B/cycle x 1.6 GHz), and the partner pattern likewise;
 //  - GC200 and Bow: the f16 GEMM on every tile and worker, bit-exact, and its modelled
-//    throughput against the configured peak (see KernelsGemmOnFullChips for the bound);
+//    throughput against the configured peak (at least 50 %, see KernelsGemmOnFullChips);
 //  - GC200: all-reduce and Jacobi bit-exact on 1472 tiles.
 // Every test prints its measured table (the figures docs/kernels.md quotes).
 #include <gtest/gtest.h>
@@ -66,12 +66,12 @@ TEST(KernelsExchangeOnGc2, AllToAllBandwidthIsTheDatasheetFigure) {
 
 class KernelsGemmOnFullChips : public ::testing::TestWithParam<std::string> {};
 
-// The GEMM's inner loop issues amp.ldw, amp.mac per 4-deep k-step plus amp.clr, amp.st,
-// a pointer add and a branch per column: 24 / (2 * 24 + 4) = 46.2 % of the issue slots
-// are amp.mac, and under docs/xipu.md's AMP contract no f16 GEMM can exceed 50 % (every
-// amp.mac that accumulates into the same outputs needs its own amp.ldw). The test holds
-// the kernel to 44 % of the configured peak over the product superstep.
-TEST_P(KernelsGemmOnFullChips, IsBitExactAndNearTheAmpBound) {
+// The GEMM's inner loop reuses each W over 8 columns (one accumulator bank each): per
+// block of 8 columns an amp.clr, 24 x (amp.ldw + 8 amp.mac), 8 x (amp.st + pointer add),
+// a reload of the loop end and a branch: 192 / 235 = 81.7 % of the issue slots are
+// amp.mac. The brief asks for at least 50 % of the configured f16 peak over the product
+// superstep.
+TEST_P(KernelsGemmOnFullChips, IsBitExactAndAboveHalfThePeak) {
   const std::string path = GetParam();
   const auto chip = chip_of(path);
   const kref::IpusimRun r = kref::run_ipusim(path, "gemm.elf", "gemm_" + chip.name);
@@ -97,8 +97,7 @@ TEST_P(KernelsGemmOnFullChips, IsBitExactAndNearTheAmpBound) {
               (unsigned long long)r.json["tile_cycles"].get<uint64_t>(), whole_run,
               perf->at("distribution_cycles").c_str(), r.host_seconds);
   EXPECT_NEAR(to_double(perf->at("peak_fraction")), tflops / peak, 0.0002);
-  EXPECT_GE(tflops / peak, 0.44);
-  EXPECT_LE(tflops / peak, 0.50);
+  EXPECT_GE(tflops / peak, 0.50);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, KernelsGemmOnFullChips,

@@ -77,7 +77,7 @@ TEST_P(KernelsOnTestChips, JacobiIsBitExact) {
   EXPECT_GT(to_u64(cycles->at("exchange")), 0u);
 }
 
-TEST_P(KernelsOnTestChips, GemmIsBitExactAndBelowTheAmpBound) {
+TEST_P(KernelsOnTestChips, GemmIsBitExactAndAboveHalfThePeak) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "gemm_small.elf", tag("gemm"));
   expect_clean(r);
   const uint32_t rows = c.config.tile.amp_f16_macs_per_cycle / 4;
@@ -91,10 +91,9 @@ TEST_P(KernelsOnTestChips, GemmIsBitExactAndBelowTheAmpBound) {
   const auto perf = find_line(r.console, "gemm", "macs");
   ASSERT_TRUE(perf) << r.console;
   EXPECT_EQ(to_u64(perf->at("macs")), want.m * want.n * want.k);
-  // Per docs/kernels.md an f16 GEMM needs an amp.ldw per amp.mac: at most half the peak.
+  // With the accumulator banks each amp.ldw serves 8 amp.macs (docs/kernels.md).
   const double fraction = to_double(perf->at("peak_fraction"));
-  EXPECT_GT(fraction, 0.30);
-  EXPECT_LE(fraction, 0.50);
+  EXPECT_GE(fraction, 0.50);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chips, KernelsOnTestChips,

@@ -2,7 +2,7 @@
 // checked bit for bit against a reference written here from the rounding rule (f16 to f32
 // by arithmetic on the fields, products and sums one at a time through the exact fpu::
 // functions, canonical NaN); rows from the tile parameters; the amprows CSRs; faults;
-// fflags untouched; the state per thread.
+// fflags untouched; the state per thread; the accumulator banks.
 #include <cmath>
 #include <random>
 
@@ -17,7 +17,8 @@ using namespace rvasm;
 constexpr uint32_t kF16 = 0, kF32 = 1;
 constexpr uint32_t kAmpMaxRows = 64;  // the most rows any tile has (docs/xipu.md)
 constexpr uint32_t kW = 0x50000, kX = 0x58000, kOut = 0x5c000;  // inside the 64 KiB .bss of AmpHarness
-constexpr uint32_t kFflags = 0x001, kCycle = 0xc00, kRows16 = 0xcc9, kRows32 = 0xcca;
+constexpr uint32_t kFflags = 0x001, kCycle = 0xc00, kRows16 = 0xcc9, kRows32 = 0xcca, kBanksCsr = 0xccb;
+constexpr uint32_t kBanks = 8;  // accumulator banks per context (docs/xipu.md)
 
 // ---- the reference ---------------------------------------------------------------------
 
@@ -622,6 +623,10 @@ const AmpFault kAmpFaults[] = {
      "illegal instruction", "amp.mac.f16 with no weights loaded", "amp.mac.f16 s1, s1"},
     {"undefined AMP encoding", [](Asm& a) { a.label("bad"); a.word(r_type(2, 0, s1, 1, s1, 0x2b)); },
      "illegal instruction", "undefined encoding", ".word 0x040494ab"},
+    {"mac into bank 8", [](Asm& a) { a.amp_ldw(kF16, s0); a.label("bad"); a.amp_mac(kF16, s1, s1, 8); },
+     "illegal instruction", "undefined encoding", ".word 0x008494ab"},
+    {"st from bank 9", [](Asm& a) { a.label("bad"); a.amp_st(kF32, s2, 9); },
+     "illegal instruction", "undefined encoding", ".word 0x0299202b"},
 };
 
 TEST(IssAmp, Faults) {
@@ -642,6 +647,165 @@ TEST(IssAmp, Faults) {
     EXPECT_EQ(f.disasm, c.disasm);
     EXPECT_EQ(f.pc, a.addr("bad"));
   }
+}
+
+// ---- accumulator banks ------------------------------------------------------------------
+
+// `steps` times: amp.ldw W_k, then one amp.mac per bank b (x walks 8 consecutive vectors,
+// the GEMM kernel's pattern); then amp.st of bank b to kOut + 256 b.
+Asm bank_program(uint32_t type, uint32_t steps, uint32_t w_step_bytes) {
+  Asm a;
+  a.li(s0, kW);
+  a.li(s1, kX);
+  a.li(s2, kOut);
+  a.li(s3, steps);
+  a.amp_clr(type);
+  a.label("loop");
+  a.amp_ldw(type, s0);
+  for (uint32_t b = 0; b < kBanks; ++b) a.amp_mac(type, s1, s1, b);
+  a.addi(s0, s0, static_cast<int32_t>(w_step_bytes));
+  a.addi(s3, s3, -1);
+  a.bne(s3, zero, "loop");
+  for (uint32_t b = 0; b < kBanks; ++b) {
+    a.amp_st(type, s2, b);
+    a.addi(s2, s2, 256);
+  }
+  a.halt(zero);
+  return a;
+}
+
+// Every bank accumulates its own column, bit for bit as the reference (one RefAmp per
+// bank), on the fast path (quantum 1024) and the stepping loop (quantum 1), for R a
+// multiple of 8, of 4 only, and 2.
+TEST(IssAmpBanks, EachBankAccumulatesIndependentlyAndBitExact) {
+  constexpr uint32_t kSteps = 16;
+  struct Case { uint32_t f16, f32; };
+  for (const Case c : {Case{64, 16}, Case{32, 8}, Case{256, 256}})
+    for (uint32_t type : {kF16, kF32})
+      for (uint32_t quantum : {1024u, 1u})
+        for (int kind = 0; kind < 2; ++kind) {
+          const uint32_t rows = (type == kF16 ? c.f16 : c.f32) / 4;
+          SCOPED_TRACE(::testing::Message() << "type " << type << " rows " << rows << " quantum " << quantum
+                                            << " kind " << kind);
+          const uint32_t w_bytes = rows * 4 * (type == kF16 ? 2 : 4);
+          std::mt19937 rng(77 + kind + 10 * rows + type);
+          std::vector<RefAmp> ref(kBanks, RefAmp(kAmpMaxRows));
+          std::vector<uint16_t> w16, x16;
+          std::vector<uint32_t> w32, x32;
+          for (uint32_t k = 0; k < kSteps; ++k) {
+            std::vector<uint32_t> w;
+            for (uint32_t i = 0; i < rows * 4; ++i) {
+              if (type == kF16) {
+                w16.push_back(random_half(rng, kind));
+                w.push_back(ref_half(w16.back()));
+              } else {
+                w32.push_back(random_float(rng, kind));
+                w.push_back(w32.back());
+              }
+            }
+            for (uint32_t b = 0; b < kBanks; ++b) {
+              uint32_t x[4];
+              for (uint32_t& v : x) {
+                if (type == kF16) {
+                  x16.push_back(random_half(rng, kind));
+                  v = ref_half(x16.back());
+                } else {
+                  x32.push_back(random_float(rng, kind));
+                  v = x32.back();
+                }
+              }
+              ref[b].w = w;
+              ref[b].mac(x, rows);
+            }
+          }
+          AmpHarness h(bank_program(type, kSteps, w_bytes), amp_params(c.f16, c.f32, quantum));
+          if (type == kF16) {
+            put(h, kW, w16);
+            put(h, kX, x16);
+          } else {
+            put(h, kW, w32);
+            put(h, kX, x32);
+          }
+          h.run_ok();
+          for (uint32_t b = 0; b < kBanks; ++b) {
+            SCOPED_TRACE(b);
+            EXPECT_EQ(words(h, kOut + 256 * b, rows), ref[b].stored(rows));
+          }
+          EXPECT_EQ(h.x(s1), kX + kSteps * kBanks * (type == kF16 ? 8 : 16));
+        }
+}
+
+// amp.clr clears every bank; banks other than the one named are untouched.
+TEST(IssAmpBanks, ClrClearsEveryBank) {
+  Asm a;
+  a.li(s0, kW);
+  a.li(s2, kOut);
+  a.amp_ldw(kF16, s0);
+  for (uint32_t b = 0; b < kBanks; ++b) a.amp_mac(kF16, zero, s0, b);  // x = the first 4 weights
+  a.amp_clr(kF32);
+  a.amp_mac(kF16, zero, s0, 3);
+  a.amp_mac(kF16, zero, s0, 3);
+  for (uint32_t b = 0; b < kBanks; ++b) {
+    a.amp_st(kF16, s2, b);
+    a.addi(s2, s2, 64);
+  }
+  a.halt(zero);
+  for (uint32_t quantum : {1024u, 1u}) {
+    SCOPED_TRACE(quantum);
+    AmpHarness h(a, amp_params(64, 16, quantum));
+    put(h, kW, std::vector<uint16_t>(16 * 4, 0x3c00));  // all ones
+    put(h, kOut, std::vector<uint32_t>(16 * kBanks, 0xdeadbeef));
+    h.run_ok();
+    for (uint32_t b = 0; b < kBanks; ++b) {
+      SCOPED_TRACE(b);
+      EXPECT_EQ(words(h, kOut + 64 * b, 16), std::vector<uint32_t>(16, b == 3 ? fbits(8.0f) : 0u));
+    }
+  }
+}
+
+// The banks of one bank number are shared by both types, like the accumulators of bank 0.
+TEST(IssAmpBanks, TypesShareEachBank) {
+  Asm a;
+  a.li(s0, kW);
+  a.li(s2, kOut);
+  a.amp_ldw(kF32, s0);                // 4 rows of 1.0f
+  a.amp_mac(kF32, zero, s0, 6);       // x = 1.0f x 4: rows 0..3 of bank 6 = 4
+  a.addi(s0, s0, 64);
+  a.amp_ldw(kF16, s0);                // 16 rows of f16 1.0
+  a.amp_mac(kF16, zero, s0, 6);       // all 16 rows of bank 6 += 4
+  a.amp_st(kF16, s2, 6);
+  a.addi(s2, s2, 64);
+  a.amp_st(kF32, s2, 5);              // bank 5: untouched, zero
+  a.halt(zero);
+  AmpHarness h(a, amp_params());
+  put(h, kW, std::vector<float>(16, 1.0f));
+  put(h, kW + 64, std::vector<uint16_t>(64, 0x3c00));
+  h.run_ok();
+  std::vector<uint32_t> want(16, fbits(4.0f));
+  for (int i = 0; i < 4; ++i) want[i] = fbits(8.0f);
+  EXPECT_EQ(words(h, kOut, 16), want);
+  EXPECT_EQ(words(h, kOut + 64, 4), std::vector<uint32_t>(4, 0u));
+}
+
+TEST(IssAmpBanks, AmpbanksCsrIsEightAndReadOnly) {
+  Asm a;
+  a.csrr(a0, kBanksCsr);
+  a.halt(zero);
+  AmpHarness h(a, amp_params());
+  h.run_ok();
+  EXPECT_EQ(h.x(a0), kBanks);
+
+  Asm w;
+  w.addi(t0, zero, 4);
+  w.label("bad");
+  w.csrw(kBanksCsr, t0);
+  w.halt(zero);
+  AmpHarness hw(w, amp_params());
+  hw.run();
+  ASSERT_EQ(hw.stop.reason, StopReason::Fault);
+  EXPECT_EQ(hw.stop.fault->kind, "illegal instruction");
+  EXPECT_EQ(hw.stop.fault->detail, "write to read-only CSR ampbanks");
+  EXPECT_EQ(hw.stop.fault->pc, w.addr("bad"));
 }
 
 }  // namespace

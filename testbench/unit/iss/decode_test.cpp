@@ -73,6 +73,11 @@ TEST(IssDisasm, ObjdumpStyleText) {
       {one([](Asm& a) { a.amp_ldw(1, a0); }), 0, "amp.ldw.f32 a0"},
       {one([](Asm& a) { a.amp_mac(0, a1, a1); }), 0, "amp.mac.f16 a1, a1"},
       {one([](Asm& a) { a.amp_mac(1, zero, a2); }), 0, "amp.mac.f32 zero, a2"},
+      {one([](Asm& a) { a.amp_mac(0, a1, a1, 3); }), 0, "amp.mac.f16 a1, a1, 3"},
+      {one([](Asm& a) { a.amp_mac(1, a0, a1, 7); }), 0, "amp.mac.f32 a0, a1, 7"},
+      {one([](Asm& a) { a.amp_st(0, s0, 5); }), 0, "amp.st.f16 s0, 5"},
+      {one([](Asm& a) { a.amp_st(1, s0, 7); }), 0, "amp.st.f32 s0, 7"},
+      {one([](Asm& a) { a.csrr(a0, 0xccb); }), 0, "csrrs a0, ampbanks, zero"},
       {one([](Asm& a) { a.amp_st(0, s0); }), 0, "amp.st.f16 s0"},
       {one([](Asm& a) { a.amp_st(1, s0); }), 0, "amp.st.f32 s0"},
       {one([](Asm& a) { a.amp_clr(0); }), 0, "amp.clr.f16"},
@@ -91,7 +96,10 @@ TEST(IssDisasm, ObjdumpStyleText) {
       {xipu(2, 1, 5, 1, 2), 0, ".word 0x0220a28b"},         // send with a non-zero rd
       {xipu(2, 5, 0, 0, 0), 0, ".word 0x0a00200b"},         // funct7 5: not defined
       {r_type(2, 0, 1, 1, 2, 0x2b), 0, ".word 0x0400912b"},  // amp.mac with type 2
-      {r_type(0, 3, 1, 1, 2, 0x2b), 0, ".word 0x0030912b"},  // amp.mac with rs2
+      {r_type(0, 8, 1, 1, 2, 0x2b), 0, ".word 0x0080912b"},  // amp.mac bank 8: only 8 banks
+      {r_type(1, 31, 1, 2, 0, 0x2b), 0, ".word 0x03f0a02b"},  // amp.st bank 31
+      {r_type(0, 1, 1, 0, 0, 0x2b), 0, ".word 0x0010802b"},  // amp.ldw with rs2
+      {r_type(0, 1, 0, 3, 0, 0x2b), 0, ".word 0x0010302b"},  // amp.clr with rs2
       {r_type(0, 0, 0, 4, 0, 0x2b), 0, ".word 0x0000402b"},  // AMP funct3 4: not defined
       {r_type(0, 0, 1, 3, 0, 0x2b), 0, ".word 0x0000b02b"},  // amp.clr with rs1
   };

@@ -174,10 +174,10 @@ class Asm {
   void xsrc(Reg tile) { word(xipu(2, 2, 0, tile, 0)); }
   void recv(Reg addr, Reg len) { word(xipu(2, 3, 0, addr, len)); }
   void xwait() { word(xipu(2, 4, 0, 0, 0)); }
-  // AMP (custom-1 0x2B); type 0 = f16, 1 = f32
+  // AMP (custom-1 0x2B); type 0 = f16, 1 = f32; bank: the accumulator bank (rs2 field)
   void amp_ldw(uint32_t type, Reg w) { word(r_type(type, 0, w, 0, 0, 0x2b)); }
-  void amp_mac(uint32_t type, Reg rd, Reg x) { word(r_type(type, 0, x, 1, rd, 0x2b)); }
-  void amp_st(uint32_t type, Reg dst) { word(r_type(type, 0, dst, 2, 0, 0x2b)); }
+  void amp_mac(uint32_t type, Reg rd, Reg x, uint32_t bank = 0) { word(r_type(type, bank, x, 1, rd, 0x2b)); }
+  void amp_st(uint32_t type, Reg dst, uint32_t bank = 0) { word(r_type(type, bank, dst, 2, 0, 0x2b)); }
   void amp_clr(uint32_t type) { word(r_type(type, 0, 0, 3, 0, 0x2b)); }
 
   std::vector<uint32_t> finish() const {

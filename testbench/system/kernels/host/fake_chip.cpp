@@ -54,7 +54,7 @@ struct Chip {
 struct AmpState {
   float w[64 * 4] = {};
   bool w_is_f16 = true;
-  float acc[64] = {};
+  float acc[8][64] = {};  // IPU_AMP_BANKS banks
 };
 thread_local Chip* t_chip = nullptr;
 thread_local uint32_t t_tile = 0;
@@ -299,43 +299,49 @@ void ipu_amp_ldw_f32(const void* w) {
 struct MacInputs {
   float x0, x1, x2, x3;
 };
-static void amp_mac(MacInputs in, uint32_t rows) {
+static void amp_mac(MacInputs in, uint32_t rows, uint32_t bank) {
+  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.mac into bank {} (8 banks)", kfake::where(), bank));
   for (uint32_t i = 0; i < rows; ++i) {
     const float* w = &t_amp.w[i * 4];
-    float acc = t_amp.acc[i];
+    float acc = t_amp.acc[bank][i];
     acc = acc + w[0] * in.x0;
     acc = acc + w[1] * in.x1;
     acc = acc + w[2] * in.x2;
     acc = acc + w[3] * in.x3;
-    t_amp.acc[i] = acc;
+    t_amp.acc[bank][i] = acc;
   }
 }
 
-const void* ipu_amp_mac_f16(const void* x) {
+const void* kfake_amp_mac_f16_bank(const void* x, uint32_t bank) {
   if (!t_amp.w_is_f16) t_chip->error(fmt::format("{}: amp.mac f16 with f32 weights", kfake::where()));
   if (reinterpret_cast<uintptr_t>(x) % 8 != 0)
     t_chip->error(fmt::format("{}: amp.mac f16 input {} not 8-aligned", kfake::where(), x));
   const auto* h = static_cast<const uint16_t*>(x);
   amp_mac({kfake::f16_to_f32(h[0]), kfake::f16_to_f32(h[1]), kfake::f16_to_f32(h[2]),
            kfake::f16_to_f32(h[3])},
-          t_chip->config.amp_rows16);
+          t_chip->config.amp_rows16, bank);
   return static_cast<const uint8_t*>(x) + 8;
 }
+const void* ipu_amp_mac_f16(const void* x) { return kfake_amp_mac_f16_bank(x, 0); }
 
-const void* ipu_amp_mac_f32(const void* x) {
+const float* kfake_amp_mac_f32_bank(const float* x, uint32_t bank) {
   if (t_amp.w_is_f16) t_chip->error(fmt::format("{}: amp.mac f32 with f16 weights", kfake::where()));
   MacInputs in;
   std::memcpy(&in, x, sizeof in);
-  amp_mac(in, t_chip->config.amp_rows32);
-  return static_cast<const uint8_t*>(x) + 16;
+  amp_mac(in, t_chip->config.amp_rows32, bank);
+  return x + 4;
 }
+const void* ipu_amp_mac_f32(const void* x) { return kfake_amp_mac_f32_bank(static_cast<const float*>(x), 0); }
 
-void ipu_amp_st(float* out) {
+void kfake_amp_st_bank(float* out, uint32_t bank) {
+  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.st from bank {} (8 banks)", kfake::where(), bank));
   const uint32_t rows = t_amp.w_is_f16 ? t_chip->config.amp_rows16 : t_chip->config.amp_rows32;
-  std::memcpy(out, t_amp.acc, rows * sizeof(float));
+  std::memcpy(out, t_amp.acc[bank], rows * sizeof(float));
 }
+void ipu_amp_st(float* out) { kfake_amp_st_bank(out, 0); }
 
 void ipu_amp_clr(void) { std::memset(t_amp.acc, 0, sizeof t_amp.acc); }
+uint32_t ipu_amp_banks(void) { return IPU_AMP_BANKS; }
 
 int kfake_printf(const char* format, ...) {
   va_list args;

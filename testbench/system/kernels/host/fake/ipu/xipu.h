@@ -50,6 +50,16 @@ void ipu_amp_ldw_f32(const void *w);
 const void *ipu_amp_mac_f32(const void *x);
 void ipu_amp_st(float *out);
 void ipu_amp_clr(void);
+/* Accumulator banks (docs/xipu.md): the real header's macros take a compile-time bank. */
+#define IPU_AMP_BANKS 8
+uint32_t ipu_amp_banks(void);
+const void *kfake_amp_mac_f16_bank(const void *x, uint32_t bank);
+const float *kfake_amp_mac_f32_bank(const float *x, uint32_t bank);
+void kfake_amp_st_bank(float *out, uint32_t bank);
+#define IPU_AMP_MAC_F16(x, bank) kfake_amp_mac_f16_bank((x), (bank))
+#define IPU_AMP_MAC_F32(x, bank) kfake_amp_mac_f32_bank((x), (bank))
+#define IPU_AMP_ST_F16(out, bank) kfake_amp_st_bank((out), (bank))
+#define IPU_AMP_ST_F32(out, bank) kfake_amp_st_bank((out), (bank))
 
 /* The kernels' kprintf on the host: appends to the calling tile's console text. */
 int kfake_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
