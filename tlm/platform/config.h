@@ -46,6 +46,7 @@ struct ExchangeConfig {
 struct SyncConfig {
   uint32_t latency_min_cycles = 16;        // last arrival to release, tile nearest the controller
   uint32_t latency_max_cycles = 80;        // last arrival to release, farthest tile
+  uint32_t group_latency_cycles = 0;       // what a zone-2 sync across IPUs adds (docs/sync.md)
 
   bool operator==(const SyncConfig&) const = default;
 };

@@ -42,6 +42,7 @@ constexpr std::string_view kTileKeys[] = {"sram_kib",
                                "amp_f32_macs_per_cycle"};
 constexpr std::string_view kLinkKeys[] = {"count", "gbytes_per_s_each_way", "latency_ns"};
 constexpr std::string_view kLatencyRangeKeys[] = {"latency_min_cycles", "latency_max_cycles"};
+constexpr std::string_view kSyncKeys[] = {"latency_min_cycles", "latency_max_cycles", "group_latency_cycles"};
 constexpr std::string_view kPublishedKeys[] = {"f16_tflops", "f32_tflops"};
 constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "streaming_memory",
                                 "host_link"};
@@ -319,10 +320,11 @@ std::string read_name(const Section& s) {
 
 // `latency_min_cycles` / `latency_max_cycles` of the exchange or sync section.
 template <class T>
-T read_latency_range(const Section& parent, std::string_view key, T dflt) {
-  auto s = parent.optional_section(key, kLatencyRangeKeys);
+T read_latency_range(const Section& parent, std::string_view key, T dflt,
+                     KeyList keys = kLatencyRangeKeys) {
+  auto s = parent.optional_section(key, keys);
   if (!s) return dflt;
-  T out;
+  T out = dflt;
   out.latency_min_cycles = uint32_t(s->optional_uint("latency_min_cycles", 0, 1000000, dflt.latency_min_cycles));
   out.latency_max_cycles = uint32_t(s->optional_uint("latency_max_cycles", 0, 1000000, dflt.latency_max_cycles));
   if (out.latency_max_cycles < out.latency_min_cycles) {
@@ -371,7 +373,10 @@ ChipConfig read_chip(const Section& s) {
         links->optional_decimal("latency_ns", {0, 1e9}, 0, c.ipu_links.latency_ns);
   }
   c.exchange = read_latency_range(s, "exchange", c.exchange);
-  c.sync = read_latency_range(s, "sync", c.sync);
+  c.sync = read_latency_range(s, "sync", c.sync, kSyncKeys);
+  if (auto sync = s.optional_section("sync", kSyncKeys))
+    c.sync.group_latency_cycles =
+        uint32_t(sync->optional_uint("group_latency_cycles", 0, 1000000, c.sync.group_latency_cycles));
   if (auto pub = s.optional_section("published", kPublishedKeys)) {
     c.published_f16_tflops = pub->optional_decimal("f16_tflops", {0, 1e6}, 0, 0);
     c.published_f32_tflops = pub->optional_decimal("f32_tflops", {0, 1e6}, 0, 0);

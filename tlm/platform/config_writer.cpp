@@ -65,6 +65,7 @@ class Writer {
     begin("sync");
     number("latency_min_cycles", c.sync.latency_min_cycles);
     number("latency_max_cycles", c.sync.latency_max_cycles);
+    number("group_latency_cycles", c.sync.group_latency_cycles);
     end();
     begin("published");
     decimal("f16_tflops", c.published_f16_tflops);

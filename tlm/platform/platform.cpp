@@ -59,7 +59,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
   control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
-  group_ = std::make_unique<sync::GroupSync>();
+  group_ = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);

@@ -129,6 +129,24 @@ TEST(ChipSync, GroupSyncReleasesEveryIpuFromTheLastGather) {
   for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(platform.ipu(i).sync_controller().syncs_completed(2), 2u);
 }
 
+// sync.group_latency_cycles: a zone-2 sync across IPUs releases that much later than the
+// gather alone (docs/sync.md); a zone-1 sync is not affected.
+TEST(ChipSync, GroupLatencyDelaysOnlyTheCrossIpuRelease) {
+  config::SystemConfig system = test::small_system(4, 3);
+  system.board.chip.sync.group_latency_cycles = 120;
+  Platform platform(system, quiet_options());
+  platform.load(test::program(staggered_syncs(2, 1)));
+  const RunResult r = platform.run();
+  ASSERT_FALSE(r.fault) << *r.fault;
+  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  const sync::SyncLatency latency(4, 16, 80);
+  uint64_t gather = 0;
+  for (const auto& t : r.tiles) gather = std::max(gather, t.supersteps[0].sync_arrival + latency.to_controller(t.tile));
+  for (const auto& t : r.tiles)
+    EXPECT_EQ(t.supersteps[0].sync_release, gather + 120 + 16 + latency.from_controller(t.tile))
+        << "ipu " << t.ipu << " tile " << t.tile;
+}
+
 TEST(ChipSync, SuperstepAccountingAddsUp) {
   Platform platform(test::small_system(8, 2), quiet_options());
   platform.load(test::program(staggered_syncs(1, 3)));

@@ -62,6 +62,16 @@ TEST(ReferenceConfigs, Gc200) {
   EXPECT_LT(off_percent(c.peak_f32_flops(), c.published_f32_tflops * 1e12), 0.5);
 }
 
+// The external (zone 2) sync across a POD16 is ~150 ns on every reference chip:
+// sync.latency_max_cycles + sync.group_latency_cycles at the chip's clock.
+TEST(ReferenceConfigs, ExternalSyncIsAbout150ns) {
+  for (const char* file : {"configs/gc2.yaml", "configs/gc200.yaml", "configs/bow.yaml"}) {
+    const ChipConfig c = load_system(file).board.chip;
+    const double ns = (c.sync.latency_max_cycles + c.sync.group_latency_cycles) / c.clock_hz * 1e9;
+    EXPECT_NEAR(ns, 150.0, 3.0) << file;
+  }
+}
+
 TEST(ReferenceConfigs, Bow) {
   SystemConfig s = load_system("configs/bow.yaml");
   const ChipConfig& c = s.board.chip;
