@@ -32,6 +32,13 @@ class HostPool {
 
   unsigned threads() const { return unsigned(workers_.size()) + 1; }
 
+  // Inside run_ordered()'s then(): body(i) has returned (its item's state may be read).
+  // Lets then() prefetch the state of finished items only: prefetching an item still
+  // running on another thread steals its cache lines mid-run and stalls the caller.
+  bool body_done(size_t i) const {
+    return i < done_.size() && done_[i].load(std::memory_order_acquire) != 0;
+  }
+
   // Runs body(0) .. body(count - 1) in parallel and returns when all are done. If a body
   // throws, the first exception is rethrown here after the loop ends (the remaining items
   // still run). Not reentrant: one loop at a time, from one thread.
@@ -57,8 +64,10 @@ class HostPool {
   // The current loop.
   const std::function<void(size_t)>* body_ = nullptr;
   size_t count_ = 0;
-  std::atomic<size_t> next_{0};
-  std::atomic<unsigned> busy_{0};        // workers still in the current loop
+  // On its own cache line: every item handed out writes it, and the fields the workers
+  // only read (body_, count_) must not be invalidated by that.
+  alignas(64) std::atomic<size_t> next_{0};
+  alignas(64) std::atomic<unsigned> busy_{0};        // workers still in the current loop
   std::atomic<unsigned> generation_{0};  // bumped to start a loop
   std::atomic<bool> stop_{false};
   std::exception_ptr error_;

@@ -77,7 +77,10 @@ void TileEngine::run_batch() {
   constexpr size_t kAhead = 3;  // tiles prefetched ahead of the one being finished
   const auto finish = [&](size_t i) {
     const uint64_t start = timer_.ticks();
-    if (i + kAhead < batch_.size()) batch_[i + kAhead]->prefetch_for_finish();
+    // With other threads, only a tile whose compute is done: one still computing there would
+    // lose its lines to this prefetch, and the prefetches would wait for them.
+    if (i + kAhead < batch_.size() && (serial_ || pool_.threads() == 1 || pool_.body_done(i + kAhead)))
+      batch_[i + kAhead]->prefetch_for_finish();
     batch_[i]->finish_compute(batch);
     finish_ticks_ += timer_.ticks() - start;
   };
