@@ -3,11 +3,10 @@
 // prints one JSON line: simulated MIPS per thread count, the speed-up, peak resident
 // memory of each run (from wait4's rusage), elaboration time, and the share of host time
 // spent outside the ISS (the SystemC kernel and the platform).
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -16,37 +15,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-namespace {
+#include "child_run.h"
 
-struct RunResult {
-  nlohmann::json summary;
-  long max_rss_kib = 0;
-  int status = -1;
-};
-
-RunResult run_ipusim(const std::string& ipusim, const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(ipusim.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  RunResult result;
-  pid_t pid = fork();
-  if (pid == 0) {
-    // The kernel's console line and the summary are not what is measured.
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
-    execv(ipusim.c_str(), argv.data());
-    _exit(127);
-  }
-  rusage usage{};
-  int status = 0;
-  wait4(pid, &status, 0, &usage);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.max_rss_kib = usage.ru_maxrss;
-  return result;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"chip_speed: simulated MIPS of a whole chip on 1..N host threads"};
@@ -54,22 +24,25 @@ int main(int argc, char** argv) {
   std::string config = "configs/gc200.yaml";
   std::string elf = std::string(IPUSIM_FIRMWARE_DIR) + "/supersteps_10k.elf";
   std::vector<unsigned> threads{1, 2};
-  std::string label = "10k";
+  std::string label;  // default: the ELF's name
   app.add_option("--ipusim", ipusim, "the ipusim binary")->check(CLI::ExistingFile);
   app.add_option("--config", config, "system config")->check(CLI::ExistingFile);
   app.add_option("--elf", elf, "firmware run on every tile")->check(CLI::ExistingFile);
   app.add_option("--threads", threads, "host thread counts to run")->expected(1, 16);
-  app.add_option("--label", label, "name of this measurement in the JSON line");
+  app.add_option("--label", label, "name of this measurement in the JSON line (default: the ELF's name)");
   CLI11_PARSE(app, argc, argv);
+  if (label.empty()) label = std::filesystem::path(elf).stem().string();
 
   nlohmann::json out{{"bench", "chip_speed"}, {"label", label}, {"config", config}, {"elf", elf}};
   double base_mips = 0;
   for (unsigned n : threads) {
     std::string json_path = "/tmp/chip_speed." + std::to_string(getpid()) + ".json";
-    RunResult r = run_ipusim(ipusim, {"run", "--config", config, "--elf", elf, "--threads",
-                                      std::to_string(n), "--json", json_path});
-    if (r.status != 0) {
-      std::cerr << "chip_speed: ipusim exited with status " << r.status << " for --threads " << n
+    // The kernel's console line and the summary are not what is measured.
+    const ipusim::bench::ChildRun r = ipusim::bench::run_child({ipusim, "run", "--config", config, "--elf", elf, "--threads",
+                                                std::to_string(n), "--json", json_path},
+                                               true);
+    if (r.exit_status != 0) {
+      std::cerr << "chip_speed: ipusim exited with status " << r.exit_status << " for --threads " << n
                 << "\n";
       return 1;
     }

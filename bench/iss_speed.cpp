@@ -8,8 +8,6 @@
 // reports qemu's MIPS for the same instruction count (the two builds are equivalent).
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <spawn.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -21,9 +19,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "child_run.h"
 #include "iss/tile_core.h"
 
-extern char** environ;
 
 namespace {
 
@@ -55,24 +53,6 @@ struct Timing {
     cpu = std::min(cpu, c);
   }
 };
-
-// One `qemu-riscv32 elf` run with its output discarded: wall time and the child's CPU
-// time (user + system); false if it cannot be started.
-bool time_qemu(const std::string& elf, int& status, double& wall, double& cpu) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv = {const_cast<char*>("qemu-riscv32"), const_cast<char*>(elf.c_str()), nullptr};
-  const auto t0 = Clock::now();
-  pid_t pid;
-  if (posix_spawnp(&pid, "qemu-riscv32", &fa, nullptr, argv.data(), environ) != 0) return false;
-  rusage ru{};
-  wait4(pid, &status, 0, &ru);
-  wall = std::chrono::duration<double>(Clock::now() - t0).count();
-  cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-  posix_spawn_file_actions_destroy(&fa);
-  return true;
-}
 
 }  // namespace
 
@@ -125,17 +105,18 @@ int main(int argc, char** argv) {
       Timing qemu;
       int status = 0;
       for (int r = 0; r < reps; ++r) {
-        double wall = 0, cpu = 0;
-        if (!time_qemu(qemu_elf, status, wall, cpu)) {
+        const ipusim::bench::ChildRun run = ipusim::bench::run_child({"qemu-riscv32", qemu_elf}, false);
+        if (!run.started) {
           std::fprintf(stderr, "iss_speed: cannot run qemu-riscv32\n");
           return 1;
         }
-        qemu.keep_best(wall, cpu);
+        status = run.exit_status;
+        qemu.keep_best(run.wall_seconds, run.cpu_seconds);
       }
       out["qemu_elf"] = qemu_elf;
       out["qemu_cpu_seconds"] = qemu.cpu;
       out["qemu_wall_seconds"] = qemu.wall;
-      out["qemu_exit_status"] = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      out["qemu_exit_status"] = status;
       out["qemu_mips"] = insns / qemu.cpu / 1e6;
       out["qemu_wall_mips"] = insns / qemu.wall / 1e6;
       out["ratio"] = qemu.cpu / iss.cpu;

@@ -24,11 +24,7 @@ using test::Asm;
 using tile::TileState;
 using namespace test;  // registers
 
-PlatformOptions quiet_options() {
-  PlatformOptions o;
-  o.console_out = nullptr;
-  return o;
-}
+using test::quiet_options;
 
 // Spins (tile * 37 + ipu * 500 + 10) * step iterations, syncs over `zone`, `steps` times,
 // then halts.

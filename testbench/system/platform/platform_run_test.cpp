@@ -27,11 +27,7 @@ using test::Asm;
 using tile::TileState;
 using namespace test;  // registers
 
-PlatformOptions quiet_options() {
-  PlatformOptions o;
-  o.console_out = nullptr;
-  return o;
-}
+using test::quiet_options;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -319,8 +315,7 @@ TEST(TileHostSocket, ReadsAndWritesSramWithTlmErrors) {
 
 TEST(PlatformRun, InstructionTraceHasOneLinePerRetiredInstruction) {
   const std::string path = ::testing::TempDir() + "platform_run_itrace.txt";
-  PlatformOptions options;
-  options.console_out = nullptr;
+  PlatformOptions options = quiet_options();
   options.itrace_path = path;
   options.disassemble = [](uint32_t, uint32_t insn) { return insn == 0x0606000b ? "HALT" : "insn"; };
   Platform platform(test::small_system(2), options);

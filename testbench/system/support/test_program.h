@@ -1,5 +1,6 @@
 // Tiny tile programs built in memory for platform tests: an RV32I + Xipu instruction
-// encoder and a minimal ELF32 writer (one R+X code segment, one R+W data segment).
+// encoder, written out as an ELF by testbench/support/test_elf.h (one R+X code segment,
+// one R+W data segment).
 // The tests need a handful of instructions, not a toolchain; firmware-built ELFs are
 // exercised by the CLI tests.
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "iss/tile_core.h"
+#include "test_elf.h"
 
 namespace ipusim::test {
 
@@ -135,46 +137,12 @@ class Asm {
 };
 
 inline std::vector<uint8_t> Asm::elf() const {
-  // Layout: ELF header (52) | 2 program headers (2 * 32) | code | data. No sections.
-  constexpr uint32_t kEhdr = 52, kPhdr = 32;
-  const uint32_t phnum = data_.empty() ? 1 : 2;
-  const uint32_t code_off = 0x100;
-  const uint32_t code_size = uint32_t(code_.size() * 4);
-  const uint32_t data_off = (code_off + code_size + 15) & ~15u;
-  std::vector<uint8_t> out(data_off + data_.size(), 0);
-  auto put16 = [&](uint32_t at, uint32_t v) { out[at] = uint8_t(v); out[at + 1] = uint8_t(v >> 8); };
-  auto put32 = [&](uint32_t at, uint32_t v) { for (int i = 0; i < 4; ++i) out[at + i] = uint8_t(v >> (8 * i)); };
-  const uint8_t ident[16] = {0x7f, 'E', 'L', 'F', 1 /*32-bit*/, 1 /*LE*/, 1 /*version*/};
-  std::memcpy(out.data(), ident, sizeof ident);
-  put16(16, 2);           // ET_EXEC
-  put16(18, 243);         // EM_RISCV
-  put32(20, 1);           // EV_CURRENT
-  put32(24, kCodeBase);   // entry
-  put32(28, kEhdr);       // phoff
-  put32(32, 0);           // shoff
-  put32(36, 0x2);         // e_flags: EF_RISCV_FLOAT_ABI_SINGLE (ilp32f)
-  put16(40, kEhdr);
-  put16(42, kPhdr);
-  put16(44, phnum);
-  put16(46, 40);          // shentsize
-  put16(48, 0);           // shnum
-  put16(50, 0);           // shstrndx
-  auto phdr = [&](uint32_t i, uint32_t off, uint32_t vaddr, uint32_t size, uint32_t flags) {
-    const uint32_t at = kEhdr + i * kPhdr;
-    put32(at + 0, 1);  // PT_LOAD
-    put32(at + 4, off);
-    put32(at + 8, vaddr);
-    put32(at + 12, vaddr);
-    put32(at + 16, size);
-    put32(at + 20, size);
-    put32(at + 24, flags);
-    put32(at + 28, 4);
-  };
-  phdr(0, code_off, kCodeBase, code_size, 0x5 /*R+X*/);
-  if (!data_.empty()) phdr(1, data_off, kDataBase, uint32_t(data_.size()), 0x6 /*R+W*/);
-  for (size_t i = 0; i < code_.size(); ++i) put32(code_off + uint32_t(i * 4), code_[i]);
-  std::memcpy(out.data() + data_off, data_.data(), data_.size());
-  return out;
+  testelf::Image image;
+  image.code = code_;
+  image.code_addr = image.entry = kCodeBase;
+  image.data = data_;
+  image.data_addr = kDataBase;
+  return testelf::build(image);
 }
 
 }  // namespace ipusim::test

@@ -9,6 +9,7 @@
 
 #include "iss/program.h"
 #include "platform/config.h"
+#include "platform/platform.h"
 #include "test_program.h"
 
 namespace ipusim::test {
@@ -30,6 +31,13 @@ inline config::SystemConfig small_system(uint32_t tiles, uint32_t ipus = 1,
   s.board.chip.tile.workers = 6;
   s.board.chip.tile.thread_quantum = 64;
   return s;
+}
+
+// Options for a platform test that reads results, not the console.
+inline platform::PlatformOptions quiet_options() {
+  platform::PlatformOptions o;
+  o.console_out = nullptr;
+  return o;
 }
 
 inline std::shared_ptr<const iss::Program> program(const Asm& a, const std::string& name = "test.elf") {

@@ -20,7 +20,9 @@ TEST(SyncLatency, MiddleTileCostsMinEndTilesCostMax) {
     EXPECT_LE(l.round_trip(t), 64u);
     EXPECT_EQ(l.to_controller(t) + l.from_controller(t), l.round_trip(t));
     EXPECT_EQ(l.round_trip(t), l.round_trip(1471 - t)) << "symmetric about the middle";
-    if (t > 0 && t <= 735) EXPECT_LE(l.round_trip(t), l.round_trip(t - 1)) << "nearer is not slower";
+    if (t > 0 && t <= 735) {
+      EXPECT_LE(l.round_trip(t), l.round_trip(t - 1)) << "nearer is not slower";
+    }
   }
   EXPECT_EQ(l.to_controller(0), 32u);
   EXPECT_EQ(l.from_controller(0), 32u);
