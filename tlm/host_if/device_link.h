@@ -1,0 +1,45 @@
+// The device side of a host transport: one board's PCIe-like endpoint as a host sees it.
+//
+// Everything a driver can do to a device goes through this: 32-bit register reads and
+// writes of BAR0 (hw/host_if/registers.yaml, generated ipu/hostif_regs.h), host memory the
+// device's DMA engine may read and write (descriptor rings and data buffers live there),
+// and one interrupt vector. The in-process transport calls it directly; `ipusim serve`
+// calls it for each validated message of its socket client. docs/host_if.md.
+//
+// Thread safety: every function may be called from any host thread, concurrently with
+// the simulation, which runs on the model's own thread. Register side effects
+// (doorbells, commands) take effect in simulated time at the next point the model can
+// take them (when it is idle, or between batches of a run), in the order they were made.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace ipusim::host_if {
+
+class DeviceLink {
+ public:
+  virtual ~DeviceLink() = default;
+
+  // BAR0. Offsets not 4-aligned or not below IPU_BAR0_BYTES read 0xFFFFFFFF / are
+  // ignored, and record IPU_ERR_REG (never throw: a bad access is the device's to report).
+  virtual uint32_t read32(uint32_t offset) = 0;
+  virtual void write32(uint32_t offset, uint32_t value) = 0;
+
+  // Host memory the DMA engine may access: bus addresses [bus_addr, bus_addr + size)
+  // are `memory`, which must stay valid until unmapped. Ranges may not overlap; throws
+  // std::invalid_argument for an empty or overlapping range or an unknown unmap. A DMA
+  // outside every mapped range fails its descriptor with IPU_ERR_DMA_HOST_ADDR.
+  virtual void map_host_memory(uint64_t bus_addr, std::span<std::byte> memory) = 0;
+  virtual void unmap_host_memory(uint64_t bus_addr) = 0;
+
+  // Called on a device thread each time the interrupt fires (a cause enabled in
+  // IRQ_MASK was raised); the handler reads IRQ_STATUS to see why. Keep it short: it
+  // must not call back into the DeviceLink. Replaces any previous handler; empty = none.
+  using InterruptHandler = std::function<void()>;
+  virtual void set_interrupt_handler(InterruptHandler handler) = 0;
+};
+
+}  // namespace ipusim::host_if
