@@ -145,5 +145,6 @@ int main(void) {
           "all_gather_post %lu all_gather_exchange %lu\n",
           (unsigned long)(t0x - t0), (unsigned long)(t1 - t0x), (unsigned long)(t2 - t1),
           (unsigned long)(t3x - t3), (unsigned long)(t4 - t3x));
+  kc_report(h, tiles, chunk, vlen, disagree);
   return disagree ? 1 : 0;
 }

@@ -9,6 +9,8 @@
 #include <unistd.h>
 #endif
 
+KTILE volatile struct kc_result kc_result;
+
 void kc_gather_to_tile0(const void *rec, uint32_t len, void *all) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
   ipu_sync(IPU_SYNC_IPU);

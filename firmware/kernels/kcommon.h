@@ -25,6 +25,26 @@
 #define kprintf printf
 #endif
 
+/* A kernel's headline results on tile 0 of each IPU, for host programs that read them
+ * by symbol (the driver's system tests read `kc_result`): `magic` is KC_RESULT_MAGIC once
+ * the kernel has finished, `hash` its result hash (or 0), `value` its other figures in
+ * the order docs/kernels.md gives per kernel. */
+#define KC_RESULT_MAGIC 0x4B524553u /* 'KRES' */
+struct kc_result {
+  uint32_t magic;
+  uint32_t hash;
+  uint32_t value[6];
+};
+extern KTILE volatile struct kc_result kc_result;
+static inline void kc_report(uint32_t hash, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
+  kc_result.hash = hash;
+  kc_result.value[0] = v0;
+  kc_result.value[1] = v1;
+  kc_result.value[2] = v2;
+  kc_result.value[3] = v3;
+  kc_result.magic = KC_RESULT_MAGIC;
+}
+
 /* The global id of tile 0 of this tile's IPU (kernels run on every IPU separately). */
 static inline uint32_t kc_ipu_base(void) { return ipu_global_tile_id() - ipu_tile_id(); }
 

@@ -102,6 +102,8 @@ static void measure(int pattern, const char *name, uint32_t bytes) {
           name, (unsigned long)bytes, (unsigned long)messages, (unsigned long long)total,
           (unsigned long)cycles, (unsigned long long)(milli / 1000),
           (unsigned long long)(milli % 1000));
+  /* The last measurement is the largest all-to-all: the host reads it by symbol. */
+  kc_report(0, (uint32_t)pattern, bytes, cycles, (uint32_t)milli);
 }
 
 int main(void) {

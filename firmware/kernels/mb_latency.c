@@ -58,5 +58,9 @@ int main(void) {
             (unsigned long)dist[i], (unsigned long)(r1 - send_t0[i]),
             (long)(int32_t)(r1 - later - TO_EXCHANGE_CYCLES - 1), (unsigned long)(send_t1[i] - send_t0[i]));
   }
+  /* Distances measured, and the one-way cycles of the nearest and the farthest. */
+  if (n > 0)
+    kc_report(0, n, received[2 * dist[0] + 1] - send_t0[0],
+              received[2 * dist[n - 1] + 1] - send_t0[n - 1], tiles);
   return 0;
 }
