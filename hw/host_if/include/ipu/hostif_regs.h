@@ -83,6 +83,8 @@
 #define IPU_REG_HOST_LINK_MBPS 0x028u /* ro: host link, each way, in MB/s (10^6 bytes) */
 #define IPU_REG_WORKERS 0x02Cu /* ro: worker threads per tile */
 #define IPU_REG_SYSTEM_IPUS 0x030u /* ro: IPUs in the whole system (all boards) */
+#define IPU_REG_AMP_F16_MACS 0x034u /* ro: AMP f16 MACs per cycle per tile (amp.mac f16 rows = this / 4) */
+#define IPU_REG_AMP_F32_MACS 0x038u /* ro: AMP f32 MACs per cycle per tile */
 #define IPU_REG_CTRL 0x040u /* cmd: commands; write one bit at a time */
 #define IPU_CTRL_RESET_SHIFT 0u
 #define IPU_CTRL_RESET_MASK 0x00000001u /* stop everything, unboot every tile, clear stats, errors, streams and DMA channels (mapped host memory and IRQ_MASK stay) */
