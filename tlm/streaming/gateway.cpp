@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <queue>
 
 #include <fmt/format.h>
 
@@ -196,46 +197,70 @@ void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>&
 }
 
 void Gateway::run(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors) {
-  std::map<uint32_t, sc_core::sc_time> port_free;  // by (ipu, tile) of this call
-  const double rate = config_.smem_bytes_per_second;
-  const sc_core::sc_time latency(config_.smem_latency_ns, sc_core::SC_NS);
-  for (GatewayCopy& c : copies) {
+  for (const GatewayCopy& c : copies) {
     if (!check_copy(c, errors)) return;
     if (c.len > 0 && !c.data) {
       errors.push_back(error(c, IPU_ERR_SMEM_RANGE, "no data buffer (a fabric bug)"));
       return;
     }
-    sc_core::sc_time start = c.ready;
-    const uint32_t key = c.ipu * 0x10000u + c.tile;
-    if (auto it = port_free.find(key); it != port_free.end()) start = std::max(start, it->second);
-    switch (c.op) {
-      case GatewayCopy::Op::SmemRead:
-        memory_.read(c.smem_addr, std::span<uint8_t>(c.data, c.len));
-        ++smem_copies_;
-        smem_bytes_read_ += c.len;
-        break;
-      case GatewayCopy::Op::SmemWrite:
-        memory_.write(c.smem_addr, std::span<const uint8_t>(c.data, c.len));
-        ++smem_copies_;
-        smem_bytes_written_ += c.len;
-        break;
-      case GatewayCopy::Op::StreamRead:
-      case GatewayCopy::Op::StreamWrite: {
-        const sc_core::sc_time before = sc_core::sc_time_stamp();
-        const bool ok = c.op == GatewayCopy::Op::StreamRead ? stream_read(c, errors) : stream_write(c, errors);
-        if (!ok) return;
-        // A copy that waited for the host starts once the host has served it.
-        if (sc_core::sc_time_stamp() > before) start = std::max(start, sc_core::sc_time_stamp());
-        break;
-      }
+  }
+  // The bytes: every read sees the streaming memory as the phase found it, then the
+  // writes land in order (the last write of a byte wins), then the streams in order.
+  for (GatewayCopy& c : copies)
+    if (c.op == GatewayCopy::Op::SmemRead) {
+      memory_.read(c.smem_addr, std::span<uint8_t>(c.data, c.len));
+      ++smem_copies_;
+      smem_bytes_read_ += c.len;
     }
+  for (GatewayCopy& c : copies)
+    if (c.op == GatewayCopy::Op::SmemWrite) {
+      memory_.write(c.smem_addr, std::span<const uint8_t>(c.data, c.len));
+      ++smem_copies_;
+      smem_bytes_written_ += c.len;
+    }
+  std::vector<sc_core::sc_time> available(copies.size());  // when a stream copy had its bytes
+  for (size_t i = 0; i < copies.size(); ++i) {
+    GatewayCopy& c = copies[i];
+    if (c.op != GatewayCopy::Op::StreamRead && c.op != GatewayCopy::Op::StreamWrite) continue;
+    const sc_core::sc_time before = sc_core::sc_time_stamp();
+    const bool ok = c.op == GatewayCopy::Op::StreamRead ? stream_read(c, errors) : stream_write(c, errors);
+    if (!ok) return;
+    if (sc_core::sc_time_stamp() > before) available[i] = sc_core::sc_time_stamp();  // waited for the host
+  }
+  schedule(copies, available);
+}
+
+// A list schedule: the gateway takes, one after another, the copy that can start first
+// (ties: the earlier in `copies`); each tile's copies go in their order, one at a time.
+void Gateway::schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_core::sc_time>& available) {
+  const double rate = config_.smem_bytes_per_second;
+  const sc_core::sc_time latency(config_.smem_latency_ns, sc_core::SC_NS);
+  std::map<uint64_t, std::vector<size_t>> by_tile;  // (ipu, tile) -> its copies, in order
+  for (size_t i = 0; i < copies.size(); ++i) by_tile[uint64_t(copies[i].ipu) << 32 | copies[i].tile].push_back(i);
+  struct Next {
+    sc_core::sc_time at;
+    size_t index;
+    const std::vector<size_t>* list;
+    size_t pos;
+    bool operator>(const Next& o) const { return at != o.at ? at > o.at : index > o.index; }
+  };
+  std::priority_queue<Next, std::vector<Next>, std::greater<Next>> ready;
+  auto earliest = [&](size_t i) { return std::max(copies[i].ready, available[i]); };
+  for (const auto& [key, list] : by_tile) ready.push(Next{earliest(list[0]), list[0], &list, 0});
+  while (!ready.empty()) {
+    const Next n = ready.top();
+    ready.pop();
+    GatewayCopy& c = copies[n.index];
     const uint32_t port = into_tile(c.op) ? config_.tile_in_bytes_per_cycle : config_.tile_out_bytes_per_cycle;
     const double port_rate = double(port) * config_.tile_clock_hz;
-    start = std::max(start, gateway_free_);
+    const sc_core::sc_time start = std::max(n.at, gateway_free_);
     gateway_free_ = start + bytes_time(c.len, rate);
     const sc_core::sc_time data_end = start + bytes_time(c.len, std::min(rate, port_rate));
-    port_free[key] = data_end;
     c.done = data_end + latency;
+    if (n.pos + 1 < n.list->size()) {
+      const size_t next = (*n.list)[n.pos + 1];
+      ready.push(Next{std::max(earliest(next), data_end), next, n.list, n.pos + 1});
+    }
   }
 }
 

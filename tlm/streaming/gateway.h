@@ -24,15 +24,23 @@
 //                               block is an error instead (the CLI, `ipusim run`)
 //   reset_streams()             empties every FIFO (CTRL.RESET); memory is kept
 //
-// Timing of the tiles' copies (Run), in the order given, per copy of L bytes from tile T:
-//   start   = max(ready, port_free(T), gateway_free[, when a blocked stream copy got its
-//             last byte])
+// Bytes of a Run (docs/streaming.md "An exchange phase"): every SmemRead sees the
+// streaming memory as it was before the Run, then the SmemWrites land in the order given
+// (the last write of a byte wins), then the stream copies take / give their FIFO bytes in
+// the order given (a stream's copies from several fabrics: in arrival order).
+//
+// Timing of a Run: a list schedule. Repeatedly, the copy that can start first (ties: the
+// earlier in the Run) is served; a tile's copies go one at a time in its order. For a copy
+// of L bytes of tile T:
+//   start        = max(ready, port_free(T), gateway_free[, when a stream copy that waited
+//                  for the host got its bytes])
 //   gateway_free = start + L / B                    B = streaming_memory.gbytes_per_s
 //   port_free(T) = start + L / min(B, P)            P = T's exchange port (in for reads,
 //                                                   out for writes) x tile clock
-//   done    = port_free(T) + latency                streaming_memory.latency_ns
-// The gateway moves B bytes per second in all; a tile port slower than B slows its own
-// copy, not the gateway. port_free is per Run call (a tile's copies of one phase).
+//   done         = port_free(T) + latency           streaming_memory.latency_ns
+// So the gateway moves at most B bytes per second in all, a tile at most P, and a tile
+// port slower than B slows its own copy, not the gateway. gateway_free carries over from
+// Run to Run (all fabrics of the board share it); port_free is per Run.
 //
 // Parameters (GatewayConfig): the board's streaming memory size, rate and latency, the
 // tile clock and exchange port rates, the FIFO capacity (kStreamFifoBytes).
@@ -147,6 +155,7 @@ class Gateway : public sc_core::sc_module {
   bool check_copy(const GatewayCopy& c, std::vector<GatewayError>& errors) const;
   void check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors);
   void run(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors);
+  void schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_core::sc_time>& available);
   // Stream copies: move the bytes, waiting on the host if needed (SystemC wait). False
   // (and an error appended) if the FIFO would block and no host is connected.
   bool stream_read(GatewayCopy& c, std::vector<GatewayError>& errors);
