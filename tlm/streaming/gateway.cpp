@@ -141,6 +141,15 @@ GatewayError Gateway::error(const GatewayCopy& c, uint32_t code, const std::stri
   return e;
 }
 
+// "host stream 5: no host connected (use the driver): tile 1 (ipu 0) thread 0 pc ...: hsread ... (why)"
+GatewayError Gateway::no_host(const GatewayCopy& c, uint32_t code, const std::string& why) const {
+  GatewayError e = error(c, code, why);
+  e.message = fmt::format("host stream {}: no host connected (use the driver): tile {} (ipu {}) thread 0 pc 0x{:08x}: "
+                          "{} ({})",
+                          c.stream, c.tile, c.ipu, c.pc, describe(c), why);
+  return e;
+}
+
 bool Gateway::check_copy(const GatewayCopy& c, std::vector<GatewayError>& errors) const {
   if (c.len > IPU_XFER_MAX) {
     errors.push_back(error(c, IPU_ERR_SMEM_RANGE, fmt::format("longer than IPU_XFER_MAX ({} bytes)", IPU_XFER_MAX)));
@@ -180,17 +189,14 @@ void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>&
     if (c.op == GatewayCopy::Op::StreamRead) {
       const uint64_t need = (h2d_taken[c.stream] += c.len);
       if (need > h2d_[c.stream].level())
-        errors.push_back(error(c, IPU_ERR_STREAM,
-                               fmt::format("host stream {}: no host connected (use the driver); the host-to-device "
-                                           "FIFO holds {} bytes",
-                                           c.stream, h2d_[c.stream].level())));
+        errors.push_back(no_host(c, IPU_ERR_STREAM,
+                                 fmt::format("the host-to-device FIFO holds {} bytes", h2d_[c.stream].level())));
     } else {
       const uint64_t held = (d2h_added[c.stream] += c.len) + d2h_[c.stream].level();
       if (held > d2h_[c.stream].capacity())
-        errors.push_back(error(c, IPU_ERR_STREAM_OVERFLOW,
-                               fmt::format("host stream {}: no host connected (use the driver) to drain the "
-                                           "device-to-host FIFO ({} of {} bytes held)",
-                                           c.stream, d2h_[c.stream].level(), d2h_[c.stream].capacity())));
+        errors.push_back(no_host(c, IPU_ERR_STREAM_OVERFLOW,
+                                 fmt::format("the device-to-host FIFO holds {} of {} bytes and nobody drains it",
+                                             d2h_[c.stream].level(), d2h_[c.stream].capacity())));
     }
   }
   if (errors.size() != before) ++failed_checks_;
@@ -281,10 +287,7 @@ bool Gateway::stream_read(GatewayCopy& c, std::vector<GatewayError>& errors) {
     }
     if (done == c.len) break;
     if (!config_.host_connected) {
-      errors.push_back(error(c, IPU_ERR_STREAM,
-                             fmt::format("host stream {}: no host connected (use the driver); the host-to-device "
-                                         "FIFO is empty",
-                                         c.stream)));
+      errors.push_back(no_host(c, IPU_ERR_STREAM, "the host-to-device FIFO is empty"));
       leave();
       ++q.serving;
       return false;
@@ -320,10 +323,8 @@ bool Gateway::stream_write(GatewayCopy& c, std::vector<GatewayError>& errors) {
     }
     if (done == c.len) break;
     if (!config_.host_connected) {
-      errors.push_back(error(c, IPU_ERR_STREAM_OVERFLOW,
-                             fmt::format("host stream {}: no host connected (use the driver) to drain the "
-                                         "device-to-host FIFO ({} bytes held)",
-                                         c.stream, fifo.level())));
+      errors.push_back(no_host(c, IPU_ERR_STREAM_OVERFLOW,
+                               fmt::format("the device-to-host FIFO is full ({} bytes)", fifo.level())));
       leave();
       ++q.serving;
       return false;

@@ -162,6 +162,7 @@ class Gateway : public sc_core::sc_module {
   bool stream_write(GatewayCopy& c, std::vector<GatewayError>& errors);
   void changed(uint32_t stream, bool d2h);
   GatewayError error(const GatewayCopy& c, uint32_t code, const std::string& problem) const;
+  GatewayError no_host(const GatewayCopy& c, uint32_t code, const std::string& why) const;
   sc_core::sc_time bytes_time(uint64_t bytes, double bytes_per_second) const;
 
   GatewayConfig config_;
