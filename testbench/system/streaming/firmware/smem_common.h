@@ -18,7 +18,7 @@
 #ifndef SMEM_COPIES
 #define SMEM_COPIES 1 /* copies per tile per phase, each in its own slice of the region */
 #endif
-#define SMEM_SLICE (SMEM_REGION / SMEM_COPIES)
+#define SMEM_SLICE ((SMEM_REGION / SMEM_COPIES) & ~3u)
 
 static inline uint32_t smem_mix(uint32_t x) {
   x ^= x >> 16;
