@@ -15,8 +15,9 @@
 //           fabric --nb_transport_bw(BEGIN_RESP, delay = time of done_cycle - now)--> tile
 //           with TLM_OK_RESPONSE, done_cycle and the bytes moved, or, if the exchange is invalid, with
 //           TLM_GENERIC_ERROR_RESPONSE, `errors` (every problem found; nothing was
-//           delivered), `failure` (the first, as ERR_* values) and done_cycle = the cycle the exchange failed (the last
-//           participant's). The tile returns TLM_COMPLETED.
+//           delivered), `failure` (the first, as ERR_* values) and done_cycle = the
+//           cycle the exchange failed (the last participant's). The tile returns
+//           TLM_COMPLETED.
 //   Close   tile --nb_transport_fw(BEGIN_REQ)--> fabric, which returns TLM_COMPLETED: the
 //           tile's exchange phase ended without postings (it reached its next sync or its
 //           halt without an `xwait`). Its receives are empty; sends to it will fail.
