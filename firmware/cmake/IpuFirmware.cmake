@@ -38,10 +38,14 @@ endif()
 
 enable_language(ASM)  # crt0.S and the console stubs
 
-# The Xipu header, for any target that wants it.
+# The Xipu header, for any target that wants it, and the host / device contract it uses
+# (ipu/hostif_regs.h: IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS), generated from
+# hw/host_if/registers.yaml.
+set(IPU_HOSTIF_INCLUDE ${IPU_FIRMWARE_ROOT}/../hw/host_if/include)
+cmake_path(NORMAL_PATH IPU_HOSTIF_INCLUDE)
 if(NOT TARGET ipu_xipu)
   add_library(ipu_xipu INTERFACE)
-  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include)
+  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include ${IPU_HOSTIF_INCLUDE})
 endif()
 
 # The runtime: crt0, console, exit, heap. One object library per platform; both link

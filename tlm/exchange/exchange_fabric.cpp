@@ -28,6 +28,7 @@ ExchangeFabric::ExchangeFabric(sc_core::sc_module_name name, const ExchangeFabri
     : sc_module(name),
       tile_socket("tile_socket"),
       memory_socket("memory_socket"),
+      gateway_socket("gateway_socket"),
       config_(config),
       clock_(config.clock_hz),
       participant_(config.tiles, 0),
@@ -90,23 +91,29 @@ void ExchangeFabric::exchange_thread() {
     const ExchangePlan plan = plan_exchange(tiles, config_.timing);
     plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+    failure_ = ExchangeFailure{};
     errors_ = cross_ipu_errors(entries);
     errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
+    collect_copies(entries);
+    if (!copies_of_phase_.empty()) check_copies();  // adds to errors_ and failure_
+    std::vector<TileOutcome> outcomes = plan.tiles;
     if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
+    if (errors_.empty() && !copies_of_phase_.empty()) run_copies(outcomes, entries);
     ++exchanges_;
     if (!errors_.empty()) {
       ++failed_;
+      set_failure(entries);
       answer(entries, nullptr);
       continue;
     }
     // Every poster learns its done cycle at once; SystemC time goes to the earliest.
     uint64_t earliest = UINT64_MAX;
     for (size_t i = 0; i < entries.size(); ++i)
-      if (entries[i].trans) earliest = std::min(earliest, plan.tiles[i].done_cycle);
+      if (entries[i].trans) earliest = std::min(earliest, outcomes[i].done_cycle);
     const sc_core::sc_time at = clock_.time_of(earliest);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (at > now) wait(at - now);
-    answer(entries, &plan);
+    answer(entries, &outcomes);
   }
 }
 
@@ -161,7 +168,7 @@ void ExchangeFabric::deliver(const ExchangePlan& plan) {
   }
 }
 
-void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePlan* plan) {
+void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   // A failed exchange fails when the last participant got there: every poster learns it
   // as of that cycle.
@@ -171,16 +178,17 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const ExchangePla
     const Entry& e = entries[i];
     if (!e.trans) continue;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    if (plan) {
-      e.msg->done_cycle = plan->tiles[i].done_cycle;
-      e.msg->bytes_out = plan->tiles[i].bytes_out;
-      e.msg->bytes_in = plan->tiles[i].bytes_in;
+    if (outcomes) {
+      e.msg->done_cycle = (*outcomes)[i].done_cycle;
+      e.msg->bytes_out = (*outcomes)[i].bytes_out;
+      e.msg->bytes_in = (*outcomes)[i].bytes_in;
       const sc_core::sc_time at = clock_.time_of(e.msg->done_cycle);
       if (at > now) delay = at - now;
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
       e.msg->done_cycle = failure_cycle;
       e.msg->errors = &errors_;
+      e.msg->failure = &failure_;
       e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }
     tlm::tlm_phase phase = tlm::BEGIN_RESP;

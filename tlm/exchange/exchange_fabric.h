@@ -11,10 +11,16 @@
 //      send to one is reported as "posts no receive");
 //   2. on any error answers every poster with TLM_GENERIC_ERROR_RESPONSE and the list of
 //      problems (errors()), and moves nothing: every receive buffer keeps its contents;
-//   3. otherwise copies every delivery (b_transport read from the sender's mem_socket,
+//   3. sends the phase's streaming-memory and host-stream copies (docs/xipu.md funct3 = 3
+//      and 4) to the board's gateway for a Check; any problem fails the exchange as in 2;
+//   4. otherwise copies every delivery (b_transport read from the sender's mem_socket,
 //      write to the receiver's) — all tiles of the IPU are stopped, so no core sees a
-//      half-done exchange — then waits until the earliest done cycle and answers every
-//      poster with its done cycle (annotated delays for the later ones).
+//      half-done exchange —, then the copies (docs/streaming.md, "An exchange phase"):
+//      reads every streaming write's tile buffer, has the gateway Run them all (which
+//      may block on a host stream), writes every streaming read's bytes into its tile;
+//      then waits until the earliest done cycle and answers every poster with its done
+//      cycle (annotated delays for the later ones): the later of its messages' and its
+//      copies' completion.
 // Messages to or from a tile of another IPU are reported as errors: they need the
 // IPU-Links, which a later issue models (the plan already times such a message's on-chip
 // leg at the maximum latency).
@@ -27,13 +33,18 @@
 //                  Blocking transport with zero delay, one read and one write per
 //                  delivery; the data passes through a buffer of the fabric. The tiles'
 //                  b_transport never waits.
+//   gateway_socket TLM-2.0 initiator (zero or one binding: the board's
+//                  streaming::Gateway::copy_socket). Blocking transport of
+//                  streaming::GatewayRequest (streaming/gateway_payload.h). Unbound: every
+//                  copy fails the exchange ("no streaming memory").
 //
 // Parameters (ExchangeFabricConfig): the IPU's index and tile count, and the timing of
 // plan_exchange(): per-tile in / out bytes per cycle (tile.exchange_*_bytes_per_cycle),
 // exchange.latency_min_cycles / latency_max_cycles, the layout's tiles per column.
 //
 // Statistics: exchanges(), failed_exchanges(), messages(), bytes(), plan_seconds() (host
-// time inside plan_exchange()).
+// time inside plan_exchange()), copies() and copy_bytes() (streaming-memory and host-stream
+// copies done), failure() (the first problem of the last failed exchange, as ERR_* values).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +59,7 @@
 #include "exchange/exchange_payload.h"
 #include "exchange/exchange_plan.h"
 #include "platform/config.h"
+#include "streaming/gateway_payload.h"
 #include "tile/tile_config.h"
 
 namespace ipusim::exchange {
@@ -68,8 +80,11 @@ class ExchangeFabric : public sc_core::sc_module {
       ExchangeFabric, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   using MemorySocket = tlm_utils::multi_passthrough_initiator_socket<
       ExchangeFabric, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using GatewaySocket = tlm_utils::multi_passthrough_initiator_socket<
+      ExchangeFabric, 32, tlm::tlm_base_protocol_types, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
   TileSocket tile_socket;
   MemorySocket memory_socket;
+  GatewaySocket gateway_socket;
 
   ExchangeFabric(sc_core::sc_module_name name, const ExchangeFabricConfig& config);
 
@@ -85,6 +100,9 @@ class ExchangeFabric : public sc_core::sc_module {
   double plan_seconds() const { return plan_seconds_; }
   // The problems of the last failed exchange (what the error responses point to).
   const std::vector<std::string>& errors() const { return errors_; }
+  const ExchangeFailure& failure() const { return failure_; }
+  uint64_t copies() const { return copies_; }
+  uint64_t copy_bytes() const { return copy_bytes_; }
 
  private:
   struct Entry {
@@ -100,7 +118,15 @@ class ExchangeFabric : public sc_core::sc_module {
   void exchange_thread();  // SC_THREAD
   std::vector<std::string> cross_ipu_errors(const std::vector<Entry>& entries) const;
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
-  void answer(const std::vector<Entry>& entries, const ExchangePlan* plan);
+  // Streaming copies (exchange_copies.cpp).
+  void collect_copies(const std::vector<Entry>& entries);
+  bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: errors in gateway_errors_
+  void check_copies();       // adds to errors_ and sets failure_ if a copy cannot be done
+  void run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries);
+  bool tile_access(tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint8_t* data, uint32_t len);
+  uint64_t cycle_at(const sc_core::sc_time& t) const;  // the first tile cycle at or after t
+  void set_failure(const std::vector<Entry>& entries);
+  void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);
 
   ExchangeFabricConfig config_;
   tile::TileClock clock_;
@@ -114,6 +140,11 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<iss::ExchangePost> no_posts_;
   std::vector<uint8_t> buffer_;
   std::vector<std::string> errors_;
+  ExchangeFailure failure_;
+  std::vector<streaming::GatewayCopy> copies_of_phase_;
+  std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
+  std::vector<streaming::GatewayError> gateway_errors_;
+  uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
   double plan_seconds_ = 0;
 };

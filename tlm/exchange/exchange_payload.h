@@ -15,8 +15,9 @@
 //           fabric --nb_transport_bw(BEGIN_RESP, delay = time of done_cycle - now)--> tile
 //           with TLM_OK_RESPONSE, done_cycle and the bytes moved, or, if the exchange is invalid, with
 //           TLM_GENERIC_ERROR_RESPONSE, `errors` (every problem found; nothing was
-//           delivered) and done_cycle = the cycle the exchange failed (the last
-//           participant's). The tile returns TLM_COMPLETED.
+//           delivered), `failure` (the first, as ERR_* values) and done_cycle = the
+//           cycle the exchange failed (the last participant's). The tile returns
+//           TLM_COMPLETED.
 //   Close   tile --nb_transport_fw(BEGIN_REQ)--> fabric, which returns TLM_COMPLETED: the
 //           tile's exchange phase ended without postings (it reached its next sync or its
 //           halt without an `xwait`). Its receives are empty; sends to it will fail.
@@ -34,6 +35,21 @@
 
 namespace ipusim::exchange {
 
+// The first problem of a failed exchange in the form of the host interface's ERR_*
+// registers (docs/host_if.md): the message strings say everything, this says it to a
+// machine. Fields without a value are kNone.
+struct ExchangeFailure {
+  static constexpr uint32_t kNone = 0xFFFF'FFFFu;
+  uint32_t code = 0;           // IPU_ERR_* (ipu/hostif_regs.h): EXCHANGE for a message problem,
+                               // SMEM_RANGE / SMEM_ALIGN / STREAM / STREAM_OVERFLOW for a copy
+  uint32_t ipu = kNone;        // system-wide IPU index of the tile named first
+  uint32_t tile = kNone;       // its index in that IPU
+  uint32_t thread = kNone;     // 0 (the supervisor posts) when a posting is named
+  uint32_t pc = kNone;         // of that posting
+  uint64_t addr = ~uint64_t{0};  // streaming-memory offset or stream id of a bad copy
+  uint64_t cycle = 0;          // the cycle the exchange failed
+};
+
 struct ExchangeMessage {
   enum class Kind : uint32_t {
     Post = 0,   // the tile's postings of this phase; wait for the response
@@ -48,6 +64,7 @@ struct ExchangeMessage {
   uint64_t bytes_out = 0;                             // response: bytes it sent (a multicast once)
   uint64_t bytes_in = 0;                              // response: bytes it received
   const std::vector<std::string>* errors = nullptr;   // error response: every problem (fabric-owned)
+  const ExchangeFailure* failure = nullptr;           // error response: the first problem (fabric-owned)
 };
 
 }  // namespace ipusim::exchange

@@ -97,9 +97,10 @@ void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Post
   out.recv_edges.reserve(posts);
   for (uint32_t t = 0; t < index.size(); ++t) {
     for (uint32_t p = 0; p < index.post_count(t); ++p) {
-      if (index.post(t, p).kind == ExchangePost::Kind::Send) {
+      const ExchangePost::Kind kind = index.post(t, p).kind;
+      if (kind == ExchangePost::Kind::Send) {
         collect_send(index, t, p, tiles_per_ipu, out, errors);
-      } else {
+      } else if (kind == ExchangePost::Kind::Recv) {  // copies are the gateway's, not messages
         collect_recv(index, t, p, out, errors);
       }
     }

@@ -215,6 +215,22 @@ Decoded decode_xipu(uint32_t w) {
         case 4: return rs1 == 0 && rs2 == 0 ? make(Op::xwait) : Decoded{};
       }
       return {};
+    case 3:  // streaming memory
+      if (rd != 0) return {};
+      switch (f7) {
+        case 0: return make(Op::smaddr, 0, xs(rs1), xs(rs2));
+        case 1: return make(Op::smread, 0, xs(rs1), xs(rs2));
+        case 2: return make(Op::smwrite, 0, xs(rs1), xs(rs2));
+      }
+      return {};
+    case 4:  // host streams
+      if (rd != 0) return {};
+      switch (f7) {
+        case 0: return rs2 == 0 ? make(Op::hsid, 0, xs(rs1)) : Decoded{};
+        case 1: return make(Op::hsread, 0, xs(rs1), xs(rs2));
+        case 2: return make(Op::hswrite, 0, xs(rs1), xs(rs2));
+      }
+      return {};
   }
   return {};
 }

@@ -31,6 +31,7 @@ namespace ipusim::iss {
   X(fmv_x_w) X(fmv_w_x) X(fcvt_w_s) X(fcvt_wu_s) X(fcvt_s_w) X(fcvt_s_wu)                   \
   X(xrun) X(xjoin) X(xwexit) X(xhalt) X(xsync) X(cputc) X(cwrite)                          \
   X(xdst) X(xsend) X(xsrc) X(xrecv) X(xwait)                                                \
+  X(smaddr) X(smread) X(smwrite) X(hsid) X(hsread) X(hswrite)                               \
   X(amp_ldw16) X(amp_ldw32) X(amp_mac16) X(amp_mac32) X(amp_st) X(amp_clr)
 
 enum class Op : uint16_t {

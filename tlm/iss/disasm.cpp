@@ -100,6 +100,22 @@ std::string dis_xipu(uint32_t w) {
         case 4: return rs1 == 0 && rs2 == 0 ? std::string("xwait") : word(w);
       }
       return word(w);
+    case 3:
+      if (rd != 0) return word(w);
+      switch (f7) {
+        case 0: return fmt::format("smaddr {}, {}", X(rs1), X(rs2));
+        case 1: return fmt::format("smread {}, {}", X(rs1), X(rs2));
+        case 2: return fmt::format("smwrite {}, {}", X(rs1), X(rs2));
+      }
+      return word(w);
+    case 4:
+      if (rd != 0) return word(w);
+      switch (f7) {
+        case 0: return rs2 == 0 ? fmt::format("hsid {}", X(rs1)) : word(w);
+        case 1: return fmt::format("hsread {}, {}", X(rs1), X(rs2));
+        case 2: return fmt::format("hswrite {}, {}", X(rs1), X(rs2));
+      }
+      return word(w);
   }
   return word(w);
 }

@@ -48,6 +48,12 @@ const char* mnemonic(Op op) {
     case Op::xsend: return "send";
     case Op::xsrc: return "xsrc";
     case Op::xrecv: return "recv";
+    case Op::smaddr: return "smaddr";
+    case Op::smread: return "smread";
+    case Op::smwrite: return "smwrite";
+    case Op::hsid: return "hsid";
+    case Op::hsread: return "hsread";
+    case Op::hswrite: return "hswrite";
     default: return "xwait";
   }
 }
@@ -69,6 +75,14 @@ bool TileState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     case Op::xsrc: return set_source(t, ip, a);
     case Op::xsend: return post(t, ip, ExchangePost::Kind::Send, a, b, cycle);
     case Op::xrecv: return post(t, ip, ExchangePost::Kind::Recv, a, b, cycle);
+    case Op::smaddr:
+      smaddr_ = uint64_t{b} << 32 | a;
+      return true;
+    case Op::hsid: return select_stream(t, ip, a);
+    case Op::smread: return post_copy(t, ip, ExchangePost::Kind::SmemRead, a, b, cycle);
+    case Op::smwrite: return post_copy(t, ip, ExchangePost::Kind::SmemWrite, a, b, cycle);
+    case Op::hsread: return post_copy(t, ip, ExchangePost::Kind::StreamRead, a, b, cycle);
+    case Op::hswrite: return post_copy(t, ip, ExchangePost::Kind::StreamWrite, a, b, cycle);
     default:
       raise(t, ip, "internal error", "not an exchange posting");
       return false;

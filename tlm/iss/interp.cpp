@@ -347,6 +347,12 @@ L_xdst:
 L_xsend:
 L_xsrc:
 L_xrecv:
+L_smaddr:
+L_smread:
+L_smwrite:
+L_hsid:
+L_hsread:
+L_hswrite:
   if (!loop_exchange(q, ip, EXECUTED())) EXIT(Fault);
   NEXT();
 

@@ -77,7 +77,7 @@ uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
 void loop_fault(Quantum& q, const DecodedInsn* ip);  // works out which fault `ip` raises
 bool loop_may_issue(Quantum& q, uint64_t executed);
 void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
-bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xdst / send / xsrc / recv
+bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xdst / send / xsrc / recv, smaddr / smread / smwrite, hsid / hsread / hswrite
 // Any AMP instruction: amp.ldw / amp.mac go straight to the arithmetic when the thread
 // has its AMP state and the operand is good; everything else (and every fault) takes the
 // tile's complete path.

@@ -97,6 +97,8 @@ void TileState::reset() {
   awaiting_exchange_ = false;
   xdst_.clear();
   xsrc_.reset();
+  smaddr_.reset();
+  stream_.reset();
   posts_.clear();
 }
 

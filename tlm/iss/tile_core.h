@@ -51,15 +51,28 @@ enum class StopReason {
              // the platform runs the exchange, then calls release_exchange()
 };
 
-// One message posted in an exchange phase (docs/xipu.md, funct3 = 2).
+// One posting of an exchange phase: a message (docs/xipu.md, funct3 = 2) or a
+// streaming-memory / host-stream copy (funct3 = 3 / 4), done by the gateway.
 struct ExchangePost {
-  enum class Kind { Send, Recv };
+  enum class Kind {
+    Send,         // message to `peers`
+    Recv,         // message from peers[0]
+    SmemRead,     // streaming memory [smem_addr, +len) -> tile buffer
+    SmemWrite,    // tile buffer -> streaming memory [smem_addr, +len)
+    StreamRead,   // host-to-device FIFO of `stream` -> tile buffer
+    StreamWrite,  // tile buffer -> device-to-host FIFO of `stream`
+  };
   Kind kind = Kind::Send;
   uint32_t addr = 0;               // tile address of the buffer (checked by the ISS)
   uint32_t len = 0;                // bytes (multiple of 4)
-  std::vector<uint32_t> peers;     // Send: destination global tile ids; Recv: the one source
+  std::vector<uint32_t> peers;     // Send: destination global tile ids; Recv: the one source;
+                                   // copies: empty
   uint32_t pc = 0;                 // of the posting instruction, for error messages
+  uint32_t stream = 0;             // StreamRead / StreamWrite: the stream id (< IPU_STREAMS)
   uint64_t cycle = 0;              // tile cycle the posting instruction issued
+  uint64_t smem_addr = 0;          // SmemRead / SmemWrite: byte offset in streaming memory
+
+  bool is_message() const { return kind == Kind::Send || kind == Kind::Recv; }
 };
 
 struct Fault {

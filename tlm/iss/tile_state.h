@@ -124,8 +124,12 @@ class TileState {
   // Exchange (exchange.cpp).
   bool add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count);
   bool set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile);
+  bool select_stream(const Thread& t, const DecodedInsn* ip, uint32_t stream);
   bool post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
             uint64_t cycle);
+  // Streaming-memory and host-stream copies (funct3 = 3 / 4).
+  bool post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
+                 uint64_t cycle);
   uint32_t global_tile() const { return params_.id.ipu * params_.id.tiles_per_ipu + params_.id.tile; }
   uint32_t system_tiles() const { return params_.id.ipus * params_.id.tiles_per_ipu; }
   // AMP (amp.cpp).
@@ -150,6 +154,8 @@ class TileState {
   bool awaiting_exchange_ = false;   // stopped for the exchange: release_exchange() resumes
   std::vector<uint32_t> xdst_;       // pending destination set: sorted, unique global ids
   std::optional<uint32_t> xsrc_;     // source of the next recv (none before the first xsrc)
+  std::optional<uint64_t> smaddr_;   // streaming-memory offset of the next smread / smwrite
+  std::optional<uint32_t> stream_;   // stream id of the next hsread / hswrite
   std::vector<ExchangePost> posts_;  // since the phase opened, in posting order
   uint64_t horizon_ = 0;  // guarded supervisor quantum: the smallest running worker clock
 

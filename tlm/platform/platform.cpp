@@ -66,6 +66,14 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *group_));
     ipus_.back()->sync_controller().set_observer(this);
   }
+  for (uint32_t b = 0; b < config.boards; ++b) {
+    streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
+    gc.host_connected = options_.stream_host;
+    const std::string name = "gateway" + std::to_string(b);
+    gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
+    for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
+      ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
+  }
 }
 
 Platform::~Platform() = default;
@@ -236,6 +244,8 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.exchange_messages += fabric.messages();
     result.exchange_bytes += fabric.bytes();
     result.exchange_plan_seconds += fabric.plan_seconds();
+    result.streaming_copies += fabric.copies();
+    result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
   result.simulated_seconds = tile::TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
@@ -244,6 +254,12 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 
 // The simulation ran out of events with tiles still waiting.
 std::string Platform::describe_stuck() const {
+  for (const auto& gateway : gateways_)
+    if (auto w = gateway->stream_wait())
+      return fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
+                         w->stream, w->tile, w->ipu, w->pc,
+                         w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
+                                : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
   for (const auto& ipu : ipus_)
     if (auto d = ipu->sync_controller().stuck()) return d->message();
   std::vector<std::string> waiting;

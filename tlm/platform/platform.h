@@ -6,6 +6,8 @@
 //     ipu<I>     Ipu (netlist.h), I = 0 .. boards * ipus_per_board - 1
 //       tile<T>  tile::Tile
 //       sync     sync::SyncController
+//     gateway<B> streaming::Gateway of board B (streaming memory, host streams); every
+//                IPU fabric of the board binds its gateway_socket to it
 //   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
 //
 // A process elaborates one Platform and runs it once (SystemC allows one elaboration per
@@ -30,6 +32,7 @@
 #include "platform/platform_timeline.h"
 #include "platform/platform_trace.h"
 #include "platform/run_control.h"
+#include "streaming/gateway.h"
 #include "sync/group_sync.h"
 #include "tile/tile.h"
 #include "tile/tile_engine.h"
@@ -47,6 +50,9 @@ struct PlatformOptions {
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
   // Keep every tile's superstep records in the result when at most this many tiles run.
   uint32_t per_tile_supersteps_max = 64;
+  // A host serves the host streams (the device model): a copy that finds its stream's
+  // FIFO short waits for it. false (`ipusim run`, no host): such a copy fails the exchange.
+  bool stream_host = true;
 };
 
 struct TileResult {
@@ -92,6 +98,8 @@ struct RunResult {
   uint64_t exchanges = 0;         // exchange phases planned (failed ones included)
   uint64_t exchange_messages = 0; // deliveries made (a multicast: one per destination)
   uint64_t exchange_bytes = 0;    // bytes delivered
+  uint64_t streaming_copies = 0;  // streaming-memory and host-stream copies done (docs/streaming.md)
+  uint64_t streaming_bytes = 0;   // their bytes
 
   // Simulated instructions per host second, in millions.
   double mips() const { return host_seconds > 0 ? double(instructions) / host_seconds / 1e6 : 0; }
@@ -127,6 +135,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const config::SystemConfig& config() const { return config_; }
   uint32_t ipu_count() const { return uint32_t(ipus_.size()); }
   Ipu& ipu(uint32_t i) { return *ipus_.at(i); }
+  // The gateway of board `b` (streaming memory and host streams).
+  streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
   uint32_t loaded_tiles() const { return loaded_; }
   const tile::TileEngine& engine() const { return *engine_; }
 
@@ -155,6 +165,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<RunControl> control_;
   std::unique_ptr<sync::GroupSync> group_;
   std::vector<std::unique_ptr<Ipu>> ipus_;
+  std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;
   std::vector<std::vector<tile::SuperstepRecord>> tile_supersteps_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;

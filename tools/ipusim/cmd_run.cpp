@@ -3,7 +3,8 @@
 // Exit status: 0 if every tile exited 0; else the exit code of the lowest-numbered tile
 // (ipu, tile) with a non-zero code, clamped to 1..255; 3 for a fault or a sync deadlock
 // ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
-// problem); 2 for bad input ("ipusim: error: ...", from main()).
+// problem, streaming-memory and host-stream copies included: with no host, a stream read
+// from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main()).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -72,6 +73,7 @@ int run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
+  options.stream_host = false;  // nothing serves host streams here: waiting on one is an error
 
   const auto elaboration_start = std::chrono::steady_clock::now();
   // Never destroyed: the process ends after the report, and tearing down a SystemC

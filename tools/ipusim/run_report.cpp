@@ -157,6 +157,8 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["exchanges"] = res.exchanges;
   j["exchange_messages"] = res.exchange_messages;
   j["exchange_bytes"] = res.exchange_bytes;
+  j["streaming_copies"] = res.streaming_copies;
+  j["streaming_bytes"] = res.streaming_bytes;
   j["console_lines"] = res.console_lines;
   j["exit_code"] = r.exit_code;
   j["fault"] = res.fault ? nlohmann::ordered_json(*res.fault) : nlohmann::ordered_json(nullptr);

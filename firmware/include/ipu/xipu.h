@@ -83,6 +83,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ipu/hostif_regs.h> /* IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -260,6 +262,59 @@ static inline void ipu_recv(void *buf, size_t len) {
 /* Ends the exchange phase: waits for the workers, then for this tile's exchange. */
 static inline void ipu_xwait(void) {
   __asm__ volatile(".insn r 0x0B, 2, 0x04, x0, x0, x0" ::: "memory");
+}
+
+/* ---- streaming memory (funct3 = 3) and host streams (funct3 = 4; supervisor only) --- */
+/*
+ * Copies between this tile's SRAM and the board's streaming memory or a host stream,
+ * posted in the exchange phase like send / recv and done while the tile waits in
+ * ipu_xwait() (docs/xipu.md, docs/streaming.md). Tile buffer, streaming-memory offset
+ * and length are multiples of IPU_SMEM_ALIGN (4); a copy moves at most IPU_XFER_MAX
+ * bytes; stream ids are 0 .. IPU_STREAMS-1 (ipu/hostif_regs.h). Reads land after the
+ * phase's messages, writes read the buffer as the messages left it:
+ *
+ *   ipu_sync(IPU_SYNC_IPU);
+ *   ipu_smem_write(out, offset, sizeof out);   // out -> streaming memory
+ *   ipu_stream_read(0, in, sizeof in);         // host stream 0 -> in
+ *   ipu_xwait();
+ */
+
+/* Sets the streaming-memory offset of the following smread / smwrite. */
+static inline void ipu_smaddr(uint64_t offset) {
+  __asm__ volatile(".insn r 0x0B, 3, 0x00, x0, %0, %1" ::"r"((uint32_t)offset), "r"((uint32_t)(offset >> 32)));
+}
+/* Posts a copy of len bytes from streaming memory (at the last ipu_smaddr) into buf. */
+static inline void ipu_smread(void *buf, size_t len) {
+  __asm__ volatile(".insn r 0x0B, 3, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+}
+/* Posts a copy of len bytes at buf to streaming memory (at the last ipu_smaddr). */
+static inline void ipu_smwrite(const void *buf, size_t len) {
+  __asm__ volatile(".insn r 0x0B, 3, 0x02, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+}
+/* Posts a copy of len bytes from streaming memory offset smem_offset into buf. */
+static inline void ipu_smem_read(void *buf, uint64_t smem_offset, size_t len) {
+  ipu_smaddr(smem_offset);
+  ipu_smread(buf, len);
+}
+/* Posts a copy of len bytes at buf to streaming memory offset smem_offset. */
+static inline void ipu_smem_write(const void *buf, uint64_t smem_offset, size_t len) {
+  ipu_smaddr(smem_offset);
+  ipu_smwrite(buf, len);
+}
+
+/* Selects the host stream of the following hsread / hswrite. */
+static inline void ipu_hsid(uint32_t stream) {
+  __asm__ volatile(".insn r 0x0B, 4, 0x00, x0, %0, x0" ::"r"(stream));
+}
+/* Posts a read of len bytes from host stream `stream` (host to device) into buf. */
+static inline void ipu_stream_read(uint32_t stream, void *buf, size_t len) {
+  ipu_hsid(stream);
+  __asm__ volatile(".insn r 0x0B, 4, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+}
+/* Posts a write of len bytes at buf to host stream `stream` (device to host). */
+static inline void ipu_stream_write(uint32_t stream, const void *buf, size_t len) {
+  ipu_hsid(stream);
+  __asm__ volatile(".insn r 0x0B, 4, 0x02, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 
 /* ---- AMP: accumulating matrix product (custom-1) ---------------------------------- */

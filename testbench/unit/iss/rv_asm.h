@@ -174,6 +174,13 @@ class Asm {
   void xsrc(Reg tile) { word(xipu(2, 2, 0, tile, 0)); }
   void recv(Reg addr, Reg len) { word(xipu(2, 3, 0, addr, len)); }
   void xwait() { word(xipu(2, 4, 0, 0, 0)); }
+  // Xipu streaming memory and host streams (supervisor only)
+  void smaddr(Reg lo, Reg hi) { word(xipu(3, 0, 0, lo, hi)); }
+  void smread(Reg addr, Reg len) { word(xipu(3, 1, 0, addr, len)); }
+  void smwrite(Reg addr, Reg len) { word(xipu(3, 2, 0, addr, len)); }
+  void hsid(Reg stream) { word(xipu(4, 0, 0, stream, 0)); }
+  void hsread(Reg addr, Reg len) { word(xipu(4, 1, 0, addr, len)); }
+  void hswrite(Reg addr, Reg len) { word(xipu(4, 2, 0, addr, len)); }
   // AMP (custom-1 0x2B); type 0 = f16, 1 = f32; bank: the accumulator bank (rs2 field)
   void amp_ldw(uint32_t type, Reg w) { word(r_type(type, 0, w, 0, 0, 0x2b)); }
   void amp_mac(uint32_t type, Reg rd, Reg x, uint32_t bank = 0) { word(r_type(type, bank, x, 1, rd, 0x2b)); }

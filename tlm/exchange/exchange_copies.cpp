@@ -1,0 +1,190 @@
+// The exchange fabric's side of streaming-memory and host-stream copies (docs/xipu.md
+// funct3 = 3 / 4, docs/streaming.md "An exchange phase"): collect the phase's copies in
+// (tile, posting) order, have the board's gateway check them before anything moves, and
+// after the messages: read the tile buffers of the writes, let the gateway run every copy,
+// write the reads' bytes into their tiles, and fold each copy's completion into its tile's
+// done cycle.
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+#include <ipu/hostif_regs.h>
+
+#include "exchange/exchange_fabric.h"
+#include "tile/tlm_message.h"
+
+namespace ipusim::exchange {
+namespace {
+
+using streaming::GatewayCopy;
+
+GatewayCopy::Op op_of(iss::ExchangePost::Kind kind) {
+  switch (kind) {
+    case iss::ExchangePost::Kind::SmemRead: return GatewayCopy::Op::SmemRead;
+    case iss::ExchangePost::Kind::SmemWrite: return GatewayCopy::Op::SmemWrite;
+    case iss::ExchangePost::Kind::StreamRead: return GatewayCopy::Op::StreamRead;
+    default: return GatewayCopy::Op::StreamWrite;
+  }
+}
+
+bool into_tile(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::StreamRead; }
+
+}  // namespace
+
+void ExchangeFabric::collect_copies(const std::vector<Entry>& entries) {
+  copies_of_phase_.clear();
+  for (const Entry& e : entries) {
+    if (!e.msg) continue;
+    const sc_core::sc_time ready = clock_.time_of(e.cycle);
+    for (const iss::ExchangePost& p : *e.msg->posts) {
+      if (p.is_message()) continue;
+      GatewayCopy c;
+      c.op = op_of(p.kind);
+      c.ipu = config_.ipu;
+      c.tile = e.tile;
+      c.pc = p.pc;
+      c.tile_addr = p.addr;
+      c.len = p.len;
+      c.stream = p.stream;
+      c.smem_addr = p.smem_addr;
+      c.ready = ready;
+      copies_of_phase_.push_back(c);
+    }
+  }
+}
+
+bool ExchangeFabric::gateway_call(streaming::GatewayRequest::Kind kind) {
+  gateway_errors_.clear();
+  streaming::GatewayRequest req;
+  req.kind = kind;
+  req.copies = &copies_of_phase_;
+  req.errors = &gateway_errors_;
+  tlm::tlm_generic_payload trans;
+  tile::attach_message(trans, req);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  gateway_socket[0]->b_transport(trans, delay);
+  if (trans.is_response_ok() && gateway_errors_.empty()) return true;
+  if (gateway_errors_.empty()) {
+    streaming::GatewayError e;
+    e.code = IPU_ERR_EXCHANGE;
+    e.ipu = config_.ipu;
+    e.tile = copies_of_phase_.front().tile;
+    e.pc = copies_of_phase_.front().pc;
+    e.message = fmt::format("exchange fabric of ipu {}: the gateway refused the copies: {}", config_.ipu,
+                            trans.get_response_string());
+    gateway_errors_.push_back(e);
+  }
+  return false;
+}
+
+void ExchangeFabric::check_copies() {
+  if (gateway_socket.size() == 0) {
+    gateway_errors_.clear();
+    for (const GatewayCopy& c : copies_of_phase_) {
+      const bool smem = c.op == GatewayCopy::Op::SmemRead || c.op == GatewayCopy::Op::SmemWrite;
+      streaming::GatewayError e;
+      e.code = smem ? IPU_ERR_SMEM_RANGE : IPU_ERR_STREAM;
+      e.ipu = c.ipu;
+      e.tile = c.tile;
+      e.pc = c.pc;
+      e.addr = smem ? c.smem_addr : c.stream;
+      e.message = fmt::format("tile {} (ipu {}) thread 0 pc 0x{:08x}: {}: no streaming memory or host streams "
+                              "(no gateway connected to ipu {})",
+                              c.tile, c.ipu, c.pc, streaming::describe(c), c.ipu);
+      gateway_errors_.push_back(e);
+    }
+  } else if (gateway_call(streaming::GatewayRequest::Kind::Check)) {
+    return;
+  }
+  if (errors_.empty() && !gateway_errors_.empty()) {
+    const streaming::GatewayError& first = gateway_errors_.front();
+    failure_.code = first.code;
+    failure_.ipu = first.ipu;
+    failure_.tile = first.tile;
+    failure_.thread = 0;
+    failure_.pc = first.pc;
+    failure_.addr = first.addr;
+  }
+  for (const streaming::GatewayError& e : gateway_errors_) errors_.push_back(e.message);
+}
+
+bool ExchangeFabric::tile_access(tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint8_t* data, uint32_t len) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(cmd);
+  trans.set_address(addr);
+  trans.set_data_ptr(data);
+  trans.set_data_length(len);
+  trans.set_streaming_width(len);
+  trans.set_byte_enable_ptr(nullptr);
+  trans.set_dmi_allowed(false);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  memory_socket[int(tile)]->b_transport(trans, delay);
+  return trans.is_response_ok();
+}
+
+uint64_t ExchangeFabric::cycle_at(const sc_core::sc_time& t) const {
+  const double resolution = sc_core::sc_get_time_resolution().to_seconds();
+  const auto units_per_second = static_cast<unsigned __int128>(std::llround(1.0 / resolution));
+  const unsigned __int128 scaled = static_cast<unsigned __int128>(t.value()) * clock_.hz();
+  return uint64_t((scaled + units_per_second - 1) / units_per_second);
+}
+
+void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries) {
+  // Writes read their tile buffers as the messages left them; reads land after every copy.
+  copy_data_.resize(copies_of_phase_.size());
+  for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
+    GatewayCopy& c = copies_of_phase_[i];
+    copy_data_[i].resize(c.len);
+    c.data = copy_data_[i].data();
+    if (!into_tile(c.op) && c.len > 0 && !tile_access(tlm::TLM_READ_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
+      errors_.push_back(fmt::format("exchange fabric: reading {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
+                                    c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
+      return;
+    }
+  }
+  if (!gateway_call(streaming::GatewayRequest::Kind::Run)) {
+    const streaming::GatewayError& first = gateway_errors_.front();
+    failure_.code = first.code;
+    failure_.ipu = first.ipu;
+    failure_.tile = first.tile;
+    failure_.thread = 0;
+    failure_.pc = first.pc;
+    failure_.addr = first.addr;
+    for (const streaming::GatewayError& e : gateway_errors_) errors_.push_back(e.message);
+    return;
+  }
+  // entries are in tile order, like the copies.
+  size_t entry = 0;
+  for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
+    GatewayCopy& c = copies_of_phase_[i];
+    if (into_tile(c.op) && c.len > 0 && !tile_access(tlm::TLM_WRITE_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
+      errors_.push_back(fmt::format("exchange fabric: writing {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
+                                    c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
+      return;
+    }
+    while (entries[entry].tile != c.tile) ++entry;
+    outcomes[entry].done_cycle = std::max(outcomes[entry].done_cycle, cycle_at(c.done));
+    ++copies_;
+    copy_bytes_ += c.len;
+  }
+  copy_data_.clear();  // a phase's buffers do not outlive it
+}
+
+void ExchangeFabric::set_failure(const std::vector<Entry>& entries) {
+  uint64_t cycle = 0;
+  for (const Entry& e : entries) cycle = std::max(cycle, e.cycle);
+  failure_.cycle = cycle;
+  if (failure_.code != 0) return;  // a copy's problem, already structured
+  failure_.code = IPU_ERR_EXCHANGE;
+  // Message problems name tiles by global id: the first one named is the ERR_TILE.
+  static const std::regex first_tile(R"(tile (\d+))");
+  std::smatch m;
+  if (!errors_.empty() && std::regex_search(errors_.front(), m, first_tile)) {
+    const uint64_t global = std::stoull(m[1].str());
+    failure_.ipu = uint32_t(global / config_.tiles);
+    failure_.tile = uint32_t(global % config_.tiles);
+  }
+}
+
+}  // namespace ipusim::exchange
