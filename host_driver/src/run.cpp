@@ -52,7 +52,8 @@ void DeviceImpl::serve_stream_wait() {
   if (!d2h) {
     const uint32_t level = t->read32(IPU_WIN_STREAM_H2D_LEVEL + 4 * id);
     const uint32_t room = info.stream_fifo_bytes > level ? info.stream_fifo_bytes - level : 0;
-    auto data = streams.take_h2d(id, bytes, std::max(room, bytes));
+    if (room == 0) throw ProtocolError("STREAM_WAIT on stream " + std::to_string(id) + " with its host-to-device FIFO full");
+    auto data = streams.take_h2d(id, std::min(bytes, room), room);
     q.host = data;
     dma[0]->transfer({&q, 1});
     return;

@@ -15,8 +15,8 @@ size_t round_to_pages(size_t bytes) {
 
 uint64_t BusAddressAllocator::allocate(size_t bytes) {
   // Leave a guard page between ranges so an overrun is a DMA_HOST_ADDR error.
+  static std::atomic<uint64_t> next{uint64_t{1} << 32};  // away from 0: a null host_addr never maps
   const uint64_t span = round_to_pages(bytes) + 4096;
-  std::atomic_ref<uint64_t> next(next_);
   return next.fetch_add(span);
 }
 

@@ -37,14 +37,12 @@ class Transport {
   virtual std::string describe() const = 0;
 };
 
-// Page-granular bus addresses for one transport's host memory, never reused, so a
-// late DMA to a freed range fails with DMA_HOST_ADDR instead of hitting new memory.
+// Page-granular bus addresses for host memory, unique in the process and never reused,
+// so a late DMA to a freed range fails with DMA_HOST_ADDR instead of hitting new memory,
+// and two sessions on one in-process link never collide.
 class BusAddressAllocator {
  public:
   uint64_t allocate(size_t bytes);
-
- private:
-  uint64_t next_ = uint64_t{1} << 32;  // away from 0, so a null host_addr never maps
 };
 
 size_t round_to_pages(size_t bytes);

@@ -104,8 +104,16 @@ class SocketTransport : public Transport {
     reply_.reset();
     lock.unlock();
     const auto frame = wire::encode(wire::Message{seq, std::move(body)});
-    if (!wire::send_all(socket_.native_handle(), frame, fd))
-      throw TransportError(describe() + ": send failed: " + std::strerror(errno));
+    if (!wire::send_all(socket_.native_handle(), frame, fd)) {
+      // The server may have said why before it closed (e.g. busy with another client).
+      const std::string error = std::strerror(errno);
+      lock.lock();
+      reply_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return closed_; });
+      if (reply_)
+        if (const auto* e = std::get_if<wire::Error>(&reply_->body))
+          throw TransportError(describe() + ": the server refused the session: " + e->text);
+      throw TransportError(describe() + ": send failed: " + error);
+    }
     lock.lock();
     if (!reply_cv_.wait_for(lock, kReplyTimeout, [&] { return reply_.has_value() || closed_; }))
       throw TimeoutError(describe() + ": no reply within " + std::to_string(kReplyTimeout.count()) + " s");
