@@ -16,7 +16,7 @@ SystemFactory g_test_factory;
 
 std::shared_ptr<SimulatedSystem> model_system(const std::string& config_path) {
   throw TransportError("in-process device for '" + config_path +
-                       "': this build has no device model (SimSystem); use an `ipusim serve` socket");
+                       "': this build has no device model (SimSystem)");
 }
 
 }  // namespace
