@@ -8,5 +8,6 @@ namespace ipusim::cli {
 
 void add_info_command(CLI::App& app, int& exit_code);  // cmd_info.cpp
 void add_run_command(CLI::App& app, int& exit_code);   // cmd_run.cpp
+void add_serve_command(CLI::App& app, int& exit_code); // cmd_serve.cpp
 
 }  // namespace ipusim::cli

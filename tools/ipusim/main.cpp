@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   ipusim::cli::add_info_command(app, exit_code);
   ipusim::cli::add_run_command(app, exit_code);
+  ipusim::cli::add_serve_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

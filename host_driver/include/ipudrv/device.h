@@ -1,0 +1,178 @@
+// ipudrv: the host driver of an ipusim board, the API a driver for the silicon would offer.
+// It knows a device only through its host interface (registers, DMA rings in host memory,
+// one interrupt; docs/host_if.md), reached through a transport: in-process (a simulated
+// system elaborated in this process) or a socket to `ipusim serve`.
+//
+//   auto devices = ipudrv::enumerate("config:configs/m2000.yaml");  // or "unix:/tmp/ipu.sock"
+//   auto dev = devices.at(0).open();
+//   dev->load(ipudrv::Elf::from_file("kernel.elf"));
+//   dev->write_symbol(0, 0, "input", bytes);
+//   auto result = dev->run();          // until every tile halts; throws ipudrv::Error
+//
+// Thread safety: a Device may be used from several threads; calls are serialised, and a
+// call made while a run is in flight (run_async) throws UsageError, except stats(),
+// state() and abort(). docs/host_driver.md.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ipudrv/elf.h"
+#include "ipudrv/errors.h"
+
+namespace ipudrv {
+
+// What a board reports in its identification registers.
+struct DeviceInfo {
+  std::string locator;         // how it was found ("unix:/tmp/s", "config:configs/m2000.yaml#1")
+  uint32_t version_major = 0, version_minor = 0;  // register map version
+  uint32_t board_index = 0;
+  uint32_t ipus = 0, tiles_per_ipu = 0, workers = 0, system_ipus = 0;
+  uint32_t sram_bytes = 0;     // per tile; tile addresses start at 0x40000
+  uint32_t tile_clock_khz = 0;
+  uint64_t smem_bytes = 0;     // streaming memory (0: none)
+  uint32_t host_link_mbps = 0;
+  uint32_t stream_fifo_bytes = 0;
+  bool has_streams = false;
+};
+
+struct OpenOptions {
+  bool use_interrupts = true;        // false: poll registers only
+  uint32_t ring_entries = 64;        // descriptors per DMA ring (power of 2)
+  uint32_t chunk_bytes = 1u << 20;   // most bytes one descriptor moves
+  uint32_t staging_bytes = 4u << 20; // host memory per channel for copies of caller buffers
+};
+
+enum class RunState { kPaused, kHalted };
+
+struct RunStats {
+  uint64_t cycles = 0;          // tile cycles since reset (the latest tile)
+  uint64_t instructions = 0;    // retired by all tiles since reset
+  uint32_t supersteps = 0;      // since reset
+  uint64_t exchange_bytes = 0;
+  uint64_t sim_time_ns = 0;
+  uint32_t booted_tiles = 0;
+};
+
+struct RunResult {
+  RunState state = RunState::kHalted;
+  int32_t exit_code = 0;        // HALTED: 0 or the lowest-numbered tile's non-zero code
+  RunStats stats;
+  uint32_t stream_services = 0; // STREAM_WAIT stops the driver served in this run
+};
+
+// A range of the board's streaming memory, from Device::alloc_smem.
+struct SmemBuffer {
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
+// Tiles that run one ELF: IPU `ipu` of the board, tiles [tile_first, tile_first + tile_count).
+struct TileRange {
+  uint32_t ipu = 0, tile_first = 0, tile_count = 0;
+  auto operator<=>(const TileRange&) const = default;
+};
+
+// Host stream endpoints. A fill callback writes up to out.size() bytes into `out` and
+// returns how many it wrote (0: no more data). A drain callback takes bytes the tiles wrote.
+using StreamFill = std::function<size_t(std::span<std::byte> out)>;
+using StreamDrain = std::function<void(std::span<const std::byte> data)>;
+
+class DeviceImpl;
+
+class Device {
+ public:
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceInfo& info() const;
+
+  // CTRL.RESET: unboot every tile, clear stats, errors, streams; forgets the loaded
+  // programs, streaming-memory allocations stay allocated (the memory is not cleared).
+  void reset();
+
+  // Loading: DMA of every segment (broadcast to the tile range), then BOOT_*.
+  void load(const Elf& elf);                                  // every tile of every IPU
+  void load(const std::map<TileRange, Elf>& programs);        // ranges must not overlap
+
+  // Tile memory by address or by a symbol of the ELF loaded on that tile.
+  void write_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<const std::byte> data);
+  void write_tiles(const TileRange& tiles, uint32_t addr, std::span<const std::byte> data);  // broadcast
+  void read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std::byte> out);
+  uint32_t symbol_address(uint32_t ipu, uint32_t tile, const std::string& symbol) const;
+  void write_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<const std::byte> data);
+  void read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<std::byte> out);
+
+  // Streaming memory: a first-fit allocator over [0, SMEM_SIZE).
+  SmemBuffer alloc_smem(uint64_t bytes, uint64_t align = 64);
+  void free_smem(const SmemBuffer& buffer);
+  void write_smem(uint64_t offset, std::span<const std::byte> data);
+  void read_smem(uint64_t offset, std::span<std::byte> out);
+
+  // Host streams (ids 0 .. IPU_STREAMS-1 per direction). A buffer must outlive the
+  // connection; h2d buffers are consumed front to back, d2h buffers filled front to back.
+  void connect_h2d_stream(uint32_t id, std::span<const std::byte> source);
+  void connect_h2d_stream(uint32_t id, StreamFill fill);
+  void connect_d2h_stream(uint32_t id, std::span<std::byte> sink);
+  void connect_d2h_stream(uint32_t id, StreamDrain drain);
+  void disconnect_stream(uint32_t id);                // both directions
+  size_t d2h_stream_bytes(uint32_t id) const;         // bytes a d2h buffer has received
+
+  // Runs `supersteps` supersteps (0: until every tile halts), serving host streams on
+  // the way. Throws the typed error of a device error, TimeoutError after `timeout`
+  // (the run goes on; abort() or reset() stops it).
+  RunResult run(uint32_t supersteps = 0,
+                std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+  std::future<RunResult> run_async(uint32_t supersteps = 0);
+  void abort();  // CTRL.ABORT: the run ends in DeviceStateError
+
+  RunStats stats();
+  uint32_t state();  // STATUS.STATE (IPU_STATE_*)
+
+  // The device's error registers now (code 0: none).
+  DeviceErrorInfo error_registers();
+
+  // Raw register access, for diagnostics and tests of the device itself.
+  uint32_t read_register(uint32_t offset);
+  void write_register(uint32_t offset, uint32_t value);
+
+  explicit Device(std::unique_ptr<DeviceImpl> impl);
+
+ private:
+  std::unique_ptr<DeviceImpl> impl_;
+};
+
+// One device found by enumerate(); open() makes a session with it.
+class DeviceRef {
+ public:
+  const DeviceInfo& info() const { return info_; }
+  std::unique_ptr<Device> open(const OpenOptions& options = {}) const;
+
+  struct Source;  // how to reach it (transport factory)
+  DeviceRef(DeviceInfo info, std::shared_ptr<const Source> source)
+      : info_(std::move(info)), source_(std::move(source)) {}
+
+ private:
+  DeviceInfo info_;
+  std::shared_ptr<const Source> source_;
+};
+
+// Devices behind a locator, one per board:
+//   "config:PATH" or a plain PATH   a system config elaborated in this process
+//   "unix:PATH"                     an `ipusim serve` socket (one board)
+std::vector<DeviceRef> enumerate(const std::string& locator);
+
+// enumerate(locator).at(board).open(options), with a UsageError naming the board count.
+std::unique_ptr<Device> open(const std::string& locator, uint32_t board = 0, const OpenOptions& options = {});
+
+}  // namespace ipudrv

@@ -1,0 +1,64 @@
+// ipudrv's error model: every failure is an exception derived from ipudrv::Error. Errors
+// the device reported carry its error registers (ERR_CODE, ERR_IPU / TILE / THREAD / PC,
+// ERR_ADDR, ERR_TEXT; hw/host_if/registers.yaml) so a caller can name the tile, thread
+// and pc without reading registers itself. docs/host_driver.md, "Errors".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace ipudrv {
+
+// The device's error registers at the time of the error (IPU_REG_ERR_*). Fields the
+// device did not name hold kNone.
+struct DeviceErrorInfo {
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t code = 0;       // IPU_ERR_*
+  uint32_t ipu = kNone;    // IPU on the board
+  uint32_t tile = kNone;
+  uint32_t thread = kNone; // 0 = supervisor
+  uint32_t pc = kNone;
+  uint64_t addr = 0;
+  uint64_t cycle = 0;      // tile cycle of a run error
+  uint32_t count = 0;      // errors since reset
+  std::string text;        // ERR_TEXT
+};
+
+const char* device_error_name(uint32_t code);  // "TILE_FAULT", ... or "UNKNOWN"
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& what, std::optional<DeviceErrorInfo> device = std::nullopt)
+      : std::runtime_error(what), device_(std::move(device)) {}
+  // The device's error registers when the device reported this error.
+  const std::optional<DeviceErrorInfo>& device_error() const { return device_; }
+
+ private:
+  std::optional<DeviceErrorInfo> device_;
+};
+
+// Device-reported run errors.
+class TileFaultError : public Error { public: using Error::Error; };
+class ExchangeError : public Error { public: using Error::Error; };
+class DeadlockError : public Error { public: using Error::Error; };
+class StreamingMemoryError : public Error { public: using Error::Error; };  // range, alignment
+class StreamError : public Error { public: using Error::Error; };  // device or host side of a stream
+class DmaError : public Error { public: using Error::Error; };     // a descriptor failed
+class BootError : public Error { public: using Error::Error; };
+class DeviceStateError : public Error { public: using Error::Error; };  // a command the state refused, ABORT
+class RegisterError : public Error { public: using Error::Error; };     // a bad register access
+// Host side.
+class TimeoutError : public Error { public: using Error::Error; };
+class TransportError : public Error { public: using Error::Error; };    // the link to the device failed
+class ProtocolError : public TransportError { public: using TransportError::TransportError; };
+class UsageError : public Error { public: using Error::Error; };        // bad arguments or call order
+class ProgramError : public Error { public: using Error::Error; };      // an ELF that cannot be loaded
+
+// Throws the exception class that matches info.code, with `context` leading the message
+// ("run: " ...), the registers appended.
+[[noreturn]] void throw_device_error(const std::string& context, const DeviceErrorInfo& info);
+std::string describe(const DeviceErrorInfo& info);  // "TILE_FAULT on ipu 0 tile 3 thread 1 pc 0x40010: text"
+
+}  // namespace ipudrv

@@ -1,0 +1,106 @@
+/* ipudrv C API: the C++ driver (ipudrv/device.h) behind opaque handles, for FFI users.
+ * Every function returns IPUDRV_OK (0) or a negative IPUDRV_E_* code; the message of the
+ * last failure on this thread is ipudrv_last_error(), and when the device reported it,
+ * ipudrv_last_device_error() gives its error registers. docs/host_driver.md, "C API". */
+#ifndef IPUDRV_IPUDRV_H
+#define IPUDRV_IPUDRV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ipudrv_status {
+  IPUDRV_OK = 0,
+  IPUDRV_E_USAGE = -1,          /* bad argument or call order */
+  IPUDRV_E_TRANSPORT = -2,      /* the link to the device failed */
+  IPUDRV_E_PROTOCOL = -3,       /* the device or server answered something unexpected */
+  IPUDRV_E_TIMEOUT = -4,
+  IPUDRV_E_PROGRAM = -5,        /* an ELF that cannot be loaded */
+  IPUDRV_E_TILE_FAULT = -6,
+  IPUDRV_E_EXCHANGE = -7,
+  IPUDRV_E_DEADLOCK = -8,
+  IPUDRV_E_SMEM = -9,           /* streaming memory range / alignment / allocation */
+  IPUDRV_E_STREAM = -10,
+  IPUDRV_E_DMA = -11,
+  IPUDRV_E_BOOT = -12,
+  IPUDRV_E_STATE = -13,         /* the device refused a command in its state, or ABORT */
+  IPUDRV_E_REGISTER = -14,
+  IPUDRV_E_OTHER = -15
+};
+
+typedef struct ipudrv_device ipudrv_device;
+
+typedef struct ipudrv_info {
+  uint32_t version_major, version_minor, board_index;
+  uint32_t ipus, tiles_per_ipu, workers, system_ipus;
+  uint32_t sram_bytes, tile_clock_khz, host_link_mbps, stream_fifo_bytes;
+  uint64_t smem_bytes;
+} ipudrv_info;
+
+typedef struct ipudrv_device_error {
+  uint32_t code, ipu, tile, thread, pc, count; /* 0xFFFFFFFF: not named */
+  uint64_t addr, cycle;
+  char text[256];
+} ipudrv_device_error;
+
+typedef struct ipudrv_run_result {
+  int32_t halted;       /* 1: every tile halted, 0: paused after the supersteps asked */
+  int32_t exit_code;
+  uint64_t cycles, instructions, exchange_bytes, sim_time_ns;
+  uint32_t supersteps, stream_services;
+} ipudrv_run_result;
+
+typedef struct ipudrv_program {
+  uint32_t ipu, tile_first, tile_count;
+  const char* elf_path;
+} ipudrv_program;
+
+/* fill: write up to `capacity` bytes to `out`, return how many (0: no more). */
+typedef size_t (*ipudrv_stream_fill)(void* user, void* out, size_t capacity);
+/* drain: take `bytes` bytes the tiles wrote. */
+typedef void (*ipudrv_stream_drain)(void* user, const void* data, size_t bytes);
+
+const char* ipudrv_last_error(void);
+/* IPUDRV_OK and *out filled if the last failure was reported by the device, else IPUDRV_E_USAGE. */
+int ipudrv_last_device_error(ipudrv_device_error* out);
+const char* ipudrv_status_name(int status);
+
+int ipudrv_count_devices(const char* locator, size_t* count);
+int ipudrv_open(const char* locator, uint32_t board, ipudrv_device** out);
+void ipudrv_close(ipudrv_device* dev);
+int ipudrv_get_info(ipudrv_device* dev, ipudrv_info* out);
+int ipudrv_reset(ipudrv_device* dev);
+
+int ipudrv_load(ipudrv_device* dev, const char* elf_path); /* every tile */
+int ipudrv_load_programs(ipudrv_device* dev, const ipudrv_program* programs, size_t count);
+
+int ipudrv_write_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, const void* data, size_t bytes);
+int ipudrv_read_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, void* out, size_t bytes);
+int ipudrv_write_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* symbol, const void* data, size_t bytes);
+int ipudrv_read_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* symbol, void* out, size_t bytes);
+
+int ipudrv_smem_alloc(ipudrv_device* dev, uint64_t bytes, uint64_t align, uint64_t* offset);
+int ipudrv_smem_free(ipudrv_device* dev, uint64_t offset, uint64_t bytes);
+int ipudrv_smem_write(ipudrv_device* dev, uint64_t offset, const void* data, size_t bytes);
+int ipudrv_smem_read(ipudrv_device* dev, uint64_t offset, void* out, size_t bytes);
+
+int ipudrv_stream_h2d_buffer(ipudrv_device* dev, uint32_t id, const void* data, size_t bytes);
+int ipudrv_stream_d2h_buffer(ipudrv_device* dev, uint32_t id, void* data, size_t capacity);
+int ipudrv_stream_h2d_callback(ipudrv_device* dev, uint32_t id, ipudrv_stream_fill fill, void* user);
+int ipudrv_stream_d2h_callback(ipudrv_device* dev, uint32_t id, ipudrv_stream_drain drain, void* user);
+int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id);
+
+/* supersteps 0: until every tile halts; timeout_ms 0: no timeout. */
+int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* out);
+int ipudrv_abort(ipudrv_device* dev);
+
+int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IPUDRV_IPUDRV_H */

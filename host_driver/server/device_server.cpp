@@ -1,0 +1,325 @@
+// device_server.h. Everything runs on the thread that calls run(), in a Boost.Asio
+// io_context: accepting, reading (readiness wait + recvmsg, to receive the memfds of
+// MAP), answering, and INTERRUPT messages posted by the device's interrupt handler.
+#include "device_server.h"
+
+#include <ipu/hostif_regs.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <map>
+
+#include "fd_passing.h"
+#include "socket_path.h"
+#include "wire_protocol.h"
+
+namespace ipusim::serve {
+
+namespace asio = boost::asio;
+using asio::local::stream_protocol;
+
+namespace {
+constexpr size_t kMaxPendingFds = 4;  // a client sends one fd per MAP, with the MAP
+constexpr size_t kMaxMappings = 1024;
+}  // namespace
+
+struct DeviceServer::Impl {
+  struct Mapping {
+    void* data;
+    size_t bytes;
+  };
+  struct Session {
+    explicit Session(stream_protocol::socket s, uint64_t id) : socket(std::move(s)), id(id) {}
+    stream_protocol::socket socket;
+    uint64_t id;
+    bool hello = false;
+    std::vector<uint8_t> input;
+    std::deque<int> fds;
+    std::map<uint64_t, Mapping> mappings;
+  };
+  // Shared with the device's interrupt handler, which runs on a device thread.
+  struct IrqState {
+    std::atomic<uint64_t> count{0};
+    std::atomic<bool> posted{false};
+  };
+
+  Impl(host_if::DeviceLink& l, std::string p, ServerOptions o)
+      : link(l), path(std::move(p)), options(std::move(o)), acceptor(io), signals(io) {
+    const int fd = listen_on(path);
+    acceptor.assign(stream_protocol(), fd);
+  }
+
+  host_if::DeviceLink& link;
+  std::string path;
+  ServerOptions options;
+  asio::io_context io;
+  stream_protocol::acceptor acceptor;
+  asio::signal_set signals;
+  std::unique_ptr<Session> session;
+  uint64_t sessions = 0;
+  std::shared_ptr<IrqState> irq = std::make_shared<IrqState>();
+  bool stopping = false;
+
+  void log(const std::string& line) {
+    if (options.log) *options.log << "ipusim serve: " << line << std::endl;
+  }
+
+  void start() {
+    if (options.handle_signals) {
+      signals.add(SIGINT);
+      signals.add(SIGTERM);
+      signals.async_wait([this](const boost::system::error_code& ec, int sig) {
+        if (!ec) {
+          log("signal " + std::to_string(sig) + ", shutting down");
+          shutdown();
+        }
+      });
+    }
+    accept();
+  }
+
+  void accept() {
+    acceptor.async_accept([this](const boost::system::error_code& ec, stream_protocol::socket s) {
+      if (ec) {
+        if (ec != asio::error::operation_aborted) log("accept failed: " + ec.message());
+        if (!stopping && ec != asio::error::operation_aborted) accept();
+        return;
+      }
+      if (session) {
+        // One client at a time: tell the newcomer why, then drop it.
+        const auto frame = wire::encode({0, wire::Error{wire::ErrorCode::kBusy, "another client is being served"}});
+        wire::send_all(s.native_handle(), frame);
+        boost::system::error_code ignored;
+        s.close(ignored);
+        log("refused a second client");
+      } else {
+        begin(std::move(s));
+      }
+      accept();
+    });
+  }
+
+  void begin(stream_protocol::socket s) {
+    s.non_blocking(true);
+    session = std::make_unique<Session>(std::move(s), ++sessions);
+    log("client " + std::to_string(session->id) + " connected");
+    wait_read();
+  }
+
+  void wait_read() {
+    const uint64_t id = session->id;
+    session->socket.async_wait(stream_protocol::socket::wait_read, [this, id](const boost::system::error_code& ec) {
+      if (!session || session->id != id) return;
+      if (ec) {
+        end_session(ec == asio::error::operation_aborted ? "server stopping" : "socket error: " + ec.message());
+        return;
+      }
+      if (read_available()) wait_read();
+    });
+  }
+
+  // Returns false when the session ended.
+  bool read_available() {
+    std::vector<uint8_t> chunk(8192);
+    for (;;) {
+      std::vector<int> fds;
+      const long n = wire::recv_some(session->socket.native_handle(), chunk, fds);
+      for (int fd : fds) session->fds.push_back(fd);
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n < 0) return end_session(std::string("receive failed: ") + std::strerror(errno)), false;
+      if (n == 0) return end_session("client disconnected"), false;
+      if (session->fds.size() > kMaxPendingFds) return refuse(0, "more file descriptors than MAP messages"), false;
+      session->input.insert(session->input.end(), chunk.begin(), chunk.begin() + n);
+      if (!process_input()) return false;
+    }
+    return true;
+  }
+
+  bool process_input() {
+    size_t at = 0;
+    bool alive = true;
+    while (alive) {
+      auto d = wire::decode(std::span(session->input).subspan(at));
+      if (d.status == wire::Decoded::Status::kNeedMore) break;
+      if (d.status == wire::Decoded::Status::kInvalid) {
+        refuse(d.seq, d.error);
+        return false;
+      }
+      at += d.consumed;
+      alive = handle(d.message);
+    }
+    if (alive) session->input.erase(session->input.begin(), session->input.begin() + long(at));
+    return alive;
+  }
+
+  void send(uint32_t seq, wire::Body body) {
+    const auto frame = wire::encode({seq, std::move(body)});
+    if (!wire::send_all(session->socket.native_handle(), frame)) log(std::string("send failed: ") + std::strerror(errno));
+  }
+
+  // Answers with ERROR and drops the client: after a bad frame the stream cannot be trusted.
+  void refuse(uint32_t seq, const std::string& why, wire::ErrorCode code = wire::ErrorCode::kMalformed) {
+    send(seq, wire::Error{code, why});
+    end_session("refused: " + why);
+  }
+
+  // Returns false when the session ended.
+  bool handle(const wire::Message& m) {
+    const uint32_t seq = m.seq;
+    if (!session->hello && !std::holds_alternative<wire::Hello>(m.body)) {
+      refuse(seq, "the first message must be HELLO", wire::ErrorCode::kNotHello);
+      return false;
+    }
+    if (const auto* h = std::get_if<wire::Hello>(&m.body)) {
+      if (session->hello) {
+        refuse(seq, "HELLO twice");
+        return false;
+      }
+      session->hello = true;
+      install_interrupt_handler();
+      log("client " + std::to_string(session->id) + " is '" + h->name + "', protocol " + std::to_string(h->major) + "." +
+          std::to_string(h->minor));
+      send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, options.board, options.name});
+      return true;
+    }
+    if (const auto* r = std::get_if<wire::Read32>(&m.body)) {
+      send(seq, wire::Read32Reply{link.read32(r->offset)});
+      return true;
+    }
+    if (const auto* w = std::get_if<wire::Write32>(&m.body)) {
+      link.write32(w->offset, w->value);
+      send(seq, wire::Ok{});
+      return true;
+    }
+    if (const auto* mp = std::get_if<wire::Map>(&m.body)) return map(seq, *mp);
+    if (const auto* u = std::get_if<wire::Unmap>(&m.body)) {
+      auto it = session->mappings.find(u->bus_addr);
+      if (it == session->mappings.end()) {
+        send(seq, wire::Error{wire::ErrorCode::kUnmapFailed, "UNMAP: no mapping at bus address " + std::to_string(u->bus_addr)});
+        return true;
+      }
+      link.unmap_host_memory(u->bus_addr);
+      ::munmap(it->second.data, it->second.bytes);
+      session->mappings.erase(it);
+      send(seq, wire::Ok{});
+      return true;
+    }
+    if (std::holds_alternative<wire::Bye>(m.body)) {
+      send(seq, wire::Ok{});
+      end_session("client said BYE");
+      return false;
+    }
+    refuse(seq, std::string(wire::type_name(uint16_t(wire::type_of(m.body)))) + " is not a request");
+    return false;
+  }
+
+  bool map(uint32_t seq, const wire::Map& mp) {
+    if (session->fds.empty()) {
+      refuse(seq, "MAP without a file descriptor", wire::ErrorCode::kMapFailed);
+      return false;
+    }
+    const int fd = session->fds.front();
+    session->fds.pop_front();
+    auto fail = [&](const std::string& why) {
+      ::close(fd);
+      send(seq, wire::Error{wire::ErrorCode::kMapFailed, "MAP at bus address " + std::to_string(mp.bus_addr) + ": " + why});
+      return true;  // the stream is intact: the client may go on
+    };
+    if (session->mappings.size() >= kMaxMappings) return fail("too many mappings");
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return fail("the descriptor is not a memory file");
+    if (uint64_t(st.st_size) < mp.fd_offset || uint64_t(st.st_size) - mp.fd_offset < mp.bytes)
+      return fail("the file holds " + std::to_string(st.st_size) + " bytes, fewer than offset + bytes");
+    void* p = ::mmap(nullptr, mp.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(mp.fd_offset));
+    if (p == MAP_FAILED) return fail(std::string("mmap failed: ") + std::strerror(errno));
+    try {
+      link.map_host_memory(mp.bus_addr, {static_cast<std::byte*>(p), mp.bytes});
+    } catch (const std::exception& e) {
+      ::munmap(p, mp.bytes);
+      return fail(std::string("the device refused it: ") + e.what());
+    }
+    ::close(fd);
+    session->mappings[mp.bus_addr] = {p, mp.bytes};
+    send(seq, wire::Ok{});
+    return true;
+  }
+
+  void install_interrupt_handler() {
+    auto state = irq;
+    auto* ctx = &io;
+    const uint64_t id = session->id;
+    link.set_interrupt_handler([this, state, ctx, id] {
+      state->count.fetch_add(1);
+      // Coalesce: one INTERRUPT message in flight tells the client to look at IRQ_STATUS.
+      if (state->posted.exchange(true)) return;
+      asio::post(*ctx, [this, state, id] {
+        state->posted = false;
+        if (session && session->id == id) send(0, wire::Interrupt{state->count.load()});
+      });
+    });
+  }
+
+  void end_session(const std::string& why) {
+    if (!session) return;
+    // Stop the device first so that no DMA touches the memory about to be unmapped.
+    link.set_interrupt_handler({});
+    link.write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+    for (auto& [bus, m] : session->mappings) {
+      try {
+        link.unmap_host_memory(bus);
+      } catch (const std::exception& e) {
+        log(std::string("unmap on disconnect: ") + e.what());
+      }
+      ::munmap(m.data, m.bytes);
+    }
+    for (int fd : session->fds) ::close(fd);
+    boost::system::error_code ignored;
+    session->socket.close(ignored);
+    log("client " + std::to_string(session->id) + " gone (" + why + "); device reset");
+    session.reset();
+  }
+
+  void shutdown() {
+    stopping = true;
+    boost::system::error_code ignored;
+    acceptor.close(ignored);
+    signals.cancel(ignored);
+    end_session("server stopping");
+    io.stop();
+  }
+};
+
+DeviceServer::DeviceServer(host_if::DeviceLink& link, const std::string& socket_path, ServerOptions options)
+    : impl_(std::make_unique<Impl>(link, socket_path, std::move(options))) {}
+
+DeviceServer::~DeviceServer() {
+  impl_->end_session("server destroyed");
+  ::unlink(impl_->path.c_str());
+}
+
+void DeviceServer::run() {
+  impl_->start();
+  impl_->io.run();
+  impl_->end_session("server stopping");
+  boost::system::error_code ignored;
+  impl_->acceptor.close(ignored);
+  ::unlink(impl_->path.c_str());
+}
+
+void DeviceServer::stop() {
+  asio::post(impl_->io, [this] { impl_->shutdown(); });
+}
+
+uint64_t DeviceServer::sessions() const { return impl_->sessions; }
+
+}  // namespace ipusim::serve

@@ -1,0 +1,240 @@
+// The C API (include/ipudrv/ipudrv.h) over the C++ driver: every call catches, records
+// the message (and the device's error registers) per thread and returns a status code.
+#include "ipudrv/ipudrv.h"
+
+#include <cstring>
+#include <fstream>
+
+#include "ipudrv/device.h"
+
+struct ipudrv_device {
+  std::unique_ptr<ipudrv::Device> dev;
+};
+
+namespace {
+
+thread_local std::string t_last_error;
+thread_local std::optional<ipudrv::DeviceErrorInfo> t_last_device_error;
+
+int status_of(const ipudrv::Error& e) {
+  using namespace ipudrv;
+  if (dynamic_cast<const UsageError*>(&e)) return IPUDRV_E_USAGE;
+  if (dynamic_cast<const ProtocolError*>(&e)) return IPUDRV_E_PROTOCOL;
+  if (dynamic_cast<const TransportError*>(&e)) return IPUDRV_E_TRANSPORT;
+  if (dynamic_cast<const TimeoutError*>(&e)) return IPUDRV_E_TIMEOUT;
+  if (dynamic_cast<const ProgramError*>(&e)) return IPUDRV_E_PROGRAM;
+  if (dynamic_cast<const TileFaultError*>(&e)) return IPUDRV_E_TILE_FAULT;
+  if (dynamic_cast<const ExchangeError*>(&e)) return IPUDRV_E_EXCHANGE;
+  if (dynamic_cast<const DeadlockError*>(&e)) return IPUDRV_E_DEADLOCK;
+  if (dynamic_cast<const StreamingMemoryError*>(&e)) return IPUDRV_E_SMEM;
+  if (dynamic_cast<const StreamError*>(&e)) return IPUDRV_E_STREAM;
+  if (dynamic_cast<const DmaError*>(&e)) return IPUDRV_E_DMA;
+  if (dynamic_cast<const BootError*>(&e)) return IPUDRV_E_BOOT;
+  if (dynamic_cast<const DeviceStateError*>(&e)) return IPUDRV_E_STATE;
+  if (dynamic_cast<const RegisterError*>(&e)) return IPUDRV_E_REGISTER;
+  return IPUDRV_E_OTHER;
+}
+
+template <typename F>
+int guarded(F&& f) {
+  try {
+    f();
+    return IPUDRV_OK;
+  } catch (const ipudrv::Error& e) {
+    t_last_error = e.what();
+    t_last_device_error = e.device_error();
+    return status_of(e);
+  } catch (const std::exception& e) {
+    t_last_error = e.what();
+    t_last_device_error.reset();
+    return IPUDRV_E_OTHER;
+  } catch (...) {
+    t_last_error = "unknown exception";
+    t_last_device_error.reset();
+    return IPUDRV_E_OTHER;
+  }
+}
+
+ipudrv::Device& checked(ipudrv_device* d) {
+  if (!d || !d->dev) throw ipudrv::UsageError("null device handle");
+  return *d->dev;
+}
+
+template <typename T>
+T* need(T* p, const char* what) {
+  if (!p) throw ipudrv::UsageError(std::string("null ") + what);
+  return p;
+}
+
+std::span<const std::byte> in(const void* p, size_t n) {
+  if (!p && n) throw ipudrv::UsageError("null data pointer with a non-zero size");
+  return {static_cast<const std::byte*>(p), n};
+}
+std::span<std::byte> out(void* p, size_t n) {
+  if (!p && n) throw ipudrv::UsageError("null buffer pointer with a non-zero size");
+  return {static_cast<std::byte*>(p), n};
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* ipudrv_last_error(void) { return t_last_error.c_str(); }
+
+int ipudrv_last_device_error(ipudrv_device_error* o) {
+  if (!o || !t_last_device_error) return IPUDRV_E_USAGE;
+  const auto& e = *t_last_device_error;
+  *o = {};
+  o->code = e.code, o->ipu = e.ipu, o->tile = e.tile, o->thread = e.thread, o->pc = e.pc, o->count = e.count;
+  o->addr = e.addr, o->cycle = e.cycle;
+  std::strncpy(o->text, e.text.c_str(), sizeof o->text - 1);
+  return IPUDRV_OK;
+}
+
+const char* ipudrv_status_name(int s) {
+  switch (s) {
+    case IPUDRV_OK: return "OK";
+    case IPUDRV_E_USAGE: return "USAGE";
+    case IPUDRV_E_TRANSPORT: return "TRANSPORT";
+    case IPUDRV_E_PROTOCOL: return "PROTOCOL";
+    case IPUDRV_E_TIMEOUT: return "TIMEOUT";
+    case IPUDRV_E_PROGRAM: return "PROGRAM";
+    case IPUDRV_E_TILE_FAULT: return "TILE_FAULT";
+    case IPUDRV_E_EXCHANGE: return "EXCHANGE";
+    case IPUDRV_E_DEADLOCK: return "DEADLOCK";
+    case IPUDRV_E_SMEM: return "SMEM";
+    case IPUDRV_E_STREAM: return "STREAM";
+    case IPUDRV_E_DMA: return "DMA";
+    case IPUDRV_E_BOOT: return "BOOT";
+    case IPUDRV_E_STATE: return "STATE";
+    case IPUDRV_E_REGISTER: return "REGISTER";
+    case IPUDRV_E_OTHER: return "OTHER";
+  }
+  return "UNKNOWN";
+}
+
+int ipudrv_count_devices(const char* locator, size_t* count) {
+  return guarded([&] { *need(count, "count") = ipudrv::enumerate(need(locator, "locator")).size(); });
+}
+
+int ipudrv_open(const char* locator, uint32_t board, ipudrv_device** o) {
+  return guarded([&] {
+    need(o, "output handle");
+    *o = nullptr;
+    auto d = std::make_unique<ipudrv_device>();
+    d->dev = ipudrv::open(need(locator, "locator"), board);
+    *o = d.release();
+  });
+}
+
+void ipudrv_close(ipudrv_device* dev) {
+  guarded([&] { delete dev; });
+}
+
+int ipudrv_get_info(ipudrv_device* dev, ipudrv_info* o) {
+  return guarded([&] {
+    const auto& i = checked(dev).info();
+    *need(o, "info") = ipudrv_info{i.version_major, i.version_minor, i.board_index, i.ipus, i.tiles_per_ipu, i.workers,
+                                   i.system_ipus, i.sram_bytes, i.tile_clock_khz, i.host_link_mbps,
+                                   i.stream_fifo_bytes, i.smem_bytes};
+  });
+}
+
+int ipudrv_reset(ipudrv_device* dev) {
+  return guarded([&] { checked(dev).reset(); });
+}
+
+int ipudrv_load(ipudrv_device* dev, const char* path) {
+  return guarded([&] { checked(dev).load(ipudrv::Elf::from_file(need(path, "ELF path"))); });
+}
+
+int ipudrv_load_programs(ipudrv_device* dev, const ipudrv_program* programs, size_t count) {
+  return guarded([&] {
+    auto& d = checked(dev);
+    if (!programs && count) throw ipudrv::UsageError("null programs with a non-zero count");
+    std::map<ipudrv::TileRange, ipudrv::Elf> map;
+    for (size_t i = 0; i < count; ++i) {
+      const auto& p = programs[i];
+      ipudrv::TileRange r{p.ipu, p.tile_first, p.tile_count};
+      if (!map.emplace(r, ipudrv::Elf::from_file(need(p.elf_path, "ELF path"))).second)
+        throw ipudrv::UsageError("programs[" + std::to_string(i) + "]: the same tile range twice");
+    }
+    d.load(map);
+  });
+}
+
+int ipudrv_write_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, const void* data, size_t n) {
+  return guarded([&] { checked(dev).write_tile(ipu, tile, addr, in(data, n)); });
+}
+int ipudrv_read_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, void* o, size_t n) {
+  return guarded([&] { checked(dev).read_tile(ipu, tile, addr, out(o, n)); });
+}
+int ipudrv_write_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* sym, const void* data, size_t n) {
+  return guarded([&] { checked(dev).write_symbol(ipu, tile, need(sym, "symbol"), in(data, n)); });
+}
+int ipudrv_read_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* sym, void* o, size_t n) {
+  return guarded([&] { checked(dev).read_symbol(ipu, tile, need(sym, "symbol"), out(o, n)); });
+}
+
+int ipudrv_smem_alloc(ipudrv_device* dev, uint64_t bytes, uint64_t align, uint64_t* offset) {
+  return guarded([&] {
+    need(offset, "offset");
+    *offset = checked(dev).alloc_smem(bytes, align).offset;
+  });
+}
+int ipudrv_smem_free(ipudrv_device* dev, uint64_t offset, uint64_t bytes) {
+  return guarded([&] { checked(dev).free_smem({offset, bytes}); });
+}
+int ipudrv_smem_write(ipudrv_device* dev, uint64_t offset, const void* data, size_t n) {
+  return guarded([&] { checked(dev).write_smem(offset, in(data, n)); });
+}
+int ipudrv_smem_read(ipudrv_device* dev, uint64_t offset, void* o, size_t n) {
+  return guarded([&] { checked(dev).read_smem(offset, out(o, n)); });
+}
+
+int ipudrv_stream_h2d_buffer(ipudrv_device* dev, uint32_t id, const void* data, size_t n) {
+  return guarded([&] { checked(dev).connect_h2d_stream(id, in(data, n)); });
+}
+int ipudrv_stream_d2h_buffer(ipudrv_device* dev, uint32_t id, void* data, size_t n) {
+  return guarded([&] { checked(dev).connect_d2h_stream(id, out(data, n)); });
+}
+int ipudrv_stream_h2d_callback(ipudrv_device* dev, uint32_t id, ipudrv_stream_fill fill, void* user) {
+  return guarded([&] {
+    need(fill, "fill callback");
+    checked(dev).connect_h2d_stream(id, [fill, user](std::span<std::byte> o) { return fill(user, o.data(), o.size()); });
+  });
+}
+int ipudrv_stream_d2h_callback(ipudrv_device* dev, uint32_t id, ipudrv_stream_drain drain, void* user) {
+  return guarded([&] {
+    need(drain, "drain callback");
+    checked(dev).connect_d2h_stream(id, [drain, user](std::span<const std::byte> d) { drain(user, d.data(), d.size()); });
+  });
+}
+int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id) {
+  return guarded([&] { checked(dev).disconnect_stream(id); });
+}
+
+int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* o) {
+  return guarded([&] {
+    const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : std::chrono::milliseconds::max();
+    const ipudrv::RunResult r = checked(dev).run(supersteps, timeout);
+    if (o) {
+      *o = {};
+      o->halted = r.state == ipudrv::RunState::kHalted;
+      o->exit_code = r.exit_code;
+      o->cycles = r.stats.cycles, o->instructions = r.stats.instructions;
+      o->exchange_bytes = r.stats.exchange_bytes, o->sim_time_ns = r.stats.sim_time_ns;
+      o->supersteps = r.stats.supersteps, o->stream_services = r.stream_services;
+    }
+  });
+}
+
+int ipudrv_abort(ipudrv_device* dev) {
+  return guarded([&] { checked(dev).abort(); });
+}
+
+int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value) {
+  return guarded([&] { *need(value, "value") = checked(dev).read_register(offset); });
+}
+
+}  // extern "C"

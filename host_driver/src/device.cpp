@@ -1,0 +1,299 @@
+// ipudrv::Device: opening a session, reset, loading programs, tile and streaming-memory
+// access. The run loop is in run.cpp.
+#include <ipu/hostif_regs.h>
+
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "device_impl.h"
+
+namespace ipudrv {
+namespace {
+
+constexpr uint32_t kTileBase = 0x40000;  // docs/xipu.md: tile SRAM starts here
+constexpr uint32_t kAllIrqs = IPU_IRQ_STATUS_RUN_DONE_MASK | IPU_IRQ_STATUS_DMA0_MASK | IPU_IRQ_STATUS_DMA1_MASK |
+                              IPU_IRQ_STATUS_ERROR_MASK;
+
+std::span<std::byte> mutable_bytes(std::span<const std::byte> s) {
+  // Channel 0 only reads a request's bytes; DmaRequest has one span type for both ways.
+  return {const_cast<std::byte*>(s.data()), s.size()};
+}
+
+}  // namespace
+
+DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
+  const uint32_t id = t.read32(IPU_REG_ID);
+  if (id != IPU_ID_MAGIC) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", id);
+    throw ProtocolError(t.describe() + ": ID register reads " + buf + ", not an ipusim board");
+  }
+  DeviceInfo i;
+  i.locator = std::move(locator);
+  const uint32_t v = t.read32(IPU_REG_VERSION);
+  i.version_major = (v & IPU_VERSION_MAJOR_MASK) >> IPU_VERSION_MAJOR_SHIFT;
+  i.version_minor = (v & IPU_VERSION_MINOR_MASK) >> IPU_VERSION_MINOR_SHIFT;
+  if (i.version_major != IPU_VERSION_MAJOR)
+    throw ProtocolError(t.describe() + ": register map version " + std::to_string(i.version_major) + "." +
+                        std::to_string(i.version_minor) + ", this driver knows major " + std::to_string(IPU_VERSION_MAJOR));
+  i.board_index = t.read32(IPU_REG_BOARD_INDEX);
+  i.ipus = t.read32(IPU_REG_IPUS);
+  i.tiles_per_ipu = t.read32(IPU_REG_TILES_PER_IPU);
+  i.sram_bytes = t.read32(IPU_REG_SRAM_BYTES);
+  i.tile_clock_khz = t.read32(IPU_REG_TILE_CLOCK_KHZ);
+  i.smem_bytes = t.read32(IPU_REG_SMEM_SIZE_LO) | uint64_t(t.read32(IPU_REG_SMEM_SIZE_HI)) << 32;
+  i.host_link_mbps = t.read32(IPU_REG_HOST_LINK_MBPS);
+  i.workers = t.read32(IPU_REG_WORKERS);
+  i.system_ipus = t.read32(IPU_REG_SYSTEM_IPUS);
+  i.stream_fifo_bytes = t.read32(IPU_REG_STREAM_FIFO_BYTES);
+  i.has_streams = (t.read32(IPU_REG_CAPS) & IPU_CAPS_STREAMS_MASK) != 0;
+  return i;
+}
+
+DeviceImpl::DeviceImpl(std::unique_ptr<detail::Transport> transport, std::string locator, const OpenOptions& opts)
+    : t(std::move(transport)), info(read_info(*t, std::move(locator))), options(opts), smem(info.smem_bytes) {
+  for (unsigned ch = 0; ch < IPU_DMA_CHANNELS; ++ch)
+    dma.push_back(std::make_unique<detail::DmaChannel>(*t, irq, ch, options));
+  if (options.use_interrupts) {
+    t->set_interrupt_handler([this] { irq.fire(); });
+    t->write32(IPU_REG_IRQ_MASK, kAllIrqs);
+  } else {
+    t->write32(IPU_REG_IRQ_MASK, 0);
+  }
+  reset_locked();
+}
+
+DeviceImpl::~DeviceImpl() {
+  try {
+    t->set_interrupt_handler({});
+    t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);  // leave the board as we found it
+  } catch (...) {
+    // A dead link: nothing to reset.
+  }
+  dma.clear();  // unmap rings and staging before the transport goes
+}
+
+ApiGate::Hold ApiGate::try_enter(const char* what) {
+  if (!sem_.try_acquire())
+    throw UsageError(std::string(what) + ": the device is busy (a run is in flight; wait for it or abort())");
+  return Hold(this);
+}
+
+void DeviceImpl::reset_locked() {
+  t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+  t->write32(IPU_REG_IRQ_STATUS, kAllIrqs);
+  for (auto& ch : dma) ch->program();
+  loaded.clear();
+  streams.clear();
+}
+
+void DeviceImpl::check_tile(uint32_t ipu, uint32_t tile, uint32_t count) const {
+  if (ipu >= info.ipus) throw UsageError("ipu " + std::to_string(ipu) + ": the board has " + std::to_string(info.ipus) + " IPUs");
+  if (count == 0) throw UsageError("tile range of 0 tiles");
+  if (tile >= info.tiles_per_ipu || count > info.tiles_per_ipu - tile)
+    throw UsageError("tiles " + std::to_string(tile) + ".." + std::to_string(uint64_t(tile) + count - 1) + " of ipu " +
+                     std::to_string(ipu) + ": each IPU has " + std::to_string(info.tiles_per_ipu) + " tiles");
+}
+
+const Elf& DeviceImpl::program_on(uint32_t ipu, uint32_t tile) const {
+  for (const auto& [r, elf] : loaded)
+    if (r.ipu == ipu && tile >= r.tile_first && tile - r.tile_first < r.tile_count) return elf;
+  throw UsageError("ipu " + std::to_string(ipu) + " tile " + std::to_string(tile) + ": no program loaded there");
+}
+
+void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
+  if (programs.empty()) throw UsageError("load: no programs");
+  const TileRange* prev = nullptr;
+  for (const auto& [r, elf] : programs) {
+    check_tile(r.ipu, r.tile_first, r.tile_count);
+    if (prev && prev->ipu == r.ipu && prev->tile_first + prev->tile_count > r.tile_first)
+      throw UsageError("load: tile ranges overlap on ipu " + std::to_string(r.ipu) + " at tile " + std::to_string(r.tile_first));
+    prev = &r;
+    if (elf.image_end() > kTileBase + uint64_t(info.sram_bytes))
+      throw ProgramError(elf.name() + ": image ends at " + std::to_string(elf.image_end()) + ", beyond the " +
+                         std::to_string(info.sram_bytes) + " bytes of tile SRAM from 0x40000");
+  }
+  reset_locked();
+  uint32_t booted = 0;
+  for (const auto& [r, elf] : programs) {
+    std::vector<detail::DmaRequest> reqs;
+    for (const auto& s : elf.segments()) {
+      detail::DmaRequest q;
+      q.target = IPU_DMA_TARGET_TILE;
+      q.dev_addr = s.vaddr;
+      q.ipu = r.ipu;
+      q.tile_first = r.tile_first;
+      q.tile_count = r.tile_count;
+      q.host = mutable_bytes(std::as_bytes(std::span(s.bytes)));
+      q.zeros = s.mem_bytes > s.bytes.size() ? s.mem_bytes - s.bytes.size() : 0;
+      if (q.host.size() + q.zeros > 0) reqs.push_back(q);
+    }
+    dma[0]->transfer(reqs);
+    t->write32(IPU_REG_BOOT_IPU, r.ipu);
+    t->write32(IPU_REG_BOOT_TILE_FIRST, r.tile_first);
+    t->write32(IPU_REG_BOOT_TILE_COUNT, r.tile_count);
+    t->write32(IPU_REG_BOOT_ENTRY, elf.entry());
+    t->write32(IPU_REG_BOOT_CODE_BASE, elf.code_base());
+    t->write32(IPU_REG_BOOT_CODE_SIZE, elf.code_size());
+    t->write32(IPU_REG_BOOT_CMD, IPU_BOOT_CMD_GO_MASK);
+    booted += r.tile_count;
+    // BOOT_CMD takes effect when the model next can: wait until the tiles count as
+    // booted, or the boot is refused.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (int round = 0;; ++round) {
+      if (t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) {
+        const DeviceErrorInfo e = detail::read_error_registers(*t);
+        loaded.clear();
+        throw_device_error("load " + elf.name() + " on ipu " + std::to_string(r.ipu) + " tiles " +
+                               std::to_string(r.tile_first) + "+" + std::to_string(r.tile_count) + ": ",
+                           e);
+      }
+      if (t->read32(IPU_REG_BOOTED_TILES) >= booted) break;
+      if (std::chrono::steady_clock::now() > deadline) throw TimeoutError("load: the device did not boot within 60 s");
+      std::this_thread::sleep_for(std::chrono::microseconds(round < 20 ? 10 : 1000));
+    }
+    loaded.emplace(r, elf);
+  }
+}
+
+// ---- Device --------------------------------------------------------------------------
+
+Device::Device(std::unique_ptr<DeviceImpl> impl) : impl_(std::move(impl)) {}
+
+Device::~Device() {
+  if (impl_ && impl_->running) {
+    try {
+      impl_->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+    } catch (...) {
+    }
+  }
+  if (impl_) impl_->gate.enter();  // waits for a run_async thread to let go
+}
+
+const DeviceInfo& Device::info() const { return impl_->info; }
+
+void Device::reset() {
+  auto lock = impl_->lock_api("reset");
+  impl_->reset_locked();
+}
+
+void Device::load(const Elf& elf) {
+  std::map<TileRange, Elf> all;
+  for (uint32_t ipu = 0; ipu < impl_->info.ipus; ++ipu) all.emplace(TileRange{ipu, 0, impl_->info.tiles_per_ipu}, elf);
+  load(all);
+}
+
+void Device::load(const std::map<TileRange, Elf>& programs) {
+  auto lock = impl_->lock_api("load");
+  impl_->load_locked(programs);
+}
+
+void Device::write_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<const std::byte> data) {
+  write_tiles({ipu, tile, 1}, addr, data);
+}
+
+void Device::write_tiles(const TileRange& tiles, uint32_t addr, std::span<const std::byte> data) {
+  auto lock = impl_->lock_api("write_tiles");
+  impl_->check_tile(tiles.ipu, tiles.tile_first, tiles.tile_count);
+  if (data.empty()) return;
+  detail::DmaRequest q;
+  q.target = IPU_DMA_TARGET_TILE;
+  q.dev_addr = addr;
+  q.ipu = tiles.ipu;
+  q.tile_first = tiles.tile_first;
+  q.tile_count = tiles.tile_count;
+  q.host = mutable_bytes(data);
+  impl_->dma_to_device(q);
+}
+
+void Device::read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std::byte> out) {
+  auto lock = impl_->lock_api("read_tile");
+  impl_->check_tile(ipu, tile);
+  if (out.empty()) return;
+  detail::DmaRequest q;
+  q.target = IPU_DMA_TARGET_TILE;
+  q.dev_addr = addr;
+  q.ipu = ipu;
+  q.tile_first = tile;
+  q.tile_count = 1;
+  q.host = out;
+  impl_->dma_from_device(q);
+}
+
+uint32_t Device::symbol_address(uint32_t ipu, uint32_t tile, const std::string& symbol) const {
+  auto lock = impl_->lock_api("symbol_address");
+  const Elf& elf = impl_->program_on(ipu, tile);
+  if (auto a = elf.symbol(symbol)) return *a;
+  throw UsageError("symbol '" + symbol + "' is not in " + elf.name() + " (loaded on ipu " + std::to_string(ipu) +
+                   " tile " + std::to_string(tile) + ")");
+}
+
+void Device::write_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<const std::byte> data) {
+  write_tile(ipu, tile, symbol_address(ipu, tile, symbol), data);
+}
+
+void Device::read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<std::byte> out) {
+  read_tile(ipu, tile, symbol_address(ipu, tile, symbol), out);
+}
+
+SmemBuffer Device::alloc_smem(uint64_t bytes, uint64_t align) {
+  auto lock = impl_->lock_api("alloc_smem");
+  return {impl_->smem.allocate(bytes, align), bytes};
+}
+
+void Device::free_smem(const SmemBuffer& buffer) {
+  auto lock = impl_->lock_api("free_smem");
+  impl_->smem.release(buffer.offset, buffer.bytes);
+}
+
+void Device::write_smem(uint64_t offset, std::span<const std::byte> data) {
+  auto lock = impl_->lock_api("write_smem");
+  if (data.empty()) return;
+  detail::DmaRequest q;
+  q.target = IPU_DMA_TARGET_SMEM;
+  q.dev_addr = offset;
+  q.host = mutable_bytes(data);
+  impl_->dma_to_device(q);
+}
+
+void Device::read_smem(uint64_t offset, std::span<std::byte> out) {
+  auto lock = impl_->lock_api("read_smem");
+  if (out.empty()) return;
+  detail::DmaRequest q;
+  q.target = IPU_DMA_TARGET_SMEM;
+  q.dev_addr = offset;
+  q.host = out;
+  impl_->dma_from_device(q);
+}
+
+void Device::connect_h2d_stream(uint32_t id, std::span<const std::byte> source) {
+  auto lock = impl_->lock_api("connect_h2d_stream");
+  impl_->streams.connect_h2d(id, source);
+}
+void Device::connect_h2d_stream(uint32_t id, StreamFill fill) {
+  auto lock = impl_->lock_api("connect_h2d_stream");
+  impl_->streams.connect_h2d(id, std::move(fill));
+}
+void Device::connect_d2h_stream(uint32_t id, std::span<std::byte> sink) {
+  auto lock = impl_->lock_api("connect_d2h_stream");
+  impl_->streams.connect_d2h(id, sink);
+}
+void Device::connect_d2h_stream(uint32_t id, StreamDrain drain) {
+  auto lock = impl_->lock_api("connect_d2h_stream");
+  impl_->streams.connect_d2h(id, std::move(drain));
+}
+void Device::disconnect_stream(uint32_t id) {
+  auto lock = impl_->lock_api("disconnect_stream");
+  impl_->streams.disconnect(id);
+}
+size_t Device::d2h_stream_bytes(uint32_t id) const {
+  auto lock = impl_->lock_api("d2h_stream_bytes");
+  return impl_->streams.d2h_received(id);
+}
+
+DeviceErrorInfo Device::error_registers() { return detail::read_error_registers(*impl_->t); }
+uint32_t Device::read_register(uint32_t offset) { return impl_->t->read32(offset); }
+void Device::write_register(uint32_t offset, uint32_t value) { impl_->t->write32(offset, value); }
+
+}  // namespace ipudrv

@@ -1,0 +1,159 @@
+// dma_channel.h
+#include "dma_channel.h"
+
+#include <ipu/hostif_regs.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ipudrv::detail {
+
+DeviceErrorInfo read_error_registers(Transport& t) {
+  DeviceErrorInfo e;
+  e.code = t.read32(IPU_REG_ERR_CODE);
+  e.ipu = t.read32(IPU_REG_ERR_IPU);
+  e.tile = t.read32(IPU_REG_ERR_TILE);
+  e.thread = t.read32(IPU_REG_ERR_THREAD);
+  e.pc = t.read32(IPU_REG_ERR_PC);
+  e.addr = t.read32(IPU_REG_ERR_ADDR_LO) | uint64_t(t.read32(IPU_REG_ERR_ADDR_HI)) << 32;
+  e.cycle = t.read32(IPU_REG_ERR_CYCLE_LO) | uint64_t(t.read32(IPU_REG_ERR_CYCLE_HI)) << 32;
+  e.count = t.read32(IPU_REG_ERR_COUNT);
+  for (uint32_t at = 0; at < IPU_WIN_ERR_TEXT_BYTES; at += 4) {
+    const uint32_t w = t.read32(IPU_WIN_ERR_TEXT + at);
+    for (int b = 0; b < 4; ++b) {
+      const char c = char(w >> (8 * b));
+      if (c == '\0') return e;
+      e.text.push_back(c);
+    }
+  }
+  return e;
+}
+
+DmaChannel::DmaChannel(Transport& transport, IrqEvent& irq, unsigned channel, const OpenOptions& options)
+    : t_(transport), irq_(irq), channel_(channel), options_(options) {
+  const uint32_t n = options_.ring_entries;
+  if (n == 0 || n > IPU_DMA_RING_MAX || (n & (n - 1)) != 0)
+    throw UsageError("ring_entries " + std::to_string(n) + ": a power of 2 from 1 to " + std::to_string(IPU_DMA_RING_MAX));
+  if (options_.chunk_bytes == 0 || options_.staging_bytes < options_.chunk_bytes)
+    throw UsageError("chunk_bytes must be > 0 and at most staging_bytes");
+  ring_ = t_.alloc_host_memory(size_t(n) * sizeof(ipu_dma_desc));
+  staging_ = t_.alloc_host_memory(options_.staging_bytes);
+}
+
+uint32_t DmaChannel::reg(uint32_t ch0_offset) const {
+  return ch0_offset + channel_ * (IPU_REG_DMA1_RING_LO - IPU_REG_DMA0_RING_LO);
+}
+
+void DmaChannel::program() {
+  const uint64_t bus = ring_->bus_addr();
+  t_.write32(reg(IPU_REG_DMA0_RING_LO), uint32_t(bus));
+  t_.write32(reg(IPU_REG_DMA0_RING_HI), uint32_t(bus >> 32));
+  t_.write32(reg(IPU_REG_DMA0_RING_SIZE), options_.ring_entries);  // HEAD = TAIL = 0, HALTED cleared
+  tail_ = 0;
+}
+
+std::vector<uint64_t> DmaChannel::transfer(std::span<const DmaRequest> requests, std::chrono::milliseconds timeout) {
+  std::vector<uint64_t> moved(requests.size(), 0);
+  std::vector<Piece> batch;
+  uint64_t staged = 0;
+  auto flush = [&] {
+    if (batch.empty()) return;
+    run_batch(requests, batch, moved, timeout);
+    batch.clear();
+    staged = 0;
+  };
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const DmaRequest& r = requests[i];
+    if (channel_ == 1 && r.zeros != 0) throw UsageError("DMA: zero fill is for host-to-device transfers");
+    const uint64_t total = r.host.size() + r.zeros;
+    for (uint64_t off = 0; off < total;) {
+      const uint32_t len = uint32_t(std::min<uint64_t>(options_.chunk_bytes, total - off));
+      if (batch.size() == options_.ring_entries || staged + len > options_.staging_bytes) flush();
+      batch.push_back({i, off, len, staged});
+      staged += (len + 63) / 64 * 64;  // keep each piece cache-line aligned in staging
+      off += len;
+    }
+  }
+  flush();
+  return moved;
+}
+
+void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const Piece> batch,
+                           std::vector<uint64_t>& moved, std::chrono::milliseconds timeout) {
+  auto* ring = reinterpret_cast<ipu_dma_desc*>(ring_->bytes().data());
+  std::byte* staging = staging_->bytes().data();
+  const uint32_t mask = options_.ring_entries - 1;
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const Piece& p = batch[k];
+    const DmaRequest& r = requests[p.request];
+    if (channel_ == 0) {
+      // Host bytes first, then the zero fill.
+      const uint64_t host_end = r.host.size();
+      const uint64_t from_host = p.offset < host_end ? std::min<uint64_t>(p.length, host_end - p.offset) : 0;
+      if (from_host) std::memcpy(staging + p.staging, r.host.data() + p.offset, from_host);
+      std::memset(staging + p.staging + from_host, 0, p.length - from_host);
+    }
+    ipu_dma_desc d{};
+    d.host_addr = staging_->bus_addr() + p.staging;
+    d.dev_addr = r.target == IPU_DMA_TARGET_STREAM ? 0 : r.dev_addr + p.offset;
+    d.length = p.length;
+    d.target = r.target;
+    d.flags = k + 1 == batch.size() ? IPU_DESC_FLAG_IRQ : 0;
+    d.ipu = r.ipu;
+    d.tile_first = r.tile_first;
+    d.tile_count = r.tile_count;
+    std::memcpy(&ring[(tail_ + k) & mask], &d, sizeof d);
+  }
+  const uint32_t irq_bit = channel_ == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK;
+  t_.write32(IPU_REG_IRQ_STATUS, irq_bit);
+  const uint32_t new_tail = tail_ + uint32_t(batch.size());
+  t_.write32(reg(IPU_REG_DMA0_TAIL), new_tail);  // the doorbell
+  ++batches_;
+  posted_ += batch.size();
+
+  const PollPolicy poll{options_.use_interrupts};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (int round = 0;; ++round) {
+    const uint64_t gen = irq_.generation();
+    if (t_.read32(reg(IPU_REG_DMA0_HEAD)) == new_tail) break;
+    if (t_.read32(reg(IPU_REG_DMA0_STATUS)) & IPU_DMA0_STATUS_HALTED_MASK) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw TimeoutError("DMA channel " + std::to_string(channel_) + ": " + std::to_string(batch.size()) +
+                         " descriptors not retired within " + std::to_string(timeout.count()) + " ms (head " +
+                         std::to_string(t_.read32(reg(IPU_REG_DMA0_HEAD))) + ", tail " + std::to_string(new_tail) + ")");
+    }
+    irq_.wait(gen, poll.next(round));
+  }
+
+  for (size_t k = 0; k < batch.size(); ++k) {
+    const Piece& p = batch[k];
+    const DmaRequest& r = requests[p.request];
+    ipu_dma_desc d;
+    std::memcpy(&d, &ring[(tail_ + k) & mask], sizeof d);
+    if (d.status == IPU_DESC_STATUS_OK) {
+      const uint32_t done = std::min(d.bytes_done, p.length);
+      if (channel_ == 1) std::memcpy(r.host.data() + p.offset, staging + p.staging, done);
+      moved[p.request] += done;
+      continue;
+    }
+    // The channel halted at this descriptor (nothing after it ran).
+    DeviceErrorInfo info = read_error_registers(t_);
+    if (d.status == IPU_DESC_STATUS_ERROR && info.code != d.error) {
+      // ERR_* holds the first error since reset; this descriptor's own code wins.
+      info = DeviceErrorInfo{};
+      info.code = d.error;
+    }
+    program();
+    static const char* kTargets[] = {"tile", "streaming memory", "stream"};
+    const std::string where = "DMA channel " + std::to_string(channel_) + " (" +
+                              (r.target < 3 ? kTargets[r.target] : "?") + ", " + std::to_string(p.length) +
+                              " bytes at device address " + std::to_string(d.dev_addr) + "): ";
+    if (d.status != IPU_DESC_STATUS_ERROR)
+      throw DmaError(where + "the channel halted before this descriptor retired (status " + std::to_string(d.status) + ")",
+                     info);
+    throw_device_error(where, info);
+  }
+  tail_ = new_tail;
+}
+
+}  // namespace ipudrv::detail

@@ -1,0 +1,69 @@
+// From the device's error registers to the matching exception class.
+#include "ipudrv/errors.h"
+
+#include <ipu/hostif_regs.h>
+
+#include <cstdio>
+
+namespace ipudrv {
+
+const char* device_error_name(uint32_t code) {
+  switch (code) {
+    case IPU_ERR_NONE: return "NONE";
+    case IPU_ERR_TILE_FAULT: return "TILE_FAULT";
+    case IPU_ERR_EXCHANGE: return "EXCHANGE";
+    case IPU_ERR_DEADLOCK: return "DEADLOCK";
+    case IPU_ERR_SMEM_RANGE: return "SMEM_RANGE";
+    case IPU_ERR_SMEM_ALIGN: return "SMEM_ALIGN";
+    case IPU_ERR_STREAM: return "STREAM";
+    case IPU_ERR_DMA_HOST_ADDR: return "DMA_HOST_ADDR";
+    case IPU_ERR_DMA_DESC: return "DMA_DESC";
+    case IPU_ERR_DMA_TILE: return "DMA_TILE";
+    case IPU_ERR_BOOT: return "BOOT";
+    case IPU_ERR_REG: return "REG";
+    case IPU_ERR_STATE: return "STATE";
+    case IPU_ERR_STREAM_OVERFLOW: return "STREAM_OVERFLOW";
+  }
+  return "UNKNOWN";
+}
+
+std::string describe(const DeviceErrorInfo& e) {
+  std::string s = std::string(device_error_name(e.code)) + " (" + std::to_string(e.code) + ")";
+  char buf[64];
+  if (e.ipu != DeviceErrorInfo::kNone) s += " ipu " + std::to_string(e.ipu);
+  if (e.tile != DeviceErrorInfo::kNone) s += " tile " + std::to_string(e.tile);
+  if (e.thread != DeviceErrorInfo::kNone) s += " thread " + std::to_string(e.thread);
+  if (e.pc != DeviceErrorInfo::kNone) {
+    std::snprintf(buf, sizeof buf, " pc 0x%x", e.pc);
+    s += buf;
+  }
+  if (e.addr != 0) {
+    std::snprintf(buf, sizeof buf, " addr 0x%llx", static_cast<unsigned long long>(e.addr));
+    s += buf;
+  }
+  if (e.cycle != 0) s += " cycle " + std::to_string(e.cycle);
+  if (!e.text.empty()) s += ": " + e.text;
+  return s;
+}
+
+void throw_device_error(const std::string& context, const DeviceErrorInfo& info) {
+  const std::string what = context + describe(info);
+  switch (info.code) {
+    case IPU_ERR_TILE_FAULT: throw TileFaultError(what, info);
+    case IPU_ERR_EXCHANGE: throw ExchangeError(what, info);
+    case IPU_ERR_DEADLOCK: throw DeadlockError(what, info);
+    case IPU_ERR_SMEM_RANGE:
+    case IPU_ERR_SMEM_ALIGN: throw StreamingMemoryError(what, info);
+    case IPU_ERR_STREAM:
+    case IPU_ERR_STREAM_OVERFLOW: throw StreamError(what, info);
+    case IPU_ERR_DMA_HOST_ADDR:
+    case IPU_ERR_DMA_DESC:
+    case IPU_ERR_DMA_TILE: throw DmaError(what, info);
+    case IPU_ERR_BOOT: throw BootError(what, info);
+    case IPU_ERR_REG: throw RegisterError(what, info);
+    case IPU_ERR_STATE: throw DeviceStateError(what, info);
+  }
+  throw Error(what, info);
+}
+
+}  // namespace ipudrv

@@ -1,0 +1,50 @@
+// The one interface the driver reaches a device through: BAR0 register reads and writes,
+// host memory the device's DMA may touch, and the interrupt. Implementations:
+// inproc_transport.cpp (a DeviceLink in this process) and socket_transport.cpp (a
+// socket to `ipusim serve`, host memory shared by memfd).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace ipudrv::detail {
+
+// Host memory the device can reach at bus addresses [bus_addr, bus_addr + size).
+// Destroying it unmaps it from the device first.
+class HostMemory {
+ public:
+  virtual ~HostMemory() = default;
+  virtual std::span<std::byte> bytes() = 0;
+  virtual uint64_t bus_addr() const = 0;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  // Throw TransportError when the link to the device fails.
+  virtual uint32_t read32(uint32_t offset) = 0;
+  virtual void write32(uint32_t offset, uint32_t value) = 0;
+  // `bytes` rounded up to pages; zero-filled.
+  virtual std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) = 0;
+  // Called on a transport or device thread on each interrupt; must not call back into
+  // the transport. Empty: none.
+  virtual void set_interrupt_handler(std::function<void()> handler) = 0;
+  // "in-process m2000.yaml board 1", "unix:/tmp/ipu.sock".
+  virtual std::string describe() const = 0;
+};
+
+// Page-granular bus addresses for host memory, unique in the process and never reused,
+// so a late DMA to a freed range fails with DMA_HOST_ADDR instead of hitting new memory,
+// and two sessions on one in-process link never collide.
+class BusAddressAllocator {
+ public:
+  uint64_t allocate(size_t bytes);
+};
+
+size_t round_to_pages(size_t bytes);
+
+}  // namespace ipudrv::detail

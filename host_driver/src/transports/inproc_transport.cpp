@@ -1,0 +1,77 @@
+// In-process transport (inproc_transport.h).
+#include "inproc_transport.h"
+
+#include <sys/mman.h>
+
+#include <stdexcept>
+
+#include "ipudrv/errors.h"
+
+namespace ipudrv::detail {
+namespace {
+
+using ipusim::host_if::DeviceLink;
+
+class InprocMemory : public HostMemory {
+ public:
+  InprocMemory(DeviceLink& link, uint64_t bus, size_t bytes) : link_(link), bus_(bus), size_(bytes) {
+    void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw TransportError("host memory: mmap of " + std::to_string(size_) + " bytes failed");
+    data_ = static_cast<std::byte*>(p);
+    try {
+      link_.map_host_memory(bus_, {data_, size_});
+    } catch (const std::exception& e) {
+      ::munmap(data_, size_);
+      throw TransportError(std::string("host memory: the device refused the mapping: ") + e.what());
+    }
+  }
+  ~InprocMemory() override {
+    try {
+      link_.unmap_host_memory(bus_);
+    } catch (...) {
+      // The device forgot the range already (it cannot, by contract); the memory goes anyway.
+    }
+    ::munmap(data_, size_);
+  }
+  std::span<std::byte> bytes() override { return {data_, size_}; }
+  uint64_t bus_addr() const override { return bus_; }
+
+ private:
+  DeviceLink& link_;
+  uint64_t bus_;
+  size_t size_;
+  std::byte* data_ = nullptr;
+};
+
+class InprocTransport : public Transport {
+ public:
+  InprocTransport(std::shared_ptr<void> owner, DeviceLink& link, std::string description)
+      : owner_(std::move(owner)), link_(link), description_(std::move(description)) {}
+  ~InprocTransport() override { link_.set_interrupt_handler({}); }
+
+  uint32_t read32(uint32_t offset) override { return link_.read32(offset); }
+  void write32(uint32_t offset, uint32_t value) override { link_.write32(offset, value); }
+  std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
+    const size_t size = round_to_pages(bytes);
+    return std::make_unique<InprocMemory>(link_, buses_.allocate(size), size);
+  }
+  void set_interrupt_handler(std::function<void()> handler) override {
+    link_.set_interrupt_handler(std::move(handler));
+  }
+  std::string describe() const override { return description_; }
+
+ private:
+  std::shared_ptr<void> owner_;
+  DeviceLink& link_;
+  std::string description_;
+  BusAddressAllocator buses_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_inproc_transport(std::shared_ptr<void> owner, DeviceLink& link,
+                                                 std::string description) {
+  return std::make_unique<InprocTransport>(std::move(owner), link, std::move(description));
+}
+
+}  // namespace ipudrv::detail

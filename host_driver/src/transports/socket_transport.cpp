@@ -1,0 +1,236 @@
+// Socket transport (socket_transport.h). Requests are serialised: one in flight at a
+// time, its reply matched by seq; the reader thread hands replies to the waiting caller
+// and runs the interrupt handler for INTERRUPT messages.
+#include "socket_transport.h"
+
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "fd_passing.h"
+#include "ipudrv/errors.h"
+#include "wire_protocol.h"
+
+namespace ipudrv::detail {
+namespace {
+
+namespace wire = ipusim::wire;
+using boost::asio::local::stream_protocol;
+
+// A reply that takes longer than this means the server is stuck: register accesses
+// are answered without waiting for the simulation.
+constexpr auto kReplyTimeout = std::chrono::seconds(60);
+
+class SocketTransport;
+
+class SocketMemory : public HostMemory {
+ public:
+  SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes);
+  ~SocketMemory() override;
+  std::span<std::byte> bytes() override { return {data_, size_}; }
+  uint64_t bus_addr() const override { return bus_; }
+
+ private:
+  SocketTransport& t_;
+  uint64_t bus_;
+  size_t size_;
+  std::byte* data_ = nullptr;
+};
+
+class SocketTransport : public Transport {
+ public:
+  explicit SocketTransport(const std::string& path) : path_(path), socket_(io_) {
+    boost::system::error_code ec;
+    socket_.connect(stream_protocol::endpoint(path), ec);
+    if (ec) throw TransportError("unix:" + path + ": cannot connect: " + ec.message());
+    reader_ = std::thread([this] { read_loop(); });
+  }
+
+  ~SocketTransport() override {
+    try {
+      if (!closed()) request(wire::Bye{});
+    } catch (...) {
+      // The server went away first: nothing to say goodbye to.
+    }
+    ::shutdown(socket_.native_handle(), SHUT_RDWR);
+    reader_.join();
+  }
+
+  SocketHello hello() {
+    auto reply = request(wire::Hello{wire::kVersionMajor, wire::kVersionMinor, "ipudrv"});
+    const auto* h = std::get_if<wire::HelloReply>(&reply);
+    if (!h) throw ProtocolError("unix:" + path_ + ": HELLO answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+    return {h->board, h->name};
+  }
+
+  uint32_t read32(uint32_t offset) override {
+    auto reply = request(wire::Read32{offset});
+    if (const auto* r = std::get_if<wire::Read32Reply>(&reply)) return r->value;
+    throw ProtocolError(describe() + ": READ32 answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+  }
+  void write32(uint32_t offset, uint32_t value) override { expect_ok(request(wire::Write32{offset, value}), "WRITE32"); }
+
+  std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
+    const size_t size = round_to_pages(bytes);
+    return std::make_unique<SocketMemory>(*this, buses_.allocate(size), size);
+  }
+  void set_interrupt_handler(std::function<void()> handler) override {
+    std::lock_guard lock(handler_mutex_);
+    handler_ = std::move(handler);
+  }
+  std::string describe() const override { return "unix:" + path_; }
+
+  void map(uint64_t bus, size_t bytes, int fd) { expect_ok(request(wire::Map{bus, bytes, 0}, fd), "MAP"); }
+  void unmap(uint64_t bus) { expect_ok(request(wire::Unmap{bus}), "UNMAP"); }
+  bool closed() {
+    std::lock_guard lock(reply_mutex_);
+    return closed_;
+  }
+
+ private:
+  wire::Body request(wire::Body body, int fd = -1) {
+    std::lock_guard req(request_mutex_);
+    std::unique_lock lock(reply_mutex_);
+    if (closed_) throw TransportError(describe() + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
+    const uint32_t seq = ++seq_;
+    reply_.reset();
+    lock.unlock();
+    const auto frame = wire::encode(wire::Message{seq, std::move(body)});
+    if (!wire::send_all(socket_.native_handle(), frame, fd)) {
+      // The server may have said why before it closed (e.g. busy with another client).
+      const std::string error = std::strerror(errno);
+      lock.lock();
+      reply_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return closed_; });
+      if (reply_)
+        if (const auto* e = std::get_if<wire::Error>(&reply_->body))
+          throw TransportError(describe() + ": the server refused the session: " + e->text);
+      throw TransportError(describe() + ": send failed: " + error);
+    }
+    lock.lock();
+    if (!reply_cv_.wait_for(lock, kReplyTimeout, [&] { return reply_.has_value() || closed_; }))
+      throw TimeoutError(describe() + ": no reply within " + std::to_string(kReplyTimeout.count()) + " s");
+    if (!reply_) throw TransportError(describe() + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
+    wire::Message m = std::move(*reply_);
+    reply_.reset();
+    if (const auto* e = std::get_if<wire::Error>(&m.body))
+      throw ProtocolError(describe() + ": the server refused the request: " + e->text);
+    if (m.seq != seq) throw ProtocolError(describe() + ": reply seq " + std::to_string(m.seq) + ", expected " + std::to_string(seq));
+    return std::move(m.body);
+  }
+
+  void expect_ok(const wire::Body& reply, const char* what) {
+    if (!std::holds_alternative<wire::Ok>(reply))
+      throw ProtocolError(describe() + ": " + what + " answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+  }
+
+  void read_loop() {
+    std::vector<uint8_t> buffer;
+    std::vector<uint8_t> chunk(4096);
+    std::vector<int> fds;
+    std::string reason;
+    for (;;) {
+      const long n = wire::recv_some(socket_.native_handle(), chunk, fds);
+      for (int fd : fds) ::close(fd);  // the server never sends descriptors
+      fds.clear();
+      if (n <= 0) {
+        reason = n == 0 ? "the server closed it" : std::string("receive failed: ") + std::strerror(errno);
+        break;
+      }
+      buffer.insert(buffer.end(), chunk.begin(), chunk.begin() + n);
+      bool bad = false;
+      for (;;) {
+        auto d = wire::decode(buffer);
+        if (d.status == wire::Decoded::Status::kNeedMore) break;
+        if (d.status == wire::Decoded::Status::kInvalid) {
+          reason = "invalid message from the server: " + d.error;
+          bad = true;
+          break;
+        }
+        buffer.erase(buffer.begin(), buffer.begin() + long(d.consumed));
+        deliver(std::move(d.message));
+      }
+      if (bad) break;
+    }
+    std::lock_guard lock(reply_mutex_);
+    closed_ = true;
+    close_reason_ = reason;
+    reply_cv_.notify_all();
+  }
+
+  void deliver(wire::Message m) {
+    if (std::holds_alternative<wire::Interrupt>(m.body)) {
+      std::lock_guard lock(handler_mutex_);
+      if (handler_) handler_();
+      return;
+    }
+    std::lock_guard lock(reply_mutex_);
+    reply_ = std::move(m);
+    reply_cv_.notify_all();
+  }
+
+  std::string path_;
+  boost::asio::io_context io_;
+  stream_protocol::socket socket_;
+  std::thread reader_;
+  std::mutex request_mutex_;  // one request in flight
+  std::mutex reply_mutex_;
+  std::condition_variable reply_cv_;
+  std::optional<wire::Message> reply_;
+  bool closed_ = false;
+  std::string close_reason_;
+  uint32_t seq_ = 0;
+  std::mutex handler_mutex_;
+  std::function<void()> handler_;
+  BusAddressAllocator buses_;
+};
+
+SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : t_(t), bus_(bus), size_(bytes) {
+  const int fd = ::memfd_create("ipudrv-host-memory", MFD_CLOEXEC);
+  if (fd < 0) throw TransportError(std::string("host memory: memfd_create failed: ") + std::strerror(errno));
+  if (::ftruncate(fd, off_t(size_)) != 0) {
+    ::close(fd);
+    throw TransportError("host memory: cannot size a memfd to " + std::to_string(size_) + " bytes");
+  }
+  void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    ::close(fd);
+    throw TransportError("host memory: mmap of " + std::to_string(size_) + " bytes failed");
+  }
+  data_ = static_cast<std::byte*>(p);
+  try {
+    t_.map(bus_, size_, fd);
+  } catch (...) {
+    ::close(fd);
+    ::munmap(data_, size_);
+    throw;
+  }
+  ::close(fd);  // the mappings on both sides keep the memory
+}
+
+SocketMemory::~SocketMemory() {
+  try {
+    if (!t_.closed()) t_.unmap(bus_);
+  } catch (...) {
+    // A dead connection: the server drops every mapping of the session itself.
+  }
+  ::munmap(data_, size_);
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path, SocketHello* hello) {
+  auto t = std::make_unique<SocketTransport>(socket_path);
+  const SocketHello h = t->hello();
+  if (hello) *hello = h;
+  return t;
+}
+
+}  // namespace ipudrv::detail

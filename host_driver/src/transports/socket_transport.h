@@ -1,0 +1,22 @@
+// The socket transport: a client of `ipusim serve` over a Unix stream socket
+// (wire/wire_protocol.h). Host memory is a memfd mapped here and, passed with SCM_RIGHTS,
+// in the server, so the device's DMA touches this process's memory with no copies.
+// Interrupts arrive as INTERRUPT messages on a reader thread.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "transport.h"
+
+namespace ipudrv::detail {
+
+struct SocketHello {
+  uint32_t board = 0;
+  std::string server_name;
+};
+
+// Connects and says HELLO. Throws TransportError (no server, refused) or ProtocolError.
+std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path, SocketHello* hello = nullptr);
+
+}  // namespace ipudrv::detail

@@ -1,0 +1,307 @@
+// Encoding and validating decoding of the wire protocol (wire_protocol.h).
+// Payload layouts (little-endian; "text" = u16 length, u16 zero, then the bytes, no NUL):
+//   HELLO        u16 major, u16 minor, text name
+//   HELLO_REPLY  u16 major, u16 minor, u32 board, text name
+//   READ32       u32 offset (< BAR0 bytes)       READ32_REPLY  u32 value
+//   WRITE32      u32 offset (< BAR0 bytes), u32 value
+//   MAP          u64 bus address, u64 bytes, u64 fd offset (all page multiples)
+//   UNMAP        u64 bus address                 INTERRUPT     u64 count
+//   ERROR        u32 code, text                  OK, BYE       empty
+#include "wire_protocol.h"
+
+#include <ipu/hostif_regs.h>
+
+#include <cstring>
+
+namespace ipusim::wire {
+namespace {
+
+void put16(std::vector<uint8_t>& out, uint16_t v) {
+  out.push_back(uint8_t(v));
+  out.push_back(uint8_t(v >> 8));
+}
+void put32(std::vector<uint8_t>& out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+void put64(std::vector<uint8_t>& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(uint8_t(v >> (8 * i)));
+}
+void put_text(std::vector<uint8_t>& out, const std::string& s) {
+  // Encoding truncates rather than fails: the decoder would refuse a longer text.
+  const size_t n = std::min(s.size(), kMaxText);
+  put16(out, uint16_t(n));
+  put16(out, 0);
+  out.insert(out.end(), s.begin(), s.begin() + n);
+}
+
+// Reads fields from a payload, remembering the first field that did not fit.
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> p) : p_(p) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  void fail(std::string why) {
+    if (error_.empty()) error_ = std::move(why);
+  }
+  uint64_t get(size_t bytes, const char* field) {
+    if (!ok()) return 0;
+    if (p_.size() - at_ < bytes) {
+      fail(std::string(field) + ": payload ends inside it");
+      return 0;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < bytes; ++i) v |= uint64_t(p_[at_ + i]) << (8 * i);
+    at_ += bytes;
+    return v;
+  }
+  uint16_t u16(const char* f) { return uint16_t(get(2, f)); }
+  uint32_t u32(const char* f) { return uint32_t(get(4, f)); }
+  uint64_t u64(const char* f) { return get(8, f); }
+  std::string text(const char* field) {
+    const uint16_t n = u16(field);
+    if (u16("text reserved") != 0) fail(std::string(field) + ": reserved half-word not zero");
+    if (!ok()) return {};
+    if (n > kMaxText) {
+      fail(std::string(field) + ": " + std::to_string(n) + " bytes, at most " + std::to_string(kMaxText));
+      return {};
+    }
+    if (p_.size() - at_ < n) {
+      fail(std::string(field) + ": payload ends inside it");
+      return {};
+    }
+    std::string s(reinterpret_cast<const char*>(p_.data() + at_), n);
+    at_ += n;
+    if (s.find('\0') != std::string::npos) fail(std::string(field) + ": contains a NUL byte");
+    return s;
+  }
+  void expect_end(const char* /*type*/) {
+    if (ok() && at_ != p_.size())
+      fail(std::to_string(p_.size() - at_) + " bytes after the last field");
+  }
+
+ private:
+  std::span<const uint8_t> p_;
+  size_t at_ = 0;
+  std::string error_;
+};
+
+void check_offset(Reader& r, uint32_t offset) {
+  if (offset >= IPU_BAR0_BYTES)
+    r.fail("offset " + std::to_string(offset) + " is outside BAR0 (" + std::to_string(IPU_BAR0_BYTES) + " bytes)");
+}
+
+void check_page(Reader& r, uint64_t v, const char* field) {
+  if (v % kPageBytes != 0) r.fail(std::string(field) + " not a multiple of " + std::to_string(kPageBytes));
+}
+
+Body decode_body(Type type, Reader& r) {
+  switch (type) {
+    case Type::kHello: {
+      Hello m;
+      m.major = r.u16("major");
+      m.minor = r.u16("minor");
+      m.name = r.text("name");
+      r.expect_end("HELLO");
+      if (r.ok() && m.major != kVersionMajor)
+        r.fail("protocol major " + std::to_string(m.major) + ", this side speaks " + std::to_string(kVersionMajor));
+      return m;
+    }
+    case Type::kHelloReply: {
+      HelloReply m;
+      m.major = r.u16("major");
+      m.minor = r.u16("minor");
+      m.board = r.u32("board");
+      m.name = r.text("name");
+      r.expect_end("HELLO_REPLY");
+      if (r.ok() && m.major != kVersionMajor)
+        r.fail("protocol major " + std::to_string(m.major) + ", this side speaks " + std::to_string(kVersionMajor));
+      return m;
+    }
+    case Type::kRead32: {
+      Read32 m{r.u32("offset")};
+      r.expect_end("READ32");
+      check_offset(r, m.offset);
+      return m;
+    }
+    case Type::kRead32Reply: {
+      Read32Reply m{r.u32("value")};
+      r.expect_end("READ32_REPLY");
+      return m;
+    }
+    case Type::kWrite32: {
+      Write32 m;
+      m.offset = r.u32("offset");
+      m.value = r.u32("value");
+      r.expect_end("WRITE32");
+      check_offset(r, m.offset);
+      return m;
+    }
+    case Type::kMap: {
+      Map m;
+      m.bus_addr = r.u64("bus_addr");
+      m.bytes = r.u64("bytes");
+      m.fd_offset = r.u64("fd_offset");
+      r.expect_end("MAP");
+      if (!r.ok()) return m;
+      if (m.bytes == 0) r.fail("bytes is 0");
+      if (m.bytes > kMaxMapBytes) r.fail("bytes " + std::to_string(m.bytes) + " above the limit " + std::to_string(kMaxMapBytes));
+      check_page(r, m.bus_addr, "bus_addr");
+      check_page(r, m.bytes, "bytes");
+      check_page(r, m.fd_offset, "fd_offset");
+      if (m.bus_addr >= kMaxBusAddr || m.bytes > kMaxBusAddr - m.bus_addr)
+        r.fail("range ends above the highest bus address");
+      if (m.fd_offset > kMaxMapBytes) r.fail("fd_offset above the limit");
+      return m;
+    }
+    case Type::kUnmap: {
+      Unmap m{r.u64("bus_addr")};
+      r.expect_end("UNMAP");
+      if (r.ok()) {
+        check_page(r, m.bus_addr, "bus_addr");
+        if (m.bus_addr >= kMaxBusAddr) r.fail("bus_addr above the highest bus address");
+      }
+      return m;
+    }
+    case Type::kInterrupt: {
+      Interrupt m{r.u64("count")};
+      r.expect_end("INTERRUPT");
+      return m;
+    }
+    case Type::kOk:
+      r.expect_end("OK");
+      return Ok{};
+    case Type::kError: {
+      Error m;
+      const uint32_t code = r.u32("code");
+      m.text = r.text("text");
+      r.expect_end("ERROR");
+      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kBusy)))
+        r.fail("unknown code " + std::to_string(code));
+      m.code = ErrorCode(code);
+      return m;
+    }
+    case Type::kBye:
+      r.expect_end("BYE");
+      return Bye{};
+  }
+  r.fail("unknown type");
+  return Ok{};
+}
+
+}  // namespace
+
+Type type_of(const Body& body) {
+  static constexpr Type kTypes[] = {Type::kHello, Type::kHelloReply, Type::kRead32, Type::kRead32Reply,
+                                    Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
+                                    Type::kOk, Type::kError, Type::kBye};
+  static_assert(std::size(kTypes) == std::variant_size_v<Body>);
+  return kTypes[body.index()];
+}
+
+const char* type_name(uint16_t type) {
+  switch (Type(type)) {
+    case Type::kHello: return "HELLO";
+    case Type::kHelloReply: return "HELLO_REPLY";
+    case Type::kRead32: return "READ32";
+    case Type::kRead32Reply: return "READ32_REPLY";
+    case Type::kWrite32: return "WRITE32";
+    case Type::kMap: return "MAP";
+    case Type::kUnmap: return "UNMAP";
+    case Type::kInterrupt: return "INTERRUPT";
+    case Type::kOk: return "OK";
+    case Type::kError: return "ERROR";
+    case Type::kBye: return "BYE";
+  }
+  return "unknown";
+}
+
+void encode(const Message& msg, std::vector<uint8_t>& out) {
+  std::vector<uint8_t> p;
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, Hello>) {
+          put16(p, m.major), put16(p, m.minor), put_text(p, m.name);
+        } else if constexpr (std::is_same_v<T, HelloReply>) {
+          put16(p, m.major), put16(p, m.minor), put32(p, m.board), put_text(p, m.name);
+        } else if constexpr (std::is_same_v<T, Read32>) {
+          put32(p, m.offset);
+        } else if constexpr (std::is_same_v<T, Read32Reply>) {
+          put32(p, m.value);
+        } else if constexpr (std::is_same_v<T, Write32>) {
+          put32(p, m.offset), put32(p, m.value);
+        } else if constexpr (std::is_same_v<T, Map>) {
+          put64(p, m.bus_addr), put64(p, m.bytes), put64(p, m.fd_offset);
+        } else if constexpr (std::is_same_v<T, Unmap>) {
+          put64(p, m.bus_addr);
+        } else if constexpr (std::is_same_v<T, Interrupt>) {
+          put64(p, m.count);
+        } else if constexpr (std::is_same_v<T, Error>) {
+          put32(p, uint32_t(m.code)), put_text(p, m.text);
+        }
+      },
+      msg.body);
+  put32(out, kMagic);
+  put16(out, kVersionMajor);
+  put16(out, uint16_t(type_of(msg.body)));
+  put32(out, msg.seq);
+  put32(out, uint32_t(p.size()));
+  out.insert(out.end(), p.begin(), p.end());
+}
+
+std::vector<uint8_t> encode(const Message& msg) {
+  std::vector<uint8_t> out;
+  encode(msg, out);
+  return out;
+}
+
+Decoded decode(std::span<const uint8_t> bytes) noexcept {
+  Decoded d;
+  try {
+    // Validate what is there as soon as it is there: a bad magic is reported without
+    // waiting for a header's worth of bytes that may never come.
+    const size_t have = std::min(bytes.size(), kHeaderBytes);
+    uint8_t header[kHeaderBytes] = {};
+    std::memcpy(header, bytes.data(), have);
+    const auto le = [&](size_t at, size_t n) {
+      uint64_t v = 0;
+      for (size_t i = 0; i < n; ++i) v |= uint64_t(header[at + i]) << (8 * i);
+      return v;
+    };
+    auto invalid = [&](std::string why) {
+      d.status = Decoded::Status::kInvalid;
+      d.error = std::move(why);
+      return d;
+    };
+    uint8_t magic[4];
+    std::memcpy(magic, &kMagic, 4);
+    if (std::memcmp(header, magic, std::min<size_t>(have, 4)) != 0) return invalid("bad magic (not an ipusim wire frame)");
+    if (have >= 6 && le(4, 2) != kVersionMajor)
+      return invalid("frame version " + std::to_string(le(4, 2)) + ", this side speaks " + std::to_string(kVersionMajor));
+    const uint16_t type = uint16_t(le(6, 2));
+    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kBye)))
+      return invalid("unknown message type " + std::to_string(type));
+    if (have >= 12) d.seq = uint32_t(le(8, 4));
+    if (have < kHeaderBytes) return d;  // kNeedMore
+    const uint32_t payload = uint32_t(le(12, 4));
+    if (payload > kMaxPayload)
+      return invalid(std::string(type_name(type)) + ": payload of " + std::to_string(payload) +
+                     " bytes, at most " + std::to_string(kMaxPayload));
+    if (bytes.size() - kHeaderBytes < payload) return d;  // kNeedMore
+    Reader r(bytes.subspan(kHeaderBytes, payload));
+    Body body = decode_body(Type(type), r);
+    if (!r.ok()) return invalid(std::string(type_name(type)) + ": " + r.error());
+    d.status = Decoded::Status::kMessage;
+    d.message = Message{d.seq, std::move(body)};
+    d.consumed = kHeaderBytes + payload;
+    return d;
+  } catch (...) {
+    // Only allocation can throw here; report it as a refusal rather than unwinding
+    // into a server loop.
+    d.status = Decoded::Status::kInvalid;
+    d.error = "out of memory while decoding";
+    return d;
+  }
+}
+
+}  // namespace ipusim::wire

@@ -1,0 +1,102 @@
+// The wire protocol between the socket transport of ipudrv and `ipusim serve`: framed
+// little-endian messages over a Unix stream socket. One header and one .cpp, shared by the
+// client and the server, so both sides encode and validate with the same code.
+//
+// Frame: a 16-byte header, then `payload_bytes` of payload.
+//   u32 magic 'IPUW' | u16 version_major | u16 type | u32 seq | u32 payload_bytes
+// Every request carries a sequence number; its reply (OK, READ32_REPLY, HELLO_REPLY or
+// ERROR) carries the same one. INTERRUPT is the only unsolicited message (seq 0).
+// MAP travels with exactly one file descriptor (SCM_RIGHTS): a memfd of the client's host
+// memory, which the server mmaps so that the device's DMA reads and writes it directly.
+// docs/host_driver.md has the message table.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ipusim::wire {
+
+inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
+inline constexpr uint16_t kVersionMajor = 1;     // a peer refuses any other major
+inline constexpr uint16_t kVersionMinor = 0;     // compatible additions (carried in HELLO)
+inline constexpr size_t kHeaderBytes = 16;
+inline constexpr size_t kMaxPayload = 1024;      // no message needs more
+inline constexpr size_t kMaxText = 512;          // longest text (error message, peer name)
+// Host memory one MAP may share, and the highest bus address: generous, but bounded so
+// that a hostile size cannot make the server reserve the address space.
+inline constexpr uint64_t kMaxMapBytes = uint64_t{1} << 36;
+inline constexpr uint64_t kMaxBusAddr = uint64_t{1} << 48;
+inline constexpr uint64_t kPageBytes = 4096;
+
+enum class Type : uint16_t {
+  kHello = 1,         // c->s: version, name
+  kHelloReply = 2,    // s->c: version, board index, name
+  kRead32 = 3,        // c->s: offset
+  kRead32Reply = 4,   // s->c: value
+  kWrite32 = 5,       // c->s: offset, value
+  kMap = 6,           // c->s (+1 fd): bus address, bytes, offset in the fd
+  kUnmap = 7,         // c->s: bus address
+  kInterrupt = 8,     // s->c, unsolicited: the device raised its interrupt
+  kOk = 9,            // s->c: the request with this seq was done
+  kError = 10,        // s->c: the request with this seq failed: code, text
+  kBye = 11,          // c->s: end of session (the server resets the device)
+};
+
+// Codes of an ERROR reply.
+enum class ErrorCode : uint32_t {
+  kMalformed = 1,       // the frame failed validation (the text says which field)
+  kVersion = 2,         // unsupported protocol major
+  kNotHello = 3,        // a request before HELLO
+  kMapFailed = 4,       // MAP: no fd, fd not mappable, or the range overlaps / is out of bounds
+  kUnmapFailed = 5,     // UNMAP of an address no MAP made
+  kDevice = 6,          // the device refused the request
+  kBusy = 7,            // another client is being served
+};
+
+struct Hello { uint16_t major = kVersionMajor, minor = kVersionMinor; std::string name; };
+struct HelloReply { uint16_t major = kVersionMajor, minor = kVersionMinor; uint32_t board = 0; std::string name; };
+struct Read32 { uint32_t offset = 0; };
+struct Read32Reply { uint32_t value = 0; };
+struct Write32 { uint32_t offset = 0, value = 0; };
+struct Map { uint64_t bus_addr = 0, bytes = 0, fd_offset = 0; };
+struct Unmap { uint64_t bus_addr = 0; };
+struct Interrupt { uint64_t count = 0; };  // interrupts raised since the session began
+struct Ok {};
+struct Error { ErrorCode code = ErrorCode::kMalformed; std::string text; };
+struct Bye {};
+
+using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap,
+                          Interrupt, Ok, Error, Bye>;
+
+struct Message {
+  uint32_t seq = 0;
+  Body body;
+};
+
+Type type_of(const Body& body);
+const char* type_name(uint16_t type);  // "READ32", ... or "unknown"
+
+// Appends one frame to `out`.
+void encode(const Message& msg, std::vector<uint8_t>& out);
+std::vector<uint8_t> encode(const Message& msg);
+
+// Result of decoding the front of a byte buffer.
+struct Decoded {
+  enum class Status { kNeedMore, kMessage, kInvalid } status = Status::kNeedMore;
+  Message message;      // kMessage
+  size_t consumed = 0;  // kMessage: bytes of the frame
+  std::string error;    // kInvalid: which field, and why
+  uint32_t seq = 0;     // kInvalid: the frame's seq when the header was readable (for the reply)
+};
+
+// Decodes the frame at the front of `bytes`. Never reads past `bytes`, never throws,
+// accepts only frames whose every field is valid. After kInvalid the stream cannot be
+// resynchronised: the peer is to be answered with ERROR and disconnected.
+Decoded decode(std::span<const uint8_t> bytes) noexcept;
+
+}  // namespace ipusim::wire

@@ -1,0 +1,102 @@
+// The C API (ipudrv.h) over the in-process fake board: handles, status codes, the last
+// error message and the device's error registers.
+#include "ipudrv/ipudrv.h"
+
+#include <ipu/hostif_regs.h>
+
+#include <fstream>
+
+#include "driver_backend.h"
+#include "test_elf.h"
+
+namespace drvtest {
+namespace {
+
+using fakedev::Step;
+
+class CApi : public DriverTest {
+ protected:
+  std::string write_elf() {
+    testelf::Image img;
+    img.code = {0x00000013, 0x0000006f};
+    img.data = {9, 8, 7, 6};
+    img.data_addr = 0x48000;
+    img.symbols = {{"buf", 0x48000}};
+    const auto bytes = testelf::build(img);
+    const std::string path = ::testing::TempDir() + "capi-" + std::to_string(::getpid()) + ".elf";
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), long(bytes.size()));
+    return path;
+  }
+};
+
+TEST_P(CApi, LoadSymbolsSmemRunAndErrors) {
+  size_t n = 0;
+  ASSERT_EQ(ipudrv_count_devices(locator().c_str(), &n), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(n, 1u);
+  ipudrv_device* dev = nullptr;
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &dev), IPUDRV_OK) << ipudrv_last_error();
+  ipudrv_info info;
+  ASSERT_EQ(ipudrv_get_info(dev, &info), IPUDRV_OK);
+  EXPECT_EQ(info.tiles_per_ipu, 4u);
+
+  const std::string elf = write_elf();
+  ASSERT_EQ(ipudrv_load(dev, elf.c_str()), IPUDRV_OK) << ipudrv_last_error();
+  const uint32_t word = 0xCAFEF00D;
+  ASSERT_EQ(ipudrv_write_symbol(dev, 1, 2, "buf", &word, 4), IPUDRV_OK) << ipudrv_last_error();
+  uint32_t back = 0;
+  ASSERT_EQ(ipudrv_read_symbol(dev, 1, 2, "buf", &back, 4), IPUDRV_OK);
+  EXPECT_EQ(back, word);
+  EXPECT_EQ(ipudrv_read_symbol(dev, 1, 2, "nope", &back, 4), IPUDRV_E_USAGE);
+  EXPECT_NE(std::string(ipudrv_last_error()).find("nope"), std::string::npos);
+
+  uint64_t off = 99;
+  ASSERT_EQ(ipudrv_smem_alloc(dev, 128, 64, &off), IPUDRV_OK);
+  const char msg[] = "streaming memory";
+  ASSERT_EQ(ipudrv_smem_write(dev, off, msg, sizeof msg), IPUDRV_OK);
+  char got[sizeof msg] = {};
+  ASSERT_EQ(ipudrv_smem_read(dev, off, got, sizeof got), IPUDRV_OK);
+  EXPECT_STREQ(got, msg);
+
+  Step fault{Step::Kind::kError};
+  fault.code = IPU_ERR_TILE_FAULT, fault.ipu = 0, fault.tile = 1, fault.thread = 0, fault.pc = 0x40004;
+  fault.text = "misaligned load";
+  fake().script({Step{Step::Kind::kPause}, fault});
+  ipudrv_run_result r;
+  EXPECT_EQ(ipudrv_run(dev, 0, 10000, &r), IPUDRV_E_TILE_FAULT);
+  ipudrv_device_error e;
+  ASSERT_EQ(ipudrv_last_device_error(&e), IPUDRV_OK);
+  EXPECT_EQ(e.code, IPU_ERR_TILE_FAULT);
+  EXPECT_EQ(e.tile, 1u);
+  EXPECT_EQ(e.pc, 0x40004u);
+  EXPECT_STREQ(e.text, "misaligned load");
+  EXPECT_STREQ(ipudrv_status_name(IPUDRV_E_TILE_FAULT), "TILE_FAULT");
+
+  ASSERT_EQ(ipudrv_reset(dev), IPUDRV_OK);
+  ASSERT_EQ(ipudrv_load(dev, elf.c_str()), IPUDRV_OK);
+  fake().script({Step{Step::Kind::kHalt, 5}});
+  ASSERT_EQ(ipudrv_run(dev, 0, 0, &r), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(r.halted, 1);
+  EXPECT_EQ(r.exit_code, 5);
+  ipudrv_close(dev);
+}
+
+TEST_P(CApi, NullsAndBadFilesAreReportedNotCrashed) {
+  EXPECT_EQ(ipudrv_get_info(nullptr, nullptr), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_open(nullptr, 0, nullptr), IPUDRV_E_USAGE);
+  ipudrv_device* dev = nullptr;
+  EXPECT_EQ(ipudrv_open(locator().c_str(), 3, &dev), IPUDRV_E_USAGE);
+  EXPECT_EQ(dev, nullptr);
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &dev), IPUDRV_OK);
+  EXPECT_EQ(ipudrv_load(dev, "/nonexistent.elf"), IPUDRV_E_PROGRAM);
+  EXPECT_NE(std::string(ipudrv_last_error()).find("/nonexistent.elf"), std::string::npos) << ipudrv_last_error();
+  ipudrv_device_error e;
+  EXPECT_EQ(ipudrv_last_device_error(&e), IPUDRV_E_USAGE) << "a host-side error has no device registers";
+  EXPECT_EQ(ipudrv_write_tile(dev, 0, 0, 0x40000, nullptr, 4), IPUDRV_E_USAGE);
+  ipudrv_close(dev);
+  ipudrv_close(nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, CApi, ::testing::Values(Backend::kInProcess, Backend::kSocket), backend_name);
+
+}  // namespace
+}  // namespace drvtest

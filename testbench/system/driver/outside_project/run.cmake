@@ -1,0 +1,17 @@
+# Configures, builds and runs outside_project against ipudrv_DIR (ctest ipudrv_find_package).
+file(REMOVE_RECURSE ${BINARY})
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -G Ninja -DCMAKE_CXX_COMPILER=${CXX}
+  -Dipudrv_DIR=${ipudrv_DIR} RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "configure failed: ${rc}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "build failed: ${rc}")
+endif()
+foreach(exe consumer consumer_c)
+  execute_process(COMMAND ${BINARY}/${exe} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "${exe} failed: ${rc}")
+  endif()
+endforeach()
