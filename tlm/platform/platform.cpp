@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -58,14 +59,29 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
-  group_ = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+  // One run domain for `ipusim run`; one per board for a device.
+  const uint32_t domains = options_.device ? config.boards : 1;
+  ipus_per_domain_ = ipus / domains;
+  for (uint32_t d = 0; d < domains; ++d) {
+    auto dom = std::make_unique<Domain>();
+    const std::string name = options_.device ? "control" + std::to_string(d) : std::string("control");
+    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz, options_.device);
+    dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+    domains_.push_back(std::move(dom));
+  }
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
-    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *group_));
+    Domain& dom = domain_of(i);
+    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
+    if (options_.device) {
+      ipus_.back()->set_epoch(&dom.epoch);
+      for (uint32_t t = 0; t < ipus_.back()->tile_count(); ++t) ipus_.back()->tile(t).give_sram();
+    }
   }
+  if (options_.device)
+    for (auto& dom : domains_) dom->control->set_epoch(&dom->epoch);
 }
 
 Platform::~Platform() = default;
@@ -90,7 +106,10 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
   for (auto& ipu : ipus_) {
     for (uint32_t t : tiles.tiles(ipu->tile_count())) {
       tile::Tile& tile = ipu->tile(t);
-      if (!tile.loaded()) ++loaded_;
+      if (!tile.loaded()) {
+        ++loaded_;
+        ++domain_of(ipu->index()).loaded;
+      }
       tile.load(program);
       tile.connect(*engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
@@ -110,12 +129,13 @@ void Platform::tile_stopped(const tile::Tile& tile) {
   r.cycle = tile.stop_cycle();
   r.ipu = tile.identity().ipu;
   r.tile = tile.identity().tile;
+  Domain& dom = domain_of(r.ipu);
   switch (tile.state()) {
     case tile::TileState::Halted:
-      last_halt_cycle_ = std::max(last_halt_cycle_, tile.stop_cycle());
-      if (++halted_ < loaded_) return;
+      dom.last_halt_cycle = std::max(dom.last_halt_cycle, tile.stop_cycle());
+      if (++dom.halted < dom.loaded) return;
       r.kind = StopRequest::Kind::Finished;
-      r.cycle = last_halt_cycle_;
+      r.cycle = dom.last_halt_cycle;
       break;
     case tile::TileState::Faulted:
       r.kind = StopRequest::Kind::Fault;
@@ -129,10 +149,11 @@ void Platform::tile_stopped(const tile::Tile& tile) {
     default:
       return;
   }
-  control_->request(std::move(r));
+  dom.control->request(std::move(r));
 }
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
+  if (options_.device) return;  // a device reports totals only (registers)
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
   if (timeline_) timeline_->add(id.ipu, id.tile, record);
@@ -149,7 +170,7 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
     r.tile = deadlock.waiting.front().tile;
   }
   r.messages = {deadlock.message()};
-  control_->request(std::move(r));
+  domain_of(r.ipu).control->request(std::move(r));
 }
 
 // ---- the run ---------------------------------------------------------------------------
@@ -181,7 +202,8 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  const std::optional<StopRequest>& stop = control_->fired();
+  const Domain& dom = *domains_.front();
+  const std::optional<StopRequest>& stop = dom.control->fired();
   const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
   for (auto& ipu : ipus_)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t)
@@ -197,8 +219,8 @@ RunResult Platform::run() {
   } else if (stop && stop->kind == StopRequest::Kind::Deadlock) {
     // Described again now: every tile that arrived by the end is in the list.
     result.deadlock = ipus_.at(stop->ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).message();
-  } else if (halted_ < loaded_) {
-    result.deadlock = describe_stuck();
+  } else if (dom.halted < dom.loaded) {
+    result.deadlock = describe_stuck(0, ipu_count());
   }
   return result;
 }
@@ -243,11 +265,12 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 }
 
 // The simulation ran out of events with tiles still waiting.
-std::string Platform::describe_stuck() const {
-  for (const auto& ipu : ipus_)
+std::string Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
+  const auto ipus = std::span(ipus_).subspan(first_ipu, ipu_count);
+  for (const auto& ipu : ipus)
     if (auto d = ipu->sync_controller().stuck()) return d->message();
   std::vector<std::string> waiting;
-  for (const auto& ipu : ipus_)
+  for (const auto& ipu : ipus)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
       const tile::Tile& tile = ipu->tile(t);
       if (tile.loaded() && tile.state() != tile::TileState::Halted)
