@@ -2,9 +2,11 @@
 // sessions that open it. The model thread loops: take every board's queued commands,
 // then, while some board runs or has DMA to retire, run the kernel (Platform::simulate)
 // and let each board classify what happened. A host write sets the attention flag, so a
-// running kernel pauses at the engine's next batch and the command is taken promptly.
+// running kernel pauses at the engine's next batch and the command is taken promptly; a
+// ticker does the same every 20 ms of a run, so the statistics registers follow it.
 #include "host_if/sim_system.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <future>
@@ -36,6 +38,14 @@ class SimModel {
     });
     thread_.detach();  // lives as long as the process (SystemC elaborates once)
     ready.get();
+    // The statistics registers of a long run follow it: every kRefresh the kernel pauses
+    // at its next batch and the boards update their mirrors.
+    std::thread([this] {
+      for (;;) {
+        std::this_thread::sleep_for(kRefresh);
+        if (simulating_.load(std::memory_order_relaxed)) attention_.store(true, std::memory_order_release);
+      }
+    }).detach();
   }
 
   const config::SystemConfig& config() const { return config_; }
@@ -109,6 +119,7 @@ class SimModel {
       for (auto& c : calls) c();
       bool busy = false;
       for (auto& b : boards_) busy = busy || b->busy();
+      simulating_.store(busy, std::memory_order_relaxed);
       if (busy) step();
       busy = false;
       for (auto& b : boards_) busy = busy || b->busy();
@@ -122,7 +133,9 @@ class SimModel {
   bool failed_ = false;
   std::unique_ptr<platform::Platform> platform_;
   std::vector<std::unique_ptr<HostInterface>> boards_;
+  static constexpr auto kRefresh = std::chrono::milliseconds(20);
   std::atomic<bool> attention_{false};
+  std::atomic<bool> simulating_{false};
   std::mutex mutex_;
   std::condition_variable cv_;
   bool pending_ = false;
