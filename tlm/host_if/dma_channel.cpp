@@ -1,9 +1,11 @@
 // HostInterface's DMA channels: one SC_THREAD per channel retires the descriptors of its
-// ring in order (docs/host_if.md "DMA"). A descriptor takes the host link's latency plus
-// its bytes at the link's rate (a broadcast to tiles: its bytes once), then its bytes
-// move, its status is written back into the ring, HEAD advances and the interrupt cause
-// is raised if asked for. A failing descriptor halts the channel and records ERR_*.
+// ring in order (docs/host_if.md "DMA"). A descriptor occupies the host link for its
+// bytes at the link's rate (a broadcast to tiles: its bytes once) and retires the link's
+// latency later: its bytes move, its status is written back into the ring, HEAD
+// advances and the interrupt cause is raised if asked for. A failing descriptor halts
+// the channel (what was issued after it is dropped) and records ERR_*.
 #include <cstring>
+#include <deque>
 
 #include <fmt/format.h>
 
@@ -25,75 +27,115 @@ DmaPort* HostInterface::port_of(uint16_t target) const {
   return nullptr;
 }
 
+// Descriptors are issued onto the link back to back (the link carries one descriptor's
+// bytes after another's) and each retires its latency after its last byte, in order. So
+// a ring of descriptors moves at the link's rate, the latency paid once per stream.
 void HostInterface::channel_thread(unsigned ch) {
   const double rate = config_.board.host_link_bytes_per_second;
   const sc_core::sc_time latency(config_.board.host_link_latency_ns, sc_core::SC_NS);
+  struct InFlight {
+    uint32_t index;
+    uint64_t desc_addr;
+    ipu_dma_desc d;
+    bool have_desc;
+    Error e;
+    sc_core::sc_time done;
+  };
+  std::deque<InFlight> inflight;
+  sc_core::sc_time link_free = sc_core::SC_ZERO_TIME;
+  uint64_t generation = ~uint64_t{0};
+  uint32_t next_issue = 0;
   for (;;) {
-    uint64_t ring, generation;
-    uint32_t size, head;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    uint64_t ring = 0;
+    uint32_t size = 0;
+    bool can_issue;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(mutex_);
       const Channel& c = channels_[ch];
-      if (!c.has_work()) {
-        lock.unlock();
-        wait(kick_[ch]);
-        continue;
+      if (c.generation != generation) {  // new ring or RESET: what was in flight is dropped
+        inflight.clear();
+        generation = c.generation;
+        next_issue = c.head;
+        link_free = now;
       }
       ring = c.ring;
       size = c.size;
-      head = c.head;
-      generation = c.generation;
+      can_issue = size != 0 && !c.halted && next_issue != c.tail &&
+                  (inflight.empty() || inflight.back().e.code == IPU_ERR_NONE);
     }
-    const uint64_t desc_addr = ring + uint64_t(head & (size - 1)) * kDescBytes;
-    ipu_dma_desc d{};
-    bool have_desc;
-    {
-      HostMemory::Access host(host_memory_);
-      const std::byte* p = host.find(desc_addr, kDescBytes);
-      have_desc = p != nullptr;
-      if (p) std::memcpy(&d, p, kDescBytes);
+    if (can_issue && link_free <= now) {
+      InFlight f{next_issue++, 0, {}, false, {}, now};
+      f.desc_addr = ring + uint64_t(f.index & (size - 1)) * kDescBytes;
+      {
+        HostMemory::Access host(host_memory_);
+        if (const std::byte* p = host.find(f.desc_addr, kDescBytes)) {
+          std::memcpy(&f.d, p, kDescBytes);
+          f.have_desc = true;
+        }
+      }
+      if (!f.have_desc) {
+        f.e.code = IPU_ERR_DMA_HOST_ADDR;
+        f.e.addr = f.desc_addr;
+        f.e.text = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
+      } else {
+        check_descriptor(ch, f.d, f.e);
+      }
+      if (f.e.code == IPU_ERR_NONE) {
+        const sc_core::sc_time bytes(double(f.d.length) / rate, sc_core::SC_SEC);
+        DmaPort* port = port_of(f.d.target);
+        const sc_core::sc_time total = port ? port->duration(f.d, latency + bytes) : latency + bytes;
+        link_free = now + (total > latency ? total - latency : sc_core::SC_ZERO_TIME);
+        f.done = link_free + latency;
+      } else {
+        f.done = now + latency;
+      }
+      inflight.push_back(std::move(f));
+      continue;
     }
-    Error e;
-    if (!have_desc) {
-      e.code = IPU_ERR_DMA_HOST_ADDR;
-      e.addr = desc_addr;
-      e.text = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", desc_addr);
-    } else {
-      check_descriptor(ch, d, e);
+    if (!inflight.empty() && inflight.front().done <= now) {
+      InFlight f = std::move(inflight.front());
+      inflight.pop_front();
+      if (f.e.code == IPU_ERR_NONE) transfer(ch, f.d, f.e);
+      if (f.have_desc) {
+        f.d.status = f.e.code == IPU_ERR_NONE ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
+        f.d.error = f.e.code;
+        f.d.bytes_done = f.e.code == IPU_ERR_NONE ? f.d.length : 0;
+        HostMemory::Access host(host_memory_);
+        if (std::byte* p = host.find(f.desc_addr, kDescBytes))
+          std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Channel& c = channels_[ch];
+        if (c.generation != generation) continue;
+        ++c.head;  // retired, with OK or ERROR
+        if (f.e.code != IPU_ERR_NONE) c.halted = true;
+      }
+      if (f.e.code != IPU_ERR_NONE) {
+        inflight.clear();  // nothing after a failed descriptor runs
+        f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
+        record(f.e);
+      }
+      if (f.e.code != IPU_ERR_NONE || (f.d.flags & IPU_DESC_FLAG_IRQ))
+        raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
+      continue;
     }
-    sc_core::sc_time duration = latency;
-    if (e.code == IPU_ERR_NONE) {
-      const sc_core::sc_time link = latency + sc_core::sc_time(double(d.length) / rate, sc_core::SC_SEC);
-      DmaPort* port = port_of(d.target);
-      duration = port ? port->duration(d, link) : link;
+    // Sleep until the next retirement, the link frees for the next issue, or a doorbell.
+    sc_core::sc_time next = sc_core::SC_ZERO_TIME;
+    bool timed = false;
+    if (!inflight.empty()) {
+      next = inflight.front().done - now;
+      timed = true;
     }
-    wait(duration);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (channels_[ch].generation != generation) continue;  // ring rewritten or RESET meanwhile
+    if (can_issue && (!timed || link_free - now < next)) {
+      next = link_free - now;
+      timed = true;
     }
-    if (e.code == IPU_ERR_NONE) transfer(ch, d, e);
-    if (have_desc) {
-      d.status = e.code == IPU_ERR_NONE ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
-      d.error = e.code;
-      d.bytes_done = e.code == IPU_ERR_NONE ? d.length : 0;
-      HostMemory::Access host(host_memory_);
-      if (std::byte* p = host.find(desc_addr, kDescBytes))
-        std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&d) + kStatusOffset, kStatusBytes);
-    }
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      Channel& c = channels_[ch];
-      if (c.generation != generation) continue;
-      ++c.head;  // retired, with OK or ERROR
-      if (e.code != IPU_ERR_NONE) c.halted = true;
-    }
-    if (e.code != IPU_ERR_NONE) {
-      e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, head, desc_addr, e.text);
-      record(e);
-    }
-    if (e.code != IPU_ERR_NONE || (d.flags & IPU_DESC_FLAG_IRQ))
-      raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
+    if (timed)
+      wait(next, kick_[ch]);
+    else
+      wait(kick_[ch]);
   }
 }
 

@@ -169,7 +169,10 @@ void HostInterface::update_stats() {
 }
 
 void HostInterface::after_simulate(bool starved) {
-  if (!running_) return;
+  if (!running_) {
+    update_stats();
+    return;
+  }
   const platform::BoardOutcome out = platform_.board_outcome(board_, starved);
   using Kind = platform::BoardOutcome::Kind;
   switch (out.kind) {

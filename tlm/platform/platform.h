@@ -69,7 +69,7 @@ struct BoardStats {
   uint64_t instret = 0;         // all booted tiles
   uint64_t supersteps = 0;      // syncs released on the board's first IPU with booted tiles
   uint64_t exchange_bytes = 0;  // delivered by the board's fabrics
-  uint64_t sim_time_ps = 0;     // SystemC time since the board's reset
+  uint64_t sim_time_ps = 0;     // SystemC time since the board's last RUN from READY (or reset)
   uint32_t booted = 0;
   int32_t exit_code = 0;        // lowest-numbered halted tile's non-zero code, else 0
 };
@@ -161,8 +161,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   uint32_t ipus_per_board() const { return config_.board.ipus; }
   // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
   void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
-  // RUN from READY: the booted tiles become the participants of their IPU's syncs and
-  // exchanges and start; every IPU of the board holds its `supersteps`-th sync release
+  // RUN from READY: cycle 0 becomes the current SystemC time; the booted tiles become
+  // the participants of their IPU's syncs and exchanges and start; every IPU of the
+  // board holds its `supersteps`-th sync release
   // (0: none). RUN from PAUSED: continue_board releases what was held.
   void start_board(uint32_t board, uint32_t supersteps);
   void continue_board(uint32_t board, uint32_t supersteps);
@@ -176,7 +177,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // again until reset_board().
   void freeze_board(uint32_t board);
   // Unboots every tile of the board, zeroes its SRAM, clears its controllers, fabrics,
-  // run control and figures; its cycle 0 becomes the current SystemC time.
+  // run control and figures.
   void reset_board(uint32_t board);
   BoardStats board_stats(uint32_t board) const;
   void set_console(std::FILE* out) { console_.set_output(out); }

@@ -22,6 +22,8 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
 }
 
 void Platform::start_board(uint32_t board, uint32_t supersteps) {
+  // Cycle 0 is now: DMA before the run moved SystemC time on.
+  domains_.at(board)->epoch = sc_core::sc_time_stamp();
   const uint32_t first = board * ipus_per_domain_;
   for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
     Ipu& ipu = *ipus_[i];
