@@ -47,6 +47,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (sc_core::sc_is_running() || sc_core::sc_end_of_simulation_invoked())
     throw std::logic_error("a process can elaborate and run only one Platform");
   sc_core::sc_set_stop_mode(sc_core::SC_STOP_FINISH_DELTA);
+  // A device simulates whenever the host asks, sometimes with nothing to do: not news.
+  if (options_.device)
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
