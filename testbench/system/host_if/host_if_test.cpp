@@ -277,5 +277,40 @@ TEST(HostIf, InterruptsAreDeliveredForEnabledCauses) {
   EXPECT_EQ(calls.load(), before);
 }
 
+// Boards of one system are devices of their own: each runs, ends and resets alone.
+TEST(HostIf, BoardsRunAndResetIndependently) {
+  config::SystemConfig two = small_system(4, 2);
+  two.boards = 2;
+  two.kind = "system";
+  auto sys = SimSystem::open(two, quiet());
+  ASSERT_EQ(sys->boards(), 2u);
+  TestHost b0(sys->link(0)), b1(sys->link(1));
+  EXPECT_EQ(b1.reg(IPU_REG_BOARD_INDEX), 1u);
+  EXPECT_EQ(b1.reg(IPU_REG_SYSTEM_IPUS), 4u);
+  auto halting = [](uint32_t code) {
+    Asm a;
+    a.li(t0, 2);  // a zone-2 (group) sync: the board's IPUs only
+    a.sync(t0);
+    a.li(a0, code);
+    a.halt(a0);
+    return program(a, "halt" + std::to_string(code) + ".elf");
+  };
+  b0.load(*halting(3), 0, 0, 4);
+  b0.load(*halting(3), 1, 0, 4);
+  b1.load(*halting(5), 1, 2, 1);
+  EXPECT_EQ(b1.run(), IPU_STATE_HALTED) << b1.err_text();
+  EXPECT_EQ(b1.reg(IPU_REG_EXIT_CODE), 5u);
+  EXPECT_EQ(b1.reg(IPU_REG_SUPERSTEPS), 1u);
+  EXPECT_EQ(b0.state(), IPU_STATE_READY);
+  EXPECT_EQ(b0.run(), IPU_STATE_HALTED) << b0.err_text();
+  EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 3u);
+  EXPECT_EQ(b0.reg(IPU_REG_BOOTED_TILES), 8u);
+  b1.reset();
+  sys->wait_idle();
+  EXPECT_EQ(b0.state(), IPU_STATE_HALTED);
+  EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 3u);
+  EXPECT_EQ(b1.state(), IPU_STATE_IDLE);
+}
+
 }  // namespace
 }  // namespace ipusim::test
