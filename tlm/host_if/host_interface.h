@@ -21,8 +21,8 @@
 // busy(), and the SystemC processes. Interrupts are delivered on the model thread.
 //
 // Command order: commands act in the order written. BOOT_CMD and CTRL.RUN first let the
-// DMA descriptors posted before them retire (the model simulates until both channels
-// are idle), so "DMA the program, BOOT, RUN" needs no wait in between. Register state
+// DMA descriptors posted before them (or while they wait) retire: the model simulates
+// until both channels are idle, so "DMA the program, BOOT, RUN" needs no wait between. Register state
 // the host changes (STATE after RUN / BOOT / RESET, DMA ring set-up, IRQ_STATUS) is
 // updated in the mirror at once, so a read right after a write sees it.
 #pragma once
@@ -85,7 +85,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void after_simulate(bool starved);
   // The kernel has work for this board: a run, or DMA descriptors to retire.
   bool busy();
-  // Forgets host memory and the interrupt handler (SimSystem close; call after a RESET).
+  // Forgets host memory, the interrupt handler, IRQ_MASK, the DMA rings and the BOOT_* /
+  // RUN_SUPERSTEPS values (SimSystem close; call after a RESET).
   void detach_host();
   uint32_t board() const { return board_; }
 
@@ -129,6 +130,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
   bool dma_busy();
+  void drain_dma(const std::function<void()>& simulate);
 
   // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code IPU_ERR_NONE: fine).
   void channel_thread(unsigned ch);

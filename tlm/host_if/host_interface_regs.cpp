@@ -307,6 +307,15 @@ void HostInterface::set_interrupt_handler(InterruptHandler handler) {
 void HostInterface::detach_host() {
   host_memory_.unmap_all();
   set_interrupt_handler({});
+  // The next session starts from power-on settings: no interrupt enabled, no ring (the
+  // old rings pointed into the old session's memory).
+  std::lock_guard<std::mutex> lock(mutex_);
+  irq_mask_ = 0;
+  run_supersteps_ = 0;
+  boot_regs_ = {};
+  for (Channel& c : channels_) {
+    c = Channel{.generation = c.generation + 1};
+  }
 }
 
 }  // namespace ipusim::host_if
