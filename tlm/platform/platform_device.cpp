@@ -52,8 +52,21 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     out.kind = stop->kind == StopRequest::Kind::Finished ? BoardOutcome::Kind::Halted : BoardOutcome::Kind::Error;
     return out;
   }
-  if (!starved) return out;  // Running
   const uint32_t first = board * ipus_per_domain_;
+  if (!starved) {
+    // Other boards keep the kernel busy: this one is paused all the same if each of its
+    // IPUs holds a release or has no tile left (nothing of it can move until RUN).
+    bool holds = false;
+    for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+      const sync::SyncController& sc = ipus_[i]->sync_controller();
+      if (sc.holding())
+        holds = true;
+      else if (sc.departed() < sc.participants())
+        return out;  // Running
+    }
+    if (holds) out.kind = BoardOutcome::Kind::Paused;
+    return out;
+  }
   for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
     if (ipus_[i]->sync_controller().holding()) {
       out.kind = BoardOutcome::Kind::Paused;

@@ -113,6 +113,8 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   const SyncControllerConfig& config() const { return config_; }
   const SyncLatency& latency() const { return latency_; }
   uint32_t participants() const { return participant_count_; }
+  // Participants that halted (left) since the last reset.
+  uint32_t departed() const { return left_count_; }
   uint64_t syncs_completed(uint32_t zone) const { return completed_[zone == 2 ? 1 : 0]; }
   // The deadlock this controller reported, described with the tiles waiting now.
   std::optional<SyncDeadlock> deadlock() const;

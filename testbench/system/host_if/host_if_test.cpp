@@ -319,6 +319,25 @@ TEST(HostIf, BoardsRunAndResetIndependently) {
   EXPECT_EQ(b0.state(), IPU_STATE_HALTED);
   EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 3u);
   EXPECT_EQ(b1.state(), IPU_STATE_IDLE);
+
+  // A board pauses while another keeps running: board 1 loops forever, board 0 runs
+  // superstep by superstep.
+  Asm loop;
+  loop.li(t0, 1);
+  const uint32_t top = loop.pc();
+  loop.sync(t0);
+  loop.beq(zero, zero, top);
+  b1.load(*program(loop, "forever.elf"), 0, 0, 4);
+  b1.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  b0.reset();
+  b0.load(*halting(4), 0, 0, 4);
+  EXPECT_EQ(b0.run(1, 10), IPU_STATE_PAUSED);
+  EXPECT_EQ(b1.state(), IPU_STATE_RUNNING);
+  EXPECT_EQ(b0.run(1, 10), IPU_STATE_HALTED);
+  EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 4u);
+  EXPECT_EQ(b1.state(), IPU_STATE_RUNNING);
+  b1.set(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+  EXPECT_TRUE(TestHost::wait_for([&] { return b1.state() == IPU_STATE_ERROR; }, 10));
 }
 
 }  // namespace
