@@ -70,9 +70,22 @@ tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payl
   return tlm::TLM_UPDATED;
 }
 
+void ExchangeFabric::reset() {
+  ++generation_;
+  complete_event_.cancel();
+  std::fill(participant_.begin(), participant_.end(), 0);
+  std::fill(in_phase_.begin(), in_phase_.end(), 0);
+  participant_count_ = 0;
+  entries_.clear();
+  errors_.clear();
+  exchanges_ = failed_ = messages_ = bytes_ = 0;
+  plan_seconds_ = 0;
+}
+
 void ExchangeFabric::exchange_thread() {
   for (;;) {
-    wait(complete_event_);
+    // A phase may complete while this thread waits out a dropped exchange (reset()).
+    while (participant_count_ == 0 || entries_.size() != participant_count_) wait(complete_event_);
     std::vector<Entry>& entries = phase_entries_;
     entries.swap(entries_);
     entries_.clear();
@@ -112,7 +125,9 @@ void ExchangeFabric::exchange_thread() {
       if (entries[i].trans) earliest = std::min(earliest, outcomes[i].done_cycle);
     const sc_core::sc_time at = clock_.time_of(earliest);
     const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const uint64_t generation = generation_;
     if (at > now) wait(at - now);
+    if (generation != generation_) continue;  // reset meanwhile
     answer(entries, &outcomes);
   }
 }

@@ -92,6 +92,10 @@ class ExchangeFabric : public sc_core::sc_module {
   void set_participant(uint32_t tile);
   uint32_t participants() const { return participant_count_; }
   const ExchangeFabricConfig& config() const { return config_; }
+  // Device mode: back to the state after elaboration (no participant, no phase, counters
+  // zero; an exchange waiting for its done time is dropped). Cycle 0 at *epoch.
+  void reset();
+  void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
 
   uint64_t exchanges() const { return exchanges_; }
   uint64_t failed_exchanges() const { return failed_; }
@@ -147,6 +151,7 @@ class ExchangeFabric : public sc_core::sc_module {
   uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
   double plan_seconds_ = 0;
+  uint64_t generation_ = 0;  // reset() count: an exchange planned before one is dropped
 };
 
 }  // namespace ipusim::exchange

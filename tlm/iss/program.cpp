@@ -227,6 +227,33 @@ std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& e
   return p;
 }
 
+std::shared_ptr<const Program> Program::from_image(const std::string& name, uint32_t entry,
+                                                   uint32_t code_base, std::vector<uint8_t> code) {
+  if (code.empty() || code.size() % 4 != 0 || (code_base & 3) != 0)
+    throw ProgramError(fmt::format("{}: code range 0x{:08x} + {} bytes is not whole aligned words", name,
+                                   code_base, code.size()));
+  if (code_base < kSramBase || uint64_t(code_base) + code.size() > 0xffffffffull)
+    throw ProgramError(fmt::format("{}: code range 0x{:08x} + {} bytes is outside the tile address space",
+                                   name, code_base, code.size()));
+  if (entry < code_base || entry - code_base >= code.size() || (entry & 3) != 0)
+    throw ProgramError(fmt::format("{}: entry 0x{:08x} is not a 4-byte aligned address in the code range "
+                                   "0x{:08x}..0x{:08x}",
+                                   name, entry, code_base, uint64_t(code_base) + code.size()));
+  std::shared_ptr<Program> p(new Program());
+  p->name_ = name;
+  p->entry_ = entry;
+  Segment s;
+  s.vaddr = code_base;
+  s.mem_size = uint32_t(code.size());
+  s.bytes = std::move(code);
+  s.executable = true;
+  p->segments_.push_back(std::move(s));
+  p->code_begin_ = code_base;
+  p->code_end_ = code_base + p->segments_[0].mem_size;
+  p->decoded_ = build_decoded(*p);
+  return p;
+}
+
 std::optional<uint32_t> Program::symbol(const std::string& name) const {
   auto it = std::lower_bound(symbols_.begin(), symbols_.end(), name,
                              [](const auto& s, const std::string& n) { return s.first < n; });

@@ -34,6 +34,13 @@ class Program {
   // Same, from bytes in memory; `name` is used in error messages.
   static std::shared_ptr<const Program> from_bytes(const std::vector<uint8_t>& elf,
                                                    const std::string& name);
+  // A program that is only code: `code` is the executable range at `code_base` (tile
+  // addresses, 4-aligned, whole words), started at `entry`. For cores booted over SRAM a
+  // host already wrote (the host interface's BOOT_CMD); `name` is used in messages.
+  // Throws ProgramError for a misaligned range or an entry outside it.
+  static std::shared_ptr<const Program> from_image(const std::string& name, uint32_t entry,
+                                                   uint32_t code_base,
+                                                   std::vector<uint8_t> code);
   ~Program();
 
   const std::string& name() const { return name_; }

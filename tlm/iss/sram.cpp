@@ -18,7 +18,9 @@ Sram::Sram(uint32_t bytes) : size_(bytes) {
   data_ = static_cast<uint8_t*>(p);
 }
 
-Sram::~Sram() { munmap(data_, size_); }
+Sram::~Sram() {
+  if (owned_) munmap(data_, size_);
+}
 
 void Sram::clear() {
   // MADV_DONTNEED on a private anonymous mapping makes the pages read back as zeros.

@@ -1,6 +1,8 @@
 // A tile's SRAM: an anonymous private mapping, so untouched pages cost no host memory
 // (1472 tiles x 624 KiB with only code loaded stay far below the full size), and a
 // reset returns the pages to the kernel instead of clearing them byte by byte.
+// A Sram may also borrow another Sram's mapping (Sram::borrow): a core booted over SRAM
+// the host already wrote (device mode, tlm/host_if) uses the tile's own mapping.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,9 @@ namespace ipusim::iss {
 class Sram {
  public:
   explicit Sram(uint32_t bytes);
+  // A view of `other`'s bytes: same data, never unmapped by this object.
+  struct Borrow {};
+  Sram(Borrow, Sram& other) : data_(other.data_), size_(other.size_), owned_(false) {}
   ~Sram();
   Sram(const Sram&) = delete;
   Sram& operator=(const Sram&) = delete;
@@ -23,6 +28,7 @@ class Sram {
  private:
   uint8_t* data_ = nullptr;
   uint32_t size_ = 0;
+  bool owned_ = true;
 };
 
 }  // namespace ipusim::iss

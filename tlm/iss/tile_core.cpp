@@ -25,6 +25,12 @@ TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> prog
   impl_ = std::make_unique<Impl>(params, std::move(program), console);
 }
 
+TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> program, Sram& sram,
+                   ConsoleSink* console) {
+  if (!program) throw std::invalid_argument("TileCore: no program");
+  impl_ = std::make_unique<Impl>(params, std::move(program), console, sram);
+}
+
 TileCore::~TileCore() = default;
 
 void TileCore::reset() { impl_->reset(); }

@@ -24,6 +24,8 @@
 
 namespace ipusim::iss {
 
+class Sram;
+
 inline constexpr uint32_t kSramBase = 0x0004'0000;
 inline constexpr unsigned kIssueSlots = 6;  // barrel depth: one issue per thread per 6 cycles
 
@@ -130,12 +132,18 @@ class TileCore {
  public:
   TileCore(const TileParams& params, std::shared_ptr<const Program> program,
            ConsoleSink* console = nullptr);
+  // Boots over `sram`, which the caller owns and keeps alive, as it is: the program's
+  // bytes are expected there already (a host wrote them), reset() never touches it. The
+  // program's executable range becomes read-only to the host (write()).
+  TileCore(const TileParams& params, std::shared_ptr<const Program> program, Sram& sram,
+           ConsoleSink* console = nullptr);
   ~TileCore();
   TileCore(const TileCore&) = delete;
   TileCore& operator=(const TileCore&) = delete;
 
   // Copies the program's segments into SRAM (zeroing .bss) and puts the supervisor at
-  // the entry point with cycle 0. Called by the constructor; call again to rerun.
+  // the entry point with cycle 0. Called by the constructor; call again to rerun. A core
+  // booted over existing SRAM keeps the SRAM as it is.
   void reset();
 
   // Runs until the tile halts, reaches a sync or an exchange, or faults. After Halted or

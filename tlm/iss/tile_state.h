@@ -67,6 +67,9 @@ inline uint32_t* thread_regs(Thread& t) { return t.hart.regs; }
 class TileState {
  public:
   TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console);
+  // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
+  TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
+            Sram& sram);
 
   void reset();
   StopInfo run();
@@ -101,6 +104,7 @@ class TileState {
   void raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail);
 
  private:
+  void init_views();
   // Scheduling (scheduler.cpp).
   Thread* pick();
   struct Order {
@@ -140,6 +144,7 @@ class TileState {
   ConsoleSink* console_;
   TraceSink* trace_ = nullptr;
   Sram sram_;
+  bool keep_sram_ = false;  // booted over existing SRAM: reset() leaves it alone
   MemView mem_;
   std::array<Thread, kMaxThreads> threads_;
   // Per-tile Xipu CSRs.

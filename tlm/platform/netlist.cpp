@@ -33,6 +33,12 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
 
 Ipu::~Ipu() = default;
 
+void Ipu::set_epoch(const sc_core::sc_time* epoch) {
+  sync_->set_epoch(epoch);
+  exchange_->set_epoch(epoch);
+  for (auto& t : tiles_) t->set_epoch(epoch);
+}
+
 uint32_t Ipu::loaded_tiles() const {
   uint32_t n = 0;
   for (const auto& t : tiles_) n += t->loaded() ? 1 : 0;

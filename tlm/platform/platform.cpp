@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -46,6 +47,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (sc_core::sc_is_running() || sc_core::sc_end_of_simulation_invoked())
     throw std::logic_error("a process can elaborate and run only one Platform");
   sc_core::sc_set_stop_mode(sc_core::SC_STOP_FINISH_DELTA);
+  // A device simulates whenever the host asks, sometimes with nothing to do: not news.
+  if (options_.device)
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
@@ -58,13 +62,26 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
-  group_ = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+  // One run domain for `ipusim run`; one per board for a device.
+  const uint32_t domains = options_.device ? config.boards : 1;
+  ipus_per_domain_ = ipus / domains;
+  for (uint32_t d = 0; d < domains; ++d) {
+    auto dom = std::make_unique<Domain>();
+    const std::string name = options_.device ? "control" + std::to_string(d) : std::string("control");
+    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz, options_.device);
+    dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+    domains_.push_back(std::move(dom));
+  }
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
-    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *group_));
+    Domain& dom = domain_of(i);
+    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
+    if (options_.device) {
+      ipus_.back()->set_epoch(&dom.epoch);
+      for (uint32_t t = 0; t < ipus_.back()->tile_count(); ++t) ipus_.back()->tile(t).give_sram();
+    }
   }
   for (uint32_t b = 0; b < config.boards; ++b) {
     streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
@@ -74,6 +91,8 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
       ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
   }
+  if (options_.device)
+    for (auto& dom : domains_) dom->control->set_epoch(&dom->epoch);
 }
 
 Platform::~Platform() = default;
@@ -98,7 +117,10 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
   for (auto& ipu : ipus_) {
     for (uint32_t t : tiles.tiles(ipu->tile_count())) {
       tile::Tile& tile = ipu->tile(t);
-      if (!tile.loaded()) ++loaded_;
+      if (!tile.loaded()) {
+        ++loaded_;
+        ++domain_of(ipu->index()).loaded;
+      }
       tile.load(program);
       tile.connect(*engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
@@ -118,12 +140,13 @@ void Platform::tile_stopped(const tile::Tile& tile) {
   r.cycle = tile.stop_cycle();
   r.ipu = tile.identity().ipu;
   r.tile = tile.identity().tile;
+  Domain& dom = domain_of(r.ipu);
   switch (tile.state()) {
     case tile::TileState::Halted:
-      last_halt_cycle_ = std::max(last_halt_cycle_, tile.stop_cycle());
-      if (++halted_ < loaded_) return;
+      dom.last_halt_cycle = std::max(dom.last_halt_cycle, tile.stop_cycle());
+      if (++dom.halted < dom.loaded) return;
       r.kind = StopRequest::Kind::Finished;
-      r.cycle = last_halt_cycle_;
+      r.cycle = dom.last_halt_cycle;
       break;
     case tile::TileState::Faulted:
       r.kind = StopRequest::Kind::Fault;
@@ -137,10 +160,11 @@ void Platform::tile_stopped(const tile::Tile& tile) {
     default:
       return;
   }
-  control_->request(std::move(r));
+  dom.control->request(std::move(r));
 }
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
+  if (options_.device) return;  // a device reports totals only (registers)
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
   if (timeline_) timeline_->add(id.ipu, id.tile, record);
@@ -157,7 +181,7 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
     r.tile = deadlock.waiting.front().tile;
   }
   r.messages = {deadlock.message()};
-  control_->request(std::move(r));
+  domain_of(r.ipu).control->request(std::move(r));
 }
 
 // ---- the run ---------------------------------------------------------------------------
@@ -189,7 +213,8 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  const std::optional<StopRequest>& stop = control_->fired();
+  const Domain& dom = *domains_.front();
+  const std::optional<StopRequest>& stop = dom.control->fired();
   const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
   for (auto& ipu : ipus_)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t)
@@ -205,8 +230,8 @@ RunResult Platform::run() {
   } else if (stop && stop->kind == StopRequest::Kind::Deadlock) {
     // Described again now: every tile that arrived by the end is in the list.
     result.deadlock = ipus_.at(stop->ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).message();
-  } else if (halted_ < loaded_) {
-    result.deadlock = describe_stuck();
+  } else if (dom.halted < dom.loaded) {
+    result.deadlock = describe_stuck(0, ipu_count());
   }
   return result;
 }
@@ -253,17 +278,19 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 }
 
 // The simulation ran out of events with tiles still waiting.
-std::string Platform::describe_stuck() const {
-  for (const auto& gateway : gateways_)
-    if (auto w = gateway->stream_wait())
+std::string Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
+  const uint32_t per_board = config_.board.ipus;
+  for (uint32_t b = first_ipu / per_board; b < gateways_.size() && b * per_board < first_ipu + ipu_count; ++b)
+    if (auto w = gateways_[b]->stream_wait())
       return fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
                          w->stream, w->tile, w->ipu, w->pc,
                          w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
                                 : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
-  for (const auto& ipu : ipus_)
+  const auto ipus = std::span(ipus_).subspan(first_ipu, ipu_count);
+  for (const auto& ipu : ipus)
     if (auto d = ipu->sync_controller().stuck()) return d->message();
   std::vector<std::string> waiting;
-  for (const auto& ipu : ipus_)
+  for (const auto& ipu : ipus)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
       const tile::Tile& tile = ipu->tile(t);
       if (tile.loaded() && tile.state() != tile::TileState::Halted)

@@ -10,12 +10,14 @@
 //                IPU fabric of the board binds its gateway_socket to it
 //   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
 //
-// A process elaborates one Platform and runs it once (SystemC allows one elaboration per
-// process). run() simulates until every loaded tile has halted, or until the first (in
+// A process elaborates one Platform (SystemC allows one elaboration per process) and
+// runs it once, or, in device mode (PlatformOptions::device, the host interface's
+// SimSystem), boots, runs and resets each board as often as the host asks. run() simulates until every loaded tile has halted, or until the first (in
 // simulated time) fault, failed exchange or sync deadlock. Console lines are printed as
 // each compute batch ends (platform_console.h). docs/platform.md and docs/chip.md.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -53,6 +55,29 @@ struct PlatformOptions {
   // A host serves the host streams (the device model): a copy that finds its stream's
   // FIFO short waits for it. false (`ipusim run`, no host): such a copy fails the exchange.
   bool stream_host = true;
+  // Device mode (tlm/host_if, docs/platform.md "Device mode"): every board is a device
+  // of its own that boots, runs, pauses and resets again and again in one elaboration.
+  // Off: load() + run() once, as `ipusim run`.
+  bool device = false;
+};
+
+// Device mode: how a board's run stands after a simulate().
+struct BoardOutcome {
+  enum class Kind { Running, Paused, Halted, Error };
+  Kind kind = Kind::Running;
+  std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
+  std::string stuck;                // Error without a stop: the kernel starved with tiles waiting
+};
+
+// Device mode: a board's figures since its last reset.
+struct BoardStats {
+  uint64_t cycles = 0;          // max over booted tiles (where simulated time reached)
+  uint64_t instret = 0;         // all booted tiles
+  uint64_t supersteps = 0;      // syncs released on the board's first IPU with booted tiles
+  uint64_t exchange_bytes = 0;  // delivered by the board's fabrics
+  uint64_t sim_time_ps = 0;     // SystemC time since the board's last RUN from READY (or reset)
+  uint32_t booted = 0;
+  int32_t exit_code = 0;        // lowest-numbered halted tile's non-zero code, else 0
 };
 
 struct TileResult {
@@ -140,6 +165,34 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   uint32_t loaded_tiles() const { return loaded_; }
   const tile::TileEngine& engine() const { return *engine_; }
 
+  // ---- device mode (options.device) ------------------------------------------------
+  // Called between simulate()s, on the thread that runs the kernel.
+  uint32_t boards() const { return config_.boards; }
+  uint32_t ipus_per_board() const { return config_.board.ipus; }
+  // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
+  void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
+  // RUN from READY: cycle 0 becomes the current SystemC time; the booted tiles become
+  // the participants of their IPU's syncs and exchanges and start; every IPU of the
+  // board holds its `supersteps`-th sync release
+  // (0: none). RUN from PAUSED: continue_board releases what was held.
+  void start_board(uint32_t board, uint32_t supersteps);
+  void continue_board(uint32_t board, uint32_t supersteps);
+  // Runs the kernel until nothing is pending, a board's run stops (RunControl), or the
+  // engine sees `attention` (set_attention). Returns true if the kernel starved.
+  bool simulate();
+  void set_attention(const std::atomic<bool>* flag) { engine_->set_attention(flag); }
+  // How `board`'s run stands; `starved`: what simulate() returned.
+  BoardOutcome board_outcome(uint32_t board, bool starved) const;
+  // Stops the board's tiles where they are (an error or an abort): nothing of it runs
+  // again until reset_board().
+  void freeze_board(uint32_t board);
+  // Unboots every tile of the board, zeroes its SRAM, clears its controllers, fabrics,
+  // run control and figures.
+  void reset_board(uint32_t board);
+  BoardStats board_stats(uint32_t board) const;
+  void set_console(std::FILE* out) { console_.set_output(out); }
+  void flush_console() { console_.flush(); }
+
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
   // std::invalid_argument naming the program, the segment and the SRAM end.
   static void check_fits(const iss::Program& program, const config::ChipConfig& chip);
@@ -153,7 +206,17 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // sync::SyncObserver
   void sync_deadlock(const sync::SyncDeadlock& deadlock) override;
 
-  std::string describe_stuck() const;
+  // A run domain: the IPUs one RunControl ends. `ipusim run`: the whole system; device
+  // mode: one board (with its own sync group and cycle-0 epoch).
+  struct Domain {
+    std::unique_ptr<RunControl> control;
+    std::unique_ptr<sync::GroupSync> group;
+    sc_core::sc_time epoch;  // SystemC time of cycle 0 (device mode)
+    uint32_t loaded = 0, halted = 0;
+    uint64_t last_halt_cycle = 0;
+  };
+  Domain& domain_of(uint32_t ipu) { return *domains_.at(ipu / ipus_per_domain_); }
+  std::string describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;
@@ -162,16 +225,14 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<tile::TileEngine> engine_;
-  std::unique_ptr<RunControl> control_;
-  std::unique_ptr<sync::GroupSync> group_;
+  std::vector<std::unique_ptr<Domain>> domains_;
+  uint32_t ipus_per_domain_ = 1;
   std::vector<std::unique_ptr<Ipu>> ipus_;
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;
   std::vector<std::vector<tile::SuperstepRecord>> tile_supersteps_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;
   uint32_t loaded_ = 0;
-  uint32_t halted_ = 0;
-  uint64_t last_halt_cycle_ = 0;
   bool ran_ = false;
 };
 

@@ -44,4 +44,10 @@ void ConsoleCollector::print_buffered() {
   if (out_) std::fflush(out_);
 }
 
+void ConsoleCollector::set_output(std::FILE* out) {
+  flush();
+  std::lock_guard<std::mutex> lock(mutex_);
+  out_ = out;
+}
+
 }  // namespace ipusim::platform

@@ -33,6 +33,8 @@ class ConsoleCollector {
   // Safe to call from several host threads.
   void add(uint64_t stamp, uint32_t ipu, uint32_t tile, uint32_t thread, std::string_view text);
   void flush();
+  // Prints what is buffered, then sends later lines to `out` (null: none).
+  void set_output(std::FILE* out);
   uint64_t lines() const { return lines_; }
 
   // The text printed for one line, newline included.

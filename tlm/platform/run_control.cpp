@@ -8,8 +8,8 @@ bool StopRequest::before(const StopRequest& o) const {
   return std::tie(cycle, kind, ipu, tile) < std::tie(o.cycle, o.kind, o.ipu, o.tile);
 }
 
-RunControl::RunControl(sc_core::sc_module_name name, double clock_hz)
-    : sc_module(name), clock_(clock_hz) {
+RunControl::RunControl(sc_core::sc_module_name name, double clock_hz, bool resumable)
+    : sc_module(name), clock_(clock_hz), resumable_(resumable) {
   SC_HAS_PROCESS(RunControl);
   SC_METHOD(fire);
   sensitive << stop_event_;
@@ -28,7 +28,16 @@ void RunControl::request(StopRequest request) {
 void RunControl::fire() {
   if (fired_ || !best_) return;
   fired_ = best_;
-  sc_core::sc_stop();
+  if (resumable_)
+    sc_core::sc_pause();
+  else
+    sc_core::sc_stop();
+}
+
+void RunControl::rearm() {
+  stop_event_.cancel();
+  best_.reset();
+  fired_.reset();
 }
 
 }  // namespace ipusim::platform

@@ -31,7 +31,13 @@ struct StopRequest {
 
 class RunControl : public sc_core::sc_module {
  public:
-  RunControl(sc_core::sc_module_name name, double clock_hz);
+  // `resumable` (device mode): the stop pauses the kernel (sc_pause) instead of ending
+  // it, so the device can simulate again after reading the result and rearm().
+  RunControl(sc_core::sc_module_name name, double clock_hz, bool resumable = false);
+
+  // Device mode: forget the request that fired (or is pending); cycle 0 at *epoch.
+  void rearm();
+  void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
 
   // From the kernel's thread during the simulation.
   void request(StopRequest request);
@@ -42,6 +48,7 @@ class RunControl : public sc_core::sc_module {
   void fire();  // SC_METHOD
 
   tile::TileClock clock_;
+  bool resumable_;
   std::optional<StopRequest> best_;
   std::optional<StopRequest> fired_;
   sc_core::sc_event stop_event_;

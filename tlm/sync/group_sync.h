@@ -47,6 +47,13 @@ class GroupSync {
   const std::vector<Departure>& departures() const { return departures_; }
   // IPUs whose tiles all wait at zone 2.
   size_t arrived() const { return arrived_; }
+  // No member, nobody waiting, no departure (device reset).
+  void reset() {
+    members_.clear();
+    arrived_ = 0;
+    gather_ = 0;
+    departures_.clear();
+  }
 
  private:
   uint32_t latency_;

@@ -132,19 +132,67 @@ void SyncController::group_member_left() { check_deadlock(); }
 void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   std::vector<Waiter>& waiters = waiting_[zone - 1];
   std::sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) { return a.id < b.id; });
+  const bool hold = limit_ != 0 && ++since_run_ >= limit_;
   for (const Waiter& w : waiters) {
     w.msg->release_cycle = base_cycle + latency_.min_cycles() + latency_.from_controller(uint32_t(w.id));
+    waiting_flag_[w.id] = 0;
+    if (hold) {
+      held_.push_back(Release{w.id, w.trans, w.msg});
+      continue;
+    }
     const bool first = releases_.empty();
     if (first || w.msg->release_cycle < earliest_release_) earliest_release_ = w.msg->release_cycle;
     releases_.push_back(Release{w.id, w.trans, w.msg});
-    waiting_flag_[w.id] = 0;
   }
   waiters.clear();
   gather_[zone - 1] = 0;
+  if (hold) {
+    held_zone_ = zone;
+    return;
+  }
   ++completed_[zone - 1];
   const sc_core::sc_time at = clock_.time_of(earliest_release_);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   release_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+void SyncController::set_superstep_limit(uint32_t n) {
+  limit_ = n;
+  since_run_ = 0;
+}
+
+void SyncController::continue_run(uint32_t n) {
+  set_superstep_limit(n);
+  if (held_.empty()) return;
+  for (const Release& r : held_) {
+    const bool first = releases_.empty();
+    if (first || r.msg->release_cycle < earliest_release_) earliest_release_ = r.msg->release_cycle;
+    releases_.push_back(r);
+  }
+  held_.clear();
+  ++completed_[held_zone_ - 1];
+  const sc_core::sc_time at = clock_.time_of(earliest_release_);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  release_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+}
+
+void SyncController::reset() {
+  release_event_.cancel();
+  std::fill(participant_.begin(), participant_.end(), 0);
+  std::fill(waiting_flag_.begin(), waiting_flag_.end(), 0);
+  std::fill(left_cycle_.begin(), left_cycle_.end(), 0);
+  participant_count_ = left_count_ = 0;
+  for (auto& w : waiting_) w.clear();
+  gather_[0] = gather_[1] = 0;
+  latest_event_cycle_ = 0;
+  releases_.clear();
+  earliest_release_ = 0;
+  completed_[0] = completed_[1] = 0;
+  deadlock_reported_ = false;
+  deadlock_cycle_ = 0;
+  limit_ = since_run_ = 0;
+  held_.clear();
+  held_zone_ = 0;
 }
 
 void SyncController::release_thread() {

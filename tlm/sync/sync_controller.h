@@ -93,9 +93,28 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   void join_group();
   void set_observer(SyncObserver* observer) { observer_ = observer; }
 
+  // Device mode (tlm/host_if, docs/host_if.md "Running"): the superstep gate. After
+  // set_superstep_limit(n) (n > 0) the controller counts the releases it computes and
+  // holds the n-th: its tiles stay waiting, nothing is scheduled, so the simulation
+  // starves there. continue_run(n) answers what was held at the release cycles already
+  // computed (so a split run has the cycles of an unsplit one) and gates again from 0;
+  // n = 0 turns the gate off.
+  void set_superstep_limit(uint32_t n);
+  void continue_run(uint32_t n);
+  bool holding() const { return !held_.empty(); }
+  // Syncs released since the last reset, both zones (a held release is not counted yet).
+  uint64_t releases() const { return completed_[0] + completed_[1]; }
+  // Back to the state after elaboration: no participant, nothing waiting or pending,
+  // counters zero (a release in flight is dropped).
+  void reset();
+  // Cycle 0 is SystemC time *epoch (device mode).
+  void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
+
   const SyncControllerConfig& config() const { return config_; }
   const SyncLatency& latency() const { return latency_; }
   uint32_t participants() const { return participant_count_; }
+  // Participants that halted (left) since the last reset.
+  uint32_t departed() const { return left_count_; }
   uint64_t syncs_completed(uint32_t zone) const { return completed_[zone == 2 ? 1 : 0]; }
   // The deadlock this controller reported, described with the tiles waiting now.
   std::optional<SyncDeadlock> deadlock() const;
@@ -149,6 +168,11 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint64_t completed_[2] = {0, 0};
   bool deadlock_reported_ = false;
   uint64_t deadlock_cycle_ = 0;
+  // The superstep gate.
+  uint32_t limit_ = 0;                 // 0: off
+  uint32_t since_run_ = 0;             // releases computed since the gate was set
+  std::vector<Release> held_;
+  uint32_t held_zone_ = 0;
 };
 
 }  // namespace ipusim::sync

@@ -1,6 +1,8 @@
 #include "tile/tile.h"
 
+#include <cstring>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -30,9 +32,7 @@ Tile::Tile(sc_core::sc_module_name name, const TileModuleConfig& config)
       exchange_socket("exchange_socket"),
       config_(config),
       clock_(config.clock_hz),
-      supersteps_([this](const SuperstepRecord& r) {
-        if (listener_) listener_->superstep_closed(*this, r);
-      }) {
+      supersteps_(superstep_sink()) {
   mem_socket.register_b_transport(this, &Tile::b_transport);
   mem_socket.register_transport_dbg(this, &Tile::transport_dbg);
   sync_socket.register_nb_transport_bw(this, &Tile::sync_bw);
@@ -40,6 +40,51 @@ Tile::Tile(sc_core::sc_module_name name, const TileModuleConfig& config)
 }
 
 Tile::~Tile() = default;
+
+SuperstepTracker::Sink Tile::superstep_sink() {
+  return [this](const SuperstepRecord& r) {
+    if (listener_) listener_->superstep_closed(*this, r);
+  };
+}
+
+void Tile::give_sram() {
+  if (!sram_) sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
+}
+
+void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
+  if (!sram_) throw std::logic_error("Tile::boot without device SRAM (give_sram)");
+  if (core_) unboot_core();
+  iss::ConsoleSink* console = this;
+  core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
+  state_ = TileState::Running;
+  connect(engine, listener);
+}
+
+// Back to the state of a tile never loaded; the SRAM keeps its bytes.
+void Tile::unboot_core() {
+  core_.reset();
+  supersteps_ = SuperstepTracker(superstep_sink());
+  state_ = TileState::Idle;
+  stop_ = iss::StopInfo{};
+  pending_release_ = Release::None;
+  computed_stop_cycle_ = instret_ = 0;
+  console_.clear();
+  resume_cycle_ = stop_cycle_ = prev_stop_cycle_ = last_stretch_cycles_ = 0;
+  computed_ = exchange_phase_open_ = false;
+  sync_msg_ = leave_msg_ = sync::SyncMessage{};
+  exchange_msg_ = close_msg_ = exchange::ExchangeMessage{};
+  syncs_ = exchanges_ = 0;
+  sync_stall_cycles_ = exchange_stall_cycles_ = exchange_bytes_out_ = exchange_bytes_in_ = 0;
+  exit_code_ = 0;
+  fault_.reset();
+  exchange_errors_.clear();
+  exchange_failure_cycle_ = 0;
+}
+
+void Tile::unboot() {
+  unboot_core();
+  if (sram_) sram_->clear();
+}
 
 void Tile::load(std::shared_ptr<const iss::Program> program) {
   iss::ConsoleSink* console = this;
@@ -333,9 +378,19 @@ tlm::tlm_response_status Tile::access(tlm::tlm_generic_payload& trans) {
   if (trans.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (trans.is_read() == trans.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
   const uint64_t address = trans.get_address();
-  if (!core_ || address > UINT32_MAX || address + length > (uint64_t(1) << 32))
+  if ((!core_ && !sram_) || address > UINT32_MAX || address + length > (uint64_t(1) << 32))
     return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   const auto addr = uint32_t(address);
+  if (!core_) {  // device mode, not booted: plain SRAM
+    if (addr < iss::kSramBase || addr - iss::kSramBase + uint64_t{length} > sram_->size())
+      return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    uint8_t* at = sram_->data() + (addr - iss::kSramBase);
+    if (trans.is_read())
+      std::memcpy(trans.get_data_ptr(), at, length);
+    else
+      std::memcpy(at, trans.get_data_ptr(), length);
+    return tlm::TLM_OK_RESPONSE;
+  }
   bool ok;
   if (trans.is_read())
     ok = core_->read(addr, std::span<uint8_t>(trans.get_data_ptr(), length));

@@ -60,6 +60,7 @@
 
 #include "exchange/exchange_payload.h"
 #include "iss/program.h"
+#include "iss/sram.h"
 #include "iss/tile_core.h"
 #include "sync/sync_payload.h"
 #include "tile/superstep.h"
@@ -113,6 +114,16 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void load(std::shared_ptr<const iss::Program> program);
   void connect(TileEngine& engine, TileListener& listener);
   void start();
+  // Device mode (tlm/host_if): the tile owns its SRAM before any program, so a host can
+  // write it by DMA (mem_socket serves it with no core); boot() then creates the core
+  // over it as it is, and unboot() returns the tile to Idle with every byte zero and
+  // every statistic cleared. give_sram() is elaboration-time; sram() is null without it.
+  void give_sram();
+  iss::Sram* sram() { return sram_.get(); }
+  void boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener);
+  void unboot();
+  // Cycle 0 is SystemC time *epoch (device mode: the board's last reset).
+  void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
   // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
   // sink is called from the host thread that runs the tile.
   void set_trace(iss::TraceSink* sink);
@@ -174,6 +185,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void stop_with_fault(iss::Fault fault);
   void fault_here(std::string kind, std::string detail);
   sc_core::sc_time delay_to(uint64_t cycle) const;
+  SuperstepTracker::Sink superstep_sink();
+  void unboot_core();
 
   // iss::ConsoleSink: buffered while the core runs on a host thread.
   void line(const iss::TileIdentity& who, uint32_t thread, std::string_view text) override;
@@ -191,6 +204,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
   TileModuleConfig config_;
   TileClock clock_;
+  std::unique_ptr<iss::Sram> sram_;  // device mode: the SRAM the core boots over
   std::unique_ptr<iss::TileCore> core_;
   // engine_ .. fault_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().

@@ -21,7 +21,8 @@ sc_core::sc_time TileClock::time_of(uint64_t cycle) const {
   // round(cycle * units / hz) in 128-bit integers: exact for any cycle count.
   const unsigned __int128 num = static_cast<unsigned __int128>(cycle) * units_per_second_;
   const unsigned __int128 value = (num + hz_ / 2) / hz_;
-  return sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(value));
+  const sc_core::sc_time t = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(value));
+  return epoch_ ? *epoch_ + t : t;
 }
 
 TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::TileIdentity id) {

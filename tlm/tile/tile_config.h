@@ -22,12 +22,17 @@ class TileClock {
   explicit TileClock(double clock_hz);
 
   uint64_t hz() const { return hz_; }
+  // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time.
   sc_core::sc_time time_of(uint64_t cycle) const;
+  // Cycle 0 of a resumable device (tlm/host_if) is the time of its last reset, not time
+  // 0: the clock reads it from `epoch`, which must outlive the clock (nullptr: time 0).
+  void set_epoch(const sc_core::sc_time* epoch) { epoch_ = epoch; }
   double seconds_of(uint64_t cycle) const { return double(cycle) / double(hz_); }
 
  private:
   uint64_t hz_;
   uint64_t units_per_second_;  // of the kernel's time resolution (1e12 for 1 ps)
+  const sc_core::sc_time* epoch_ = nullptr;
 };
 
 struct TileModuleConfig {

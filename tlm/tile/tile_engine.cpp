@@ -23,9 +23,18 @@ TileEngine::TileEngine(sc_core::sc_module_name name, unsigned host_threads)
 
 TileEngine::~TileEngine() = default;
 
+void TileEngine::set_frozen(uint32_t ipu, bool frozen) {
+  if (frozen_.size() <= ipu) frozen_.resize(ipu + 1, 0);
+  frozen_[ipu] = frozen ? 1 : 0;
+  if (frozen)
+    std::erase_if(ready_, [ipu](const Tile* t) { return t->identity().ipu == ipu; });
+}
+
 void TileEngine::schedule(Tile& tile) {
+  const uint32_t ipu = tile.identity().ipu;
+  if (ipu < frozen_.size() && frozen_[ipu]) return;
   ready_.push_back(&tile);
-  if (!wake_pending_ && sc_core::sc_is_running()) {
+  if (!wake_pending_ && driving_) {
     work_.notify(sc_core::SC_ZERO_TIME);
     wake_pending_ = true;
   }
@@ -53,9 +62,15 @@ double TileEngine::iss_seconds() const { return timer_.seconds(batch_ticks_ - fi
 double TileEngine::batch_seconds() const { return timer_.seconds(batch_ticks_); }
 
 void TileEngine::drive() {
+  driving_ = true;  // from now on schedule() must wake this thread
   for (;;) {
     while (ready_.empty()) wait(work_);
     wake_pending_ = false;
+    if (attention_ && attention_->load(std::memory_order_acquire)) {
+      sc_core::sc_pause();
+      wait(sc_core::SC_ZERO_TIME);  // runs when the kernel is started again
+      continue;
+    }
     run_batch();
   }
 }

@@ -33,6 +33,7 @@
 // thread did not spend on the models, counting overlapped finishes as model time too).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,13 @@ class TileEngine : public sc_core::sc_module {
   void schedule(Tile& tile);
   // One tile at a time on the kernel's thread (instruction traces).
   void set_serial(bool serial) { serial_ = serial; }
+  // Device mode (tlm/host_if): before each batch, if *flag is set the engine pauses the
+  // kernel (sc_pause), so a host's command is taken between batches; the batch runs when
+  // the kernel is started again.
+  void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
+  // Device mode: tiles of a frozen IPU (a board stopped on an error, or being reset) are
+  // dropped from the ready list and never scheduled again until unfrozen.
+  void set_frozen(uint32_t ipu, bool frozen);
 
   unsigned host_threads() const { return pool_.threads(); }
   uint64_t batches() const { return batches_; }
@@ -72,10 +80,13 @@ class TileEngine : public sc_core::sc_module {
 
   HostPool pool_;
   bool serial_ = false;
+  const std::atomic<bool>* attention_ = nullptr;
+  std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order
   sc_core::sc_event work_;
   bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
+  bool driving_ = false;       // drive() has started (before: it finds the ready list itself)
   // Host time in the ticks of a cheap counter, scaled to seconds by the wall clock.
   class Timer {
    public:

@@ -1,0 +1,232 @@
+// HostInterface's DMA channels: one SC_THREAD per channel retires the descriptors of its
+// ring in order (docs/host_if.md "DMA"). A descriptor occupies the host link for its
+// bytes at the link's rate (a broadcast to tiles: its bytes once) and retires the link's
+// latency later: its bytes move, its status is written back into the ring, HEAD
+// advances and the interrupt cause is raised if asked for. A failing descriptor halts
+// the channel (what was issued after it is dropped) and records ERR_*.
+#include <cstring>
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "host_if/host_interface.h"
+#include "iss/tile_core.h"
+
+namespace ipusim::host_if {
+namespace {
+
+constexpr uint64_t kDescBytes = sizeof(ipu_dma_desc);
+constexpr size_t kStatusOffset = offsetof(ipu_dma_desc, status);
+constexpr size_t kStatusBytes = sizeof(ipu_dma_desc) - kStatusOffset;  // status, error, bytes_done
+
+}  // namespace
+
+DmaPort* HostInterface::port_of(uint16_t target) const {
+  if (target == IPU_DMA_TARGET_SMEM) return smem_;
+  if (target == IPU_DMA_TARGET_STREAM) return streams_;
+  return nullptr;
+}
+
+// Descriptors are issued onto the link back to back (the link carries one descriptor's
+// bytes after another's) and each retires its latency after its last byte, in order. So
+// a ring of descriptors moves at the link's rate, the latency paid once per stream.
+void HostInterface::channel_thread(unsigned ch) {
+  const double rate = config_.board.host_link_bytes_per_second;
+  const sc_core::sc_time latency(config_.board.host_link_latency_ns, sc_core::SC_NS);
+  struct InFlight {
+    uint32_t index;
+    uint64_t desc_addr;
+    ipu_dma_desc d;
+    bool have_desc;
+    Error e;
+    sc_core::sc_time done;
+  };
+  std::deque<InFlight> inflight;
+  sc_core::sc_time link_free = sc_core::SC_ZERO_TIME;
+  uint64_t generation = ~uint64_t{0};
+  uint32_t next_issue = 0;
+  for (;;) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    uint64_t ring = 0;
+    uint32_t size = 0;
+    bool can_issue;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const Channel& c = channels_[ch];
+      if (c.generation != generation) {  // new ring or RESET: what was in flight is dropped
+        inflight.clear();
+        generation = c.generation;
+        next_issue = c.head;
+        link_free = now;
+      }
+      ring = c.ring;
+      size = c.size;
+      can_issue = size != 0 && !c.halted && next_issue != c.tail &&
+                  (inflight.empty() || inflight.back().e.code == IPU_ERR_NONE);
+    }
+    if (can_issue && link_free <= now) {
+      InFlight f{next_issue++, 0, {}, false, {}, now};
+      f.desc_addr = ring + uint64_t(f.index & (size - 1)) * kDescBytes;
+      {
+        HostMemory::Access host(host_memory_);
+        if (const std::byte* p = host.find(f.desc_addr, kDescBytes)) {
+          std::memcpy(&f.d, p, kDescBytes);
+          f.have_desc = true;
+        }
+      }
+      if (!f.have_desc) {
+        f.e.code = IPU_ERR_DMA_HOST_ADDR;
+        f.e.addr = f.desc_addr;
+        f.e.text = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
+      } else {
+        check_descriptor(ch, f.d, f.e);
+      }
+      if (f.e.code == IPU_ERR_NONE) {
+        const sc_core::sc_time bytes(double(f.d.length) / rate, sc_core::SC_SEC);
+        DmaPort* port = port_of(f.d.target);
+        const sc_core::sc_time total = port ? port->duration(f.d, latency + bytes) : latency + bytes;
+        link_free = now + (total > latency ? total - latency : sc_core::SC_ZERO_TIME);
+        f.done = link_free + latency;
+      } else {
+        f.done = now + latency;
+      }
+      inflight.push_back(std::move(f));
+      continue;
+    }
+    if (!inflight.empty() && inflight.front().done <= now) {
+      InFlight f = std::move(inflight.front());
+      inflight.pop_front();
+      if (f.e.code == IPU_ERR_NONE) transfer(ch, f.d, f.e);
+      if (f.have_desc) {
+        f.d.status = f.e.code == IPU_ERR_NONE ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
+        f.d.error = f.e.code;
+        f.d.bytes_done = f.e.code == IPU_ERR_NONE ? f.d.length : 0;
+        HostMemory::Access host(host_memory_);
+        if (std::byte* p = host.find(f.desc_addr, kDescBytes))
+          std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Channel& c = channels_[ch];
+        if (c.generation != generation) continue;
+        ++c.head;  // retired, with OK or ERROR
+        if (f.e.code != IPU_ERR_NONE) c.halted = true;
+      }
+      if (f.e.code != IPU_ERR_NONE) {
+        inflight.clear();  // nothing after a failed descriptor runs
+        f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
+        record(f.e);
+      }
+      if (f.e.code != IPU_ERR_NONE || (f.d.flags & IPU_DESC_FLAG_IRQ))
+        raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
+      continue;
+    }
+    // Sleep until the next retirement, the link frees for the next issue, or a doorbell.
+    sc_core::sc_time next = sc_core::SC_ZERO_TIME;
+    bool timed = false;
+    if (!inflight.empty()) {
+      next = inflight.front().done - now;
+      timed = true;
+    }
+    if (can_issue && (!timed || link_free - now < next)) {
+      next = link_free - now;
+      timed = true;
+    }
+    if (timed)
+      wait(next, kick_[ch]);
+    else
+      wait(kick_[ch]);
+  }
+}
+
+void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e) {
+  auto fail = [&](uint32_t code, std::string text) {
+    e.code = code;
+    e.text = std::move(text);
+  };
+  if (d.length == 0) return fail(IPU_ERR_DMA_DESC, "length 0");
+  {
+    HostMemory::Access host(host_memory_);
+    if (!host.find(d.host_addr, d.length)) {
+      e.addr = d.host_addr;
+      return fail(IPU_ERR_DMA_HOST_ADDR, fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory",
+                                                     d.host_addr, d.length));
+    }
+  }
+  if (d.target == IPU_DMA_TARGET_TILE) {
+    const config::ChipConfig& chip = config_.board.chip;
+    if (d.ipu >= config_.board.ipus)
+      return fail(IPU_ERR_DMA_DESC, fmt::format("ipu {}: the board has IPUs 0..{}", d.ipu, config_.board.ipus - 1));
+    if (d.tile_count == 0 || d.tile_first >= chip.tiles || d.tile_count > chip.tiles - d.tile_first)
+      return fail(IPU_ERR_DMA_DESC, fmt::format("tiles {} + {}: the IPU has tiles 0..{}", d.tile_first, d.tile_count,
+                                                chip.tiles - 1));
+    if (ch == 1 && d.tile_count != 1)
+      return fail(IPU_ERR_DMA_DESC, fmt::format("tile_count {}: device-to-host reads one tile", d.tile_count));
+    const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
+    if (d.dev_addr < iss::kSramBase || d.dev_addr + d.length > sram_end) {
+      e.ipu = d.ipu;
+      e.tile = d.tile_first;
+      e.addr = d.dev_addr;
+      return fail(IPU_ERR_DMA_TILE, fmt::format("tile range 0x{:x} + {} bytes is outside SRAM 0x{:08x}..0x{:08x}",
+                                                d.dev_addr, d.length, iss::kSramBase, sram_end));
+    }
+    return;
+  }
+  if (d.target == IPU_DMA_TARGET_SMEM || d.target == IPU_DMA_TARGET_STREAM) {
+    DmaPort* port = port_of(d.target);
+    if (!port)
+      return fail(IPU_ERR_DMA_DESC, d.target == IPU_DMA_TARGET_SMEM ? "target SMEM: streaming memory is not available yet"
+                                                                    : "target STREAM: host streams are not available yet");
+    std::string why;
+    const uint32_t code = port->check(d, ch, why);
+    if (code != IPU_ERR_NONE) fail(code, why);
+    return;
+  }
+  fail(IPU_ERR_DMA_DESC, fmt::format("unknown target {}", d.target));
+}
+
+void HostInterface::transfer(unsigned ch, const ipu_dma_desc& d, Error& e) {
+  HostMemory::Access host(host_memory_);
+  std::byte* bytes = host.find(d.host_addr, d.length);
+  if (!bytes) {  // unmapped while the descriptor ran
+    e.code = IPU_ERR_DMA_HOST_ADDR;
+    e.addr = d.host_addr;
+    e.text = fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory", d.host_addr, d.length);
+    return;
+  }
+  if (d.target == IPU_DMA_TARGET_TILE) return tile_transfer(ch, d, bytes, e);
+  std::string why;
+  const uint32_t code = port_of(d.target)->transfer(d, ch, std::span<std::byte>(bytes, d.length), why);
+  if (code != IPU_ERR_NONE) {
+    e.code = code;
+    e.text = why;
+  }
+}
+
+void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e) {
+  tlm::tlm_generic_payload trans;
+  const uint32_t tiles = config_.board.chip.tiles;
+  for (uint32_t t = d.tile_first; t < d.tile_first + d.tile_count; ++t) {
+    trans.set_command(ch == 0 ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(d.dev_addr);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(host));
+    trans.set_data_length(d.length);
+    trans.set_streaming_width(d.length);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    tile_socket[int(d.ipu * tiles + t)]->b_transport(trans, delay);
+    if (!trans.is_response_ok()) {
+      e.code = IPU_ERR_DMA_TILE;
+      e.ipu = d.ipu;
+      e.tile = t;
+      e.addr = d.dev_addr;
+      e.text = fmt::format("tile {} (ipu {}): {} 0x{:x} + {} bytes refused ({}): code of a booted tile is read-only", t,
+                           d.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, d.length, trans.get_response_string());
+      return;
+    }
+  }
+}
+
+}  // namespace ipusim::host_if

@@ -1,0 +1,175 @@
+// One board's host interface: the PCIe-like endpoint a driver programs (docs/host_if.md,
+// register map hw/host_if/registers.yaml -> ipu/hostif_regs.h).
+//
+//   HostInterface (SystemC module, one per board; it is also the board's DeviceLink)
+//     BAR0 register file     a mirror under a mutex: host threads read it at once, even
+//                            mid-run; writes with side effects become commands the
+//                            model thread takes in order (take_commands())
+//     dma0, dma1             one SC_THREAD per channel walking its descriptor ring in
+//                            mapped host memory (dma_channel.cpp)
+//     tile_socket            TLM-2.0 initiator (multi-passthrough), binding
+//                            i * tiles + t = tile t of the board's IPU i (its mem_socket):
+//                            DMA reads and writes of tile SRAM, b_transport, zero delay
+//     smem / streams         DmaPort endpoints the streaming gateway attaches (dma_port.h)
+//
+// Parameters: the system config (identity registers: board index, IPUs, tiles, SRAM,
+// clock, streaming memory size, workers; the host link's rate and latency time the DMA).
+// Statistics: the BAR0 registers themselves (CYCLES, INSTRET, SUPERSTEPS, ...).
+//
+// Threads: read32 / write32 / map / unmap / set_interrupt_handler from any host thread.
+// Everything else is the model thread's (SimSystem): take_commands(), after_simulate(),
+// busy(), and the SystemC processes. Interrupts are delivered on the model thread.
+//
+// Command order: commands act in the order written. BOOT_CMD and CTRL.RUN first let the
+// DMA descriptors posted before them (or while they wait) retire: the model simulates
+// until both channels are idle, so "DMA the program, BOOT, RUN" needs no wait between. Register state
+// the host changes (STATE after RUN / BOOT / RESET, DMA ring set-up, IRQ_STATUS) is
+// updated in the mirror at once, so a read right after a write sees it.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+
+#include "host_if/device_link.h"
+#include "host_if/dma_port.h"
+#include "host_if/host_memory.h"
+#include "iss/program.h"
+#include "platform/config.h"
+#include "platform/platform.h"
+
+namespace ipusim::host_if {
+
+class HostInterface : public sc_core::sc_module, public DeviceLink {
+ public:
+  using TileSocket = tlm_utils::multi_passthrough_initiator_socket<
+      HostInterface, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  TileSocket tile_socket;
+
+  // `platform` must be in device mode; binds tile_socket to the board's tiles.
+  // `wake` is called (from any thread) when a command is queued: the model thread must
+  // call take_commands() soon.
+  HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,
+                platform::Platform& platform, std::function<void()> wake);
+  ~HostInterface() override;
+
+  // DeviceLink (any host thread)
+  uint32_t read32(uint32_t offset) override;
+  void write32(uint32_t offset, uint32_t value) override;
+  void map_host_memory(uint64_t bus_addr, std::span<std::byte> memory) override;
+  void unmap_host_memory(uint64_t bus_addr) override;
+  void set_interrupt_handler(InterruptHandler handler) override;
+
+  // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
+  void attach_smem(DmaPort* port) { smem_ = port; }
+  void attach_streams(DmaPort* port) { streams_ = port; }
+
+  // ---- the model thread -----------------------------------------------------------
+  // Acts on the queued commands. `simulate` runs the kernel once for every board (the
+  // SimSystem's step), used to let DMA retire before BOOT / RUN.
+  void take_commands(const std::function<void()>& simulate);
+  // After each simulate(): classifies this board's run, updates the register mirror,
+  // raises RUN_DONE and ERROR.
+  void after_simulate(bool starved);
+  // The kernel has work for this board: a run, or DMA descriptors to retire.
+  bool busy();
+  // Forgets host memory, the interrupt handler, IRQ_MASK, the DMA rings and the BOOT_* /
+  // RUN_SUPERSTEPS values (SimSystem close; call after a RESET).
+  void detach_host();
+  uint32_t board() const { return board_; }
+
+ private:
+  struct Command {
+    enum class Kind { Reset, Run, Abort, Boot, Kick, Irq } kind;
+    uint32_t a = 0;                      // Run: supersteps; Kick: channel; Irq: causes
+    bool resume = false;                 // Run: from PAUSED / STREAM_WAIT
+    std::array<uint32_t, 6> boot{};      // Boot: BOOT_IPU .. BOOT_CODE_SIZE
+  };
+  struct Channel {
+    uint64_t ring = 0;        // bus address, taken when RING_SIZE is written
+    uint32_t ring_lo = 0, ring_hi = 0, size = 0, head = 0, tail = 0;
+    bool halted = false;
+    uint64_t generation = 0;  // RING_SIZE writes and resets: a descriptor in flight is dropped
+    bool has_work() const { return size != 0 && !halted && head != tail; }
+  };
+  struct Error {
+    uint32_t code = 0;
+    uint32_t ipu = ~0u, tile = ~0u, thread = ~0u, pc = ~0u;
+    uint64_t addr = 0, cycle = 0;
+    std::string text;
+  };
+
+  // Host side (register file), with mutex_ held.
+  uint32_t read_locked(uint32_t offset);
+  void write_locked(uint32_t offset, uint32_t value);
+  void command_locked(Command c);
+  void ctrl_locked(uint32_t value);
+  void boot_cmd_locked(uint32_t value);
+  // Records the first error since reset (all count); returns true if ERR_CODE just
+  // became non-zero (the ERROR interrupt cause).
+  bool record_locked(const Error& e);
+  void reg_error_locked(uint32_t offset, const std::string& what);
+
+  // Model side.
+  void apply(const Command& c, const std::function<void()>& simulate);
+  void boot(const std::array<uint32_t, 6>& regs);
+  void raise(uint32_t causes);  // IRQ_STATUS |= causes; interrupt if enabled
+  void record(const Error& e);  // with the ERROR cause
+  void end_run(uint32_t state, uint32_t irq);
+  void update_stats();
+  bool dma_busy();
+  void drain_dma(const std::function<void()>& simulate);
+
+  // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code IPU_ERR_NONE: fine).
+  void channel_thread(unsigned ch);
+  void check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e);
+  void transfer(unsigned ch, const ipu_dma_desc& d, Error& e);
+  void tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e);
+  DmaPort* port_of(uint16_t target) const;
+
+  const config::SystemConfig config_;
+  const uint32_t board_;
+  const uint32_t first_ipu_;
+  platform::Platform& platform_;
+  std::function<void()> wake_;
+  DmaPort* smem_ = nullptr;
+  DmaPort* streams_ = nullptr;
+  HostMemory host_memory_;
+  std::mutex handler_mutex_;
+  InterruptHandler handler_;
+
+  // The register mirror (mutex_).
+  std::mutex mutex_;
+  std::deque<Command> queue_;
+  uint32_t state_ = IPU_STATE_IDLE;
+  uint32_t run_supersteps_ = 0;
+  std::array<uint32_t, 6> boot_regs_{};
+  uint32_t irq_status_ = 0, irq_mask_ = 0;
+  platform::BoardStats stats_;
+  Error error_;
+  uint32_t error_count_ = 0;
+  std::array<Channel, 2> channels_;
+  std::unordered_map<uint32_t, uint32_t> latched_hi_;  // _HI offset -> value latched by its _LO read
+  uint64_t reset_epoch_ = 0;  // host RESETs written; the model's updates of an older epoch are dropped
+
+  // Model-thread state.
+  uint64_t model_epoch_ = 0;
+  bool running_ = false;
+  std::array<sc_core::sc_event, 2> kick_;
+  // Programs built by BOOT_CMD, deduplicated by the code's content.
+  std::unordered_multimap<uint64_t, std::shared_ptr<const iss::Program>> programs_;
+};
+
+}  // namespace ipusim::host_if

@@ -1,0 +1,235 @@
+// HostInterface, model side: construction, the commands the host queued (reset, boot,
+// run, abort, DMA doorbells, interrupts), and the classification of a board's run after
+// each simulate() into the STATE / ERR_* / statistics registers.
+#include <cstring>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "host_if/host_interface.h"
+#include "iss/tile_core.h"
+
+namespace ipusim::host_if {
+
+HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,
+                             platform::Platform& platform, std::function<void()> wake)
+    : sc_module(name),
+      tile_socket("tile_socket"),
+      config_(config),
+      board_(board),
+      first_ipu_(board * config.board.ipus),
+      platform_(platform),
+      wake_(std::move(wake)) {
+  for (uint32_t i = 0; i < config.board.ipus; ++i) {
+    platform::Ipu& ipu = platform.ipu(first_ipu_ + i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) tile_socket.bind(ipu.tile(t).mem_socket);
+  }
+  sc_core::sc_spawn([this] { channel_thread(0); }, "dma0");
+  sc_core::sc_spawn([this] { channel_thread(1); }, "dma1");
+}
+
+HostInterface::~HostInterface() = default;
+
+bool HostInterface::dma_busy() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return channels_[0].has_work() || channels_[1].has_work();
+}
+
+bool HostInterface::busy() { return running_ || dma_busy(); }
+
+// Simulates until both channels are idle. The channels are kicked first: a doorbell the
+// host wrote after this command is still in the queue, but its descriptors count as busy.
+void HostInterface::drain_dma(const std::function<void()>& simulate) {
+  while (dma_busy()) {
+    for (auto& k : kick_) k.notify(sc_core::SC_ZERO_TIME);
+    simulate();
+  }
+}
+
+void HostInterface::take_commands(const std::function<void()>& simulate) {
+  for (;;) {
+    Command c;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (queue_.empty()) return;
+      c = queue_.front();
+      queue_.pop_front();
+    }
+    apply(c, simulate);
+  }
+}
+
+void HostInterface::apply(const Command& c, const std::function<void()>& simulate) {
+  switch (c.kind) {
+    case Command::Kind::Reset:
+      running_ = false;
+      platform_.reset_board(board_);
+      programs_.clear();
+      ++model_epoch_;
+      update_stats();
+      return;
+    case Command::Kind::Boot:
+      drain_dma(simulate);  // the program's DMA first
+      boot(c.boot);
+      update_stats();
+      return;
+    case Command::Kind::Run:
+      drain_dma(simulate);
+      if (c.resume)
+        platform_.continue_board(board_, c.a);
+      else
+        platform_.start_board(board_, c.a);
+      running_ = true;
+      return;
+    case Command::Kind::Abort: {
+      if (!running_) {
+        Error e;
+        e.code = IPU_ERR_STATE;
+        e.text = "CTRL.ABORT with no run in progress";
+        record(e);
+        return;
+      }
+      platform_.freeze_board(board_);
+      running_ = false;
+      Error e;
+      e.code = IPU_ERR_STATE;
+      e.text = "aborted: CTRL.ABORT during the run";
+      record(e);
+      end_run(IPU_STATE_ERROR, 0);
+      return;
+    }
+    case Command::Kind::Kick:
+      kick_.at(c.a).notify(sc_core::SC_ZERO_TIME);
+      return;
+    case Command::Kind::Irq:
+      raise(c.a);
+      return;
+  }
+}
+
+// Every tile of the range gets a core over its SRAM as it is; tiles whose code bytes are
+// equal share one Program (and its decoded-instruction cache).
+void HostInterface::boot(const std::array<uint32_t, 6>& regs) {
+  const auto& [ipu, first, count, entry, base, size] = regs;
+  std::vector<uint8_t> code(size);
+  std::shared_ptr<const iss::Program> last;
+  for (uint32_t t = first; t < first + count; ++t) {
+    tile::Tile& tile = platform_.ipu(first_ipu_ + ipu).tile(t);
+    std::memcpy(code.data(), tile.sram()->data() + (base - iss::kSramBase), size);
+    if (!last || !std::equal(code.begin(), code.end(), last->segments().front().bytes.begin())) {
+      const uint64_t key = std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(code.data()), size)) ^
+                           (uint64_t(entry) << 32 | base);
+      last = nullptr;
+      auto [from, to] = programs_.equal_range(key);
+      for (auto it = from; it != to; ++it) {
+        const iss::Program& p = *it->second;
+        if (p.entry() == entry && p.code_begin() == base && p.segments().front().bytes == code) last = it->second;
+      }
+      if (!last) {
+        last = iss::Program::from_image(fmt::format("board {} ipu {} tiles {}+{} code 0x{:08x}", board_, ipu, first, count, base),
+                                        entry, base, code);
+        programs_.emplace(key, last);
+      }
+    }
+    platform_.boot_tile(first_ipu_ + ipu, t, last);
+  }
+}
+
+void HostInterface::raise(uint32_t causes) {
+  bool fire;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    irq_status_ |= causes;
+    fire = (causes & irq_mask_) != 0;
+  }
+  if (!fire) return;
+  InterruptHandler handler;
+  {
+    std::lock_guard<std::mutex> lock(handler_mutex_);
+    handler = handler_;
+  }
+  if (handler) handler();
+}
+
+void HostInterface::record(const Error& e) {
+  bool first;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (reset_epoch_ != model_epoch_) return;  // a RESET the model has not taken yet clears it
+    first = record_locked(e);
+  }
+  if (first) raise(IPU_IRQ_STATUS_ERROR_MASK);
+}
+
+void HostInterface::end_run(uint32_t state, uint32_t irq) {
+  update_stats();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (reset_epoch_ != model_epoch_) return;
+    state_ = state;
+  }
+  raise(IPU_IRQ_STATUS_RUN_DONE_MASK | irq);
+}
+
+void HostInterface::update_stats() {
+  const platform::BoardStats s = platform_.board_stats(board_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (reset_epoch_ == model_epoch_) stats_ = s;
+}
+
+void HostInterface::after_simulate(bool starved) {
+  if (!running_) {
+    update_stats();
+    return;
+  }
+  const platform::BoardOutcome out = platform_.board_outcome(board_, starved);
+  using Kind = platform::BoardOutcome::Kind;
+  switch (out.kind) {
+    case Kind::Running:
+      update_stats();
+      return;
+    case Kind::Paused:
+      running_ = false;
+      platform_.flush_console();
+      end_run(IPU_STATE_PAUSED, 0);
+      return;
+    case Kind::Halted:
+      running_ = false;
+      platform_.flush_console();
+      end_run(IPU_STATE_HALTED, 0);
+      return;
+    case Kind::Error:
+      break;
+  }
+  running_ = false;
+  platform_.freeze_board(board_);
+  platform_.flush_console();
+  Error e;
+  if (out.stop) {
+    const platform::StopRequest& stop = *out.stop;
+    e.ipu = stop.ipu - first_ipu_;
+    e.tile = stop.tile;
+    e.cycle = stop.cycle;
+    e.text = stop.messages.empty() ? std::string() : stop.messages.front();
+    switch (stop.kind) {
+      case platform::StopRequest::Kind::Fault: {
+        e.code = IPU_ERR_TILE_FAULT;
+        const auto& fault = platform_.ipu(stop.ipu).tile(stop.tile).fault();
+        if (fault) {
+          e.thread = fault->thread;
+          e.pc = fault->pc;
+        }
+        break;
+      }
+      case platform::StopRequest::Kind::ExchangeError: e.code = IPU_ERR_EXCHANGE; break;
+      default: e.code = IPU_ERR_DEADLOCK; break;
+    }
+  } else {
+    e.code = IPU_ERR_DEADLOCK;
+    e.text = out.stuck;
+  }
+  record(e);
+  end_run(IPU_STATE_ERROR, 0);
+}
+
+}  // namespace ipusim::host_if

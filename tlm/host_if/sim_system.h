@@ -1,0 +1,61 @@
+// The simulated system as a set of devices: elaborates a SystemConfig once per process
+// (platform::Platform in device mode plus one HostInterface per board), runs the
+// SystemC kernel on its own model thread, and hands out one thread-safe DeviceLink per
+// board. This is what the driver's in-process transport and `ipusim serve` open.
+//
+//   SimSystem::open(config, options)  -> session; link(board) -> DeviceLink
+//   ~SimSystem (close)                -> every board RESET, host memory and interrupt
+//                                        handlers dropped; the model stays for the next open
+//
+// SystemC elaborates once per process: the first open builds the model (on the model
+// thread, which then lives until the process exits). A later open of an equal config
+// reuses it (every board was reset at close); a different config, or an open while a
+// session is open, throws std::runtime_error. host_threads is fixed by the first open;
+// the console sink may change with each open. docs/host_if.md "The model side".
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+
+#include "host_if/device_link.h"
+#include "platform/config.h"
+#include "platform/platform_console.h"
+
+namespace ipusim::host_if {
+
+struct SimSystemOptions {
+  unsigned host_threads = 1;                          // threads computing tiles (>= 1)
+  std::FILE* console = stdout;                        // firmware console lines; nullptr: none
+  platform::ConsoleMode console_mode = platform::ConsoleMode::Tagged;
+};
+
+class HostInterface;
+class SimModel;
+
+class SimSystem {
+ public:
+  // Throws std::runtime_error (another session open, another config elaborated) and
+  // whatever elaboration throws (std::invalid_argument for a config the models cannot
+  // build).
+  static std::unique_ptr<SimSystem> open(const config::SystemConfig& config, const SimSystemOptions& options = {});
+  ~SimSystem();
+  SimSystem(const SimSystem&) = delete;
+  SimSystem& operator=(const SimSystem&) = delete;
+
+  uint32_t boards() const;
+  const config::SystemConfig& config() const;
+  // Throws std::out_of_range for a board the system does not have.
+  DeviceLink& link(uint32_t board);
+  // For the streaming gateway and tests in the model: the board's interface.
+  HostInterface& host_interface(uint32_t board);
+  // Blocks until the model thread has acted on every register write made before the
+  // call (a convenience for tests and transports; never needed for correctness).
+  void wait_idle();
+
+ private:
+  explicit SimSystem(SimModel& model) : model_(model) {}
+  SimModel& model_;
+};
+
+}  // namespace ipusim::host_if

@@ -1,0 +1,142 @@
+// Platform in device mode: each board boots, runs (in pieces of supersteps), stops and
+// resets over and over in one elaboration (docs/platform.md "Device mode"). The host
+// interface (tlm/host_if) calls these between simulate()s, on the kernel's thread.
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "platform/platform.h"
+
+namespace ipusim::platform {
+
+void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<const iss::Program> program) {
+  if (!options_.device) throw std::logic_error("Platform::boot_tile outside device mode");
+  tile::Tile& tile = ipus_.at(ipu)->tile(tile_index);
+  if (!tile.loaded()) {
+    ++loaded_;
+    ++domain_of(ipu).loaded;
+  }
+  tile.boot(std::move(program), *engine_, *this);
+}
+
+void Platform::start_board(uint32_t board, uint32_t supersteps) {
+  // Cycle 0 is now: DMA before the run moved SystemC time on.
+  domains_.at(board)->epoch = sc_core::sc_time_stamp();
+  const uint32_t first = board * ipus_per_domain_;
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+    Ipu& ipu = *ipus_[i];
+    ipu.prepare_run();
+    ipu.sync_controller().set_superstep_limit(supersteps);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
+  }
+}
+
+void Platform::continue_board(uint32_t board, uint32_t supersteps) {
+  const uint32_t first = board * ipus_per_domain_;
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
+    ipus_[i]->sync_controller().continue_run(supersteps);
+}
+
+bool Platform::simulate() {
+  sc_core::sc_start();
+  return !sc_core::sc_pending_activity();
+}
+
+BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
+  const Domain& dom = *domains_.at(board);
+  BoardOutcome out;
+  if (const auto& stop = dom.control->fired()) {
+    out.stop = stop;
+    out.kind = stop->kind == StopRequest::Kind::Finished ? BoardOutcome::Kind::Halted : BoardOutcome::Kind::Error;
+    return out;
+  }
+  const uint32_t first = board * ipus_per_domain_;
+  if (!starved) {
+    // Other boards keep the kernel busy: this one is paused all the same if each of its
+    // IPUs holds a release or has no tile left (nothing of it can move until RUN).
+    bool holds = false;
+    for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+      const sync::SyncController& sc = ipus_[i]->sync_controller();
+      if (sc.holding())
+        holds = true;
+      else if (sc.departed() < sc.participants())
+        return out;  // Running
+    }
+    if (holds) out.kind = BoardOutcome::Kind::Paused;
+    return out;
+  }
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
+    if (ipus_[i]->sync_controller().holding()) {
+      out.kind = BoardOutcome::Kind::Paused;
+      return out;
+    }
+  if (dom.halted == dom.loaded) {
+    out.kind = BoardOutcome::Kind::Halted;
+    return out;
+  }
+  out.kind = BoardOutcome::Kind::Error;
+  out.stuck = describe_stuck(first, ipus_per_domain_);
+  return out;
+}
+
+void Platform::freeze_board(uint32_t board) {
+  const uint32_t first = board * ipus_per_domain_;
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) engine_->set_frozen(i, true);
+}
+
+void Platform::reset_board(uint32_t board) {
+  Domain& dom = *domains_.at(board);
+  const uint32_t first = board * ipus_per_domain_;
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+    Ipu& ipu = *ipus_[i];
+    engine_->set_frozen(i, true);  // drops its ready tiles
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
+      tile::Tile& tile = ipu.tile(t);
+      if (tile.loaded()) --loaded_;
+      tile.unboot();
+    }
+    ipu.sync_controller().reset();
+    ipu.exchange_fabric().reset();
+    engine_->set_frozen(i, false);
+  }
+  console_.flush();
+  dom.group->reset();
+  dom.control->rearm();
+  dom.loaded = dom.halted = 0;
+  dom.last_halt_cycle = 0;
+  dom.epoch = sc_core::sc_time_stamp();
+}
+
+BoardStats Platform::board_stats(uint32_t board) const {
+  const Domain& dom = *domains_.at(board);
+  const auto& stop = dom.control->fired();
+  const uint64_t end = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
+  BoardStats s;
+  const uint32_t first = board * ipus_per_domain_;
+  bool counted_supersteps = false;
+  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+    const Ipu& ipu = *ipus_[i];
+    bool any = false;
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
+      const tile::Tile& tile = ipu.tile(t);
+      if (!tile.loaded()) continue;
+      any = true;
+      ++s.booted;
+      s.cycles = std::max(s.cycles, tile.cycles_at(end));
+      s.instret += tile.instructions();
+      if (s.exit_code == 0 && tile.state() == tile::TileState::Halted) s.exit_code = tile.exit_code();
+    }
+    if (any && !counted_supersteps) {
+      s.supersteps = ipu.sync_controller().releases();
+      counted_supersteps = true;
+    }
+    s.exchange_bytes += ipu.exchange_fabric().bytes();
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  s.sim_time_ps = now > dom.epoch ? uint64_t((now - dom.epoch).to_seconds() * 1e12 + 0.5) : 0;
+  return s;
+}
+
+}  // namespace ipusim::platform
