@@ -1,12 +1,22 @@
-// The adapter between open_simulated_system() and the device model. The model's SimSystem
-// (issue 4, device side) is not in this build yet: until it lands, a config locator is
-// refused with a TransportError that says so. Integration replaces the body of
-// model_system() with a SimSystem built from the config, wrapped in a SimulatedSystem.
+// The adapter between open_simulated_system() and the device model: the config loaded
+// into validated structs, a host_if::SimSystem elaborated from it (once per process; the
+// model runs on its own thread), wrapped in a SimulatedSystem.
+//
+// Model options come from the environment, so a host program needs no model-specific
+// API: IPUSIM_THREADS (host threads computing tiles; default: the machine's cores, which
+// changes nothing but speed) and IPUSIM_CONSOLE (stdout, the default; stderr; none).
 #include "device_model.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
 
+#include "host_if/sim_system.h"
 #include "ipudrv/errors.h"
+#include "platform/config.h"
 
 namespace ipudrv::detail {
 namespace {
@@ -14,9 +24,50 @@ namespace {
 std::mutex g_factory_mutex;
 SystemFactory g_test_factory;
 
+class ModelSystem final : public SimulatedSystem {
+ public:
+  explicit ModelSystem(std::unique_ptr<ipusim::host_if::SimSystem> system) : system_(std::move(system)) {}
+  size_t board_count() const override { return system_->boards(); }
+  ipusim::host_if::DeviceLink& board_link(size_t board) override { return system_->link(uint32_t(board)); }
+
+ private:
+  std::unique_ptr<ipusim::host_if::SimSystem> system_;
+};
+
+ipusim::host_if::SimSystemOptions options_from_environment() {
+  ipusim::host_if::SimSystemOptions options;
+  options.host_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char* t = std::getenv("IPUSIM_THREADS")) {
+    char* end = nullptr;
+    const long n = std::strtol(t, &end, 10);
+    if (end == t || *end != '\0' || n < 1 || n > 1024)
+      throw UsageError(std::string("IPUSIM_THREADS: '") + t + "' is not a thread count from 1 to 1024");
+    options.host_threads = unsigned(n);
+  }
+  if (const char* c = std::getenv("IPUSIM_CONSOLE")) {
+    const std::string v = c;
+    if (v == "stdout") options.console = stdout;
+    else if (v == "stderr") options.console = stderr;
+    else if (v == "none") options.console = nullptr;
+    else throw UsageError("IPUSIM_CONSOLE: '" + v + "' is not stdout, stderr or none");
+  }
+  return options;
+}
+
 std::shared_ptr<SimulatedSystem> model_system(const std::string& config_path) {
-  throw TransportError("in-process device for '" + config_path +
-                       "': this build has no device model (SimSystem)");
+  ipusim::config::SystemConfig config;
+  try {
+    config = ipusim::config::load_system(config_path);
+  } catch (const ipusim::config::ConfigError& e) {
+    throw UsageError(e.what());
+  }
+  try {
+    return std::make_shared<ModelSystem>(ipusim::host_if::SimSystem::open(config, options_from_environment()));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("in-process device for '" + config_path + "': " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError("in-process device for '" + config_path + "': " + e.what());
+  }
 }
 
 }  // namespace
