@@ -93,6 +93,20 @@ static inline ipu_worker_fn gemm_rows_fn(uint32_t r) {
   return r == 16 ? gemm_rows16 : r == 8 ? gemm_rows8 : gemm_rows_any;
 }
 
+/* The tile's product on its six workers: worker w takes weight block w of `a` (blocks
+ * ablock_bytes apart) and writes its R rows x NT columns at c + w * NT * R. */
+static inline void gemm_product(const uint16_t *a, uint32_t ablock_bytes, const uint16_t *bt,
+                                float *c, uint32_t r) {
+  struct gemm_job jobs[WORKERS];
+  const ipu_worker_fn body = gemm_rows_fn(r);
+  for (uint32_t w = 0; w < WORKERS; ++w) {
+    jobs[w] = (struct gemm_job){(const uint8_t *)a + (size_t)w * ablock_bytes, r * 8u, bt,
+                                c + (size_t)w * NT * r, r};
+    ipu_run(body, &jobs[w]);
+  }
+  ipu_join();
+}
+
 /* The largest divisor of n whose square is at most n. */
 static inline uint32_t grid_rows(uint32_t n) {
   uint32_t best = 1;

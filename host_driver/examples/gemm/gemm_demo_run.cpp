@@ -1,14 +1,11 @@
-// The README's main demo: a host program drives a GEMM on every tile of a full GC200.
-//
-//   gemm_demo [LOCATOR] [--elf PATH] [--threads N]
-//     LOCATOR   config:configs/m2000.yaml (default: the model in this process, IPU 0 of
-//               board 0) or unix:PATH (an `ipusim serve` socket)
-//
-// It loads firmware/kernels/gemm_host.c onto IPU 0, puts the weights A in streaming
-// memory, feeds the activations B through host stream 0, runs, reads C back from
-// streaming memory, checks every element bit for bit against a host reference, and
-// prints the modelled time and TFLOPS of the product and the simulation's speed. The
-// data layouts are the contract at the top of gemm_host.c.
+// The README's GEMM demo, shared by gemm_demo (any locator; the model in this process by
+// default) and gemm_demo_served (the same through its own `ipusim serve`): on IPU 0 of a
+// board, gemm_host.elf (firmware/kernels/gemm_host.c) multiplies weights A held in
+// streaming memory by activations B fed through host stream 0; C comes back from
+// streaming memory and is checked bit for bit against a host reference. The data layouts
+// are the contract at the top of gemm_host.c.
+#include "gemm_demo_run.h"
+
 #include <ipudrv/device.h>
 
 #include <algorithm>
@@ -119,24 +116,10 @@ std::span<const std::byte> bytes_of(const auto& v) { return std::as_bytes(std::s
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  std::string locator = "config:configs/m2000.yaml", elf_path = "build/firmware/gemm_host.elf";
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--elf" && i + 1 < argc) {
-      elf_path = argv[++i];
-    } else if (a == "--threads" && i + 1 < argc) {
-      threads = unsigned(std::max(1, std::atoi(argv[++i])));
-    } else if (a.rfind("--", 0) != 0) {
-      locator = a;
-    } else {
-      std::fprintf(stderr, "usage: %s [config:PATH | unix:PATH] [--elf PATH] [--threads N]\n", argv[0]);
-      return 2;
-    }
-  }
+int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsigned threads) {
   try {
     auto dev = ipudrv::open(locator);
+    const auto setup0 = std::chrono::steady_clock::now();
     const ipudrv::DeviceInfo& info = dev->info();
     Shape s{};
     s.tiles = info.tiles_per_ipu;
