@@ -143,7 +143,10 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
       return;
     }
   }
-  if (!gateway_call(streaming::GatewayRequest::Kind::Run)) {
+  const uint64_t generation = generation_;
+  const bool ran = gateway_call(streaming::GatewayRequest::Kind::Run);
+  if (generation != generation_) return;  // reset while a stream copy waited: drop the phase
+  if (!ran) {
     const streaming::GatewayError& first = gateway_errors_.front();
     failure_.code = first.code;
     failure_.ipu = first.ipu;
