@@ -107,15 +107,20 @@ void HostInterface::channel_thread(unsigned ch) {
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        Channel& c = channels_[ch];
-        if (c.generation != generation) continue;
-        ++c.head;  // retired, with OK or ERROR
-        if (f.e.code != IPU_ERR_NONE) c.halted = true;
+        if (channels_[ch].generation != generation) continue;
       }
+      // ERR_* before HEAD moves: a host that sees the descriptor retired sees its error.
       if (f.e.code != IPU_ERR_NONE) {
         inflight.clear();  // nothing after a failed descriptor runs
         f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
         record(f.e);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Channel& c = channels_[ch];
+        if (c.generation != generation) continue;
+        ++c.head;  // retired, with OK or ERROR
+        if (f.e.code != IPU_ERR_NONE) c.halted = true;
       }
       if (f.e.code != IPU_ERR_NONE || (f.d.flags & IPU_DESC_FLAG_IRQ))
         raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
