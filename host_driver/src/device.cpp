@@ -48,6 +48,8 @@ DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
   i.system_ipus = t.read32(IPU_REG_SYSTEM_IPUS);
   i.stream_fifo_bytes = t.read32(IPU_REG_STREAM_FIFO_BYTES);
   i.has_streams = (t.read32(IPU_REG_CAPS) & IPU_CAPS_STREAMS_MASK) != 0;
+  i.amp_f16_macs = t.read32(IPU_REG_AMP_F16_MACS);
+  i.amp_f32_macs = t.read32(IPU_REG_AMP_F32_MACS);
   return i;
 }
 

@@ -123,10 +123,14 @@ bool ExchangeFabric::tile_access(tlm::tlm_command cmd, uint32_t tile, uint32_t a
   return trans.is_response_ok();
 }
 
+// Cycles count from the clock's epoch (device mode: the board's last RUN from READY), the
+// gateway's times are absolute.
 uint64_t ExchangeFabric::cycle_at(const sc_core::sc_time& t) const {
+  const sc_core::sc_time zero = clock_.time_of(0);
+  if (t <= zero) return 0;
   const double resolution = sc_core::sc_get_time_resolution().to_seconds();
   const auto units_per_second = static_cast<unsigned __int128>(std::llround(1.0 / resolution));
-  const unsigned __int128 scaled = static_cast<unsigned __int128>(t.value()) * clock_.hz();
+  const unsigned __int128 scaled = static_cast<unsigned __int128>((t - zero).value()) * clock_.hz();
   return uint64_t((scaled + units_per_second - 1) / units_per_second);
 }
 
@@ -143,7 +147,10 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
       return;
     }
   }
-  if (!gateway_call(streaming::GatewayRequest::Kind::Run)) {
+  const uint64_t generation = generation_;
+  const bool ran = gateway_call(streaming::GatewayRequest::Kind::Run);
+  if (generation != generation_) return;  // reset while a stream copy waited: drop the phase
+  if (!ran) {
     const streaming::GatewayError& first = gateway_errors_.front();
     failure_.code = first.code;
     failure_.ipu = first.ipu;

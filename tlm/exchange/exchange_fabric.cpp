@@ -104,6 +104,9 @@ void ExchangeFabric::exchange_thread() {
     const ExchangePlan plan = plan_exchange(tiles, config_.timing);
     plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+    // A reset while a copy waits on a host stream (the gateway gives up then): the phase
+    // belongs to tiles that no longer exist, drop it.
+    const uint64_t phase_generation = generation_;
     failure_ = ExchangeFailure{};
     errors_ = cross_ipu_errors(entries);
     errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
@@ -112,6 +115,10 @@ void ExchangeFabric::exchange_thread() {
     std::vector<TileOutcome> outcomes = plan.tiles;
     if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
     if (errors_.empty() && !copies_of_phase_.empty()) run_copies(outcomes, entries);
+    if (phase_generation != generation_) {
+      errors_.clear();
+      continue;
+    }
     ++exchanges_;
     if (!errors_.empty()) {
       ++failed_;

@@ -40,6 +40,7 @@ void HostInterface::channel_thread(unsigned ch) {
     bool have_desc;
     Error e;
     sc_core::sc_time done;
+    uint32_t bytes_done = 0;
   };
   std::deque<InFlight> inflight;
   sc_core::sc_time link_free = sc_core::SC_ZERO_TIME;
@@ -65,7 +66,7 @@ void HostInterface::channel_thread(unsigned ch) {
                   (inflight.empty() || inflight.back().e.code == IPU_ERR_NONE);
     }
     if (can_issue && link_free <= now) {
-      InFlight f{next_issue++, 0, {}, false, {}, now};
+      InFlight f{next_issue++, 0, {}, false, {}, now, 0};
       f.desc_addr = ring + uint64_t(f.index & (size - 1)) * kDescBytes;
       {
         HostMemory::Access host(host_memory_);
@@ -84,9 +85,8 @@ void HostInterface::channel_thread(unsigned ch) {
       if (f.e.code == IPU_ERR_NONE) {
         const sc_core::sc_time bytes(double(f.d.length) / rate, sc_core::SC_SEC);
         DmaPort* port = port_of(f.d.target);
-        const sc_core::sc_time total = port ? port->duration(f.d, latency + bytes) : latency + bytes;
-        link_free = now + (total > latency ? total - latency : sc_core::SC_ZERO_TIME);
-        f.done = link_free + latency;
+        link_free = now + (port ? port->occupancy(f.d, bytes) : bytes);
+        f.done = link_free + latency + (port ? port->latency(f.d) : sc_core::SC_ZERO_TIME);
       } else {
         f.done = now + latency;
       }
@@ -96,14 +96,24 @@ void HostInterface::channel_thread(unsigned ch) {
     if (!inflight.empty() && inflight.front().done <= now) {
       InFlight f = std::move(inflight.front());
       inflight.pop_front();
-      if (f.e.code == IPU_ERR_NONE) transfer(ch, f.d, f.e);
+      if (f.e.code == IPU_ERR_NONE) f.bytes_done = transfer(ch, f.d, f.e);
       if (f.have_desc) {
         f.d.status = f.e.code == IPU_ERR_NONE ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
         f.d.error = f.e.code;
-        f.d.bytes_done = f.e.code == IPU_ERR_NONE ? f.d.length : 0;
+        f.d.bytes_done = f.e.code == IPU_ERR_NONE ? f.bytes_done : 0;
         HostMemory::Access host(host_memory_);
         if (std::byte* p = host.find(f.desc_addr, kDescBytes))
           std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (channels_[ch].generation != generation) continue;
+      }
+      // ERR_* before HEAD moves: a host that sees the descriptor retired sees its error.
+      if (f.e.code != IPU_ERR_NONE) {
+        inflight.clear();  // nothing after a failed descriptor runs
+        f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
+        record(f.e);
       }
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -111,11 +121,6 @@ void HostInterface::channel_thread(unsigned ch) {
         if (c.generation != generation) continue;
         ++c.head;  // retired, with OK or ERROR
         if (f.e.code != IPU_ERR_NONE) c.halted = true;
-      }
-      if (f.e.code != IPU_ERR_NONE) {
-        inflight.clear();  // nothing after a failed descriptor runs
-        f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
-        record(f.e);
       }
       if (f.e.code != IPU_ERR_NONE || (f.d.flags & IPU_DESC_FLAG_IRQ))
         raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
@@ -175,32 +180,44 @@ void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& 
   if (d.target == IPU_DMA_TARGET_SMEM || d.target == IPU_DMA_TARGET_STREAM) {
     DmaPort* port = port_of(d.target);
     if (!port)
-      return fail(IPU_ERR_DMA_DESC, d.target == IPU_DMA_TARGET_SMEM ? "target SMEM: streaming memory is not available yet"
-                                                                    : "target STREAM: host streams are not available yet");
+      return fail(IPU_ERR_DMA_DESC, d.target == IPU_DMA_TARGET_SMEM ? "target SMEM: no streaming memory attached"
+                                                                    : "target STREAM: no host streams attached");
     std::string why;
-    const uint32_t code = port->check(d, ch, why);
-    if (code != IPU_ERR_NONE) fail(code, why);
+    uint64_t addr = 0;
+    const uint32_t code = port->check(d, ch, why, addr);
+    if (code != IPU_ERR_NONE) {
+      e.addr = addr;
+      fail(code, why);
+    }
     return;
   }
   fail(IPU_ERR_DMA_DESC, fmt::format("unknown target {}", d.target));
 }
 
-void HostInterface::transfer(unsigned ch, const ipu_dma_desc& d, Error& e) {
+uint32_t HostInterface::transfer(unsigned ch, const ipu_dma_desc& d, Error& e) {
   HostMemory::Access host(host_memory_);
   std::byte* bytes = host.find(d.host_addr, d.length);
   if (!bytes) {  // unmapped while the descriptor ran
     e.code = IPU_ERR_DMA_HOST_ADDR;
     e.addr = d.host_addr;
     e.text = fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory", d.host_addr, d.length);
-    return;
+    return 0;
   }
-  if (d.target == IPU_DMA_TARGET_TILE) return tile_transfer(ch, d, bytes, e);
+  if (d.target == IPU_DMA_TARGET_TILE) {
+    tile_transfer(ch, d, bytes, e);
+    return e.code == IPU_ERR_NONE ? d.length : 0;
+  }
   std::string why;
-  const uint32_t code = port_of(d.target)->transfer(d, ch, std::span<std::byte>(bytes, d.length), why);
+  uint64_t addr = 0;
+  uint32_t done = 0;
+  const uint32_t code = port_of(d.target)->transfer(d, ch, std::span<std::byte>(bytes, d.length), done, why, addr);
   if (code != IPU_ERR_NONE) {
     e.code = code;
+    e.addr = addr;
     e.text = why;
+    return 0;
   }
+  return done;
 }
 
 void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e) {

@@ -1,8 +1,11 @@
 // A device-side endpoint of the DMA engine other than tile SRAM: the board's streaming
-// memory (descriptor target SMEM) and its host stream FIFOs (target STREAM). The
-// streaming gateway (tlm/streaming) implements it and attaches itself to the board's
-// HostInterface (attach_smem / attach_streams); until then those targets fail with
-// IPU_ERR_DMA_DESC "not available yet".
+// memory (descriptor target SMEM) and its host stream FIFOs (target STREAM). The host
+// interface attaches the streaming gateway's ports (gateway_ports.h) at construction;
+// a target with no port attached fails with IPU_ERR_DMA_DESC "not available".
+//
+// Timing (dma_channel.cpp): a descriptor occupies its channel for occupancy(), the next
+// descriptor's bytes follow at once, and it retires host_link.latency_ns + latency()
+// after its last byte.
 #pragma once
 
 #include <cstddef>
@@ -19,20 +22,27 @@ namespace ipusim::host_if {
 class DmaPort {
  public:
   virtual ~DmaPort() = default;
-  // Checks a descriptor for this endpoint before it runs: IPU_ERR_NONE, or an IPU_ERR_*
-  // code with `why` (e.g. "streaming memory 0x... + 4096 bytes is beyond its 1 GiB").
-  virtual uint32_t check(const ipu_dma_desc& desc, unsigned channel, std::string& why) = 0;
-  // How long the descriptor takes, given what the host link alone would take (its
-  // latency plus the bytes at its rate): e.g. longer for a slower streaming memory.
-  virtual sc_core::sc_time duration(const ipu_dma_desc& desc, sc_core::sc_time link_time) {
+  // Checks a descriptor for this endpoint when its channel issues it: IPU_ERR_NONE, or an
+  // IPU_ERR_* code with `why` (e.g. "streaming memory 0x... + 4096 bytes is beyond its
+  // 1 GiB") and `addr` (ERR_ADDR: the device-side address involved).
+  virtual uint32_t check(const ipu_dma_desc& desc, unsigned channel, std::string& why, uint64_t& addr) = 0;
+  // How long the descriptor holds its channel, given the time its bytes take on the host
+  // link alone: e.g. longer for a streaming memory slower than the link.
+  virtual sc_core::sc_time occupancy(const ipu_dma_desc& desc, sc_core::sc_time link_bytes_time) {
     (void)desc;
-    return link_time;
+    return link_bytes_time;
   }
-  // Moves the bytes at the end of that time, on the model thread: channel 0 from `host`
-  // into the endpoint, channel 1 from the endpoint into `host`. IPU_ERR_NONE or a code
-  // with `why`.
-  virtual uint32_t transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host,
-                            std::string& why) = 0;
+  // What the endpoint adds to the host link's latency.
+  virtual sc_core::sc_time latency(const ipu_dma_desc& desc) {
+    (void)desc;
+    return sc_core::SC_ZERO_TIME;
+  }
+  // Moves the bytes when the descriptor retires, on the model thread: channel 0 from
+  // `host` into the endpoint, channel 1 from the endpoint into `host`. Returns
+  // IPU_ERR_NONE with `bytes_done` (at most host.size()), or a code with `why` and `addr`
+  // (nothing moved).
+  virtual uint32_t transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host, uint32_t& bytes_done,
+                            std::string& why, uint64_t& addr) = 0;
 };
 
 }  // namespace ipusim::host_if

@@ -10,7 +10,10 @@
 //     tile_socket            TLM-2.0 initiator (multi-passthrough), binding
 //                            i * tiles + t = tile t of the board's IPU i (its mem_socket):
 //                            DMA reads and writes of tile SRAM, b_transport, zero delay
-//     smem / streams         DmaPort endpoints the streaming gateway attaches (dma_port.h)
+//     smem / streams         DmaPort endpoints over the board's streaming::Gateway
+//                            (gateway_ports.h): DMA targets SMEM and STREAM
+//     stream mirror          FIFO levels (a gateway listener keeps them) and the
+//                            STREAM_WAIT_* values of the last STREAM_WAIT stop
 //
 // Parameters: the system config (identity registers: board index, IPUs, tiles, SRAM,
 // clock, streaming memory size, workers; the host link's rate and latency time the DMA).
@@ -45,6 +48,7 @@
 
 #include "host_if/device_link.h"
 #include "host_if/dma_port.h"
+#include "host_if/gateway_ports.h"
 #include "host_if/host_memory.h"
 #include "iss/program.h"
 #include "platform/config.h"
@@ -73,6 +77,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void set_interrupt_handler(InterruptHandler handler) override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
+  // The constructor attaches the board gateway's (gateway_ports.h).
   void attach_smem(DmaPort* port) { smem_ = port; }
   void attach_streams(DmaPort* port) { streams_ = port; }
 
@@ -129,13 +134,15 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void record(const Error& e);  // with the ERROR cause
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
+  void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
+  void refresh_levels();
   bool dma_busy();
   void drain_dma(const std::function<void()>& simulate);
 
   // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code IPU_ERR_NONE: fine).
   void channel_thread(unsigned ch);
   void check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e);
-  void transfer(unsigned ch, const ipu_dma_desc& d, Error& e);
+  uint32_t transfer(unsigned ch, const ipu_dma_desc& d, Error& e);  // returns bytes_done
   void tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e);
   DmaPort* port_of(uint16_t target) const;
 
@@ -144,8 +151,12 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   const uint32_t first_ipu_;
   platform::Platform& platform_;
   std::function<void()> wake_;
+  streaming::Gateway& gateway_;
+  SmemPort smem_port_;
+  StreamPort stream_port_;
   DmaPort* smem_ = nullptr;
   DmaPort* streams_ = nullptr;
+  const uint32_t fifo_bytes_;  // STREAM_FIFO_BYTES
   HostMemory host_memory_;
   std::mutex handler_mutex_;
   InterruptHandler handler_;
@@ -161,6 +172,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   Error error_;
   uint32_t error_count_ = 0;
   std::array<Channel, 2> channels_;
+  std::array<uint32_t, IPU_STREAMS> h2d_level_{}, d2h_level_{};  // the gateway's FIFO levels
+  streaming::StreamWait stream_wait_;  // STREAM_WAIT_*: the stop's (zero otherwise)
   std::unordered_map<uint32_t, uint32_t> latched_hi_;  // _HI offset -> value latched by its _LO read
   uint64_t reset_epoch_ = 0;  // host RESETs written; the model's updates of an older epoch are dropped
 

@@ -19,7 +19,16 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemC
       board_(board),
       first_ipu_(board * config.board.ipus),
       platform_(platform),
-      wake_(std::move(wake)) {
+      wake_(std::move(wake)),
+      gateway_(platform.gateway(board)),
+      smem_port_(gateway_),
+      stream_port_(gateway_),
+      smem_(&smem_port_),
+      streams_(&stream_port_),
+      fifo_bytes_(gateway_.fifo_bytes()) {
+  // The driver serves the streams: a copy that finds its FIFO short waits (STREAM_WAIT).
+  gateway_.set_host_connected(true);
+  gateway_.set_fifo_listener([this](uint32_t stream, bool d2h) { level_changed(stream, d2h); });
   for (uint32_t i = 0; i < config.board.ipus; ++i) {
     platform::Ipu& ipu = platform.ipu(first_ipu_ + i);
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) tile_socket.bind(ipu.tile(t).mem_socket);
@@ -64,9 +73,11 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
     case Command::Kind::Reset:
       running_ = false;
       platform_.reset_board(board_);
+      gateway_.reset_streams();  // FIFOs empty, blocked copies dropped; memory kept
       programs_.clear();
       ++model_epoch_;
       update_stats();
+      refresh_levels();
       return;
     case Command::Kind::Boot:
       drain_dma(simulate);  // the program's DMA first
@@ -75,9 +86,10 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
       return;
     case Command::Kind::Run:
       drain_dma(simulate);
-      if (c.resume)
+      if (c.resume) {
+        gateway_.hold_streams(false);  // a copy waiting on a stream looks at its FIFO again
         platform_.continue_board(board_, c.a);
-      else
+      } else
         platform_.start_board(board_, c.a);
       running_ = true;
       return;
@@ -171,6 +183,22 @@ void HostInterface::end_run(uint32_t state, uint32_t irq) {
   raise(IPU_IRQ_STATUS_RUN_DONE_MASK | irq);
 }
 
+void HostInterface::level_changed(uint32_t stream, bool d2h) {
+  const uint32_t level = d2h ? gateway_.d2h_level(stream) : gateway_.h2d_level(stream);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (reset_epoch_ != model_epoch_ || stream >= IPU_STREAMS) return;  // RESET zeroed them
+  (d2h ? d2h_level_ : h2d_level_)[stream] = level;
+}
+
+void HostInterface::refresh_levels() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (reset_epoch_ != model_epoch_) return;
+  for (uint32_t id = 0; id < IPU_STREAMS; ++id) {
+    h2d_level_[id] = gateway_.h2d_level(id);
+    d2h_level_[id] = gateway_.d2h_level(id);
+  }
+}
+
 void HostInterface::update_stats() {
   const platform::BoardStats s = platform_.board_stats(board_);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -198,6 +226,18 @@ void HostInterface::after_simulate(bool starved) {
       platform_.flush_console();
       end_run(IPU_STATE_HALTED, 0);
       return;
+    case Kind::StreamWait: {
+      // Held until CTRL.RUN: the host's DMA changes the FIFO levels, nothing else does.
+      running_ = false;
+      gateway_.hold_streams(true);
+      platform_.flush_console();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (reset_epoch_ == model_epoch_) stream_wait_ = *out.stream;
+      }
+      end_run(IPU_STATE_STREAM_WAIT, 0);
+      return;
+    }
     case Kind::Error:
       break;
   }
@@ -221,7 +261,21 @@ void HostInterface::after_simulate(bool starved) {
         }
         break;
       }
-      case platform::StopRequest::Kind::ExchangeError: e.code = IPU_ERR_EXCHANGE; break;
+      case platform::StopRequest::Kind::ExchangeError: {
+        // The fabric's structured first problem: a copy's SMEM_RANGE / SMEM_ALIGN /
+        // STREAM / STREAM_OVERFLOW with its posting, or EXCHANGE for a message.
+        using exchange::ExchangeFailure;
+        const ExchangeFailure& f = platform_.ipu(stop.ipu).exchange_fabric().failure();
+        e.code = f.code != IPU_ERR_NONE ? f.code : IPU_ERR_EXCHANGE;
+        if (f.ipu != ExchangeFailure::kNone && f.ipu >= first_ipu_) {
+          e.ipu = f.ipu - first_ipu_;
+          e.tile = f.tile;
+        }
+        if (f.thread != ExchangeFailure::kNone) e.thread = f.thread;
+        if (f.pc != ExchangeFailure::kNone) e.pc = f.pc;
+        if (f.addr != ~uint64_t{0}) e.addr = f.addr;
+        break;
+      }
       default: e.code = IPU_ERR_DEADLOCK; break;
     }
   } else {

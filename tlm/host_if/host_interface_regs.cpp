@@ -46,6 +46,8 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_VERSION: return IPU_VERSION_MAJOR << IPU_VERSION_MAJOR_SHIFT | IPU_VERSION_MINOR << IPU_VERSION_MINOR_SHIFT;
     case IPU_REG_CAPS:
       return (smem_ && b.streaming_memory_bytes > 0 ? IPU_CAPS_SMEM_MASK : 0) | (streams_ ? IPU_CAPS_STREAMS_MASK : 0);
+    case IPU_REG_AMP_F16_MACS: return b.chip.tile.amp_f16_macs_per_cycle;
+    case IPU_REG_AMP_F32_MACS: return b.chip.tile.amp_f32_macs_per_cycle;
     case IPU_REG_BOARD_INDEX: return board_;
     case IPU_REG_IPUS: return b.ipus;
     case IPU_REG_TILES_PER_IPU: return b.chip.tiles;
@@ -84,10 +86,10 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_BOOT_CMD: return 0;
     case IPU_REG_IRQ_STATUS: return irq_status_;
     case IPU_REG_IRQ_MASK: return irq_mask_;
-    case IPU_REG_STREAM_WAIT_ID:
-    case IPU_REG_STREAM_WAIT_BYTES:
-    case IPU_REG_STREAM_WAIT_DIR:
-    case IPU_REG_STREAM_FIFO_BYTES: return 0;  // host streams: the streaming gateway's
+    case IPU_REG_STREAM_WAIT_ID: return stream_wait_.stream;
+    case IPU_REG_STREAM_WAIT_BYTES: return stream_wait_.bytes;
+    case IPU_REG_STREAM_WAIT_DIR: return stream_wait_.d2h ? IPU_STREAM_WAIT_DIR_D2H_MASK : 0;
+    case IPU_REG_STREAM_FIFO_BYTES: return streams_ ? fifo_bytes_ : 0;
     case IPU_REG_ERR_CODE: return error_.code;
     case IPU_REG_ERR_IPU: return error_.ipu;
     case IPU_REG_ERR_TILE: return error_.tile;
@@ -120,9 +122,10 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     std::memcpy(&v, bytes, 4);
     return v;
   }
-  if ((offset >= IPU_WIN_STREAM_H2D_LEVEL && offset < IPU_WIN_STREAM_H2D_LEVEL + IPU_WIN_STREAM_H2D_LEVEL_BYTES) ||
-      (offset >= IPU_WIN_STREAM_D2H_LEVEL && offset < IPU_WIN_STREAM_D2H_LEVEL + IPU_WIN_STREAM_D2H_LEVEL_BYTES))
-    return 0;  // no stream FIFOs yet
+  if (offset >= IPU_WIN_STREAM_H2D_LEVEL && offset < IPU_WIN_STREAM_H2D_LEVEL + IPU_WIN_STREAM_H2D_LEVEL_BYTES)
+    return h2d_level_[(offset - IPU_WIN_STREAM_H2D_LEVEL) / 4];
+  if (offset >= IPU_WIN_STREAM_D2H_LEVEL && offset < IPU_WIN_STREAM_D2H_LEVEL + IPU_WIN_STREAM_D2H_LEVEL_BYTES)
+    return d2h_level_[(offset - IPU_WIN_STREAM_D2H_LEVEL) / 4];
   reg_error_locked(offset, "read of an offset where no register is");
   return 0xFFFFFFFFu;
 }
@@ -206,6 +209,9 @@ void HostInterface::ctrl_locked(uint32_t value) {
     error_ = Error{};
     error_count_ = 0;
     irq_status_ = 0;
+    h2d_level_ = {};
+    d2h_level_ = {};
+    stream_wait_ = {};
     latched_hi_.clear();
     for (Channel& c : channels_) {
       c.head = c.tail = 0;
@@ -225,6 +231,7 @@ void HostInterface::ctrl_locked(uint32_t value) {
       return;
     }
     state_ = IPU_STATE_RUNNING;
+    stream_wait_ = {};  // meaningful in STREAM_WAIT only
     Command c{Command::Kind::Run, run_supersteps_};
     c.resume = resume;
     command_locked(c);

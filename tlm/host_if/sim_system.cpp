@@ -87,6 +87,7 @@ class SimModel {
   void elaborate(const SimSystemOptions& options) {
     platform::PlatformOptions po;
     po.device = true;
+    po.stream_host = true;  // the driver serves the host streams (STREAM_WAIT)
     po.host_threads = options.host_threads;
     po.console_out = options.console;
     po.console = options.console_mode;

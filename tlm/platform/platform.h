@@ -63,10 +63,12 @@ struct PlatformOptions {
 
 // Device mode: how a board's run stands after a simulate().
 struct BoardOutcome {
-  enum class Kind { Running, Paused, Halted, Error };
+  // StreamWait: the kernel starved while a copy of the board waits on a host stream.
+  enum class Kind { Running, Paused, Halted, Error, StreamWait };
   Kind kind = Kind::Running;
   std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
   std::string stuck;                // Error without a stop: the kernel starved with tiles waiting
+  std::optional<streaming::StreamWait> stream;  // StreamWait: the oldest blocked copy
 };
 
 // Device mode: a board's figures since its last reset.

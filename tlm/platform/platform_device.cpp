@@ -67,6 +67,13 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     if (holds) out.kind = BoardOutcome::Kind::Paused;
     return out;
   }
+  // A copy waiting on a host stream comes first: its IPU cannot reach a sync until the
+  // host serves the stream, whatever the others hold.
+  if (auto wait = gateways_.at(board)->stream_wait()) {
+    out.kind = BoardOutcome::Kind::StreamWait;
+    out.stream = wait;
+    return out;
+  }
   for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
     if (ipus_[i]->sync_controller().holding()) {
       out.kind = BoardOutcome::Kind::Paused;

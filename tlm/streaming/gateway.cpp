@@ -106,9 +106,21 @@ std::optional<StreamWait> Gateway::stream_wait() const {
   return waiters_.front().wait;
 }
 
+void Gateway::hold_streams(bool held) {
+  held_ = held;
+  if (!held) fifo_changed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// The copies blocked now belong to a run the host has thrown away: they end with an error
+// (their fabric was reset too and drops the exchange) and the queues start afresh.
 void Gateway::reset_streams() {
   for (ByteFifo& f : h2d_) f.clear();
   for (ByteFifo& f : d2h_) f.clear();
+  for (Queue& q : h2d_queue_) q = Queue{};
+  for (Queue& q : d2h_queue_) q = Queue{};
+  waiters_.clear();
+  ++stream_epoch_;
+  held_ = false;
   fifo_changed_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -277,11 +289,16 @@ bool Gateway::stream_read(GatewayCopy& c, std::vector<GatewayError>& errors) {
   bool waiting = false;
   uint32_t done = 0;
   ByteFifo& fifo = h2d_[c.stream];
+  const uint64_t epoch = stream_epoch_;
   auto leave = [&] {
     if (waiting) std::erase_if(waiters_, [&](const Waiter& w) { return w.id == waiter; });
   };
   for (;;) {
-    if (q.serving == ticket && fifo.level() > 0 && done < c.len) {
+    if (epoch != stream_epoch_) {
+      errors.push_back(error(c, IPU_ERR_STREAM, "the streams were reset while the copy waited"));
+      return false;
+    }
+    if (!held_ && q.serving == ticket && fifo.level() > 0 && done < c.len) {
       done += fifo.pop(std::span<uint8_t>(c.data + done, c.len - done));
       changed(c.stream, false);
     }
@@ -292,7 +309,8 @@ bool Gateway::stream_read(GatewayCopy& c, std::vector<GatewayError>& errors) {
       ++q.serving;
       return false;
     }
-    const uint32_t lacking = c.len - done - (q.serving == ticket ? fifo.level() : 0);
+    const uint32_t have = q.serving == ticket ? fifo.level() : 0;  // held: bytes not taken yet
+    const uint32_t lacking = c.len - done > have ? c.len - done - have : 0;
     if (!waiting) waiters_.push_back(Waiter{waiter, StreamWait{c.stream, false, lacking, c.ipu, c.tile, c.pc}});
     for (Waiter& w : waiters_)
       if (w.id == waiter) w.wait.bytes = lacking;
@@ -313,11 +331,16 @@ bool Gateway::stream_write(GatewayCopy& c, std::vector<GatewayError>& errors) {
   bool waiting = false;
   uint32_t done = 0;
   ByteFifo& fifo = d2h_[c.stream];
+  const uint64_t epoch = stream_epoch_;
   auto leave = [&] {
     if (waiting) std::erase_if(waiters_, [&](const Waiter& w) { return w.id == waiter; });
   };
   for (;;) {
-    if (q.serving == ticket && fifo.space() > 0 && done < c.len) {
+    if (epoch != stream_epoch_) {
+      errors.push_back(error(c, IPU_ERR_STREAM, "the streams were reset while the copy waited"));
+      return false;
+    }
+    if (!held_ && q.serving == ticket && fifo.space() > 0 && done < c.len) {
       done += fifo.push(std::span<const uint8_t>(c.data + done, c.len - done));
       changed(c.stream, true);
     }

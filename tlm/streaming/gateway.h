@@ -22,7 +22,10 @@
 //   stream_wait()               the stream a blocked copy waits on (STATE_STREAM_WAIT)
 //   set_host_connected(false)   no host will ever serve the streams: a copy that would
 //                               block is an error instead (the CLI, `ipusim run`)
-//   reset_streams()             empties every FIFO (CTRL.RESET); memory is kept
+//   hold_streams(true / false)  blocked copies take no FIFO bytes while held (the device
+//                               in STREAM_WAIT: the host fills / drains, RUN releases)
+//   reset_streams()             empties every FIFO and ends every blocked copy with an
+//                               error its fabric drops (CTRL.RESET); memory is kept
 //
 // Bytes of a Run (docs/streaming.md "An exchange phase"): every SmemRead sees the
 // streaming memory as it was before the Run, then the SmemWrites land in the order given
@@ -131,6 +134,10 @@ class Gateway : public sc_core::sc_module {
   // The oldest copy blocked on a host stream, if any.
   std::optional<StreamWait> stream_wait() const;
   void set_host_connected(bool connected) { config_.host_connected = connected; }
+  // While held, a blocked stream copy moves no bytes (the FIFO levels are the host's
+  // alone); releasing lets every blocked copy look at its FIFO again.
+  void hold_streams(bool held);
+  bool streams_held() const { return held_; }
   void reset_streams();
 
   // ---- statistics ----
@@ -171,6 +178,8 @@ class Gateway : public sc_core::sc_module {
   std::vector<Queue> h2d_queue_, d2h_queue_;
   std::vector<Waiter> waiters_;  // blocked copies, oldest first
   uint64_t next_waiter_ = 0;
+  uint64_t stream_epoch_ = 0;  // reset_streams(): a copy blocked before it gives up
+  bool held_ = false;
   sc_core::sc_event fifo_changed_;
   std::function<void(uint32_t, bool)> listener_;
   sc_core::sc_time gateway_free_;

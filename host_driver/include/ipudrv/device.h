@@ -43,6 +43,8 @@ struct DeviceInfo {
   uint32_t host_link_mbps = 0;
   uint32_t stream_fifo_bytes = 0;
   bool has_streams = false;
+  uint32_t amp_f16_macs = 0;   // AMP f16 multiply-accumulates per cycle per tile (amp.mac f16 rows = / 4)
+  uint32_t amp_f32_macs = 0;   // AMP f32 multiply-accumulates per cycle per tile
 };
 
 struct OpenOptions {

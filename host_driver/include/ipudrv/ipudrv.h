@@ -38,6 +38,7 @@ typedef struct ipudrv_info {
   uint32_t ipus, tiles_per_ipu, workers, system_ipus;
   uint32_t sram_bytes, tile_clock_khz, host_link_mbps, stream_fifo_bytes;
   uint64_t smem_bytes;
+  uint32_t amp_f16_macs, amp_f32_macs; /* AMP multiply-accumulates per cycle per tile */
 } ipudrv_info;
 
 typedef struct ipudrv_device_error {

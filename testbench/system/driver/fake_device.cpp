@@ -122,6 +122,8 @@ uint32_t FakeDevice::read_locked(uint32_t o) {
     case IPU_REG_HOST_LINK_MBPS: return 16000;
     case IPU_REG_WORKERS: return g_.workers;
     case IPU_REG_SYSTEM_IPUS: return g_.ipus;
+    case IPU_REG_AMP_F16_MACS: return g_.amp_f16_macs;
+    case IPU_REG_AMP_F32_MACS: return g_.amp_f32_macs;
     case IPU_REG_STATUS:
       return state_ | (ch_[0].head != ch_[0].tail && !ch_[0].halted ? IPU_STATUS_DMA0_BUSY_MASK : 0) |
              (ch_[1].head != ch_[1].tail && !ch_[1].halted ? IPU_STATUS_DMA1_BUSY_MASK : 0);
@@ -313,6 +315,8 @@ uint32_t FakeDevice::do_descriptor(unsigned ch, ipu_dma_desc& d, uint64_t& bad) 
     d.bytes_done = d.length;
     return 0;
   }
+  // As the device (tlm/host_if/gateway_ports.h): a push is all or nothing (more than the
+  // FIFO's room: STREAM_OVERFLOW, nothing moved); a pop takes what is held (bytes_done).
   if (d.ipu >= IPU_STREAMS) return IPU_ERR_STREAM;
   if (ch == 0) {
     auto& f = h2d_[d.ipu];

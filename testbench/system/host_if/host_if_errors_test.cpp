@@ -106,6 +106,10 @@ TEST(HostIfErrors, BadDescriptorsHaltTheChannel) {
   smem.target = IPU_DMA_TARGET_SMEM;
   ipu_dma_desc stream = smem;
   stream.target = IPU_DMA_TARGET_STREAM;
+  stream.ipu = IPU_STREAMS;  // no such stream id
+  ipu_dma_desc too_long = smem;
+  too_long.target = IPU_DMA_TARGET_STREAM;
+  too_long.length = IPU_XFER_MAX + 4;  // more than a host-to-device FIFO holds
   ipu_dma_desc unknown = smem;
   unknown.target = 7;
   const Case cases[] = {
@@ -113,8 +117,9 @@ TEST(HostIfErrors, BadDescriptorsHaltTheChannel) {
       {0, tile(data, b, 64, 1, 0), IPU_ERR_DMA_DESC, "ipu 1"},
       {0, tile(data, b, 64, 0, 2, 3), IPU_ERR_DMA_DESC, "tiles 2 + 3"},
       {1, tile(data, b, 64, 0, 0, 2), IPU_ERR_DMA_DESC, "tile_count 2"},
-      {0, smem, IPU_ERR_DMA_DESC, "not available yet"},
-      {1, stream, IPU_ERR_DMA_DESC, "not available yet"},
+      {0, smem, IPU_ERR_SMEM_RANGE, "the board has no streaming memory"},
+      {1, stream, IPU_ERR_STREAM, "stream id 64"},
+      {0, too_long, IPU_ERR_STREAM_OVERFLOW, "can never fit"},
       {0, unknown, IPU_ERR_DMA_DESC, "unknown target 7"},
       {0, tile(data, b - 4, 64, 0, 0), IPU_ERR_DMA_TILE, "outside SRAM"},
       {1, tile(data, b + 624 * 1024 - 4, 8, 0, 0), IPU_ERR_DMA_TILE, "outside SRAM"},

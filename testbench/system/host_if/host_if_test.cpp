@@ -50,6 +50,16 @@ TEST(HostIf, IdentityRegistersComeFromTheConfig) {
   EXPECT_EQ(host.reg(IPU_REG_WORKERS), m2000.board.chip.tile.workers);
   EXPECT_EQ(host.reg(IPU_REG_SYSTEM_IPUS), m2000.total_ipus());
   EXPECT_EQ(host.reg64(IPU_REG_SMEM_SIZE_LO), m2000.board.streaming_memory_bytes);
+  EXPECT_EQ(host.reg(IPU_REG_CAPS), IPU_CAPS_SMEM_MASK | IPU_CAPS_STREAMS_MASK);
+  EXPECT_EQ(host.reg(IPU_REG_STREAM_FIFO_BYTES), uint32_t(IPU_XFER_MAX));
+  EXPECT_GT(m2000.board.chip.tile.amp_f16_macs_per_cycle, 0u);
+  EXPECT_EQ(host.reg(IPU_REG_AMP_F16_MACS), m2000.board.chip.tile.amp_f16_macs_per_cycle);
+  EXPECT_EQ(host.reg(IPU_REG_AMP_F32_MACS), m2000.board.chip.tile.amp_f32_macs_per_cycle);
+  for (uint32_t id = 0; id < IPU_STREAMS; ++id) {
+    EXPECT_EQ(host.reg(IPU_WIN_STREAM_H2D_LEVEL + 4 * id), 0u);
+    EXPECT_EQ(host.reg(IPU_WIN_STREAM_D2H_LEVEL + 4 * id), 0u);
+  }
+  EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE);  // the windows are readable
   EXPECT_EQ(host.state(), IPU_STATE_IDLE);
   EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE);
   EXPECT_EQ(host.reg(IPU_REG_BOOTED_TILES), 0u);

@@ -86,6 +86,16 @@ class TestHost {
     set(ch == 0 ? IPU_REG_DMA0_TAIL : IPU_REG_DMA1_TAIL, tail_[ch]);
     return index;
   }
+  // Posts several descriptors with one doorbell (the device sees them together); returns
+  // the last one's index.
+  uint32_t post_batch(uint32_t ch, const std::vector<ipu_dma_desc>& ds) {
+    for (ipu_dma_desc d : ds) {
+      d.status = d.error = d.bytes_done = 0;
+      desc(ch, tail_[ch]++) = d;
+    }
+    set(ch == 0 ? IPU_REG_DMA0_TAIL : IPU_REG_DMA1_TAIL, tail_[ch]);
+    return tail_[ch] - 1;
+  }
   // Waits until descriptor `index` of `ch` retired; returns its status.
   uint32_t wait_desc(uint32_t ch, uint32_t index) {
     const uint32_t head = ch == 0 ? IPU_REG_DMA0_HEAD : IPU_REG_DMA1_HEAD;

@@ -49,7 +49,7 @@
 #define IPU_ERR_BOOT 10u /* a bad boot request (BOOT_*: tile range, code range, entry) */
 #define IPU_ERR_REG 11u /* a bad register access: unknown or misaligned offset, write to ro, bad value */
 #define IPU_ERR_STATE 12u /* a command the current STATE does not allow (e.g. RUN while IDLE) */
-#define IPU_ERR_STREAM_OVERFLOW 13u /* a device-to-host stream FIFO full with no host to drain it */
+#define IPU_ERR_STREAM_OVERFLOW 13u /* a device-to-host stream FIFO full with no host to drain it, or a DMA push longer than a host-to-device FIFO's room */
 
 /* IPU_DMA_TARGET_*: what a descriptor's device side is (ipu_dma_desc.target) */
 #define IPU_DMA_TARGET_TILE 0u /* tile SRAM: ipu, tile_first, tile_count (> 1: the same bytes to every tile, host to device only), dev_addr = tile address */
@@ -183,7 +183,7 @@ struct ipu_dma_desc {
   uint32_t tile_count; /* TILE: tiles (1 for channel 1) */
   uint32_t status; /* device writes DESC_STATUS_* on retiring */
   uint32_t error; /* device writes ERR_* when status is ERROR */
-  uint32_t bytes_done; /* device writes the bytes moved */
+  uint32_t bytes_done; /* device writes the bytes moved (= length, except a channel 1 STREAM descriptor: the bytes its FIFO held, possibly 0) */
 };
 IPU_STATIC_ASSERT(sizeof(struct ipu_dma_desc) == 48, "ipu_dma_desc layout");
 IPU_STATIC_ASSERT(offsetof(struct ipu_dma_desc, host_addr) == 0, "ipu_dma_desc.host_addr offset");
