@@ -138,10 +138,20 @@ void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const
     }
     // The channel halted at this descriptor (nothing after it ran).
     DeviceErrorInfo info = read_error_registers(t_);
-    if (d.status == IPU_DESC_STATUS_ERROR && info.code != d.error) {
-      // ERR_* holds the first error since reset; this descriptor's own code wins.
+    if (d.status == IPU_DESC_STATUS_ERROR && (info.code != d.error || info.count > 1)) {
+      // ERR_* hold the first error since reset: after an earlier one (a run error, or a DMA
+      // error the channel recovered from) they describe that one, even when the codes are
+      // equal. Name what the descriptor itself says instead.
+      const uint32_t count = info.count;
       info = DeviceErrorInfo{};
       info.code = d.error;
+      info.count = count;
+      info.addr = d.dev_addr;
+      if (d.target == IPU_DMA_TARGET_TILE) {
+        info.ipu = d.ipu;
+        if (d.tile_count == 1) info.tile = d.tile_first;
+      }
+      info.text = "(ERR_* hold an earlier error; this descriptor's error code is " + std::to_string(d.error) + ")";
     }
     program();
     static const char* kTargets[] = {"tile", "streaming memory", "stream"};

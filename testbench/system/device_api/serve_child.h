@@ -1,0 +1,37 @@
+// An `ipusim serve` child process for the device-API tests: spawned on a scratch socket,
+// waited for until the socket accepts a connection, stopped with SIGTERM and reaped at
+// the end (its exit status is the test's business: a clean stop is exit 0).
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace devapi {
+
+class ServeChild {
+ public:
+  // Starts `ipusim serve --config <config> --socket <socket> --quiet` (firmware console
+  // off) and returns once a client can connect; throws std::runtime_error with the
+  // child's stderr if it exits or does not listen within a few seconds.
+  ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args = "");
+  ~ServeChild();  // kills (SIGKILL) and reaps a child still running
+  ServeChild(const ServeChild&) = delete;
+  ServeChild& operator=(const ServeChild&) = delete;
+
+  const std::string& socket() const { return socket_; }
+  pid_t pid() const { return pid_; }
+  // SIGTERM, then waits; the raw wait status (-1 if the child was already reaped).
+  int stop();
+  // SIGKILL, then waits: the server vanishes mid-session.
+  int kill_now();
+  std::string stderr_text() const;
+
+ private:
+  int wait_for_exit();
+  std::string socket_;
+  std::string stderr_path_;
+  pid_t pid_ = -1;
+};
+
+}  // namespace devapi
