@@ -5,7 +5,7 @@
  *   [top - __ipu_stack_size, top)      supervisor stack (sp starts at top)
  *   [wstackbase, top - stack size)     nworkers worker stacks of __ipu_worker_stack_size
  *   [__heap_start, wstackbase)         heap (sbrk)
- * then sets the worker CSRs, clears .bss, runs constructors and main, and exits with
+ * then sets the worker CSRs, runs constructors and main, and exits with
  * main's return value (exit -> _exit -> halt).
  *
  * Built twice: for the tile, and with IPU_PLATFORM_LINUX for the Linux user-mode twin
@@ -52,13 +52,9 @@ _start:
     la      t6, __heap_start
     bltu    t2, t6, .Ldoes_not_fit
 
-    la      a0, __bss_start
-    la      a1, __bss_end
-1:  bgeu    a0, a1, 2f
-    sw      zero, 0(a0)
-    addi    a0, a0, 4
-    j       1b
-2:
+    /* No .bss clearing here: every loader zeroes it (the ISS's reset, the driver's DMA
+     * of each segment's zeros, Linux for the qemu twin), and a host program may write a
+     * .bss symbol (a kernel's parameters) between loading and running. */
     call    __libc_init_array
     li      a0, 0                     /* argc */
     li      a1, 0                     /* argv */

@@ -207,8 +207,9 @@ TEST_P(Kernels, SymbolsAndAddressesReachTheSameBytes) {
 
   EXPECT_EQ(dev_->run(0, std::chrono::seconds(60)).exit_code, 0);
   dev_->read_symbol(0, 3, "kc_result", writable_bytes_of(got));
-  EXPECT_EQ(got.magic, 0u) << "crt0 cleared .bss on tile 3, which does not report";
-  EXPECT_EQ(got.hash, 0u);
+  // crt0 leaves .bss as the loader and the host left it, and tile 3 does not report: a
+  // host's write before the run survives it (how kernels take parameters).
+  EXPECT_EQ(std::memcmp(&got, &mark, sizeof mark), 0) << "the host's write before the run was lost";
   dev_->read_symbol(0, 0, "kc_result", writable_bytes_of(got));
   EXPECT_EQ(got.magic, kMagic);
 

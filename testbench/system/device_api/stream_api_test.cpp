@@ -34,7 +34,9 @@ void expect_transformed(const std::vector<uint32_t>& in, const std::vector<uint3
 class Streams : public DeviceApiTest {
  protected:
   std::unique_ptr<ipudrv::Device> loaded(uint32_t bytes, uint32_t chunk) {
-    auto dev = open("configs/test/tiny4x2_smem.yaml");
+    return load_job(open("configs/test/tiny4x2_smem.yaml"), bytes, chunk);
+  }
+  std::unique_ptr<ipudrv::Device> load_job(std::unique_ptr<ipudrv::Device> dev, uint32_t bytes, uint32_t chunk) {
     EXPECT_TRUE(dev->info().has_streams);
     dev->load(elf("device_api/stream_xform.elf"));
     const Job job{bytes, chunk, 0, 0};
@@ -45,10 +47,13 @@ class Streams : public DeviceApiTest {
 };
 
 TEST_P(Streams, BuffersBothWaysLargerThanTheFifo) {
-  const uint32_t words = 64 * 1024;  // 256 KiB
-  auto dev = loaded(words * 4, 16384);
+  constexpr uint32_t kChunk = 16384;
+  // Two and a half FIFOs of data, in whole chunks: the FIFO fills and drains repeatedly.
+  auto dev = open("configs/test/tiny4x2_smem.yaml");
   const uint32_t fifo = dev->info().stream_fifo_bytes;
   ASSERT_GT(fifo, 0u);
+  const uint32_t words = (fifo * 5 / 2 / kChunk) * kChunk / 4;
+  dev = load_job(std::move(dev), words * 4, kChunk);
   ASSERT_LT(fifo, words * 4u) << "the data must not fit the FIFO";
   const auto in = random_words(words, 1);
   std::vector<uint32_t> out(words, 0xDEADBEEF);
@@ -62,7 +67,7 @@ TEST_P(Streams, BuffersBothWaysLargerThanTheFifo) {
   expect_transformed(in, out);
   Job done{};
   dev->read_symbol(0, 0, "stream_job", writable_bytes_of(done));
-  EXPECT_EQ(done.steps_done, 16u);
+  EXPECT_EQ(done.steps_done, words * 4 / kChunk);
   EXPECT_EQ(done.words, words);
 }
 

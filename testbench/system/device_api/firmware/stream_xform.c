@@ -1,4 +1,4 @@
-/* stream_xform: tile 0 reads `stream_job.bytes` bytes from host stream 0 in chunks of
+/* stream_xform: tile 0 of IPU 0 reads `stream_job.bytes` bytes from host stream 0 in chunks of
  * `stream_job.chunk` (both multiples of 4, chunk <= 16 KiB), one chunk per superstep,
  * adds the word index (w -> w + i) and writes each chunk to host stream 1 in the next
  * superstep. Every other tile only syncs along. */
@@ -15,7 +15,7 @@ volatile struct stream_job stream_job = {65536u, 4096u, 0, 0};
 static uint32_t buf[STREAM_CHUNK_MAX / 4];
 
 int main(void) {
-  const int me = ipu_tile_id() == 0;
+  const int me = ipu_global_tile_id() == 0; /* one reader per board: tile 0 of IPU 0 */
   uint32_t word = 0, steps = 0;
   for (uint32_t at = 0; at < stream_job.bytes; at += stream_job.chunk) {
     const uint32_t n = stream_job.bytes - at < stream_job.chunk ? stream_job.bytes - at : stream_job.chunk;
