@@ -117,9 +117,10 @@ std::span<const std::byte> bytes_of(const auto& v) { return std::as_bytes(std::s
 }  // namespace
 
 int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsigned threads) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines in order with the firmware's console
   try {
-    auto dev = ipudrv::open(locator);
     const auto setup0 = std::chrono::steady_clock::now();
+    auto dev = ipudrv::open(locator);
     const ipudrv::DeviceInfo& info = dev->info();
     Shape s{};
     s.tiles = info.tiles_per_ipu;
@@ -147,6 +148,7 @@ int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsig
     dev->connect_h2d_stream(0, bytes_of(b));
 
     const auto t0 = std::chrono::steady_clock::now();
+    const double setup_s = std::chrono::duration<double>(t0 - setup0).count();
     const ipudrv::RunResult run = dev->run();
     const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (run.exit_code != 0) {
@@ -163,6 +165,7 @@ int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsig
           for (uint32_t i = 0; i < s.r; ++i)
             c[size_t(p * kWorkers * s.r + w * s.r + i) * s.n + q * kNt + n] = tile_c[(size_t(w) * kNt + n) * s.r + i];
     }
+    const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - host_s;
     uint32_t result[8];
     dev->read_symbol(0, 0, "kc_result", std::as_writable_bytes(std::span(result)));
 
@@ -180,6 +183,8 @@ int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsig
                 "%.2f s host, %.0f MIPS\n",
                 run.stats.sim_time_ns / 1e6, run.stats.supersteps, host_s,
                 run.stats.instructions / host_s / 1e6);
+    std::printf("gemm_demo: host seconds: open + load + inputs %.2f, run %.2f, read C %.2f\n", setup_s, host_s,
+                read_s);
     if (wrong) {
       std::fprintf(stderr, "gemm_demo: %zu of %zu results differ; first at C[%zu][%zu]\n", wrong, want.size(),
                    first_wrong / s.n, first_wrong % s.n);
