@@ -128,14 +128,16 @@ struct DeviceServer::Impl {
     });
   }
 
-  // Returns false when the session ended.
+  // Returns false when the session ended. One receive per wake-up: back to the
+  // io_context after it, so INTERRUPT messages the device's handler posted go out
+  // between requests even while a client sends them back to back.
   bool read_available() {
     std::vector<uint8_t> chunk(8192);
-    for (;;) {
+    {
       std::vector<int> fds;
       const long n = wire::recv_some(session->socket.native_handle(), chunk, fds);
       for (int fd : fds) session->fds.push_back(fd);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
       if (n < 0) return end_session(std::string("receive failed: ") + std::strerror(errno)), false;
       if (n == 0) return end_session("client disconnected"), false;
       if (session->fds.size() > kMaxPendingFds) return refuse(0, "more file descriptors than MAP messages"), false;

@@ -52,17 +52,23 @@ void HostInterface::channel_thread(unsigned ch) {
     uint32_t size = 0;
     bool can_issue;
     {
+      // What to issue comes from the doorbells the model took (doorbell_), in command
+      // order; the mirror (channels_) only says whether the host has since reset or
+      // re-programmed the ring, which drops what was posted before.
       std::lock_guard<std::mutex> lock(mutex_);
       const Channel& c = channels_[ch];
-      if (c.generation != generation) {  // new ring or RESET: what was in flight is dropped
+      const Doorbell& d = doorbell_[ch];
+      if (d.generation != generation) {  // a doorbell of a new ring (HEAD starts at 0)
         inflight.clear();
-        generation = c.generation;
-        next_issue = c.head;
+        generation = d.generation;
+        next_issue = 0;
         link_free = now;
       }
-      ring = c.ring;
-      size = c.size;
-      can_issue = size != 0 && !c.halted && next_issue != c.tail &&
+      const bool current = c.generation == generation;
+      if (!current) inflight.clear();  // new ring or RESET written: what was in flight is dropped
+      ring = d.ring;
+      size = d.size;
+      can_issue = current && size != 0 && !c.halted && next_issue != d.tail &&
                   (inflight.empty() || inflight.back().e.code == IPU_ERR_NONE);
     }
     if (can_issue && link_free <= now) {

@@ -23,9 +23,12 @@
 // Everything else is the model thread's (SimSystem): take_commands(), after_simulate(),
 // busy(), and the SystemC processes. Interrupts are delivered on the model thread.
 //
-// Command order: commands act in the order written. BOOT_CMD and CTRL.RUN first let the
-// DMA descriptors posted before them (or while they wait) retire: the model simulates
-// until both channels are idle, so "DMA the program, BOOT, RUN" needs no wait between. Register state
+// Command order: commands act in the order written, doorbells too: a channel issues the
+// descriptors of the doorbells the model has taken from the queue, so a TAIL written
+// after a RESET acts after it even if the kernel was running when the host wrote both.
+// BOOT_CMD and CTRL.RUN first let the DMA descriptors posted before them retire: the
+// model simulates until both channels are idle, so "DMA the program, BOOT, RUN" needs no
+// wait between. Register state
 // the host changes (STATE after RUN / BOOT / RESET, DMA ring set-up, IRQ_STATUS) is
 // updated in the mirror at once, so a read right after a write sees it.
 #pragma once
@@ -96,11 +99,20 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   uint32_t board() const { return board_; }
 
  private:
+  // A channel's ring as a doorbell (a DMAn_TAIL write) left it. The model's channel
+  // issues only what the doorbells it has taken posted, never what the mirror says: a
+  // TAIL written after a RESET or a BOOT must not act before them.
+  struct Doorbell {
+    uint64_t generation = 0;  // the mirror's Channel::generation when it was rung
+    uint64_t ring = 0;
+    uint32_t size = 0, tail = 0;
+  };
   struct Command {
     enum class Kind { Reset, Run, Abort, Boot, Kick, Irq } kind;
     uint32_t a = 0;                      // Run: supersteps; Kick: channel; Irq: causes
     bool resume = false;                 // Run: from PAUSED / STREAM_WAIT
     std::array<uint32_t, 6> boot{};      // Boot: BOOT_IPU .. BOOT_CODE_SIZE
+    Doorbell doorbell{};                 // Kick
   };
   struct Channel {
     uint64_t ring = 0;        // bus address, taken when RING_SIZE is written
@@ -181,6 +193,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   uint64_t model_epoch_ = 0;
   bool running_ = false;
   std::array<sc_core::sc_event, 2> kick_;
+  std::array<Doorbell, 2> doorbell_;  // the last doorbell of each channel the model took
   // Programs built by BOOT_CMD, deduplicated by the code's content.
   std::unordered_multimap<uint64_t, std::shared_ptr<const iss::Program>> programs_;
 };

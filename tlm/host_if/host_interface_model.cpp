@@ -39,15 +39,22 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemC
 
 HostInterface::~HostInterface() = default;
 
+// Work the channels have from the doorbells taken so far, and only while the host has not
+// reset or re-programmed the ring since (then those descriptors are dropped).
 bool HostInterface::dma_busy() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return channels_[0].has_work() || channels_[1].has_work();
+  for (unsigned ch = 0; ch < 2; ++ch) {
+    const Channel& c = channels_[ch];
+    const Doorbell& d = doorbell_[ch];
+    if (d.generation == c.generation && d.size != 0 && !c.halted && c.head != d.tail) return true;
+  }
+  return false;
 }
 
 bool HostInterface::busy() { return running_ || dma_busy(); }
 
-// Simulates until both channels are idle. The channels are kicked first: a doorbell the
-// host wrote after this command is still in the queue, but its descriptors count as busy.
+// Simulates until both channels have retired what the doorbells taken so far posted (the
+// DMA written before this command); doorbells written after it wait in the queue.
 void HostInterface::drain_dma(const std::function<void()>& simulate) {
   while (dma_busy()) {
     for (auto& k : kick_) k.notify(sc_core::SC_ZERO_TIME);
@@ -111,6 +118,7 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
       return;
     }
     case Command::Kind::Kick:
+      doorbell_.at(c.a) = c.doorbell;
       kick_.at(c.a).notify(sc_core::SC_ZERO_TIME);
       return;
     case Command::Kind::Irq:

@@ -193,7 +193,9 @@ void HostInterface::write_locked(uint32_t offset, uint32_t value) {
         return;
       }
       c.tail = value;
-      command_locked(Command{Command::Kind::Kick, ch});
+      Command kick{Command::Kind::Kick, ch};
+      kick.doorbell = Doorbell{c.generation, c.ring, c.size, value};
+      command_locked(kick);
       return;
     }
   }
