@@ -1,34 +1,23 @@
-// The plan of firmware/smem_common.h replayed in C++: which spans each tile writes, so the
-// tests can count bytes and check the streaming memory's contents after a run.
+// The plan of firmware/smem_plan_c.h (the one the streaming test firmware follows) for
+// the C++ tests: which spans each tile writes, to count bytes and check memory contents.
 #pragma once
 
 #include <cstdint>
 
+extern "C" {
+#include "smem_plan_c.h"
+}
+
 namespace smemplan {
 
-constexpr uint32_t kBase = 0x100000u, kRegion = 0x40000u, kMaxWords = 2048u;
-
-inline uint32_t mix(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
+constexpr uint32_t kBase = 0x100000u, kRegion = SMEM_PLAN_REGION, kMaxWords = SMEM_PLAN_MAX_WORDS;
 
 struct Plan {
   uint32_t seed, copies;
-  uint32_t slice() const { return (kRegion / copies) & ~3u; }
-  uint32_t words(uint32_t t, uint32_t r, uint32_t k) const {
-    return 1 + mix(t * 7919u + r * 104729u + k * 31u + seed) % kMaxWords;
-  }
-  uint64_t offset(uint32_t t, uint32_t r, uint32_t k) const {
-    const uint32_t slack = slice() / 4 - words(t, r, k);
-    return kBase + uint64_t(t) * kRegion + uint64_t(k) * slice() +
-           4ull * (mix(t ^ (r << 20) ^ (k << 26) ^ seed) % slack);
-  }
-  static uint32_t word(uint32_t t, uint32_t r, uint32_t k, uint32_t i) { return mix(t << 24 ^ r << 16 ^ k << 13 ^ i); }
+  uint32_t slice() const { return smem_plan_slice(copies); }
+  uint32_t words(uint32_t t, uint32_t r, uint32_t k) const { return smem_plan_words(seed, t, r, k); }
+  uint64_t offset(uint32_t t, uint32_t r, uint32_t k) const { return smem_plan_offset(kBase, seed, copies, t, r, k); }
+  static uint32_t word(uint32_t t, uint32_t r, uint32_t k, uint32_t i) { return smem_plan_word(t, r, k, i); }
 };
 
 }  // namespace smemplan

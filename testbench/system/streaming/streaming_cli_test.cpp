@@ -135,11 +135,12 @@ TEST(StreamingCli, ErrorsStopTheRunWithStatus3) {
     const std::string prefix = std::string("ipusim: ") + c.kind + ": " + c.message;
     EXPECT_EQ(r.err.rfind(prefix, 0), 0u) << r.err;
     EXPECT_NE(r.err.find(c.contains), std::string::npos) << r.err;
-    if (c.number == 1)
+    if (c.number == 1) {
       EXPECT_NE(r.err.find("streaming memory 0x00000008ffffffc0: beyond the end of streaming memory (0x4000000 "
                            "bytes on board 0)"),
                 std::string::npos)
           << r.err;
+    }
   }
 }
 
