@@ -49,10 +49,7 @@ bool TileState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::
     return false;
   };
   if (!exchange_open_)
-    return fail("send during compute",
-                fmt::format(" outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
-                            "xwait closes it)",
-                            global_tile()));
+    return fail("send during compute", outside_phase_detail());
   if (smem && !smaddr_) return fail("exchange misuse", ": no streaming-memory address (smaddr first)");
   if (!smem && !stream_) return fail("exchange misuse", ": no stream selected (hsid first)");
   if (addr & 3) return fail("misaligned access", ": the buffer is not 4-byte aligned");
@@ -66,10 +63,7 @@ bool TileState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::
   if (addr < kSramBase || addr - kSramBase + uint64_t{len} > params_.sram_bytes)
     return fail("access fault", ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
   if (into_tile)
-    for (const Segment& s : program_->segments())
-      if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
-        return fail("access fault",
-                    fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr, s.vaddr + s.mem_size));
+    if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
   ExchangePost p;
   p.kind = kind;
   p.addr = addr;

@@ -117,6 +117,19 @@ bool TileState::set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile
   return true;
 }
 
+std::string TileState::outside_phase_detail() const {
+  return fmt::format(" outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
+                     "xwait closes it)",
+                     global_tile());
+}
+
+std::optional<std::string> TileState::code_overlap(uint32_t addr, uint32_t len) const {
+  for (const Segment& s : program_->segments())
+    if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
+      return fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr, s.vaddr + s.mem_size);
+  return std::nullopt;
+}
+
 bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
                      uint64_t cycle) {
   const bool send = kind == ExchangePost::Kind::Send;
@@ -132,10 +145,7 @@ bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind 
     return false;
   };
   if (!exchange_open_)
-    return fail("send during compute",
-                fmt::format(" outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
-                            "xwait closes it)",
-                            global_tile()));
+    return fail("send during compute", outside_phase_detail());
   if (send && peers.empty()) return fail("exchange misuse", ": the destination set is empty (xdst first)");
   if (!send && peers.empty()) return fail("exchange misuse", ": no source tile (xsrc first)");
   if (addr & 3) return fail("misaligned access", ": the buffer is not 4-byte aligned");
@@ -145,10 +155,7 @@ bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind 
   if (addr < kSramBase || addr - kSramBase + uint64_t{len} > params_.sram_bytes)
     return fail("access fault", ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
   if (!send)
-    for (const Segment& s : program_->segments())
-      if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
-        return fail("access fault",
-                    fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr, s.vaddr + s.mem_size));
+    if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
   ExchangePost p;
   p.kind = kind;
   p.addr = addr;

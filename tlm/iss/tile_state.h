@@ -131,6 +131,10 @@ class TileState {
   bool select_stream(const Thread& t, const DecodedInsn* ip, uint32_t stream);
   bool post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
             uint64_t cycle);
+  // Shared by both kinds of posting: the detail of a posting outside an exchange phase,
+  // and of a tile buffer that a copy into the tile would write over code.
+  std::string outside_phase_detail() const;
+  std::optional<std::string> code_overlap(uint32_t addr, uint32_t len) const;
   // Streaming-memory and host-stream copies (funct3 = 3 / 4).
   bool post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
                  uint64_t cycle);
