@@ -13,8 +13,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "ipudrv/device.h"
@@ -94,5 +96,24 @@ class DeviceApiTest : public ::testing::TestWithParam<Transport> {
   INSTANTIATE_TEST_SUITE_P(DeviceApi, suite,                                                                 \
                            ::testing::Values(::devapi::Transport::kInProcess, ::devapi::Transport::kServe), \
                            ::devapi::transport_name)
+
+// Runs `fn`, expects exception E (with `says` in its message, if given), returns its
+// device registers (or none).
+template <class E, class Fn>
+std::optional<ipudrv::DeviceErrorInfo> expect_error(Fn&& fn, const std::string& says = "") {
+  try {
+    fn();
+  } catch (const E& e) {
+    if (!says.empty()) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+    return e.device_error();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected " << typeid(E).name() << ", got " << typeid(e).name() << ": " << e.what();
+    return std::nullopt;
+  }
+  ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing thrown";
+  return std::nullopt;
+}
 
 }  // namespace devapi

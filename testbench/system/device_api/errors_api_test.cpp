@@ -20,24 +20,6 @@ using namespace std::chrono_literals;
 constexpr uint32_t kNone = ipudrv::DeviceErrorInfo::kNone;
 constexpr uint32_t kMagic = 0x4B524553u;  // KC_RESULT_MAGIC
 
-// Runs `fn`, expects exception E, returns its device registers (or none).
-template <class E, class Fn>
-std::optional<ipudrv::DeviceErrorInfo> expect_error(Fn&& fn, const std::string& says = "") {
-  try {
-    fn();
-  } catch (const E& e) {
-    if (!says.empty()) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-    return e.device_error();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected " << typeid(E).name() << ", got " << typeid(e).name() << ": " << e.what();
-    return std::nullopt;
-  }
-  ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing thrown";
-  return std::nullopt;
-}
-
 // A program that syncs forever. (A tile looping without ever syncing cannot be
 // aborted today: the model runs a tile's compute to its next sync / exchange / halt.)
 ipudrv::Elf endless_loop() { return elf("device_api/endless_sync.elf"); }

@@ -30,23 +30,6 @@ size_t random_size(std::mt19937_64& rng, size_t max) {
   return std::clamp<size_t>(std::uniform_int_distribution<size_t>(size_t(1) << bits >> 1, size_t(1) << bits)(rng), 1, max);
 }
 
-template <class E, class Fn>
-std::optional<ipudrv::DeviceErrorInfo> expect_error(Fn&& fn, const std::string& says = "") {
-  try {
-    fn();
-  } catch (const E& e) {
-    if (!says.empty()) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-    return e.device_error();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected " << typeid(E).name() << ", got " << typeid(e).name() << ": " << e.what();
-    return std::nullopt;
-  }
-  ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing thrown";
-  return std::nullopt;
-}
-
 class Smem : public DeviceApiTest {};
 
 TEST_P(Smem, RoundTripsAtRandomSizesAndOffsets) {
