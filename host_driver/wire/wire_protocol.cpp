@@ -74,7 +74,7 @@ class Reader {
     if (s.find('\0') != std::string::npos) fail(std::string(field) + ": contains a NUL byte");
     return s;
   }
-  void expect_end(const char* /*type*/) {
+  void expect_end() {
     if (ok() && at_ != p_.size())
       fail(std::to_string(p_.size() - at_) + " bytes after the last field");
   }
@@ -94,6 +94,11 @@ void check_page(Reader& r, uint64_t v, const char* field) {
   if (v % kPageBytes != 0) r.fail(std::string(field) + " not a multiple of " + std::to_string(kPageBytes));
 }
 
+void check_major(Reader& r, uint16_t major) {
+  if (r.ok() && major != kVersionMajor)
+    r.fail("protocol major " + std::to_string(major) + ", this side speaks " + std::to_string(kVersionMajor));
+}
+
 Body decode_body(Type type, Reader& r) {
   switch (type) {
     case Type::kHello: {
@@ -101,9 +106,8 @@ Body decode_body(Type type, Reader& r) {
       m.major = r.u16("major");
       m.minor = r.u16("minor");
       m.name = r.text("name");
-      r.expect_end("HELLO");
-      if (r.ok() && m.major != kVersionMajor)
-        r.fail("protocol major " + std::to_string(m.major) + ", this side speaks " + std::to_string(kVersionMajor));
+      r.expect_end();
+      check_major(r, m.major);
       return m;
     }
     case Type::kHelloReply: {
@@ -112,27 +116,26 @@ Body decode_body(Type type, Reader& r) {
       m.minor = r.u16("minor");
       m.board = r.u32("board");
       m.name = r.text("name");
-      r.expect_end("HELLO_REPLY");
-      if (r.ok() && m.major != kVersionMajor)
-        r.fail("protocol major " + std::to_string(m.major) + ", this side speaks " + std::to_string(kVersionMajor));
+      r.expect_end();
+      check_major(r, m.major);
       return m;
     }
     case Type::kRead32: {
       Read32 m{r.u32("offset")};
-      r.expect_end("READ32");
+      r.expect_end();
       check_offset(r, m.offset);
       return m;
     }
     case Type::kRead32Reply: {
       Read32Reply m{r.u32("value")};
-      r.expect_end("READ32_REPLY");
+      r.expect_end();
       return m;
     }
     case Type::kWrite32: {
       Write32 m;
       m.offset = r.u32("offset");
       m.value = r.u32("value");
-      r.expect_end("WRITE32");
+      r.expect_end();
       check_offset(r, m.offset);
       return m;
     }
@@ -141,7 +144,7 @@ Body decode_body(Type type, Reader& r) {
       m.bus_addr = r.u64("bus_addr");
       m.bytes = r.u64("bytes");
       m.fd_offset = r.u64("fd_offset");
-      r.expect_end("MAP");
+      r.expect_end();
       if (!r.ok()) return m;
       if (m.bytes == 0) r.fail("bytes is 0");
       if (m.bytes > kMaxMapBytes) r.fail("bytes " + std::to_string(m.bytes) + " above the limit " + std::to_string(kMaxMapBytes));
@@ -155,7 +158,7 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kUnmap: {
       Unmap m{r.u64("bus_addr")};
-      r.expect_end("UNMAP");
+      r.expect_end();
       if (r.ok()) {
         check_page(r, m.bus_addr, "bus_addr");
         if (m.bus_addr >= kMaxBusAddr) r.fail("bus_addr above the highest bus address");
@@ -164,24 +167,24 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kInterrupt: {
       Interrupt m{r.u64("count")};
-      r.expect_end("INTERRUPT");
+      r.expect_end();
       return m;
     }
     case Type::kOk:
-      r.expect_end("OK");
+      r.expect_end();
       return Ok{};
     case Type::kError: {
       Error m;
       const uint32_t code = r.u32("code");
       m.text = r.text("text");
-      r.expect_end("ERROR");
+      r.expect_end();
       if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kBusy)))
         r.fail("unknown code " + std::to_string(code));
       m.code = ErrorCode(code);
       return m;
     }
     case Type::kBye:
-      r.expect_end("BYE");
+      r.expect_end();
       return Bye{};
   }
   r.fail("unknown type");
