@@ -42,7 +42,7 @@ DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
   i.tiles_per_ipu = t.read32(IPU_REG_TILES_PER_IPU);
   i.sram_bytes = t.read32(IPU_REG_SRAM_BYTES);
   i.tile_clock_khz = t.read32(IPU_REG_TILE_CLOCK_KHZ);
-  i.smem_bytes = t.read32(IPU_REG_SMEM_SIZE_LO) | uint64_t(t.read32(IPU_REG_SMEM_SIZE_HI)) << 32;
+  i.smem_bytes = detail::read64(t, IPU_REG_SMEM_SIZE_LO, IPU_REG_SMEM_SIZE_HI);
   i.host_link_mbps = t.read32(IPU_REG_HOST_LINK_MBPS);
   i.workers = t.read32(IPU_REG_WORKERS);
   i.system_ipus = t.read32(IPU_REG_SYSTEM_IPUS);

@@ -15,8 +15,8 @@ DeviceErrorInfo read_error_registers(Transport& t) {
   e.tile = t.read32(IPU_REG_ERR_TILE);
   e.thread = t.read32(IPU_REG_ERR_THREAD);
   e.pc = t.read32(IPU_REG_ERR_PC);
-  e.addr = t.read32(IPU_REG_ERR_ADDR_LO) | uint64_t(t.read32(IPU_REG_ERR_ADDR_HI)) << 32;
-  e.cycle = t.read32(IPU_REG_ERR_CYCLE_LO) | uint64_t(t.read32(IPU_REG_ERR_CYCLE_HI)) << 32;
+  e.addr = read64(t, IPU_REG_ERR_ADDR_LO, IPU_REG_ERR_ADDR_HI);
+  e.cycle = read64(t, IPU_REG_ERR_CYCLE_LO, IPU_REG_ERR_CYCLE_HI);
   e.count = t.read32(IPU_REG_ERR_COUNT);
   for (uint32_t at = 0; at < IPU_WIN_ERR_TEXT_BYTES; at += 4) {
     const uint32_t w = t.read32(IPU_WIN_ERR_TEXT + at);

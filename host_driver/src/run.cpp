@@ -10,7 +10,7 @@
 namespace ipudrv {
 
 RunStats DeviceImpl::read_stats() {
-  auto u64 = [&](uint32_t lo, uint32_t hi) { return t->read32(lo) | uint64_t(t->read32(hi)) << 32; };
+  auto u64 = [&](uint32_t lo, uint32_t hi) { return detail::read64(*t, lo, hi); };
   RunStats s;
   s.cycles = u64(IPU_REG_CYCLES_LO, IPU_REG_CYCLES_HI);
   s.instructions = u64(IPU_REG_INSTRET_LO, IPU_REG_INSTRET_HI);

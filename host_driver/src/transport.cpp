@@ -20,4 +20,9 @@ uint64_t BusAddressAllocator::allocate(size_t bytes) {
   return next.fetch_add(span);
 }
 
+uint64_t read64(Transport& t, uint32_t lo_offset, uint32_t hi_offset) {
+  const uint64_t lo = t.read32(lo_offset);
+  return lo | uint64_t(t.read32(hi_offset)) << 32;
+}
+
 }  // namespace ipudrv::detail

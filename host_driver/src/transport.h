@@ -47,4 +47,8 @@ class BusAddressAllocator {
 
 size_t round_to_pages(size_t bytes);
 
+// A 64-bit _LO/_HI register pair. _LO is read first, in its own statement: reading _LO
+// latches _HI (registers.yaml), and the order of the operands of `|` is unspecified.
+uint64_t read64(Transport& t, uint32_t lo_offset, uint32_t hi_offset);
+
 }  // namespace ipudrv::detail
