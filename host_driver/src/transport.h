@@ -22,6 +22,23 @@ class HostMemory {
   virtual uint64_t bus_addr() const = 0;
 };
 
+// HostMemory mmap'd into this process: a transport's memory sets data_ once its mmap
+// succeeded and unmaps the range from the device in its own destructor; this one then
+// munmaps (also when the derived constructor throws after the mmap).
+class MappedHostMemory : public HostMemory {
+ public:
+  std::span<std::byte> bytes() override { return {data_, size_}; }
+  uint64_t bus_addr() const override { return bus_; }
+
+ protected:
+  MappedHostMemory(uint64_t bus, size_t bytes) : bus_(bus), size_(bytes) {}
+  ~MappedHostMemory() override;
+
+  const uint64_t bus_;
+  const size_t size_;
+  std::byte* data_ = nullptr;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -40,10 +57,7 @@ class Transport {
 // Page-granular bus addresses for host memory, unique in the process and never reused,
 // so a late DMA to a freed range fails with DMA_HOST_ADDR instead of hitting new memory,
 // and two sessions on one in-process link never collide.
-class BusAddressAllocator {
- public:
-  uint64_t allocate(size_t bytes);
-};
+uint64_t allocate_bus_range(size_t bytes);
 
 size_t round_to_pages(size_t bytes);
 

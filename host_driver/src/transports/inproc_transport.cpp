@@ -12,16 +12,15 @@ namespace {
 
 using ipusim::host_if::DeviceLink;
 
-class InprocMemory : public HostMemory {
+class InprocMemory : public MappedHostMemory {
  public:
-  InprocMemory(DeviceLink& link, uint64_t bus, size_t bytes) : link_(link), bus_(bus), size_(bytes) {
+  InprocMemory(DeviceLink& link, uint64_t bus, size_t bytes) : MappedHostMemory(bus, bytes), link_(link) {
     void* p = ::mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw TransportError("host memory: mmap of " + std::to_string(size_) + " bytes failed");
     data_ = static_cast<std::byte*>(p);
     try {
       link_.map_host_memory(bus_, {data_, size_});
     } catch (const std::exception& e) {
-      ::munmap(data_, size_);
       throw TransportError(std::string("host memory: the device refused the mapping: ") + e.what());
     }
   }
@@ -31,16 +30,10 @@ class InprocMemory : public HostMemory {
     } catch (...) {
       // The device forgot the range already (it cannot, by contract); the memory goes anyway.
     }
-    ::munmap(data_, size_);
   }
-  std::span<std::byte> bytes() override { return {data_, size_}; }
-  uint64_t bus_addr() const override { return bus_; }
 
  private:
   DeviceLink& link_;
-  uint64_t bus_;
-  size_t size_;
-  std::byte* data_ = nullptr;
 };
 
 class InprocTransport : public Transport {
@@ -53,7 +46,7 @@ class InprocTransport : public Transport {
   void write32(uint32_t offset, uint32_t value) override { link_.write32(offset, value); }
   std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
     const size_t size = round_to_pages(bytes);
-    return std::make_unique<InprocMemory>(link_, buses_.allocate(size), size);
+    return std::make_unique<InprocMemory>(link_, allocate_bus_range(size), size);
   }
   void set_interrupt_handler(std::function<void()> handler) override {
     link_.set_interrupt_handler(std::move(handler));
@@ -64,7 +57,6 @@ class InprocTransport : public Transport {
   std::shared_ptr<void> owner_;
   DeviceLink& link_;
   std::string description_;
-  BusAddressAllocator buses_;
 };
 
 }  // namespace

@@ -31,18 +31,13 @@ constexpr auto kReplyTimeout = std::chrono::seconds(60);
 
 class SocketTransport;
 
-class SocketMemory : public HostMemory {
+class SocketMemory : public MappedHostMemory {
  public:
   SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes);
   ~SocketMemory() override;
-  std::span<std::byte> bytes() override { return {data_, size_}; }
-  uint64_t bus_addr() const override { return bus_; }
 
  private:
   SocketTransport& t_;
-  uint64_t bus_;
-  size_t size_;
-  std::byte* data_ = nullptr;
 };
 
 class SocketTransport : public Transport {
@@ -80,7 +75,7 @@ class SocketTransport : public Transport {
 
   std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
     const size_t size = round_to_pages(bytes);
-    return std::make_unique<SocketMemory>(*this, buses_.allocate(size), size);
+    return std::make_unique<SocketMemory>(*this, allocate_bus_range(size), size);
   }
   void set_interrupt_handler(std::function<void()> handler) override {
     std::lock_guard lock(handler_mutex_);
@@ -189,10 +184,9 @@ class SocketTransport : public Transport {
   uint32_t seq_ = 0;
   std::mutex handler_mutex_;
   std::function<void()> handler_;
-  BusAddressAllocator buses_;
 };
 
-SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : t_(t), bus_(bus), size_(bytes) {
+SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : MappedHostMemory(bus, bytes), t_(t) {
   const int fd = ::memfd_create("ipudrv-host-memory", MFD_CLOEXEC);
   if (fd < 0) throw TransportError(std::string("host memory: memfd_create failed: ") + std::strerror(errno));
   if (::ftruncate(fd, off_t(size_)) != 0) {
@@ -209,7 +203,6 @@ SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : t_(
     t_.map(bus_, size_, fd);
   } catch (...) {
     ::close(fd);
-    ::munmap(data_, size_);
     throw;
   }
   ::close(fd);  // the mappings on both sides keep the memory
@@ -221,7 +214,6 @@ SocketMemory::~SocketMemory() {
   } catch (...) {
     // A dead connection: the server drops every mapping of the session itself.
   }
-  ::munmap(data_, size_);
 }
 
 }  // namespace
