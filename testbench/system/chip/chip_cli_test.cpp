@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
+
 namespace ipusim {
 namespace {
 
@@ -23,35 +25,12 @@ const std::string kTiny4 = "configs/test/tiny4.yaml";
 const std::string kTiny16 = "configs/test/tiny16.yaml";
 const std::string kGc200 = "configs/gc200.yaml";
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using test::read_file;
+using Result = test::CliResult;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string temp_path(const std::string& name) { return test::temp_path("chip_cli_", name); }
 
-std::string temp_path(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string test = info->name();  // "Case/param" for parameterised tests
-  for (char& c : test)
-    if (c == '/') c = '_';
-  return ::testing::TempDir() + "chip_cli_" + test + "_" + name;
-}
-
-Result ipusim_run(const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const int raw = std::system((kBin + " run " + args + " >" + out + " 2>" + err).c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
+Result ipusim_run(const std::string& args) { return test::run_cli(kBin, "chip_cli_", args); }
 
 // The JSON summary without the figures that measure the host, not the simulation.
 nlohmann::json simulated_part(const std::string& path) {

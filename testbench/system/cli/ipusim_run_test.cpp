@@ -17,41 +17,20 @@
 
 #include "test_program.h"
 
+#include "cli_run.h"
+
 namespace ipusim {
 namespace {
 
 const std::string kBin = IPUSIM_BIN;
 const std::string kFirmware = IPUSIM_FIRMWARE_DIR;
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout: the console
-  std::string err;  // stderr: summary and errors
-};
+using test::read_file;
+using Result = test::CliResult;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string temp_path(const std::string& name) { return test::temp_path("ipusim_run_", name); }
 
-std::string temp_path(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "ipusim_run_" + info->name() + "_" + name;
-}
-
-// Runs `ipusim run <args>` (args are shell words; paths here have no spaces).
-Result ipusim_run(const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const std::string cmd = kBin + " run " + args + " >" + out + " 2>" + err;
-  const int raw = std::system(cmd.c_str());
-  Result r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
+Result ipusim_run(const std::string& args) { return test::run_cli(kBin, "ipusim_run_", args); }
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

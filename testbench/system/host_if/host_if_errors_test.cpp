@@ -9,6 +9,7 @@
 #include "host_if/sim_system.h"
 #include "iss/program.h"
 #include "platform/config.h"
+#include "sim_fixture.h"
 #include "test_host.h"
 #include "test_program.h"
 #include "test_system.h"
@@ -18,14 +19,6 @@ namespace {
 
 using host_if::SimSystem;
 using host_if::SimSystemOptions;
-
-config::SystemConfig tiny4() { return config::load_system("configs/test/tiny4.yaml"); }
-
-SimSystemOptions quiet() {
-  SimSystemOptions o;
-  o.console = nullptr;
-  return o;
-}
 
 // The first error's code, once the device has recorded one.
 uint32_t error_code(TestHost& host) {

@@ -20,6 +20,7 @@
 #include "iss/program.h"
 #include "iss/tile_core.h"
 #include "platform/config.h"
+#include "sim_fixture.h"
 #include "test_host.h"
 
 namespace ipusim::test {
@@ -28,12 +29,6 @@ namespace {
 using host_if::SimSystem;
 using host_if::SimSystemOptions;
 using namespace std::chrono_literals;
-
-SimSystemOptions quiet() {
-  SimSystemOptions o;
-  o.console = nullptr;
-  return o;
-}
 
 // Blocks the model thread in the first interrupt until the test lets it go.
 class ModelGate {
@@ -66,7 +61,7 @@ class ModelGate {
 // again and posts B to tile SRAM. B must act after the RESET: its bytes are in SRAM.
 TEST(HostIfOrdering, DmaPostedAfterResetActsAfterTheReset) {
   ModelGate gate;  // outlives the session (the handler refers to it)
-  auto sys = SimSystem::open(config::load_system("configs/test/tiny4.yaml"), quiet());
+  auto sys = SimSystem::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   sys->link(0).set_interrupt_handler([&] { gate.in_interrupt(); });
   host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA0_MASK);
@@ -100,7 +95,7 @@ TEST(HostIfOrdering, DmaPostedAfterResetActsAfterTheReset) {
 #ifdef IPUSIM_FIRMWARE_DIR
 TEST(HostIfOrdering, ProgramLoadedAfterResetMidSimulateBootsAndRuns) {
   ModelGate gate;
-  auto sys = SimSystem::open(config::load_system("configs/test/tiny4.yaml"), quiet());
+  auto sys = SimSystem::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   sys->link(0).set_interrupt_handler([&] { gate.in_interrupt(); });
   host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA0_MASK);

@@ -15,6 +15,7 @@
 #include "host_if/sim_system.h"
 #include "iss/program.h"
 #include "platform/config.h"
+#include "sim_fixture.h"
 #include "test_host.h"
 
 namespace ipusim::test {
@@ -22,12 +23,6 @@ namespace {
 
 using host_if::SimSystem;
 using host_if::SimSystemOptions;
-
-SimSystemOptions quiet() {
-  SimSystemOptions o;
-  o.console = nullptr;
-  return o;
-}
 
 config::SystemConfig tiny16_smem() { return config::load_system("configs/test/tiny16_smem.yaml"); }
 

@@ -10,6 +10,7 @@
 #include "host_if/sim_system.h"
 #include "iss/program.h"
 #include "platform/config.h"
+#include "sim_fixture.h"
 #include "test_host.h"
 #include "test_program.h"
 #include "test_system.h"
@@ -19,14 +20,6 @@ namespace {
 
 using host_if::SimSystem;
 using host_if::SimSystemOptions;
-
-config::SystemConfig tiny4() { return config::load_system("configs/test/tiny4.yaml"); }
-
-SimSystemOptions quiet() {
-  SimSystemOptions o;
-  o.console = nullptr;
-  return o;
-}
 
 #ifdef IPUSIM_FIRMWARE_DIR
 std::shared_ptr<const iss::Program> firmware(const std::string& name) {
@@ -213,12 +206,7 @@ TEST(HostIf, SuperstepRunsEqualAnUnsplitRunOnTwoHostThreads) { superstep_runs_eq
 TEST(HostIf, ResetMidRunThenReuse) {
   auto sys = SimSystem::open(tiny4(), quiet());
   TestHost host(sys->link(0));
-  Asm a;
-  a.li(t0, 1);
-  const uint32_t top = a.pc();
-  a.sync(t0);
-  a.beq(zero, zero, top);
-  auto forever = program(a, "forever.elf");
+  auto forever = forever_sync_loop();
   host.load(*forever, 0, 0, 4);
   host.set(IPU_REG_RUN_SUPERSTEPS, 0);
   host.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
@@ -243,12 +231,7 @@ TEST(HostIf, ResetMidRunThenReuse) {
 TEST(HostIf, AbortMidRunIsAnError) {
   auto sys = SimSystem::open(tiny4(), quiet());
   TestHost host(sys->link(0));
-  Asm a;
-  a.li(t0, 1);
-  const uint32_t top = a.pc();
-  a.sync(t0);
-  a.beq(zero, zero, top);
-  host.load(*program(a, "forever.elf"), 0, 0, 4);
+  host.load(*forever_sync_loop(), 0, 0, 4);
   host.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
   ASSERT_TRUE(TestHost::wait_for([&] { return host.reg(IPU_REG_SUPERSTEPS) > 10; }, 30));
   host.set(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
@@ -332,12 +315,7 @@ TEST(HostIf, BoardsRunAndResetIndependently) {
 
   // A board pauses while another keeps running: board 1 loops forever, board 0 runs
   // superstep by superstep.
-  Asm loop;
-  loop.li(t0, 1);
-  const uint32_t top = loop.pc();
-  loop.sync(t0);
-  loop.beq(zero, zero, top);
-  b1.load(*program(loop, "forever.elf"), 0, 0, 4);
+  b1.load(*forever_sync_loop(), 0, 0, 4);
   b1.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
   b0.reset();
   b0.load(*halting(4), 0, 0, 4);

@@ -6,17 +6,12 @@
 // touched all over 256 GiB under 3 GB of peak RSS (the child's, from wait4).
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "smem_plan.h"
 
 namespace {
@@ -24,44 +19,12 @@ namespace {
 const std::string kBin = IPUSIM_BIN;
 const std::string kFirmware = std::string(IPUSIM_FIRMWARE_DIR) + "/streaming/";
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-  long max_rss_kib = 0;
-};
+using ipusim::test::read_file;
+using Result = ipusim::test::CliResult;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string temp_path(const std::string& name) { return ipusim::test::temp_path("streaming_cli_", name); }
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "streaming_cli_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-         "_" + name;
-}
-
-// Runs `ipusim run ARGS` in a child; its peak RSS comes from wait4.
-Result ipusim_run(const std::string& args) {
-  const std::string out = temp_path("stdout"), err = temp_path("stderr");
-  const std::string cmd = "exec " + kBin + " run " + args + " >" + out + " 2>" + err;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int raw = 0;
-  rusage usage{};
-  Result r;
-  if (wait4(pid, &raw, 0, &usage) == pid) {
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.max_rss_kib = usage.ru_maxrss;
-  }
-  r.out = read_file(out);
-  r.err = read_file(err);
-  return r;
-}
+Result ipusim_run(const std::string& args) { return ipusim::test::run_cli(kBin, "streaming_cli_", args); }
 
 uint64_t planned_bytes(const smemplan::Plan& plan, uint32_t tiles, uint32_t rounds) {
   uint64_t bytes = 0;

@@ -1,0 +1,35 @@
+// Shared pieces of the device tests: the test configuration most of them open, a
+// SimSystem that prints nothing, and the endless BSP program the reset / abort / pause
+// cases stop from the host.
+#pragma once
+
+#include <memory>
+
+#include "host_if/sim_system.h"
+#include "iss/program.h"
+#include "platform/config.h"
+#include "test_program.h"
+#include "test_system.h"
+
+namespace ipusim::test {
+
+inline config::SystemConfig tiny4() { return config::load_system("configs/test/tiny4.yaml"); }
+
+// A device test reads results through registers, not the console.
+inline host_if::SimSystemOptions quiet() {
+  host_if::SimSystemOptions o;
+  o.console = nullptr;
+  return o;
+}
+
+// sync (zone 1), repeat: never halts, so only the host ends it.
+inline std::shared_ptr<const iss::Program> forever_sync_loop() {
+  Asm a;
+  a.li(t0, 1);
+  const uint32_t top = a.pc();
+  a.sync(t0);
+  a.beq(zero, zero, top);
+  return program(a, "forever.elf");
+}
+
+}  // namespace ipusim::test
