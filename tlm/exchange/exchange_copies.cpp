@@ -17,6 +17,7 @@ namespace ipusim::exchange {
 namespace {
 
 using streaming::GatewayCopy;
+using streaming::into_tile;
 
 GatewayCopy::Op op_of(iss::ExchangePost::Kind kind) {
   switch (kind) {
@@ -26,8 +27,6 @@ GatewayCopy::Op op_of(iss::ExchangePost::Kind kind) {
     default: return GatewayCopy::Op::StreamWrite;
   }
 }
-
-bool into_tile(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::StreamRead; }
 
 }  // namespace
 
@@ -81,7 +80,7 @@ void ExchangeFabric::check_copies() {
   if (gateway_socket.size() == 0) {
     gateway_errors_.clear();
     for (const GatewayCopy& c : copies_of_phase_) {
-      const bool smem = c.op == GatewayCopy::Op::SmemRead || c.op == GatewayCopy::Op::SmemWrite;
+      const bool smem = streaming::is_smem(c.op);
       streaming::GatewayError e;
       e.code = smem ? IPU_ERR_SMEM_RANGE : IPU_ERR_STREAM;
       e.ipu = c.ipu;
@@ -96,6 +95,11 @@ void ExchangeFabric::check_copies() {
   } else if (gateway_call(streaming::GatewayRequest::Kind::Check)) {
     return;
   }
+  take_gateway_errors();
+}
+
+// The first problem of the phase (none yet) is the failure the board reports.
+void ExchangeFabric::take_gateway_errors() {
   if (errors_.empty() && !gateway_errors_.empty()) {
     const streaming::GatewayError& first = gateway_errors_.front();
     failure_.code = first.code;
@@ -108,8 +112,8 @@ void ExchangeFabric::check_copies() {
   for (const streaming::GatewayError& e : gateway_errors_) errors_.push_back(e.message);
 }
 
-bool ExchangeFabric::tile_access(tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint8_t* data, uint32_t len) {
-  tlm::tlm_generic_payload trans;
+bool ExchangeFabric::tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
+                                 uint8_t* data, uint32_t len) {
   trans.set_command(cmd);
   trans.set_address(addr);
   trans.set_data_ptr(data);
@@ -136,12 +140,13 @@ uint64_t ExchangeFabric::cycle_at(const sc_core::sc_time& t) const {
 
 void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries) {
   // Writes read their tile buffers as the messages left them; reads land after every copy.
+  tlm::tlm_generic_payload trans;  // one per phase: a payload allocates its extension array
   copy_data_.resize(copies_of_phase_.size());
   for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
     GatewayCopy& c = copies_of_phase_[i];
     copy_data_[i].resize(c.len);
     c.data = copy_data_[i].data();
-    if (!into_tile(c.op) && c.len > 0 && !tile_access(tlm::TLM_READ_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
+    if (!into_tile(c.op) && c.len > 0 && !tile_access(trans, tlm::TLM_READ_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
       errors_.push_back(fmt::format("exchange fabric: reading {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
                                     c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
       return;
@@ -151,21 +156,14 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   const bool ran = gateway_call(streaming::GatewayRequest::Kind::Run);
   if (generation != generation_) return;  // reset while a stream copy waited: drop the phase
   if (!ran) {
-    const streaming::GatewayError& first = gateway_errors_.front();
-    failure_.code = first.code;
-    failure_.ipu = first.ipu;
-    failure_.tile = first.tile;
-    failure_.thread = 0;
-    failure_.pc = first.pc;
-    failure_.addr = first.addr;
-    for (const streaming::GatewayError& e : gateway_errors_) errors_.push_back(e.message);
+    take_gateway_errors();  // errors_ is empty here: run_copies() runs only on a clean phase
     return;
   }
   // entries are in tile order, like the copies.
   size_t entry = 0;
   for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
     GatewayCopy& c = copies_of_phase_[i];
-    if (into_tile(c.op) && c.len > 0 && !tile_access(tlm::TLM_WRITE_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
+    if (into_tile(c.op) && c.len > 0 && !tile_access(trans, tlm::TLM_WRITE_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
       errors_.push_back(fmt::format("exchange fabric: writing {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
                                     c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
       return;

@@ -160,25 +160,12 @@ std::vector<std::string> ExchangeFabric::cross_ipu_errors(const std::vector<Entr
 void ExchangeFabric::deliver(const ExchangePlan& plan) {
   const uint32_t base = config_.ipu * config_.tiles;
   tlm::tlm_generic_payload trans;
-  auto access = [&](tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint32_t len) {
-    trans.set_command(cmd);
-    trans.set_address(addr);
-    trans.set_data_ptr(buffer_.data());
-    trans.set_data_length(len);
-    trans.set_streaming_width(len);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    memory_socket[int(tile)]->b_transport(trans, delay);
-    return trans.is_response_ok();
-  };
   for (const Delivery& d : plan.deliveries) {
     if (d.len == 0) continue;
     if (buffer_.size() < d.len) buffer_.resize(d.len);
     const uint32_t src = d.src_tile - base, dst = d.dst_tile - base;
-    if (!access(tlm::TLM_READ_COMMAND, src, d.src_addr, d.len) ||
-        !access(tlm::TLM_WRITE_COMMAND, dst, d.dst_addr, d.len)) {
+    if (!tile_access(trans, tlm::TLM_READ_COMMAND, src, d.src_addr, buffer_.data(), d.len) ||
+        !tile_access(trans, tlm::TLM_WRITE_COMMAND, dst, d.dst_addr, buffer_.data(), d.len)) {
       errors_.push_back(fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
                                     "0x{:08x} failed: {}",
                                     d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,

@@ -126,8 +126,11 @@ class ExchangeFabric : public sc_core::sc_module {
   void collect_copies(const std::vector<Entry>& entries);
   bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: errors in gateway_errors_
   void check_copies();       // adds to errors_ and sets failure_ if a copy cannot be done
+  void take_gateway_errors();  // gateway_errors_ into errors_; the first sets failure_ if none yet
   void run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries);
-  bool tile_access(tlm::tlm_command cmd, uint32_t tile, uint32_t addr, uint8_t* data, uint32_t len);
+  // One b_transport to a tile's memory, reusing `trans`; false if refused (reason in trans).
+  bool tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
+                   uint8_t* data, uint32_t len);
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // the first tile cycle at or after t
   void set_failure(const std::vector<Entry>& entries);
   void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <ranges>
 #include <string>
 #include <vector>
 
@@ -218,6 +219,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     uint64_t last_halt_cycle = 0;
   };
   Domain& domain_of(uint32_t ipu) { return *domains_.at(ipu / ipus_per_domain_); }
+  // The global indices of a board's (a domain's) IPUs.
+  auto board_ipus(uint32_t board) const {
+    return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
+  }
   std::string describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
   void collect(RunResult& result, uint64_t end_cycle);
 

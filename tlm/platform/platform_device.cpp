@@ -24,8 +24,7 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
 void Platform::start_board(uint32_t board, uint32_t supersteps) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
   domains_.at(board)->epoch = sc_core::sc_time_stamp();
-  const uint32_t first = board * ipus_per_domain_;
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+  for (const uint32_t i : board_ipus(board)) {
     Ipu& ipu = *ipus_[i];
     ipu.prepare_run();
     ipu.sync_controller().set_superstep_limit(supersteps);
@@ -34,8 +33,7 @@ void Platform::start_board(uint32_t board, uint32_t supersteps) {
 }
 
 void Platform::continue_board(uint32_t board, uint32_t supersteps) {
-  const uint32_t first = board * ipus_per_domain_;
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
+  for (const uint32_t i : board_ipus(board))
     ipus_[i]->sync_controller().continue_run(supersteps);
 }
 
@@ -57,7 +55,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     // Other boards keep the kernel busy: this one is paused all the same if each of its
     // IPUs holds a release or has no tile left (nothing of it can move until RUN).
     bool holds = false;
-    for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+    for (const uint32_t i : board_ipus(board)) {
       const sync::SyncController& sc = ipus_[i]->sync_controller();
       if (sc.holding())
         holds = true;
@@ -74,7 +72,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     out.stream = wait;
     return out;
   }
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i)
+  for (const uint32_t i : board_ipus(board))
     if (ipus_[i]->sync_controller().holding()) {
       out.kind = BoardOutcome::Kind::Paused;
       return out;
@@ -89,14 +87,12 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
 }
 
 void Platform::freeze_board(uint32_t board) {
-  const uint32_t first = board * ipus_per_domain_;
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) engine_->set_frozen(i, true);
+  for (const uint32_t i : board_ipus(board)) engine_->set_frozen(i, true);
 }
 
 void Platform::reset_board(uint32_t board) {
   Domain& dom = *domains_.at(board);
-  const uint32_t first = board * ipus_per_domain_;
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+  for (const uint32_t i : board_ipus(board)) {
     Ipu& ipu = *ipus_[i];
     engine_->set_frozen(i, true);  // drops its ready tiles
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
@@ -121,9 +117,8 @@ BoardStats Platform::board_stats(uint32_t board) const {
   const auto& stop = dom.control->fired();
   const uint64_t end = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
   BoardStats s;
-  const uint32_t first = board * ipus_per_domain_;
   bool counted_supersteps = false;
-  for (uint32_t i = first; i < first + ipus_per_domain_; ++i) {
+  for (const uint32_t i : board_ipus(board)) {
     const Ipu& ipu = *ipus_[i];
     bool any = false;
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {

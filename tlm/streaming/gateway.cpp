@@ -21,9 +21,6 @@ const char* mnemonic(GatewayCopy::Op op) {
   }
 }
 
-bool is_smem(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::SmemWrite; }
-bool into_tile(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::StreamRead; }
-
 }  // namespace
 
 std::string describe(const GatewayCopy& c) {
@@ -241,8 +238,7 @@ void Gateway::run(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& e
     GatewayCopy& c = copies[i];
     if (c.op != GatewayCopy::Op::StreamRead && c.op != GatewayCopy::Op::StreamWrite) continue;
     const sc_core::sc_time before = sc_core::sc_time_stamp();
-    const bool ok = c.op == GatewayCopy::Op::StreamRead ? stream_read(c, errors) : stream_write(c, errors);
-    if (!ok) return;
+    if (!stream_copy(c, errors)) return;
     if (sc_core::sc_time_stamp() > before) available[i] = sc_core::sc_time_stamp();  // waited for the host
   }
   schedule(copies, available);
@@ -282,86 +278,53 @@ void Gateway::schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_co
   }
 }
 
-bool Gateway::stream_read(GatewayCopy& c, std::vector<GatewayError>& errors) {
-  Queue& q = h2d_queue_[c.stream];
+// One stream copy, either way: H2D pops the host's bytes into the tile buffer, D2H pushes the
+// tile's bytes for the host. Copies of a stream and direction take turns by ticket.
+bool Gateway::stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors) {
+  const bool d2h = c.op == GatewayCopy::Op::StreamWrite;
+  Queue& q = (d2h ? d2h_queue_ : h2d_queue_)[c.stream];
+  ByteFifo& fifo = (d2h ? d2h_ : h2d_)[c.stream];
   const uint64_t ticket = q.next_ticket++;
   const uint64_t waiter = next_waiter_++;
   bool waiting = false;
   uint32_t done = 0;
-  ByteFifo& fifo = h2d_[c.stream];
   const uint64_t epoch = stream_epoch_;
   auto leave = [&] {
     if (waiting) std::erase_if(waiters_, [&](const Waiter& w) { return w.id == waiter; });
+    ++q.serving;
   };
   for (;;) {
-    if (epoch != stream_epoch_) {
+    if (epoch != stream_epoch_) {  // reset_streams() cleared the queues and waiters already
       errors.push_back(error(c, IPU_ERR_STREAM, "the streams were reset while the copy waited"));
       return false;
     }
-    if (!held_ && q.serving == ticket && fifo.level() > 0 && done < c.len) {
-      done += fifo.pop(std::span<uint8_t>(c.data + done, c.len - done));
-      changed(c.stream, false);
+    const bool my_turn = !held_ && q.serving == ticket;
+    if (my_turn && done < c.len && (d2h ? fifo.space() : fifo.level()) > 0) {
+      done += d2h ? fifo.push(std::span<const uint8_t>(c.data + done, c.len - done))
+                  : fifo.pop(std::span<uint8_t>(c.data + done, c.len - done));
+      changed(c.stream, d2h);
     }
     if (done == c.len) break;
     if (!config_.host_connected) {
-      errors.push_back(no_host(c, IPU_ERR_STREAM, "the host-to-device FIFO is empty"));
+      errors.push_back(d2h ? no_host(c, IPU_ERR_STREAM_OVERFLOW,
+                                     fmt::format("the device-to-host FIFO is full ({} bytes)", fifo.level()))
+                           : no_host(c, IPU_ERR_STREAM, "the host-to-device FIFO is empty"));
       leave();
-      ++q.serving;
       return false;
     }
-    const uint32_t have = q.serving == ticket ? fifo.level() : 0;  // held: bytes not taken yet
-    const uint32_t lacking = c.len - done > have ? c.len - done - have : 0;
-    if (!waiting) waiters_.push_back(Waiter{waiter, StreamWait{c.stream, false, lacking, c.ipu, c.tile, c.pc}});
+    // What the host is waited on for: D2H, the bytes it should drain; H2D, the bytes still
+    // lacking (held: the bytes in the FIFO are not taken yet).
+    const uint32_t have = q.serving == ticket ? fifo.level() : 0;
+    const uint32_t bytes = d2h ? fifo.level() : (c.len - done > have ? c.len - done - have : 0);
+    if (!waiting) waiters_.push_back(Waiter{waiter, StreamWait{c.stream, d2h, bytes, c.ipu, c.tile, c.pc}});
     for (Waiter& w : waiters_)
-      if (w.id == waiter) w.wait.bytes = lacking;
+      if (w.id == waiter) w.wait.bytes = bytes;
     waiting = true;
     sc_core::wait(fifo_changed_);
   }
   leave();
-  ++q.serving;
   fifo_changed_.notify(sc_core::SC_ZERO_TIME);  // the next copy of the stream may go
-  stream_bytes_in_ += c.len;
-  return true;
-}
-
-bool Gateway::stream_write(GatewayCopy& c, std::vector<GatewayError>& errors) {
-  Queue& q = d2h_queue_[c.stream];
-  const uint64_t ticket = q.next_ticket++;
-  const uint64_t waiter = next_waiter_++;
-  bool waiting = false;
-  uint32_t done = 0;
-  ByteFifo& fifo = d2h_[c.stream];
-  const uint64_t epoch = stream_epoch_;
-  auto leave = [&] {
-    if (waiting) std::erase_if(waiters_, [&](const Waiter& w) { return w.id == waiter; });
-  };
-  for (;;) {
-    if (epoch != stream_epoch_) {
-      errors.push_back(error(c, IPU_ERR_STREAM, "the streams were reset while the copy waited"));
-      return false;
-    }
-    if (!held_ && q.serving == ticket && fifo.space() > 0 && done < c.len) {
-      done += fifo.push(std::span<const uint8_t>(c.data + done, c.len - done));
-      changed(c.stream, true);
-    }
-    if (done == c.len) break;
-    if (!config_.host_connected) {
-      errors.push_back(no_host(c, IPU_ERR_STREAM_OVERFLOW,
-                               fmt::format("the device-to-host FIFO is full ({} bytes)", fifo.level())));
-      leave();
-      ++q.serving;
-      return false;
-    }
-    if (!waiting) waiters_.push_back(Waiter{waiter, StreamWait{c.stream, true, 0, c.ipu, c.tile, c.pc}});
-    for (Waiter& w : waiters_)
-      if (w.id == waiter) w.wait.bytes = fifo.level();
-    waiting = true;
-    sc_core::wait(fifo_changed_);
-  }
-  leave();
-  ++q.serving;
-  fifo_changed_.notify(sc_core::SC_ZERO_TIME);
-  stream_bytes_out_ += c.len;
+  (d2h ? stream_bytes_out_ : stream_bytes_in_) += c.len;
   return true;
 }
 

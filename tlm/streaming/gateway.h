@@ -165,8 +165,7 @@ class Gateway : public sc_core::sc_module {
   void schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_core::sc_time>& available);
   // Stream copies: move the bytes, waiting on the host if needed (SystemC wait). False
   // (and an error appended) if the FIFO would block and no host is connected.
-  bool stream_read(GatewayCopy& c, std::vector<GatewayError>& errors);
-  bool stream_write(GatewayCopy& c, std::vector<GatewayError>& errors);
+  bool stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors);
   void changed(uint32_t stream, bool d2h);
   GatewayError error(const GatewayCopy& c, uint32_t code, const std::string& problem) const;
   GatewayError no_host(const GatewayCopy& c, uint32_t code, const std::string& why) const;

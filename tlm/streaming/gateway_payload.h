@@ -58,6 +58,10 @@ struct GatewayError {
   std::string message;    // "tile 3 (ipu 0) thread 0 pc 0x00040120: smread of ...: ..."
 };
 
+inline bool is_smem(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::SmemWrite; }
+// The copy's bytes land in the tile (smread, hsread), else leave it.
+inline bool into_tile(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::StreamRead; }
+
 // "smread of 64 bytes into 0x00050000 from streaming memory 0x0000000400000000",
 // "hswrite of 16 bytes at 0x00050000 to host stream 3" (gateway.cpp).
 std::string describe(const GatewayCopy& copy);

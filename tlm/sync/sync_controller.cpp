@@ -136,13 +136,10 @@ void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   for (const Waiter& w : waiters) {
     w.msg->release_cycle = base_cycle + latency_.min_cycles() + latency_.from_controller(uint32_t(w.id));
     waiting_flag_[w.id] = 0;
-    if (hold) {
+    if (hold)
       held_.push_back(Release{w.id, w.trans, w.msg});
-      continue;
-    }
-    const bool first = releases_.empty();
-    if (first || w.msg->release_cycle < earliest_release_) earliest_release_ = w.msg->release_cycle;
-    releases_.push_back(Release{w.id, w.trans, w.msg});
+    else
+      queue_release(Release{w.id, w.trans, w.msg});
   }
   waiters.clear();
   gather_[zone - 1] = 0;
@@ -151,9 +148,7 @@ void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
     return;
   }
   ++completed_[zone - 1];
-  const sc_core::sc_time at = clock_.time_of(earliest_release_);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  release_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
+  wake_release_thread();
 }
 
 void SyncController::set_superstep_limit(uint32_t n) {
@@ -164,13 +159,19 @@ void SyncController::set_superstep_limit(uint32_t n) {
 void SyncController::continue_run(uint32_t n) {
   set_superstep_limit(n);
   if (held_.empty()) return;
-  for (const Release& r : held_) {
-    const bool first = releases_.empty();
-    if (first || r.msg->release_cycle < earliest_release_) earliest_release_ = r.msg->release_cycle;
-    releases_.push_back(r);
-  }
+  for (const Release& r : held_) queue_release(r);
   held_.clear();
   ++completed_[held_zone_ - 1];
+  wake_release_thread();
+}
+
+void SyncController::queue_release(const Release& r) {
+  if (releases_.empty() || r.msg->release_cycle < earliest_release_) earliest_release_ = r.msg->release_cycle;
+  releases_.push_back(r);
+}
+
+// The release thread answers releases_ at their cycles: wake it at the earliest one.
+void SyncController::wake_release_thread() {
   const sc_core::sc_time at = clock_.time_of(earliest_release_);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   release_event_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);

@@ -140,6 +140,8 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   void arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage& msg);
   void leave(SyncMessage& msg);
   void release_zone(uint32_t zone, uint64_t base_cycle);  // base: before min + way out
+  void queue_release(const Release& r);  // for the release thread, earliest_release_ kept
+  void wake_release_thread();
   void release_thread();  // SC_THREAD: answers due releases
   void check_deadlock();
   SyncDeadlock describe(uint64_t cycle, bool with_running) const;
