@@ -29,7 +29,7 @@
 #include "host_if/sim_system.h"
 #include "ipu/hostif_regs.h"
 #include "iss/tile_core.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace {
 

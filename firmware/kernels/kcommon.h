@@ -2,10 +2,8 @@
  * kcommon.h: what every chip-level kernel shares: the Xipu functions (ipu/xipu.h),
  * printing, tile-local storage, and a few exchange helpers.
  *
- * The kernels also compile natively for the host against the fake chip of
- * testbench/system/kernels/host (KERNELS_HOST defined): there every tile is a host
- * thread, so data that is per tile on the chip must be thread-local (KTILE), and console
- * output goes to the fake chip's per-tile buffers (kprintf).
+ * The kernels are plain C over ipu/xipu.h, so they also compile natively for a host
+ * that provides that header (KERNELS_HOST defined, KTILE and kprintf given).
  */
 #ifndef KERNELS_KCOMMON_H
 #define KERNELS_KCOMMON_H
@@ -16,12 +14,14 @@
 #include "ipu/xipu.h"
 #include "kinputs.h"
 
-#ifdef KERNELS_HOST
-#define KTILE _Thread_local
-#define kprintf kfake_printf
-#else
-#include <stdio.h>
+/* KTILE: the storage class of per-tile data (nothing on a tile, which has memory of its
+ * own); kprintf: the kernels' printf. A host build of the kernels, where every tile is a
+ * thread, defines both on its command line. */
+#ifndef KTILE
 #define KTILE
+#endif
+#ifndef kprintf
+#include <stdio.h>
 #define kprintf printf
 #endif
 

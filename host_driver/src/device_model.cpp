@@ -16,7 +16,7 @@
 
 #include "host_if/sim_system.h"
 #include "ipudrv/errors.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace ipudrv::detail {
 namespace {

@@ -11,7 +11,7 @@
 #include <ipu/hostif_regs.h>
 
 #include "exchange/exchange_fabric.h"
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim::exchange {
 namespace {
@@ -59,7 +59,7 @@ bool ExchangeFabric::gateway_call(streaming::GatewayRequest::Kind kind) {
   req.copies = &copies_of_phase_;
   req.errors = &gateway_errors_;
   tlm::tlm_generic_payload trans;
-  tile::attach_message(trans, req);
+  attach_message(trans, req);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   gateway_socket[0]->b_transport(trans, delay);
   if (trans.is_response_ok() && gateway_errors_.empty()) return true;

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim::exchange {
 
@@ -52,7 +52,7 @@ tlm::tlm_sync_enum ExchangeFabric::refuse(tlm::tlm_generic_payload& trans, tlm::
 tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
                                                    tlm::tlm_phase& phase, sc_core::sc_time&) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
-  ExchangeMessage* msg = tile::message_of<ExchangeMessage>(trans);
+  ExchangeMessage* msg = message_of<ExchangeMessage>(trans);
   if (!msg || msg->tile != uint32_t(id) || uint32_t(id) >= config_.tiles)
     return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
   if (!participant_[id] || in_phase_[id]) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);

@@ -58,9 +58,9 @@
 
 #include "exchange/exchange_payload.h"
 #include "exchange/exchange_plan.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "streaming/gateway_payload.h"
-#include "tile/tile_config.h"
+#include "common/clock.h"
 
 namespace ipusim::exchange {
 
@@ -136,7 +136,7 @@ class ExchangeFabric : public sc_core::sc_module {
   void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);
 
   ExchangeFabricConfig config_;
-  tile::TileClock clock_;
+  TileClock clock_;
   std::vector<uint8_t> participant_;
   std::vector<uint8_t> in_phase_;  // per tile: posted or closed in the current phase
   uint32_t participant_count_ = 0;

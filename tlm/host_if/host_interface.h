@@ -54,7 +54,7 @@
 #include "host_if/gateway_ports.h"
 #include "host_if/host_memory.h"
 #include "iss/program.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "platform/platform.h"
 
 namespace ipusim::host_if {

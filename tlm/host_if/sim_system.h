@@ -19,7 +19,7 @@
 #include <memory>
 
 #include "host_if/device_link.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "platform/platform_console.h"
 
 namespace ipusim::host_if {

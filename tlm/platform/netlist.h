@@ -33,7 +33,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "exchange/exchange_fabric.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "sync/group_sync.h"
 #include "sync/sync_controller.h"
 #include "tile/tile.h"

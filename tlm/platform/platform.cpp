@@ -273,7 +273,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
-  result.simulated_seconds = tile::TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
+  result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
 }
 

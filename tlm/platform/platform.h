@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "iss/program.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "platform/netlist.h"
 #include "platform/platform_console.h"
 #include "platform/platform_supersteps.h"

@@ -15,7 +15,7 @@
 
 #include <systemc>
 
-#include "tile/tile_config.h"
+#include "common/clock.h"
 
 namespace ipusim::platform {
 
@@ -47,7 +47,7 @@ class RunControl : public sc_core::sc_module {
  private:
   void fire();  // SC_METHOD
 
-  tile::TileClock clock_;
+  TileClock clock_;
   bool resumable_;
   std::optional<StopRequest> best_;
   std::optional<StopRequest> fired_;

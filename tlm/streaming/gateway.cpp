@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim::streaming {
 namespace {
@@ -124,7 +124,7 @@ void Gateway::reset_streams() {
 // ---- the fabrics' copies ---------------------------------------------------------------
 
 void Gateway::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  GatewayRequest* req = tile::message_of<GatewayRequest>(trans);
+  GatewayRequest* req = message_of<GatewayRequest>(trans);
   if (!req || !req->copies || !req->errors ||
       (req->kind != GatewayRequest::Kind::Check && req->kind != GatewayRequest::Kind::Run)) {
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

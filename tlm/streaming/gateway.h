@@ -64,7 +64,7 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
-#include "platform/config.h"
+#include "common/config.h"
 #include "streaming/byte_fifo.h"
 #include "streaming/gateway_payload.h"
 #include "streaming/sparse_memory.h"

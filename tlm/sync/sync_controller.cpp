@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim::sync {
 namespace {
@@ -84,7 +84,7 @@ tlm::tlm_sync_enum SyncController::refuse(tlm::tlm_generic_payload& trans,
 tlm::tlm_sync_enum SyncController::nb_transport_fw(int id, tlm::tlm_generic_payload& trans,
                                                    tlm::tlm_phase& phase, sc_core::sc_time&) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;  // END_RESP: nothing to do
-  SyncMessage* msg = tile::message_of<SyncMessage>(trans);
+  SyncMessage* msg = message_of<SyncMessage>(trans);
   if (!msg || msg->tile != uint32_t(id) || uint32_t(id) >= config_.tiles)
     return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
   if (!participant_[id] || left_cycle_[id] != 0) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);

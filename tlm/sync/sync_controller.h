@@ -36,11 +36,11 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
-#include "platform/config.h"
+#include "common/config.h"
 #include "sync/group_sync.h"
 #include "sync/sync_latency.h"
 #include "sync/sync_payload.h"
-#include "tile/tile_config.h"
+#include "common/clock.h"
 
 namespace ipusim::sync {
 
@@ -152,7 +152,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
 
   SyncControllerConfig config_;
   SyncLatency latency_;
-  tile::TileClock clock_;
+  TileClock clock_;
   GroupSync& group_;
   SyncObserver* observer_ = nullptr;
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "tile/tile_engine.h"
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim::tile {
 

@@ -1,5 +1,6 @@
 // What a Tile module is built from: the ISS parameters of one tile (identity, SRAM,
-// threads, AMP rates) and its clock, taken from the chip config plus the tile's place in the system.
+// threads, AMP rates) and its clock rate, taken from the chip config plus the tile's place
+// in the system.
 #pragma once
 
 #include <cstdint>
@@ -7,33 +8,10 @@
 #include <systemc>
 
 #include "iss/tile_core.h"
-#include "platform/config.h"
+#include "common/clock.h"
+#include "common/config.h"
 
 namespace ipusim::tile {
-
-// Converts integer tile cycles to SystemC time. Models keep time as integer cycles and
-// convert once per wait: cycle c maps to round(c / hz) in the kernel's time resolution,
-// computed exactly in integers, so time never accumulates rounding error and the same
-// cycle always gives the same time on every host.
-class TileClock {
- public:
-  // `clock_hz` is rounded to a whole number of Hz. Throws std::invalid_argument if it is
-  // not at least 1 Hz.
-  explicit TileClock(double clock_hz);
-
-  uint64_t hz() const { return hz_; }
-  // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time.
-  sc_core::sc_time time_of(uint64_t cycle) const;
-  // Cycle 0 of a resumable device (tlm/host_if) is the time of its last reset, not time
-  // 0: the clock reads it from `epoch`, which must outlive the clock (nullptr: time 0).
-  void set_epoch(const sc_core::sc_time* epoch) { epoch_ = epoch; }
-  double seconds_of(uint64_t cycle) const { return double(cycle) / double(hz_); }
-
- private:
-  uint64_t hz_;
-  uint64_t units_per_second_;  // of the kernel's time resolution (1e12 for 1 ps)
-  const sc_core::sc_time* epoch_ = nullptr;
-};
 
 struct TileModuleConfig {
   iss::TileParams core;   // identity, SRAM bytes, worker contexts, thread quantum, AMP

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "commands.h"
-#include "platform/config.h"
-#include "platform/config_writer.h"
+#include "config/config_loader.h"
+#include "config/config_writer.h"
 
 namespace ipusim::cli {
 namespace {

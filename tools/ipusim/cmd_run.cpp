@@ -19,8 +19,8 @@
 #include "commands.h"
 #include "iss/disasm.h"
 #include "iss/program.h"
-#include "platform/config.h"
-#include "platform/config_writer.h"
+#include "config/config_loader.h"
+#include "config/config_writer.h"
 #include "platform/platform.h"
 #include "run_report.h"
 

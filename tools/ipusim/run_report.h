@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config.h"
+#include "common/config.h"
 #include "platform/platform.h"
 
 namespace ipusim::cli {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "iss/program.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 #include "platform/platform.h"
 
 namespace ipusim {

@@ -15,7 +15,7 @@
 #include "exchange/exchange_fabric.h"
 #include "test_system.h"
 #include "tile/tile.h"
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace ipusim {
 namespace {
@@ -75,7 +75,7 @@ struct Posters : sc_core::sc_module {
       s.msg.tile = t;
       s.msg.cycle = s.cycle;
       s.msg.posts = &s.posts;
-      tile::attach_message(s.trans, s.msg);
+      attach_message(s.trans, s.msg);
       tlm::tlm_phase phase = tlm::BEGIN_REQ;
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       const tlm::tlm_sync_enum r = socket[int(t)]->nb_transport_fw(s.trans, phase, delay);
@@ -161,7 +161,7 @@ TEST(ExchangeFabric, MovesTheDataAndAnswersEachPosterWithThePlannedCycle) {
   for (uint32_t t = 0; t < kTiles; ++t) in.push_back({t, s[t].cycle, &s[t].posts});
   const exchange::ExchangePlan plan = exchange::plan_exchange(in, b.fabric->config().timing);
   ASSERT_TRUE(plan.errors.empty());
-  const tile::TileClock clock(b.system.board.chip.clock_hz);
+  const TileClock clock(b.system.board.chip.clock_hz);
   for (uint32_t t = 0; t < kTiles; ++t) {
     EXPECT_TRUE(s[t].answered) << t;
     EXPECT_TRUE(s[t].ok) << t;
@@ -245,7 +245,7 @@ TEST(ExchangeFabric, RefusesMalformedAndRepeatedMessages) {
   msg.kind = ExchangeMessage::Kind::Close;
   msg.tile = 2;
   tlm::tlm_generic_payload trans;
-  tile::attach_message(trans, msg);
+  attach_message(trans, msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay;
   EXPECT_EQ(b.posters.socket[1]->nb_transport_fw(trans, phase, delay), tlm::TLM_COMPLETED);
@@ -253,7 +253,7 @@ TEST(ExchangeFabric, RefusesMalformedAndRepeatedMessages) {
   msg.tile = 1;
   msg.kind = ExchangeMessage::Kind::Post;
   msg.posts = nullptr;
-  tile::attach_message(trans, msg);
+  attach_message(trans, msg);
   EXPECT_EQ(b.posters.socket[1]->nb_transport_fw(trans, phase, delay), tlm::TLM_COMPLETED);
   EXPECT_EQ(trans.get_response_status(), tlm::TLM_COMMAND_ERROR_RESPONSE);
 }

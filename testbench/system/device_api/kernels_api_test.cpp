@@ -11,7 +11,7 @@
 
 #include "device_fixture.h"
 #include "kernels_ref.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace devapi {
 namespace {

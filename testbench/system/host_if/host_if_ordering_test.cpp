@@ -19,7 +19,7 @@
 #include "host_if/sim_system.h"
 #include "iss/program.h"
 #include "iss/tile_core.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "sim_fixture.h"
 #include "test_host.h"
 

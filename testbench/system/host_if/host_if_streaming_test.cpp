@@ -14,7 +14,7 @@
 
 #include "host_if/sim_system.h"
 #include "iss/program.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 #include "sim_fixture.h"
 #include "test_host.h"
 

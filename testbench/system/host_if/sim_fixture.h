@@ -7,7 +7,7 @@
 
 #include "host_if/sim_system.h"
 #include "iss/program.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 #include "test_program.h"
 #include "test_system.h"
 

@@ -9,7 +9,7 @@
 
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace {
 

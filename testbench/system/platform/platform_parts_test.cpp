@@ -77,7 +77,7 @@ TEST(ConsoleCollector, OrdersByTimeThenIpuTileThenEmission) {
 }
 
 TEST(TileClock, ConvertsCyclesExactly) {
-  const tile::TileClock clock(1.325e9);
+  const TileClock clock(1.325e9);
   EXPECT_EQ(clock.hz(), 1325000000u);
   EXPECT_EQ(clock.time_of(0), sc_core::SC_ZERO_TIME);
   EXPECT_EQ(clock.time_of(1325), sc_core::sc_time(1, sc_core::SC_US));
@@ -85,7 +85,7 @@ TEST(TileClock, ConvertsCyclesExactly) {
   EXPECT_EQ(clock.time_of(1).value(), 755u);
   EXPECT_EQ(clock.time_of(1'325'000'000'000ull), sc_core::sc_time(1000, sc_core::SC_SEC));
   EXPECT_DOUBLE_EQ(clock.seconds_of(2650), 2e-6);
-  EXPECT_THROW(tile::TileClock(0), std::invalid_argument);
+  EXPECT_THROW(TileClock(0), std::invalid_argument);
 }
 
 TEST(TileModuleConfig, TakesTheChipAndIdentity) {

@@ -82,7 +82,7 @@ TEST(PlatformRun, HelloPrintsOneLinePerTileInOrder) {
   EXPECT_GT(r.instructions, 8u * 60);
   EXPECT_EQ(r.exit_status(), 7) << "tile 1 is the lowest with a non-zero code";
   // SystemC time ends at the last tile's halt, converted once from cycles.
-  EXPECT_EQ(sc_core::sc_time_stamp(), tile::TileClock(system.board.chip.clock_hz).time_of(r.tile_cycles));
+  EXPECT_EQ(sc_core::sc_time_stamp(), TileClock(system.board.chip.clock_hz).time_of(r.tile_cycles));
   EXPECT_DOUBLE_EQ(r.simulated_seconds, double(r.tile_cycles) / 1.325e9);
 }
 
@@ -217,7 +217,7 @@ TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
   EXPECT_EQ(r.tiles[0].cycles, 0u);
   EXPECT_GT(r.tiles[0].instructions, 100000u);
   EXPECT_EQ(sc_core::sc_time_stamp(),
-            tile::TileClock(1.325e9).time_of(r.tiles[2].cycles));
+            TileClock(1.325e9).time_of(r.tiles[2].cycles));
 }
 
 TEST(PlatformRun, SyncThatNeverCompletesIsADeadlock) {

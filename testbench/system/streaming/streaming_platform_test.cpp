@@ -13,7 +13,7 @@
 #include <ipu/hostif_regs.h>
 
 #include "iss/program.h"
-#include "platform/config.h"
+#include "config/config_loader.h"
 #include "platform/platform.h"
 #include "smem_plan.h"
 #include "test_system.h"

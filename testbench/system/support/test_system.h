@@ -8,7 +8,7 @@
 #include <string>
 
 #include "iss/program.h"
-#include "platform/config.h"
+#include "common/config.h"
 #include "platform/platform.h"
 #include "test_program.h"
 

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace ipusim::config {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <random>
 
-#include "platform/config_numbers.h"
+#include "config/config_numbers.h"
 
 namespace ipusim::config::detail {
 namespace {

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "platform/config.h"
-#include "platform/config_writer.h"
+#include "config/config_loader.h"
+#include "config/config_writer.h"
 
 namespace ipusim::config {
 namespace {

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace ipusim::config {
 namespace {

@@ -17,7 +17,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "streaming/gateway.h"
-#include "tile/tlm_message.h"
+#include "common/payload.h"
 
 namespace {
 
@@ -47,7 +47,7 @@ struct Fabric : sc_core::sc_module {
     req.copies = &copies;
     req.errors = &errors;
     tlm::tlm_generic_payload trans;
-    ipusim::tile::attach_message(trans, req);
+    ipusim::attach_message(trans, req);
     sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(trans, delay);
     return trans.get_response_status();

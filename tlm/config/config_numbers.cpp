@@ -1,5 +1,5 @@
 // Decimal text <-> double with an exact power-of-ten shift (see config_numbers.h).
-#include "platform/config_numbers.h"
+#include "config/config_numbers.h"
 
 #include <charconv>
 #include <cmath>

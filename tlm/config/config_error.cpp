@@ -1,6 +1,6 @@
 // ConfigError: one message format for every configuration problem, so tools and
 // tests can rely on "FILE:LINE: KEY: problem".
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 #include <utility>
 

@@ -1,5 +1,5 @@
 // The system configuration as plain, validated structs. configs/*.yaml are parsed once
-// (config_loader.cpp, the only place that reads YAML) into these; models take the
+// (tlm/config/config_loader.cpp, the only place that reads YAML) into these; models take the
 // part they need in their constructor. Units are in the names.
 //
 // Member initializers are the defaults the loader applies to optional keys, so a file
@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,29 +107,5 @@ struct SystemConfig {
 
   bool operator==(const SystemConfig&) const = default;
 };
-
-// A configuration file that cannot be used. what() is "FILE:LINE: KEY: problem"; the
-// line is left out when it is not known (0), the key when the problem is not about one
-// key (a YAML syntax error, an unreadable file given on the command line). KEY is a
-// dotted path inside FILE, e.g. "tile.sram_kib" or "board.chip.tiles" for inline parts.
-class ConfigError : public std::runtime_error {
- public:
-  ConfigError(std::string file, int line, std::string key, const std::string& problem);
-  const std::string& file() const { return file_; }
-  int line() const { return line_; }
-  const std::string& key() const { return key_; }
-  const std::string& problem() const { return problem_; }
-
- private:
-  std::string file_;
-  int line_;
-  std::string key_;
-  std::string problem_;
-};
-
-// Loads a chip, board or system file (references to other files resolved relative to
-// the referring file) into a SystemConfig. A chip file gives one board of one IPU.
-// Throws ConfigError for anything wrong with the file or the files it refers to.
-SystemConfig load_system(const std::string& path);
 
 }  // namespace ipusim::config

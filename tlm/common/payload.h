@@ -6,7 +6,7 @@
 
 #include <tlm>
 
-namespace ipusim::tile {
+namespace ipusim {
 
 // Points `trans` at `message`: write command, address 0, data length and streaming width
 // = sizeof(T), no byte enables, response incomplete.
@@ -32,4 +32,4 @@ T* message_of(tlm::tlm_generic_payload& trans) {
   return reinterpret_cast<T*>(trans.get_data_ptr());
 }
 
-}  // namespace ipusim::tile
+}  // namespace ipusim

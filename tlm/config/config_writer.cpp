@@ -1,14 +1,14 @@
 // to_yaml(): SystemConfig -> YAML text with yaml-cpp's emitter. Numbers are
 // formatted by config_numbers so that they parse back to the identical doubles;
 // key names and order follow docs/config.md (and config_loader.cpp).
-#include "platform/config_writer.h"
+#include "config/config_writer.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 
-#include "platform/config_numbers.h"
+#include "config/config_numbers.h"
 
 namespace ipusim::config {
 namespace {

@@ -19,8 +19,8 @@
 #include <string_view>
 
 #include "iss/tile_core.h"  // kSramBase, kIssueSlots: the limits SRAM and workers must fit
-#include "platform/config.h"
-#include "platform/config_numbers.h"
+#include "config/config_loader.h"
+#include "config/config_numbers.h"
 
 namespace ipusim::config {
 namespace {

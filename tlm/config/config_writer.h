@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "platform/config.h"
+#include "config/config_loader.h"
 
 namespace ipusim::config {
 

@@ -1,0 +1,28 @@
+#include "common/clock.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ipusim {
+
+TileClock::TileClock(double clock_hz) {
+  if (!(clock_hz >= 1.0) || clock_hz > 1e15)
+    throw std::invalid_argument("tile clock must be between 1 Hz and 1 PHz, got " +
+                                std::to_string(clock_hz));
+  hz_ = uint64_t(std::llround(clock_hz));
+  // The kernel's resolution is fixed from the first SystemC time made, which every model
+  // does while elaborating; reading it per call cost more than the division below.
+  const double res_seconds = sc_core::sc_get_time_resolution().to_seconds();
+  units_per_second_ = uint64_t(std::llround(1.0 / res_seconds));
+}
+
+sc_core::sc_time TileClock::time_of(uint64_t cycle) const {
+  // round(cycle * units / hz) in 128-bit integers: exact for any cycle count.
+  const unsigned __int128 num = static_cast<unsigned __int128>(cycle) * units_per_second_;
+  const unsigned __int128 value = (num + hz_ / 2) / hz_;
+  const sc_core::sc_time t = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(value));
+  return epoch_ ? *epoch_ + t : t;
+}
+
+}  // namespace ipusim
