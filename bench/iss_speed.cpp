@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
       console.stop_echo();
     }
     if (stop.reason == ipusim::iss::StopReason::Fault) {
-      std::fprintf(stderr, "iss_speed: %s\n", stop.fault->message(params.id).c_str());
+      std::fprintf(stderr, "iss_speed: %s\n", ipusim::to_text(*stop.fault).c_str());
       return 1;
     }
     const uint64_t insns = core.instret();

@@ -3,6 +3,7 @@
 #include "ipudrv/ipudrv.h"
 
 #include <cstring>
+#include <iterator>
 #include <fstream>
 
 #include "ipudrv/device.h"
@@ -88,6 +89,12 @@ int ipudrv_last_device_error(ipudrv_device_error* o) {
   o->code = e.code, o->ipu = e.ipu, o->tile = e.tile, o->thread = e.thread, o->pc = e.pc, o->count = e.count;
   o->addr = e.addr, o->cycle = e.cycle;
   std::strncpy(o->text, e.text.c_str(), sizeof o->text - 1);
+  std::strncpy(o->kind, e.kind.c_str(), sizeof o->kind - 1);
+  o->superstep = e.superstep;
+  o->peer_ipu = e.peer_ipu, o->peer_tile = e.peer_tile, o->peer_pc = e.peer_pc;
+  o->waiting = e.waiting, o->absent_count = e.absent_count;
+  for (size_t i = 0; i < e.absent.size() && i < std::size(o->absent_ipu); ++i)
+    o->absent_ipu[i] = e.absent[i].ipu, o->absent_tile[i] = e.absent[i].tile;
   return IPUDRV_OK;
 }
 

@@ -8,6 +8,24 @@
 
 namespace ipudrv::detail {
 
+namespace {
+
+// A NUL-terminated text window of BAR0.
+std::string read_text(Transport& t, uint32_t window, uint32_t bytes) {
+  std::string s;
+  for (uint32_t at = 0; at < bytes; at += 4) {
+    const uint32_t w = t.read32(window + at);
+    for (int b = 0; b < 4; ++b) {
+      const char c = char(w >> (8 * b));
+      if (c == '\0') return s;
+      s.push_back(c);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 DeviceErrorInfo read_error_registers(Transport& t) {
   DeviceErrorInfo e;
   e.code = t.read32(IPU_REG_ERR_CODE);
@@ -18,14 +36,18 @@ DeviceErrorInfo read_error_registers(Transport& t) {
   e.addr = read64(t, IPU_REG_ERR_ADDR_LO, IPU_REG_ERR_ADDR_HI);
   e.cycle = read64(t, IPU_REG_ERR_CYCLE_LO, IPU_REG_ERR_CYCLE_HI);
   e.count = t.read32(IPU_REG_ERR_COUNT);
-  for (uint32_t at = 0; at < IPU_WIN_ERR_TEXT_BYTES; at += 4) {
-    const uint32_t w = t.read32(IPU_WIN_ERR_TEXT + at);
-    for (int b = 0; b < 4; ++b) {
-      const char c = char(w >> (8 * b));
-      if (c == '\0') return e;
-      e.text.push_back(c);
-    }
+  e.superstep = t.read32(IPU_REG_ERR_SUPERSTEP);
+  e.peer_ipu = t.read32(IPU_REG_ERR_PEER_IPU);
+  e.peer_tile = t.read32(IPU_REG_ERR_PEER_TILE);
+  e.peer_pc = t.read32(IPU_REG_ERR_PEER_PC);
+  e.waiting = t.read32(IPU_REG_ERR_WAITING);
+  e.absent_count = t.read32(IPU_REG_ERR_ABSENT_COUNT);
+  for (uint32_t i = 0; i < std::min<uint32_t>(e.absent_count, IPU_ERR_ABSENT_MAX); ++i) {
+    const uint32_t w = t.read32(IPU_WIN_ERR_ABSENT + 4 * i);
+    e.absent.push_back({w >> 16, w & 0xFFFF});
   }
+  e.kind = read_text(t, IPU_WIN_ERR_KIND, IPU_WIN_ERR_KIND_BYTES);
+  e.text = read_text(t, IPU_WIN_ERR_TEXT, IPU_WIN_ERR_TEXT_BYTES);
   return e;
 }
 

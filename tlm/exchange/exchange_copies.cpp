@@ -5,7 +5,6 @@
 // write the reads' bytes into their tiles, and fold each copy's completion into its tile's
 // done cycle.
 #include <algorithm>
-#include <regex>
 
 #include <fmt/format.h>
 #include <ipu/hostif_regs.h>
@@ -64,14 +63,12 @@ bool ExchangeFabric::gateway_call(streaming::GatewayRequest::Kind kind) {
   gateway_socket[0]->b_transport(trans, delay);
   if (trans.is_response_ok() && gateway_errors_.empty()) return true;
   if (gateway_errors_.empty()) {
-    streaming::GatewayError e;
-    e.code = IPU_ERR_EXCHANGE;
-    e.ipu = config_.ipu;
-    e.tile = copies_of_phase_.front().tile;
-    e.pc = copies_of_phase_.front().pc;
-    e.message = fmt::format("exchange fabric of ipu {}: the gateway refused the copies: {}", config_.ipu,
-                            trans.get_response_string());
-    gateway_errors_.push_back(e);
+    const GatewayCopy& c = copies_of_phase_.front();
+    Problem e = fabric_problem("gateway refused", c.tile,
+                               fmt::format("exchange fabric of ipu {}: the gateway refused the copies: {}", config_.ipu,
+                                           trans.get_response_string()));
+    e.pc = c.pc;
+    gateway_errors_.push_back(std::move(e));
   }
   return false;
 }
@@ -81,16 +78,17 @@ void ExchangeFabric::check_copies() {
     gateway_errors_.clear();
     for (const GatewayCopy& c : copies_of_phase_) {
       const bool smem = streaming::is_smem(c.op);
-      streaming::GatewayError e;
-      e.code = smem ? IPU_ERR_SMEM_RANGE : IPU_ERR_STREAM;
+      Problem e;
+      e.code = smem ? ProblemCode::SmemRange : ProblemCode::Stream;
+      e.kind = "no gateway";
       e.ipu = c.ipu;
       e.tile = c.tile;
+      e.thread = 0;
       e.pc = c.pc;
-      e.addr = smem ? c.smem_addr : c.stream;
-      e.message = fmt::format("tile {} (ipu {}) thread 0 pc 0x{:08x}: {}: no streaming memory or host streams "
-                              "(no gateway connected to ipu {})",
-                              c.tile, c.ipu, c.pc, streaming::describe(c), c.ipu);
-      gateway_errors_.push_back(e);
+      e.address = smem ? c.smem_addr : c.stream;
+      e.detail = fmt::format("{}: no streaming memory or host streams (no gateway connected to ipu {})",
+                             streaming::describe(c), c.ipu);
+      gateway_errors_.push_back(std::move(e));
     }
   } else if (gateway_call(streaming::GatewayRequest::Kind::Check)) {
     return;
@@ -98,18 +96,18 @@ void ExchangeFabric::check_copies() {
   take_gateway_errors();
 }
 
-// The first problem of the phase (none yet) is the failure the board reports.
 void ExchangeFabric::take_gateway_errors() {
-  if (errors_.empty() && !gateway_errors_.empty()) {
-    const streaming::GatewayError& first = gateway_errors_.front();
-    failure_.code = first.code;
-    failure_.ipu = first.ipu;
-    failure_.tile = first.tile;
-    failure_.thread = 0;
-    failure_.pc = first.pc;
-    failure_.addr = first.addr;
-  }
-  for (const streaming::GatewayError& e : gateway_errors_) errors_.push_back(e.message);
+  errors_.insert(errors_.end(), gateway_errors_.begin(), gateway_errors_.end());
+}
+
+Problem ExchangeFabric::fabric_problem(std::string kind, uint32_t tile, std::string detail) const {
+  Problem e;
+  e.code = ProblemCode::Exchange;
+  e.kind = std::move(kind);
+  e.ipu = config_.ipu;
+  e.tile = tile;
+  e.detail = std::move(detail);
+  return e;
 }
 
 bool ExchangeFabric::tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
@@ -147,8 +145,9 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
     copy_data_[i].resize(c.len);
     c.data = copy_data_[i].data();
     if (!into_tile(c.op) && c.len > 0 && !tile_access(trans, tlm::TLM_READ_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
-      errors_.push_back(fmt::format("exchange fabric: reading {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
-                                    c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
+      errors_.push_back(fabric_problem("tile access failed", c.tile,
+                                       fmt::format("exchange fabric: reading {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
+                                                   c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c))));
       return;
     }
   }
@@ -164,8 +163,9 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
     GatewayCopy& c = copies_of_phase_[i];
     if (into_tile(c.op) && c.len > 0 && !tile_access(trans, tlm::TLM_WRITE_COMMAND, c.tile, c.tile_addr, c.data, c.len)) {
-      errors_.push_back(fmt::format("exchange fabric: writing {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
-                                    c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c)));
+      errors_.push_back(fabric_problem("tile access failed", c.tile,
+                                       fmt::format("exchange fabric: writing {} bytes at 0x{:08x} of tile {} (ipu {}) for {} failed",
+                                                   c.len, c.tile_addr, c.tile, c.ipu, streaming::describe(c))));
       return;
     }
     while (entries[entry].tile != c.tile) ++entry;
@@ -176,20 +176,10 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   copy_data_.clear();  // a phase's buffers do not outlive it
 }
 
-void ExchangeFabric::set_failure(const std::vector<Entry>& entries) {
+void ExchangeFabric::set_failure_cycle(const std::vector<Entry>& entries) {
   uint64_t cycle = 0;
   for (const Entry& e : entries) cycle = std::max(cycle, e.cycle);
-  failure_.cycle = cycle;
-  if (failure_.code != 0) return;  // a copy's problem, already structured
-  failure_.code = IPU_ERR_EXCHANGE;
-  // Message problems name tiles by global id: the first one named is the ERR_TILE.
-  static const std::regex first_tile(R"(tile (\d+))");
-  std::smatch m;
-  if (!errors_.empty() && std::regex_search(errors_.front(), m, first_tile)) {
-    const uint64_t global = std::stoull(m[1].str());
-    failure_.ipu = uint32_t(global / config_.tiles);
-    failure_.tile = uint32_t(global % config_.tiles);
-  }
+  for (Problem& p : errors_) p.cycle = cycle;
 }
 
 }  // namespace ipusim::exchange

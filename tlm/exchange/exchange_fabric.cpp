@@ -107,11 +107,10 @@ void ExchangeFabric::exchange_thread() {
     // A reset while a copy waits on a host stream (the gateway gives up then): the phase
     // belongs to tiles that no longer exist, drop it.
     const uint64_t phase_generation = generation_;
-    failure_ = ExchangeFailure{};
     errors_ = cross_ipu_errors(entries);
     errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
     collect_copies(entries);
-    if (!copies_of_phase_.empty()) check_copies();  // adds to errors_ and failure_
+    if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
     std::vector<TileOutcome> outcomes = plan.tiles;
     if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
     if (errors_.empty() && !copies_of_phase_.empty()) run_copies(outcomes, entries);
@@ -122,7 +121,7 @@ void ExchangeFabric::exchange_thread() {
     ++exchanges_;
     if (!errors_.empty()) {
       ++failed_;
-      set_failure(entries);
+      set_failure_cycle(entries);
       answer(entries, nullptr);
       continue;
     }
@@ -139,20 +138,29 @@ void ExchangeFabric::exchange_thread() {
   }
 }
 
-std::vector<std::string> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& entries) const {
-  std::vector<std::string> out;
+std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& entries) const {
+  std::vector<Problem> out;
   if (config_.ipus <= 1) return out;  // the ISS refuses tile ids outside the system
   const uint32_t first = config_.ipu * config_.tiles, last = first + config_.tiles;
   for (const Entry& e : entries) {
     if (!e.msg) continue;
     for (const iss::ExchangePost& p : *e.msg->posts)
       for (uint32_t peer : p.peers)
-        if (peer < first || peer >= last)
-          out.push_back(fmt::format(
+        if (peer < first || peer >= last) {
+          const bool send = p.kind == iss::ExchangePost::Kind::Send;
+          Problem x;
+          x.code = ProblemCode::Exchange;
+          x.kind = "between IPUs";
+          x.ipu = config_.ipu;
+          x.tile = e.tile;
+          x.pc = p.pc;
+          x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
+          x.detail = fmt::format(
               "tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
               "needs the IPU-Links, which this platform does not model yet",
-              first + e.tile, p.kind == iss::ExchangePost::Kind::Send ? "sends" : "expects", p.len,
-              p.kind == iss::ExchangePost::Kind::Send ? "to" : "from", peer, p.pc));
+              first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc);
+          out.push_back(std::move(x));
+        }
   }
   return out;
 }
@@ -166,10 +174,11 @@ void ExchangeFabric::deliver(const ExchangePlan& plan) {
     const uint32_t src = d.src_tile - base, dst = d.dst_tile - base;
     if (!tile_access(trans, tlm::TLM_READ_COMMAND, src, d.src_addr, buffer_.data(), d.len) ||
         !tile_access(trans, tlm::TLM_WRITE_COMMAND, dst, d.dst_addr, buffer_.data(), d.len)) {
-      errors_.push_back(fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
-                                    "0x{:08x} failed: {}",
-                                    d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
-                                    trans.get_response_string()));
+      errors_.push_back(fabric_problem("tile access failed", src,
+                                       fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
+                                                   "0x{:08x} failed: {}",
+                                                   d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
+                                                   trans.get_response_string())));
       return;
     }
     ++messages_;
@@ -196,8 +205,7 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
       e.msg->done_cycle = failure_cycle;
-      e.msg->errors = &errors_;
-      e.msg->failure = &failure_;
+      e.msg->problems = &errors_;
       e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }
     tlm::tlm_phase phase = tlm::BEGIN_RESP;

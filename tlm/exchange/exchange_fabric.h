@@ -44,7 +44,8 @@
 //
 // Statistics: exchanges(), failed_exchanges(), messages(), bytes(), plan_seconds() (host
 // time inside plan_exchange()), copies() and copy_bytes() (streaming-memory and host-stream
-// copies done), failure() (the first problem of the last failed exchange, as ERR_* values).
+// copies done). The problems of a failed exchange go to its posters in their responses
+// (ExchangeMessage::problems), the first being the one the board reports.
 #pragma once
 
 #include <cstdint>
@@ -103,8 +104,7 @@ class ExchangeFabric : public sc_core::sc_module {
   uint64_t bytes() const { return bytes_; }
   double plan_seconds() const { return plan_seconds_; }
   // The problems of the last failed exchange (what the error responses point to).
-  const std::vector<std::string>& errors() const { return errors_; }
-  const ExchangeFailure& failure() const { return failure_; }
+  const std::vector<Problem>& errors() const { return errors_; }
   uint64_t copies() const { return copies_; }
   uint64_t copy_bytes() const { return copy_bytes_; }
 
@@ -120,19 +120,22 @@ class ExchangeFabric : public sc_core::sc_module {
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status);
   void exchange_thread();  // SC_THREAD
-  std::vector<std::string> cross_ipu_errors(const std::vector<Entry>& entries) const;
+  std::vector<Problem> cross_ipu_errors(const std::vector<Entry>& entries) const;
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
   // Streaming copies (exchange_copies.cpp).
   void collect_copies(const std::vector<Entry>& entries);
   bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: errors in gateway_errors_
-  void check_copies();       // adds to errors_ and sets failure_ if a copy cannot be done
-  void take_gateway_errors();  // gateway_errors_ into errors_; the first sets failure_ if none yet
+  void check_copies();       // adds to errors_ if a copy cannot be done
+  void take_gateway_errors();  // gateway_errors_ into errors_
   void run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries);
   // One b_transport to a tile's memory, reusing `trans`; false if refused (reason in trans).
   bool tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
                    uint8_t* data, uint32_t len);
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // the first tile cycle at or after t
-  void set_failure(const std::vector<Entry>& entries);
+  // Every problem of a failed phase happened at the cycle the phase failed.
+  void set_failure_cycle(const std::vector<Entry>& entries);
+  // A problem the fabric finds itself (a tile access it could not make): code Exchange.
+  Problem fabric_problem(std::string kind, uint32_t tile, std::string detail) const;
   void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);
 
   ExchangeFabricConfig config_;
@@ -146,11 +149,10 @@ class ExchangeFabric : public sc_core::sc_module {
   sc_core::sc_event complete_event_;
   std::vector<iss::ExchangePost> no_posts_;
   std::vector<uint8_t> buffer_;
-  std::vector<std::string> errors_;
-  ExchangeFailure failure_;
+  std::vector<Problem> errors_;
   std::vector<streaming::GatewayCopy> copies_of_phase_;
   std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
-  std::vector<streaming::GatewayError> gateway_errors_;
+  std::vector<Problem> gateway_errors_;
   uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
   double plan_seconds_ = 0;

@@ -14,8 +14,8 @@
 //           tiles' memory sockets, and answers each poster:
 //           fabric --nb_transport_bw(BEGIN_RESP, delay = time of done_cycle - now)--> tile
 //           with TLM_OK_RESPONSE, done_cycle and the bytes moved, or, if the exchange is invalid, with
-//           TLM_GENERIC_ERROR_RESPONSE, `errors` (every problem found; nothing was
-//           delivered), `failure` (the first, as ERR_* values) and done_cycle = the
+//           TLM_GENERIC_ERROR_RESPONSE, `problems` (every problem found, the first
+//           is what the board reports; nothing was delivered) and done_cycle = the
 //           cycle the exchange failed (the last participant's). The tile returns
 //           TLM_COMPLETED.
 //   Close   tile --nb_transport_fw(BEGIN_REQ)--> fabric, which returns TLM_COMPLETED: the
@@ -31,24 +31,10 @@
 #include <string>
 #include <vector>
 
+#include "common/problem.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::exchange {
-
-// The first problem of a failed exchange in the form of the host interface's ERR_*
-// registers (docs/host_if.md): the message strings say everything, this says it to a
-// machine. Fields without a value are kNone.
-struct ExchangeFailure {
-  static constexpr uint32_t kNone = 0xFFFF'FFFFu;
-  uint32_t code = 0;           // IPU_ERR_* (ipu/hostif_regs.h): EXCHANGE for a message problem,
-                               // SMEM_RANGE / SMEM_ALIGN / STREAM / STREAM_OVERFLOW for a copy
-  uint32_t ipu = kNone;        // system-wide IPU index of the tile named first
-  uint32_t tile = kNone;       // its index in that IPU
-  uint32_t thread = kNone;     // 0 (the supervisor posts) when a posting is named
-  uint32_t pc = kNone;         // of that posting
-  uint64_t addr = ~uint64_t{0};  // streaming-memory offset or stream id of a bad copy
-  uint64_t cycle = 0;          // the cycle the exchange failed
-};
 
 struct ExchangeMessage {
   enum class Kind : uint32_t {
@@ -63,8 +49,8 @@ struct ExchangeMessage {
                                                       // (error response: the exchange failed)
   uint64_t bytes_out = 0;                             // response: bytes it sent (a multicast once)
   uint64_t bytes_in = 0;                              // response: bytes it received
-  const std::vector<std::string>* errors = nullptr;   // error response: every problem (fabric-owned)
-  const ExchangeFailure* failure = nullptr;           // error response: the first problem (fabric-owned)
+  const std::vector<Problem>* problems = nullptr;     // error response: every problem, the first
+                                                      // the one the board reports (fabric-owned)
 };
 
 }  // namespace ipusim::exchange

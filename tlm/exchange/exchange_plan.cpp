@@ -3,6 +3,8 @@
 // platform delivers nothing) and leaves every tile's outcome at its start cycle.
 #include "exchange/exchange_plan.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "exchange/plan_internal.h"
@@ -16,7 +18,7 @@ namespace {
 bool check_timing(const ExchangeTiming& timing, ErrorList& errors) {
   bool ok = true;
   auto need = [&](bool good, const char* what) {
-    if (!good) errors.add(fmt::format("exchange timing: {}", what));
+    if (!good) errors.add("bad timing", fmt::format("exchange timing: {}", what));
     ok = ok && good;
   };
   need(timing.in_bytes_per_cycle > 0, "in_bytes_per_cycle must be at least 1");
@@ -39,7 +41,7 @@ void fail(const std::vector<TilePostings>& tiles, ExchangePlan& plan, ErrorList&
 
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
   ExchangePlan plan;
-  ErrorList errors(plan.errors);
+  ErrorList errors(plan.errors, std::max<uint32_t>(timing.tiles_per_ipu, 1));
   TileIndex index;
   if (!check_timing(timing, errors) || !index_tiles(tiles, index, errors)) {
     fail(tiles, plan, errors);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/problem.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::exchange {
@@ -47,17 +48,21 @@ struct TileOutcome {
 };
 
 struct ExchangePlan {
-  // Empty when the exchange is valid. Otherwise one message per problem, each naming
-  // both tiles (and the pcs of the postings), e.g.
-  // "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3".
-  std::vector<std::string> errors;
+  // Empty when the exchange is valid. Otherwise one problem record per problem (code
+  // Exchange), naming the tile first named (ipu, tile, the posting's pc) and the other
+  // one as the peer, with a kind ("send without receive", "length mismatch", ...) and
+  // the sentence as detail, e.g.
+  // "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3"
+  // (tiles in sentences by global id; in the fields by ipu and index, tiles_per_ipu).
+  std::vector<Problem> errors;
   // Empty on any error (the exchange is atomic). Ordered by destination tile id, then by
   // the destination's receive posting order.
   std::vector<Delivery> deliveries;
   std::vector<TileOutcome> tiles;     // same order as the input; on error done = start
 };
 
-// At most this many messages in ExchangePlan::errors; a last one counts the rest.
+// At most this many problems in ExchangePlan::errors; a last one (kind "more errors")
+// counts the rest.
 inline constexpr size_t kMaxPlanErrors = 100;
 
 // Hops between two tiles of one IPU in the layout model (Manhattan distance between

@@ -34,16 +34,18 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
   const ExchangePost& post = index.post(tile, p);
   const uint32_t me = index.global(tile);
   if (post.peers.empty()) {
-    errors.add(fmt::format("tile {} posts a send of {} bytes with no destination ({})", me,
-                           post.len, pc_text(post.pc)));
+    errors.add("send without destination", me, post.pc, kNoTile, kNoTile,
+               fmt::format("tile {} posts a send of {} bytes with no destination ({})", me, post.len,
+                           pc_text(post.pc)));
     return;
   }
   SendInfo info{tile, p, post.addr, post.len, uint32_t(out.send_dests.size()), 0};
   for (uint32_t peer : post.peers) {
     const uint32_t d = index.find(peer);
     if (d == kNoTile) {
-      errors.add(fmt::format("tile {} sends {} bytes to tile {} ({}) but tile {} {}", me,
-                             post.len, peer, pc_text(post.pc), peer, kAbsent));
+      errors.add("peer not in the exchange", me, post.pc, peer, kNoTile,
+                 fmt::format("tile {} sends {} bytes to tile {} ({}) but tile {} {}", me, post.len, peer,
+                             pc_text(post.pc), peer, kAbsent));
       continue;
     }
     out.send_dests.push_back(d);
@@ -67,14 +69,16 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& o
   const ExchangePost& post = index.post(tile, p);
   const uint32_t me = index.global(tile);
   if (post.peers.size() != 1) {
-    errors.add(fmt::format("tile {} posts a receive of {} bytes with {} sources ({}); a receive has one",
-                           me, post.len, post.peers.size(), pc_text(post.pc)));
+    errors.add("receive without one source", me, post.pc, kNoTile, kNoTile,
+               fmt::format("tile {} posts a receive of {} bytes with {} sources ({}); a receive has one", me,
+                           post.len, post.peers.size(), pc_text(post.pc)));
     return;
   }
   const uint32_t src = index.find(post.peers[0]);
   if (src == kNoTile) {
-    errors.add(fmt::format("tile {} expects {} bytes from tile {} ({}) but tile {} {}", me,
-                           post.len, post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
+    errors.add("peer not in the exchange", me, post.pc, post.peers[0], kNoTile,
+               fmt::format("tile {} expects {} bytes from tile {} ({}) but tile {} {}", me, post.len,
+                           post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
     return;
   }
   Edge e{src, tile, post.addr, post.len};

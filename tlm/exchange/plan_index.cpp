@@ -8,16 +8,32 @@
 
 namespace ipusim::exchange::detail {
 
-void ErrorList::add(std::string message) {
-  if (out_.size() < kMaxPlanErrors) {
-    out_.push_back(std::move(message));
-  } else {
+void ErrorList::add(std::string kind, uint32_t tile, uint32_t pc, uint32_t peer, uint32_t peer_pc, std::string detail) {
+  if (out_.size() >= kMaxPlanErrors) {
     ++dropped_;
+    return;
   }
+  Problem p;
+  p.code = ProblemCode::Exchange;
+  p.kind = std::move(kind);
+  if (tile != kNoTile) {
+    p.ipu = tile / tiles_per_ipu_;
+    p.tile = tile % tiles_per_ipu_;
+    p.pc = pc;
+  }
+  if (peer != kNoTile) p.peer = Problem::Peer{peer / tiles_per_ipu_, peer % tiles_per_ipu_, Problem::kNone, peer_pc};
+  p.detail = std::move(detail);
+  out_.push_back(std::move(p));
 }
 
 void ErrorList::finish() {
-  if (dropped_ > 0) out_.push_back(fmt::format("... and {} further exchange errors", dropped_));
+  if (dropped_ > 0) {  // past the cap: not counted by add()
+    Problem p;
+    p.code = ProblemCode::Exchange;
+    p.kind = "more errors";
+    p.detail = fmt::format("... and {} further exchange errors", dropped_);
+    out_.push_back(std::move(p));
+  }
   dropped_ = 0;
 }
 
@@ -40,8 +56,9 @@ bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorLis
   bool ok = true;
   for (size_t i = 1; i < order.size(); ++i) {
     if (in[order[i]].tile == in[order[i - 1]].tile) {
-      errors.add(fmt::format("tile {} is given twice to the exchange (inputs {} and {})",
-                             in[order[i]].tile, order[i - 1], order[i]));
+      errors.add("tile given twice", in[order[i]].tile, kNoTile, kNoTile, kNoTile,
+                 fmt::format("tile {} is given twice to the exchange (inputs {} and {})", in[order[i]].tile,
+                             order[i - 1], order[i]));
       ok = false;
     }
   }

@@ -13,18 +13,22 @@
 
 namespace ipusim::exchange::detail {
 
-inline constexpr uint32_t kNoTile = UINT32_MAX;
+inline constexpr uint32_t kNoTile = UINT32_MAX;  // = Problem::kNone
 
-// The plan's error list, capped at kMaxPlanErrors messages plus one that counts the rest.
+// The plan's error list, capped at kMaxPlanErrors problems plus one that counts the rest.
 class ErrorList {
  public:
-  explicit ErrorList(std::vector<std::string>& out) : out_(out) {}
-  void add(std::string message);
+  ErrorList(std::vector<Problem>& out, uint32_t tiles_per_ipu) : out_(out), tiles_per_ipu_(tiles_per_ipu) {}
+  // A problem of `kind`: the tile named first (global id, kNoTile: none) with its
+  // posting's pc, the other tile (kNoTile: none) with its pc if known, the sentence.
+  void add(std::string kind, uint32_t tile, uint32_t pc, uint32_t peer, uint32_t peer_pc, std::string detail);
+  void add(std::string kind, std::string detail) { add(std::move(kind), kNoTile, kNoTile, kNoTile, kNoTile, std::move(detail)); }
   bool any() const { return !out_.empty() || dropped_ > 0; }
-  void finish();  // appends the "N further errors" line
+  void finish();  // appends the "N further errors" problem
 
  private:
-  std::vector<std::string>& out_;
+  std::vector<Problem>& out_;
+  uint32_t tiles_per_ipu_;
   size_t dropped_ = 0;
 };
 

@@ -51,10 +51,11 @@ class Matcher {
     const uint32_t pc = send_pc(e);
     const uint32_t a = index_.global(e.src), b = index_.global(e.dst);
     if (received == 0) {
-      errors_.add(fmt::format("tile {} sends {} bytes to tile {} ({}) but tile {} posts no receive from tile {}",
+      errors_.add("send without receive", a, pc, b, kNoTile,
+                  fmt::format("tile {} sends {} bytes to tile {} ({}) but tile {} posts no receive from tile {}",
                               a, e.len, b, pc_text(pc), b, a));
     } else {
-      errors_.add(fmt::format(
+      errors_.add("more sends than receives", a, pc, b, kNoTile, fmt::format(
           "tile {} sends {} bytes to tile {} ({}, send {} of {} to it) but tile {} posts only {} from tile {}",
           a, e.len, b, pc_text(pc), k + 1, sent, b, plural(received, "receive"), a));
     }
@@ -65,10 +66,11 @@ class Matcher {
     const uint32_t pc = recv_pc(e);
     const uint32_t a = index_.global(e.src), b = index_.global(e.dst);
     if (sent == 0) {
-      errors_.add(fmt::format("tile {} expects {} bytes from tile {} ({}) but tile {} sends nothing to tile {}",
+      errors_.add("receive without send", b, pc, a, kNoTile,
+                  fmt::format("tile {} expects {} bytes from tile {} ({}) but tile {} sends nothing to tile {}",
                               b, e.len, a, pc_text(pc), a, b));
     } else {
-      errors_.add(fmt::format(
+      errors_.add("more receives than sends", b, pc, a, kNoTile, fmt::format(
           "tile {} expects {} bytes from tile {} ({}, receive {} of {} from it) but tile {} sends only {} to tile {}",
           b, e.len, a, pc_text(pc), k + 1, received, a, plural(sent, "message"), b));
     }
@@ -77,7 +79,7 @@ class Matcher {
   void match(const Edge& s, const Edge& r, Matches& out) {
     if (s.len != r.len) {
       const uint32_t a = index_.global(s.src), b = index_.global(s.dst);
-      errors_.add(fmt::format(
+      errors_.add("length mismatch", a, send_pc(s), b, recv_pc(r), fmt::format(
           "tile {} sends {} bytes to tile {} ({}) but the matching receive on tile {} from tile {} expects {} bytes ({})",
           a, s.len, b, pc_text(send_pc(s)), b, a, r.len, pc_text(recv_pc(r))));
       return;

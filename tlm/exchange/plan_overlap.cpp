@@ -67,7 +67,8 @@ class TileChecker {
       const Span& r = recvs_[i];
       if (r.begin < reach->end) {
         const auto [first, second] = std::minmax(reach->post, r.post);
-        errors_.add(fmt::format("tile {} receives twice into the same bytes: {} and {}",
+        errors_.add("overlapping receives", index_.global(tile), index_.post(tile, first).pc, kNoTile, kNoTile,
+                    fmt::format("tile {} receives twice into the same bytes: {} and {}",
                                 index_.global(tile), describe_recv(index_.post(tile, first)),
                                 describe_recv(index_.post(tile, second))));
       }
@@ -93,7 +94,8 @@ class TileChecker {
       if (k == runs_.size()) break;
       if (runs_[k].begin >= r.end) continue;
       const Span& s = overlapping_send(r);
-      errors_.add(fmt::format(
+      errors_.add("send overlaps receive", index_.global(tile), index_.post(tile, s.post).pc, kNoTile, kNoTile,
+                  fmt::format(
           "tile {} sends {} while it receives {} into overlapping bytes (what is sent would depend on order)",
           index_.global(tile), describe_send(index_.post(tile, s.post)),
           describe_recv(index_.post(tile, r.post))));

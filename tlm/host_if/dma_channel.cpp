@@ -69,7 +69,7 @@ void HostInterface::channel_thread(unsigned ch) {
       ring = d.ring;
       size = d.size;
       can_issue = current && size != 0 && !c.halted && next_issue != d.tail &&
-                  (inflight.empty() || inflight.back().e.code == IPU_ERR_NONE);
+                  (inflight.empty() || inflight.back().e.code == ProblemCode::None);
     }
     if (can_issue && link_free <= now) {
       InFlight f{next_issue++, 0, {}, false, {}, now, 0};
@@ -82,13 +82,13 @@ void HostInterface::channel_thread(unsigned ch) {
         }
       }
       if (!f.have_desc) {
-        f.e.code = IPU_ERR_DMA_HOST_ADDR;
-        f.e.addr = f.desc_addr;
-        f.e.text = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
+        f.e.code = ProblemCode::DmaHostAddr;
+        f.e.address = f.desc_addr;
+        f.e.detail = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
       } else {
         check_descriptor(ch, f.d, f.e);
       }
-      if (f.e.code == IPU_ERR_NONE) {
+      if (f.e.code == ProblemCode::None) {
         const sc_core::sc_time bytes(double(f.d.length) / rate, sc_core::SC_SEC);
         DmaPort* port = port_of(f.d.target);
         link_free = now + (port ? port->occupancy(f.d, bytes) : bytes);
@@ -102,11 +102,11 @@ void HostInterface::channel_thread(unsigned ch) {
     if (!inflight.empty() && inflight.front().done <= now) {
       InFlight f = std::move(inflight.front());
       inflight.pop_front();
-      if (f.e.code == IPU_ERR_NONE) f.bytes_done = transfer(ch, f.d, f.e);
+      if (f.e.code == ProblemCode::None) f.bytes_done = transfer(ch, f.d, f.e);
       if (f.have_desc) {
-        f.d.status = f.e.code == IPU_ERR_NONE ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
-        f.d.error = f.e.code;
-        f.d.bytes_done = f.e.code == IPU_ERR_NONE ? f.bytes_done : 0;
+        f.d.status = f.e.code == ProblemCode::None ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
+        f.d.error = uint32_t(f.e.code);
+        f.d.bytes_done = f.e.code == ProblemCode::None ? f.bytes_done : 0;
         HostMemory::Access host(host_memory_);
         if (std::byte* p = host.find(f.desc_addr, kDescBytes))
           std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
@@ -116,9 +116,9 @@ void HostInterface::channel_thread(unsigned ch) {
         if (channels_[ch].generation != generation) continue;
       }
       // ERR_* before HEAD moves: a host that sees the descriptor retired sees its error.
-      if (f.e.code != IPU_ERR_NONE) {
+      if (f.e.code != ProblemCode::None) {
         inflight.clear();  // nothing after a failed descriptor runs
-        f.e.text = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.text);
+        f.e.detail = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.detail);
         record(f.e);
       }
       {
@@ -126,9 +126,9 @@ void HostInterface::channel_thread(unsigned ch) {
         Channel& c = channels_[ch];
         if (c.generation != generation) continue;
         ++c.head;  // retired, with OK or ERROR
-        if (f.e.code != IPU_ERR_NONE) c.halted = true;
+        if (f.e.code != ProblemCode::None) c.halted = true;
       }
-      if (f.e.code != IPU_ERR_NONE || (f.d.flags & IPU_DESC_FLAG_IRQ))
+      if (f.e.code != ProblemCode::None || (f.d.flags & IPU_DESC_FLAG_IRQ))
         raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
       continue;
     }
@@ -151,34 +151,34 @@ void HostInterface::channel_thread(unsigned ch) {
 }
 
 void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e) {
-  auto fail = [&](uint32_t code, std::string text) {
+  auto fail = [&](ProblemCode code, std::string text) {
     e.code = code;
-    e.text = std::move(text);
+    e.detail = std::move(text);
   };
-  if (d.length == 0) return fail(IPU_ERR_DMA_DESC, "length 0");
+  if (d.length == 0) return fail(ProblemCode::DmaDesc, "length 0");
   {
     HostMemory::Access host(host_memory_);
     if (!host.find(d.host_addr, d.length)) {
-      e.addr = d.host_addr;
-      return fail(IPU_ERR_DMA_HOST_ADDR, fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory",
+      e.address = d.host_addr;
+      return fail(ProblemCode::DmaHostAddr, fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory",
                                                      d.host_addr, d.length));
     }
   }
   if (d.target == IPU_DMA_TARGET_TILE) {
     const config::ChipConfig& chip = config_.board.chip;
     if (d.ipu >= config_.board.ipus)
-      return fail(IPU_ERR_DMA_DESC, fmt::format("ipu {}: the board has IPUs 0..{}", d.ipu, config_.board.ipus - 1));
+      return fail(ProblemCode::DmaDesc, fmt::format("ipu {}: the board has IPUs 0..{}", d.ipu, config_.board.ipus - 1));
     if (d.tile_count == 0 || d.tile_first >= chip.tiles || d.tile_count > chip.tiles - d.tile_first)
-      return fail(IPU_ERR_DMA_DESC, fmt::format("tiles {} + {}: the IPU has tiles 0..{}", d.tile_first, d.tile_count,
+      return fail(ProblemCode::DmaDesc, fmt::format("tiles {} + {}: the IPU has tiles 0..{}", d.tile_first, d.tile_count,
                                                 chip.tiles - 1));
     if (ch == 1 && d.tile_count != 1)
-      return fail(IPU_ERR_DMA_DESC, fmt::format("tile_count {}: device-to-host reads one tile", d.tile_count));
+      return fail(ProblemCode::DmaDesc, fmt::format("tile_count {}: device-to-host reads one tile", d.tile_count));
     const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
     if (d.dev_addr < iss::kSramBase || d.dev_addr + d.length > sram_end) {
       e.ipu = d.ipu;
       e.tile = d.tile_first;
-      e.addr = d.dev_addr;
-      return fail(IPU_ERR_DMA_TILE, fmt::format("tile range 0x{:x} + {} bytes is outside SRAM 0x{:08x}..0x{:08x}",
+      e.address = d.dev_addr;
+      return fail(ProblemCode::DmaTile, fmt::format("tile range 0x{:x} + {} bytes is outside SRAM 0x{:08x}..0x{:08x}",
                                                 d.dev_addr, d.length, iss::kSramBase, sram_end));
     }
     return;
@@ -186,44 +186,33 @@ void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& 
   if (d.target == IPU_DMA_TARGET_SMEM || d.target == IPU_DMA_TARGET_STREAM) {
     DmaPort* port = port_of(d.target);
     if (!port)
-      return fail(IPU_ERR_DMA_DESC, d.target == IPU_DMA_TARGET_SMEM ? "target SMEM: no streaming memory attached"
+      return fail(ProblemCode::DmaDesc, d.target == IPU_DMA_TARGET_SMEM ? "target SMEM: no streaming memory attached"
                                                                     : "target STREAM: no host streams attached");
-    std::string why;
-    uint64_t addr = 0;
-    const uint32_t code = port->check(d, ch, why, addr);
-    if (code != IPU_ERR_NONE) {
-      e.addr = addr;
-      fail(code, why);
-    }
+    if (std::optional<Problem> p = port->check(d, ch)) e = std::move(*p);
     return;
   }
-  fail(IPU_ERR_DMA_DESC, fmt::format("unknown target {}", d.target));
+  fail(ProblemCode::DmaDesc, fmt::format("unknown target {}", d.target));
 }
 
 uint32_t HostInterface::transfer(unsigned ch, const ipu_dma_desc& d, Error& e) {
   HostMemory::Access host(host_memory_);
   std::byte* bytes = host.find(d.host_addr, d.length);
   if (!bytes) {  // unmapped while the descriptor ran
-    e.code = IPU_ERR_DMA_HOST_ADDR;
-    e.addr = d.host_addr;
-    e.text = fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory", d.host_addr, d.length);
+    e.code = ProblemCode::DmaHostAddr;
+    e.address = d.host_addr;
+    e.detail = fmt::format("host range 0x{:x} + {} bytes is not in mapped host memory", d.host_addr, d.length);
     return 0;
   }
   if (d.target == IPU_DMA_TARGET_TILE) {
     tile_transfer(ch, d, bytes, e);
-    return e.code == IPU_ERR_NONE ? d.length : 0;
+    return e.code == ProblemCode::None ? d.length : 0;
   }
-  std::string why;
-  uint64_t addr = 0;
-  uint32_t done = 0;
-  const uint32_t code = port_of(d.target)->transfer(d, ch, std::span<std::byte>(bytes, d.length), done, why, addr);
-  if (code != IPU_ERR_NONE) {
-    e.code = code;
-    e.addr = addr;
-    e.text = why;
+  DmaTransfer t = port_of(d.target)->transfer(d, ch, std::span<std::byte>(bytes, d.length));
+  if (t.problem) {
+    e = std::move(*t.problem);
     return 0;
   }
-  return done;
+  return t.bytes_done;
 }
 
 void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e) {
@@ -241,11 +230,11 @@ void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte*
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     tile_socket[int(d.ipu * tiles + t)]->b_transport(trans, delay);
     if (!trans.is_response_ok()) {
-      e.code = IPU_ERR_DMA_TILE;
+      e.code = ProblemCode::DmaTile;
       e.ipu = d.ipu;
       e.tile = t;
-      e.addr = d.dev_addr;
-      e.text = fmt::format("tile {} (ipu {}): {} 0x{:x} + {} bytes refused ({}): code of a booted tile is read-only", t,
+      e.address = d.dev_addr;
+      e.detail = fmt::format("tile {} (ipu {}): {} 0x{:x} + {} bytes refused ({}): code of a booted tile is read-only", t,
                            d.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, d.length, trans.get_response_string());
       return;
     }

@@ -10,22 +10,30 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
 #include <systemc>
 
+#include "common/problem.h"
 #include "ipu/hostif_regs.h"
 
 namespace ipusim::host_if {
 
+// A descriptor's transfer: the bytes moved, or the problem (nothing moved).
+struct DmaTransfer {
+  uint32_t bytes_done = 0;
+  std::optional<Problem> problem;
+};
+
 class DmaPort {
  public:
   virtual ~DmaPort() = default;
-  // Checks a descriptor for this endpoint when its channel issues it: IPU_ERR_NONE, or an
-  // IPU_ERR_* code with `why` (e.g. "streaming memory 0x... + 4096 bytes is beyond its
-  // 1 GiB") and `addr` (ERR_ADDR: the device-side address involved).
-  virtual uint32_t check(const ipu_dma_desc& desc, unsigned channel, std::string& why, uint64_t& addr) = 0;
+  // Checks a descriptor for this endpoint when its channel issues it: nothing, or the
+  // problem record (code, kind, detail e.g. "streaming memory 0x... + 4096 bytes is
+  // beyond its 1 GiB", address: the device-side address involved).
+  virtual std::optional<Problem> check(const ipu_dma_desc& desc, unsigned channel) = 0;
   // How long the descriptor holds its channel, given the time its bytes take on the host
   // link alone: e.g. longer for a streaming memory slower than the link.
   virtual sc_core::sc_time occupancy(const ipu_dma_desc& desc, sc_core::sc_time link_bytes_time) {
@@ -38,11 +46,9 @@ class DmaPort {
     return sc_core::SC_ZERO_TIME;
   }
   // Moves the bytes when the descriptor retires, on the model thread: channel 0 from
-  // `host` into the endpoint, channel 1 from the endpoint into `host`. Returns
-  // IPU_ERR_NONE with `bytes_done` (at most host.size()), or a code with `why` and `addr`
-  // (nothing moved).
-  virtual uint32_t transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host, uint32_t& bytes_done,
-                            std::string& why, uint64_t& addr) = 0;
+  // `host` into the endpoint, channel 1 from the endpoint into `host`. Returns the bytes
+  // done (at most host.size()), or the problem (nothing moved).
+  virtual DmaTransfer transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host) = 0;
 };
 
 }  // namespace ipusim::host_if

@@ -26,11 +26,10 @@ namespace ipusim::host_if {
 class SmemPort : public DmaPort {
  public:
   explicit SmemPort(streaming::Gateway& gateway) : gateway_(gateway) {}
-  uint32_t check(const ipu_dma_desc& desc, unsigned channel, std::string& why, uint64_t& addr) override;
+  std::optional<Problem> check(const ipu_dma_desc& desc, unsigned channel) override;
   sc_core::sc_time occupancy(const ipu_dma_desc& desc, sc_core::sc_time link_bytes_time) override;
   sc_core::sc_time latency(const ipu_dma_desc& desc) override;
-  uint32_t transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host, uint32_t& bytes_done,
-                    std::string& why, uint64_t& addr) override;
+  DmaTransfer transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host) override;
 
  private:
   streaming::Gateway& gateway_;
@@ -39,9 +38,8 @@ class SmemPort : public DmaPort {
 class StreamPort : public DmaPort {
  public:
   explicit StreamPort(streaming::Gateway& gateway) : gateway_(gateway) {}
-  uint32_t check(const ipu_dma_desc& desc, unsigned channel, std::string& why, uint64_t& addr) override;
-  uint32_t transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host, uint32_t& bytes_done,
-                    std::string& why, uint64_t& addr) override;
+  std::optional<Problem> check(const ipu_dma_desc& desc, unsigned channel) override;
+  DmaTransfer transfer(const ipu_dma_desc& desc, unsigned channel, std::span<std::byte> host) override;
 
  private:
   streaming::Gateway& gateway_;

@@ -121,12 +121,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
     uint64_t generation = 0;  // RING_SIZE writes and resets: a descriptor in flight is dropped
     bool has_work() const { return size != 0 && !halted && head != tail; }
   };
-  struct Error {
-    uint32_t code = 0;
-    uint32_t ipu = ~0u, tile = ~0u, thread = ~0u, pc = ~0u;
-    uint64_t addr = 0, cycle = 0;
-    std::string text;
-  };
+  // An error of the board: the problem record, with ipu (and peer ipu) on this board.
+  using Error = Problem;
 
   // Host side (register file), with mutex_ held.
   uint32_t read_locked(uint32_t offset);
@@ -136,14 +132,17 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void boot_cmd_locked(uint32_t value);
   // Records the first error since reset (all count); returns true if ERR_CODE just
   // became non-zero (the ERROR interrupt cause).
-  bool record_locked(const Error& e);
+  // `text`: ERR_TEXT when rendered before the IPUs became the board's (a run's problem
+  // names tiles as the platform does); empty: to_text(e).
+  bool record_locked(const Error& e, const std::string& text = {});
   void reg_error_locked(uint32_t offset, const std::string& what);
 
   // Model side.
   void apply(const Command& c, const std::function<void()>& simulate);
   void boot(const std::array<uint32_t, 6>& regs);
   void raise(uint32_t causes);  // IRQ_STATUS |= causes; interrupt if enabled
-  void record(const Error& e);  // with the ERROR cause
+  void record(const Error& e, const std::string& text = {});  // with the ERROR cause
+  void to_board(Problem& p) const;  // system-wide IPUs -> this board's
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
@@ -151,7 +150,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   bool dma_busy();
   void drain_dma(const std::function<void()>& simulate);
 
-  // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code IPU_ERR_NONE: fine).
+  // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code None: fine).
   void channel_thread(unsigned ch);
   void check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e);
   uint32_t transfer(unsigned ch, const ipu_dma_desc& d, Error& e);  // returns bytes_done
@@ -182,6 +181,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   uint32_t irq_status_ = 0, irq_mask_ = 0;
   platform::BoardStats stats_;
   Error error_;
+  std::string error_text_;  // ERR_TEXT: to_text(error_) fitted to the window
   uint32_t error_count_ = 0;
   std::array<Channel, 2> channels_;
   std::array<uint32_t, IPU_STREAMS> h2d_level_{}, d2h_level_{};  // the gateway's FIFO levels

@@ -103,16 +103,16 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
     case Command::Kind::Abort: {
       if (!running_) {
         Error e;
-        e.code = IPU_ERR_STATE;
-        e.text = "CTRL.ABORT with no run in progress";
+        e.code = ProblemCode::State;
+        e.detail = "CTRL.ABORT with no run in progress";
         record(e);
         return;
       }
       platform_.freeze_board(board_);
       running_ = false;
       Error e;
-      e.code = IPU_ERR_STATE;
-      e.text = "aborted: CTRL.ABORT during the run";
+      e.code = ProblemCode::State;
+      e.detail = "aborted: CTRL.ABORT during the run";
       record(e);
       end_run(IPU_STATE_ERROR, 0);
       return;
@@ -171,12 +171,12 @@ void HostInterface::raise(uint32_t causes) {
   if (handler) handler();
 }
 
-void HostInterface::record(const Error& e) {
+void HostInterface::record(const Error& e, const std::string& text) {
   bool first;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (reset_epoch_ != model_epoch_) return;  // a RESET the model has not taken yet clears it
-    first = record_locked(e);
+    first = record_locked(e, text);
   }
   if (first) raise(IPU_IRQ_STATUS_ERROR_MASK);
 }
@@ -211,6 +211,17 @@ void HostInterface::update_stats() {
   const platform::BoardStats s = platform_.board_stats(board_);
   std::lock_guard<std::mutex> lock(mutex_);
   if (reset_epoch_ == model_epoch_) stats_ = s;
+}
+
+// System-wide IPU indices -> this board's (ERR_IPU, ERR_PEER_IPU, ERR_ABSENT are per board).
+void HostInterface::to_board(Problem& p) const {
+  auto local = [&](uint32_t& ipu) {
+    if (ipu != Problem::kNone && ipu >= first_ipu_) ipu -= first_ipu_;
+  };
+  local(p.ipu);
+  if (p.peer) local(p.peer->ipu);
+  for (SyncTile& t : p.absent) local(t.ipu);
+  for (SyncTile& t : p.waiters) local(t.ipu);
 }
 
 void HostInterface::after_simulate(bool starved) {
@@ -252,45 +263,14 @@ void HostInterface::after_simulate(bool starved) {
   running_ = false;
   platform_.freeze_board(board_);
   platform_.flush_console();
-  Error e;
-  if (out.stop) {
-    const platform::StopRequest& stop = *out.stop;
-    e.ipu = stop.ipu - first_ipu_;
-    e.tile = stop.tile;
-    e.cycle = stop.cycle;
-    e.text = stop.messages.empty() ? std::string() : stop.messages.front();
-    switch (stop.kind) {
-      case platform::StopRequest::Kind::Fault: {
-        e.code = IPU_ERR_TILE_FAULT;
-        const auto& fault = platform_.ipu(stop.ipu).tile(stop.tile).fault();
-        if (fault) {
-          e.thread = fault->thread;
-          e.pc = fault->pc;
-        }
-        break;
-      }
-      case platform::StopRequest::Kind::ExchangeError: {
-        // The fabric's structured first problem: a copy's SMEM_RANGE / SMEM_ALIGN /
-        // STREAM / STREAM_OVERFLOW with its posting, or EXCHANGE for a message.
-        using exchange::ExchangeFailure;
-        const ExchangeFailure& f = platform_.ipu(stop.ipu).exchange_fabric().failure();
-        e.code = f.code != IPU_ERR_NONE ? f.code : IPU_ERR_EXCHANGE;
-        if (f.ipu != ExchangeFailure::kNone && f.ipu >= first_ipu_) {
-          e.ipu = f.ipu - first_ipu_;
-          e.tile = f.tile;
-        }
-        if (f.thread != ExchangeFailure::kNone) e.thread = f.thread;
-        if (f.pc != ExchangeFailure::kNone) e.pc = f.pc;
-        if (f.addr != ~uint64_t{0}) e.addr = f.addr;
-        break;
-      }
-      default: e.code = IPU_ERR_DEADLOCK; break;
-    }
-  } else {
-    e.code = IPU_ERR_DEADLOCK;
-    e.text = out.stuck;
-  }
-  record(e);
+  // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
+  // or the board's stuck state; only its IPUs become the board's.
+  Error e = out.stop && !out.stop->problems.empty() ? out.stop->problems.front() : out.stuck;
+  if (e.code == ProblemCode::None) e.code = ProblemCode::Deadlock;
+  if (out.stop && !e.cycle) e.cycle = out.stop->cycle;
+  const std::string text = to_text(e, IPU_ERR_TEXT_BYTES - 1);
+  to_board(e);
+  record(e, text);
   end_run(IPU_STATE_ERROR, 0);
 }
 

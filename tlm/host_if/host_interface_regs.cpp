@@ -18,6 +18,18 @@ uint32_t hi(uint64_t v) { return uint32_t(v >> 32); }
 
 bool is_power_of_2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+// A word of a text window of `window` bytes at byte `at`: the text, NUL-padded, its last
+// byte always NUL.
+uint32_t text_word(const std::string& text, size_t at, size_t window) {
+  char bytes[4] = {0, 0, 0, 0};
+  const size_t end = std::min(text.size(), window - 1);
+  for (size_t i = 0; i < 4; ++i)
+    if (at + i < end) bytes[i] = text[at + i];
+  uint32_t v;
+  std::memcpy(&v, bytes, 4);
+  return v;
+}
+
 }  // namespace
 
 uint32_t HostInterface::read32(uint32_t offset) {
@@ -90,16 +102,24 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_STREAM_WAIT_BYTES: return stream_wait_.bytes;
     case IPU_REG_STREAM_WAIT_DIR: return stream_wait_.d2h ? IPU_STREAM_WAIT_DIR_D2H_MASK : 0;
     case IPU_REG_STREAM_FIFO_BYTES: return streams_ ? fifo_bytes_ : 0;
-    case IPU_REG_ERR_CODE: return error_.code;
+    // The first error's problem record, field by field (docs/host_if.md, "Errors").
+    case IPU_REG_ERR_CODE: return uint32_t(error_.code);
     case IPU_REG_ERR_IPU: return error_.ipu;
     case IPU_REG_ERR_TILE: return error_.tile;
     case IPU_REG_ERR_THREAD: return error_.thread;
     case IPU_REG_ERR_PC: return error_.pc;
-    case IPU_REG_ERR_ADDR_LO: return pair(error_.addr, IPU_REG_ERR_ADDR_HI);
-    case IPU_REG_ERR_ADDR_HI: return latched(offset, error_.addr);
+    case IPU_REG_ERR_ADDR_LO: return pair(error_.address.value_or(0), IPU_REG_ERR_ADDR_HI);
+    case IPU_REG_ERR_ADDR_HI: return latched(offset, error_.address.value_or(0));
     case IPU_REG_ERR_COUNT: return error_count_;
-    case IPU_REG_ERR_CYCLE_LO: return pair(error_.cycle, IPU_REG_ERR_CYCLE_HI);
-    case IPU_REG_ERR_CYCLE_HI: return latched(offset, error_.cycle);
+    case IPU_REG_ERR_CYCLE_LO: return pair(error_.cycle.value_or(0), IPU_REG_ERR_CYCLE_HI);
+    case IPU_REG_ERR_CYCLE_HI: return latched(offset, error_.cycle.value_or(0));
+    case IPU_REG_ERR_PEER_IPU: return error_.peer ? error_.peer->ipu : Problem::kNone;
+    case IPU_REG_ERR_PEER_TILE: return error_.peer ? error_.peer->tile : Problem::kNone;
+    case IPU_REG_ERR_PEER_PC: return error_.peer ? error_.peer->pc : Problem::kNone;
+    case IPU_REG_ERR_SUPERSTEP:
+      return error_.superstep ? uint32_t(std::min<uint64_t>(*error_.superstep, Problem::kNone - 1)) : Problem::kNone;
+    case IPU_REG_ERR_WAITING: return error_.waiting;
+    case IPU_REG_ERR_ABSENT_COUNT: return uint32_t(error_.absent.size());
     default: break;
   }
   for (unsigned ch = 0; ch < 2; ++ch) {
@@ -112,15 +132,14 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     if (offset == base + (IPU_REG_DMA0_TAIL - IPU_REG_DMA0_RING_LO)) return c.tail;
     if (offset == base + (IPU_REG_DMA0_STATUS - IPU_REG_DMA0_RING_LO)) return c.halted ? IPU_DMA0_STATUS_HALTED_MASK : 0;
   }
-  if (offset >= IPU_WIN_ERR_TEXT && offset < IPU_WIN_ERR_TEXT + IPU_WIN_ERR_TEXT_BYTES) {
-    char bytes[4] = {0, 0, 0, 0};
-    const size_t at = offset - IPU_WIN_ERR_TEXT;
-    const size_t max = IPU_WIN_ERR_TEXT_BYTES - 1;  // always NUL-terminated
-    for (size_t i = 0; i < 4; ++i)
-      if (at + i < std::min(error_.text.size(), max)) bytes[i] = error_.text[at + i];
-    uint32_t v;
-    std::memcpy(&v, bytes, 4);
-    return v;
+  if (offset >= IPU_WIN_ERR_TEXT && offset < IPU_WIN_ERR_TEXT + IPU_WIN_ERR_TEXT_BYTES)
+    return text_word(error_text_, offset - IPU_WIN_ERR_TEXT, IPU_WIN_ERR_TEXT_BYTES);
+  if (offset >= IPU_WIN_ERR_KIND && offset < IPU_WIN_ERR_KIND + IPU_WIN_ERR_KIND_BYTES)
+    return text_word(error_.kind, offset - IPU_WIN_ERR_KIND, IPU_WIN_ERR_KIND_BYTES);
+  if (offset >= IPU_WIN_ERR_ABSENT && offset < IPU_WIN_ERR_ABSENT + IPU_WIN_ERR_ABSENT_BYTES) {
+    const size_t i = (offset - IPU_WIN_ERR_ABSENT) / 4;
+    if (i >= error_.absent.size()) return 0;
+    return error_.absent[i].ipu << 16 | (error_.absent[i].tile & 0xFFFF);
   }
   if (offset >= IPU_WIN_STREAM_H2D_LEVEL && offset < IPU_WIN_STREAM_H2D_LEVEL + IPU_WIN_STREAM_H2D_LEVEL_BYTES)
     return h2d_level_[(offset - IPU_WIN_STREAM_H2D_LEVEL) / 4];
@@ -209,6 +228,7 @@ void HostInterface::ctrl_locked(uint32_t value) {
     state_ = IPU_STATE_IDLE;
     stats_ = platform::BoardStats{};
     error_ = Error{};
+    error_text_.clear();
     error_count_ = 0;
     irq_status_ = 0;
     h2d_level_ = {};
@@ -227,8 +247,8 @@ void HostInterface::ctrl_locked(uint32_t value) {
     const bool resume = state_ == IPU_STATE_PAUSED || state_ == IPU_STATE_STREAM_WAIT;
     if (state_ != IPU_STATE_READY && !resume) {
       Error e;
-      e.code = IPU_ERR_STATE;
-      e.text = fmt::format("CTRL.RUN in state {}: RUN needs READY, PAUSED or STREAM_WAIT", state_);
+      e.code = ProblemCode::State;
+      e.detail = fmt::format("CTRL.RUN in state {}: RUN needs READY, PAUSED or STREAM_WAIT", state_);
       if (record_locked(e)) command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_ERROR_MASK});
       return;
     }
@@ -255,19 +275,19 @@ void HostInterface::boot_cmd_locked(uint32_t value) {
   const config::ChipConfig& chip = config_.board.chip;
   const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
   Error e;
-  e.code = IPU_ERR_BOOT;
+  e.code = ProblemCode::Boot;
   if (state_ != IPU_STATE_IDLE && state_ != IPU_STATE_READY) {
-    e.code = IPU_ERR_STATE;
-    e.text = fmt::format("BOOT_CMD in state {}: boot needs IDLE or READY (RESET first)", state_);
+    e.code = ProblemCode::State;
+    e.detail = fmt::format("BOOT_CMD in state {}: boot needs IDLE or READY (RESET first)", state_);
   } else if (ipu >= config_.board.ipus) {
-    e.text = fmt::format("BOOT_IPU {}: the board has IPUs 0..{}", ipu, config_.board.ipus - 1);
+    e.detail = fmt::format("BOOT_IPU {}: the board has IPUs 0..{}", ipu, config_.board.ipus - 1);
   } else if (count == 0 || first >= chip.tiles || count > chip.tiles - first) {
-    e.text = fmt::format("BOOT_TILE_FIRST {} + BOOT_TILE_COUNT {}: the IPU has tiles 0..{}", first, count, chip.tiles - 1);
+    e.detail = fmt::format("BOOT_TILE_FIRST {} + BOOT_TILE_COUNT {}: the IPU has tiles 0..{}", first, count, chip.tiles - 1);
   } else if (size == 0 || size % 4 != 0 || base % 4 != 0 || base < iss::kSramBase || uint64_t(base) + size > sram_end) {
-    e.text = fmt::format("code range 0x{:08x} + {} bytes: not 4-aligned, empty, or outside SRAM 0x{:08x}..0x{:08x}", base,
+    e.detail = fmt::format("code range 0x{:08x} + {} bytes: not 4-aligned, empty, or outside SRAM 0x{:08x}..0x{:08x}", base,
                          size, iss::kSramBase, sram_end);
   } else if (entry % 4 != 0 || entry < base || entry - base >= size) {
-    e.text = fmt::format("BOOT_ENTRY 0x{:08x} is not a 4-aligned address in the code range 0x{:08x}..0x{:08x}", entry, base,
+    e.detail = fmt::format("BOOT_ENTRY 0x{:08x} is not a 4-aligned address in the code range 0x{:08x}..0x{:08x}", entry, base,
                          uint64_t(base) + size);
   } else {
     state_ = IPU_STATE_READY;
@@ -276,10 +296,10 @@ void HostInterface::boot_cmd_locked(uint32_t value) {
     command_locked(c);
     return;
   }
-  if (e.code == IPU_ERR_BOOT) {
+  if (e.code == ProblemCode::Boot) {
     e.ipu = ipu;
     e.tile = first;
-    e.addr = base;
+    e.address = base;
   }
   if (record_locked(e)) command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_ERROR_MASK});
 }
@@ -289,19 +309,20 @@ void HostInterface::command_locked(Command c) {
   if (wake_) wake_();
 }
 
-bool HostInterface::record_locked(const Error& e) {
+bool HostInterface::record_locked(const Error& e, const std::string& text) {
   ++error_count_;
-  if (error_.code != IPU_ERR_NONE) return false;
+  if (error_.code != ProblemCode::None) return false;
   error_ = e;
-  if (error_.text.size() >= IPU_ERR_TEXT_BYTES) error_.text.resize(IPU_ERR_TEXT_BYTES - 1);
+  // Rendered once, to fit the window with its NUL: lists are summarised, not cut.
+  error_text_ = text.empty() ? to_text(error_, IPU_ERR_TEXT_BYTES - 1) : text;
   return true;
 }
 
 void HostInterface::reg_error_locked(uint32_t offset, const std::string& what) {
   Error e;
-  e.code = IPU_ERR_REG;
-  e.addr = offset;
-  e.text = fmt::format("BAR0 offset 0x{:03x}: {}", offset, what);
+  e.code = ProblemCode::Reg;
+  e.address = offset;
+  e.detail = fmt::format("BAR0 offset 0x{:03x}: {}", offset, what);
   if (record_locked(e)) command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_ERROR_MASK});
 }
 

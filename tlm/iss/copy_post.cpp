@@ -20,8 +20,8 @@ std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
 
 bool TileState::select_stream(const Thread& t, const DecodedInsn* ip, uint32_t stream) {
   if (stream >= IPU_STREAMS) {
-    raise(t, ip, "exchange misuse",
-          fmt::format("hsid {}: host stream ids are 0..{}", stream, IPU_STREAMS - 1));
+    raise(t, ip, "exchange misuse", fmt::format("hsid {}: host stream ids are 0..{}", stream, IPU_STREAMS - 1),
+          stream);
     return false;
   }
   stream_ = stream;
@@ -44,18 +44,19 @@ bool TileState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::
     return fmt::format("{} of {} bytes {} 0x{:08x} {} {}", name, len, into_tile ? "into" : "at", addr,
                        into_tile ? "from" : "to", far);
   };
-  auto fail = [&](const char* kind_text, const std::string& detail) {
-    raise(t, ip, kind_text, what() + detail);
+  // `address`: the misaligned one (tile buffer or streaming-memory offset), for the record.
+  auto fail = [&](const char* kind_text, const std::string& detail, std::optional<uint64_t> address = std::nullopt) {
+    raise(t, ip, kind_text, what() + detail, address);
     return false;
   };
   if (!exchange_open_)
     return fail("send during compute", outside_phase_detail());
   if (smem && !smaddr_) return fail("exchange misuse", ": no streaming-memory address (smaddr first)");
   if (!smem && !stream_) return fail("exchange misuse", ": no stream selected (hsid first)");
-  if (addr & 3) return fail("misaligned access", ": the buffer is not 4-byte aligned");
+  if (addr & 3) return fail("misaligned access", ": the buffer is not 4-byte aligned", addr);
   if (smem && *smaddr_ % IPU_SMEM_ALIGN != 0)
     return fail("misaligned access",
-                fmt::format(": the streaming-memory address is not {}-byte aligned", IPU_SMEM_ALIGN));
+                fmt::format(": the streaming-memory address is not {}-byte aligned", IPU_SMEM_ALIGN), *smaddr_);
   if (len % IPU_SMEM_ALIGN != 0)
     return fail("exchange misuse", fmt::format(": the length is not a multiple of {}", IPU_SMEM_ALIGN));
   if (len > IPU_XFER_MAX)

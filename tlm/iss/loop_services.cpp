@@ -56,17 +56,18 @@ void TileState::fault_at(Quantum& q, const DecodedInsn* ip) {
   const std::string code_range = fmt::format("[0x{:08x}, 0x{:08x})", dc.begin, dc.begin + 4 * dc.words);
   auto jump_fault = [&](uint32_t target) {
     if (target & 3)
-      raise(t, ip, "misaligned access", fmt::format("jump to 0x{:08x} (not 4-byte aligned)", target));
+      raise(t, ip, "misaligned access", fmt::format("jump to 0x{:08x} (not 4-byte aligned)", target), target);
     else
-      raise(t, ip, "access fault", fmt::format("jump to 0x{:08x} outside code {}", target, code_range));
+      raise(t, ip, "access fault", fmt::format("jump to 0x{:08x} outside code {}", target, code_range), target);
   };
   if (is_load(op)) {
     const unsigned size = access_size(op);
     const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + kSramBase;
     if (addr & (size - 1))
-      return raise(t, ip, "misaligned access", fmt::format("load of {} bytes at 0x{:08x}", size, addr));
+      return raise(t, ip, "misaligned access", fmt::format("load of {} bytes at 0x{:08x}", size, addr), addr);
     return raise(t, ip, "access fault",
-                 fmt::format("load of {} bytes at 0x{:08x} outside SRAM {}", size, addr, sram_range_text(params_.sram_bytes)));
+                 fmt::format("load of {} bytes at 0x{:08x} outside SRAM {}", size, addr, sram_range_text(params_.sram_bytes)),
+                 addr);
   }
   switch (op) {
     case Op::illegal: return raise(t, ip, "illegal instruction", "undefined encoding");
@@ -90,19 +91,21 @@ bool TileState::store_slow(Quantum& q, const DecodedInsn* ip) {
   const unsigned size = access_size(op);
   const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
   if (addr & (size - 1)) {
-    raise(t, ip, "misaligned access", fmt::format("store of {} bytes at 0x{:08x}", size, addr));
+    raise(t, ip, "misaligned access", fmt::format("store of {} bytes at 0x{:08x}", size, addr), addr);
     return false;
   }
   if (addr < kSramBase || addr - kSramBase + uint64_t{size} > params_.sram_bytes) {
     raise(t, ip, "access fault",
-          fmt::format("store of {} bytes at 0x{:08x} outside SRAM {}", size, addr, sram_range_text(params_.sram_bytes)));
+          fmt::format("store of {} bytes at 0x{:08x} outside SRAM {}", size, addr, sram_range_text(params_.sram_bytes)),
+          addr);
     return false;
   }
   for (const Segment& s : program_->segments()) {
     if (s.executable && addr + uint64_t{size} > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) {
       raise(t, ip, "access fault",
             fmt::format("store of {} bytes at 0x{:08x} into code [0x{:08x}, 0x{:08x})", size, addr, s.vaddr,
-                        s.vaddr + s.mem_size));
+                        s.vaddr + s.mem_size),
+            addr);
       return false;
     }
   }
@@ -126,7 +129,8 @@ bool TileState::console(Quantum& q, const DecodedInsn* ip) {
   const uint32_t addr = R[ip->rs1], len = R[ip->rs2];
   if (addr < kSramBase || addr - kSramBase + uint64_t{len} > params_.sram_bytes) {
     raise(t, ip, "access fault",
-          fmt::format("cwrite of {} bytes at 0x{:08x} outside SRAM {}", len, addr, sram_range_text(params_.sram_bytes)));
+          fmt::format("cwrite of {} bytes at 0x{:08x} outside SRAM {}", len, addr, sram_range_text(params_.sram_bytes)),
+          addr);
     return false;
   }
   const uint8_t* p = sram_.data() + (addr - kSramBase);
@@ -160,8 +164,13 @@ void TileState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   });
 }
 
-void TileState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail) {
+void TileState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,
+                      std::optional<uint64_t> address) {
   Fault f;
+  f.code = ProblemCode::TileFault;
+  f.ipu = params_.id.ipu;
+  f.tile = params_.id.tile;
+  f.address = address;
   f.kind = std::move(kind);
   f.detail = std::move(detail);
   f.thread = t.id;

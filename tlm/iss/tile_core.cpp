@@ -1,4 +1,4 @@
-// TileCore: the public face of TileState (see tile_core.h), and Fault::message.
+// TileCore: the public face of TileState (see tile_core.h).
 #include "iss/tile_core.h"
 
 #include <stdexcept>
@@ -8,13 +8,6 @@
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
-
-std::string Fault::message(const TileIdentity& where) const {
-  std::string text = fmt::format("tile {} (ipu {}) thread {} pc 0x{:08x}: {}", where.tile, where.ipu, thread, pc, kind);
-  if (!detail.empty()) text += ": " + detail;
-  text += fmt::format(" [{} = 0x{:08x}]", disasm, insn);
-  return text;
-}
 
 struct TileCore::Impl : TileState {
   using TileState::TileState;

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/problem.h"  // plain C++: the fault record
 #include "iss/program.h"
 
 namespace ipusim::iss {
@@ -77,16 +78,11 @@ struct ExchangePost {
   bool is_message() const { return kind == Kind::Send || kind == Kind::Recv; }
 };
 
-struct Fault {
-  std::string kind;    // "illegal instruction", "misaligned access", "access fault", ...
-  std::string detail;  // e.g. "load of 4 bytes at 0x00000002"
-  uint32_t thread = 0;
-  uint32_t pc = 0;
-  uint32_t insn = 0;
-  std::string disasm;  // the faulting instruction, disassembled
-  // "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load ... [lw a0, 2(a1) = 0x0025a503]"
-  std::string message(const TileIdentity& where) const;
-};
+// A fault is the platform's problem record (common/problem.h), made here where it is
+// found: code TileFault, kind ("illegal instruction", "misaligned access", "access
+// fault", ...), ipu / tile, thread, pc, the instruction and its disassembly, the address
+// of a bad access, the tile cycle.
+using Fault = ipusim::Problem;
 
 struct StopInfo {
   StopReason reason = StopReason::Halted;

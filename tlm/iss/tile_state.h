@@ -100,8 +100,10 @@ class TileState {
   bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
   bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
 
-  // Records a fault of `t` at `ip` and stops the tile.
-  void raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail);
+  // Records a fault of `t` at `ip` (the problem record, with `address` for a bad access)
+  // and stops the tile.
+  void raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,
+             std::optional<uint64_t> address = std::nullopt);
 
  private:
   void init_views();

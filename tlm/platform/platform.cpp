@@ -150,12 +150,12 @@ void Platform::tile_stopped(const tile::Tile& tile) {
       break;
     case tile::TileState::Faulted:
       r.kind = StopRequest::Kind::Fault;
-      r.messages = {tile.fault_message()};
+      r.problems = {*tile.fault()};
       break;
     case tile::TileState::ExchangeFailed:
       r.kind = StopRequest::Kind::ExchangeError;
       r.cycle = tile.exchange_failure_cycle();
-      r.messages = tile.exchange_errors();
+      r.problems = tile.exchange_errors();
       break;
     default:
       return;
@@ -176,11 +176,11 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
   StopRequest r;
   r.kind = StopRequest::Kind::Deadlock;
   r.cycle = deadlock.cycle;
-  if (!deadlock.waiting.empty()) {
+  if (!deadlock.waiting.empty()) {  // the controller whose tiles wait keeps the deadlock
     r.ipu = deadlock.waiting.front().ipu;
     r.tile = deadlock.waiting.front().tile;
   }
-  r.messages = {deadlock.message()};
+  r.problems = {deadlock.problem()};
   domain_of(r.ipu).control->request(std::move(r));
 }
 
@@ -224,12 +224,11 @@ RunResult Platform::run() {
   collect(result, end_cycle);
 
   if (stop && stop->kind == StopRequest::Kind::Fault) {
-    result.fault = stop->messages.at(0);
+    result.fault = stop->problems.at(0);
   } else if (stop && stop->kind == StopRequest::Kind::ExchangeError) {
-    result.exchange_errors = stop->messages;
+    result.exchange_errors = stop->problems;
   } else if (stop && stop->kind == StopRequest::Kind::Deadlock) {
-    // Described again now: every tile that arrived by the end is in the list.
-    result.deadlock = ipus_.at(stop->ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).message();
+    result.deadlock = deadlock_now(*stop);
   } else if (dom.halted < dom.loaded) {
     result.deadlock = describe_stuck(0, ipu_count());
   }
@@ -256,7 +255,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exchange_bytes_out = tile.exchange_bytes_out();
       r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
-      r.fault = tile.fault_message();
+      r.fault = tile.fault();
       if (keep_tile_supersteps_)
         r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
       result.tile_cycles = std::max(result.tile_cycles, r.cycles);
@@ -277,29 +276,48 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
   result.console_lines = console_.lines();
 }
 
-// The simulation ran out of events with tiles still waiting.
-std::string Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
+// Described again at the end of the run: every tile that arrived by then is among the
+// waiters (the request was made when the first tile found the sync could not complete).
+Problem Platform::deadlock_now(const StopRequest& stop) const {
+  return ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem();
+}
+
+// The simulation ran out of events with tiles still waiting: a copy waiting on a host
+// stream, else a sync that cannot complete, else the tiles that never finished.
+Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
   const uint32_t per_board = config_.board.ipus;
   for (uint32_t b = first_ipu / per_board; b < gateways_.size() && b * per_board < first_ipu + ipu_count; ++b)
-    if (auto w = gateways_[b]->stream_wait())
-      return fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
-                         w->stream, w->tile, w->ipu, w->pc,
-                         w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
-                                : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
+    if (auto w = gateways_[b]->stream_wait()) {
+      Problem p;
+      p.code = ProblemCode::Deadlock;
+      p.kind = "stream wait";
+      p.ipu = w->ipu;
+      p.tile = w->tile;
+      p.pc = w->pc;
+      p.address = w->stream;
+      p.detail = fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
+                             w->stream, w->tile, w->ipu, w->pc,
+                             w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
+                                    : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
+      return p;
+    }
   const auto ipus = std::span(ipus_).subspan(first_ipu, ipu_count);
   for (const auto& ipu : ipus)
-    if (auto d = ipu->sync_controller().stuck()) return d->message();
-  std::vector<std::string> waiting;
+    if (auto d = ipu->sync_controller().stuck()) return d->problem();
+  Problem p;
+  p.code = ProblemCode::Deadlock;
+  p.kind = "never finished";
   for (const auto& ipu : ipus)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
       const tile::Tile& tile = ipu->tile(t);
       if (tile.loaded() && tile.state() != tile::TileState::Halted)
-        waiting.push_back(fmt::format("ipu {} tile {} ({})", ipu->index(), t, tile::to_string(tile.state())));
+        p.absent.push_back({ipu->index(), t, std::string(tile::to_string(tile.state()))});
     }
-  std::string out = fmt::format("deadlock: {} tile(s) never finished", waiting.size());
-  for (size_t i = 0; i < std::min<size_t>(waiting.size(), 8); ++i) out += (i ? ", " : ": ") + waiting[i];
-  if (waiting.size() > 8) out += fmt::format(", and {} more", waiting.size() - 8);
-  return out;
+  if (!p.absent.empty()) {
+    p.ipu = p.absent.front().ipu;
+    p.tile = p.absent.front().tile;
+  }
+  return p;
 }
 
 }  // namespace ipusim::platform

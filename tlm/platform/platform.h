@@ -68,7 +68,7 @@ struct BoardOutcome {
   enum class Kind { Running, Paused, Halted, Error, StreamWait };
   Kind kind = Kind::Running;
   std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
-  std::string stuck;                // Error without a stop: the kernel starved with tiles waiting
+  Problem stuck;                    // Error without a stop: the kernel starved with tiles waiting
   std::optional<streaming::StreamWait> stream;  // StreamWait: the oldest blocked copy
 };
 
@@ -96,7 +96,7 @@ struct TileResult {
   uint64_t exchange_bytes_out = 0;
   uint64_t exchange_bytes_in = 0;
   int32_t exit_code = 0;      // state Halted
-  std::string fault;          // state Faulted: Fault::message
+  std::optional<Problem> fault;  // state Faulted: the fault
   std::vector<tile::SuperstepRecord> supersteps;  // when kept (per_tile_supersteps_max)
 };
 
@@ -110,9 +110,16 @@ struct RunResult {
   // Per IPU (index = IPU), per superstep: totals over the IPU's tiles.
   std::vector<std::vector<SuperstepTotals>> supersteps;
   // Set when the run did not end with every tile halted (at most one of the three).
-  std::optional<std::string> fault;          // the first fault's message
-  std::vector<std::string> exchange_errors;  // every problem of the first failed exchange
-  std::optional<std::string> deadlock;       // tiles left waiting at a sync nobody completes
+  // Problem records; the CLI renders them (text, JSON).
+  std::optional<Problem> fault;          // the first fault
+  std::vector<Problem> exchange_errors;  // every problem of the first failed exchange
+  std::optional<Problem> deadlock;       // tiles left waiting at a sync nobody completes
+  // The problem that ended the run (the fault, the exchange's first, the deadlock), or null.
+  const Problem* error() const {
+    if (fault) return &*fault;
+    if (!exchange_errors.empty()) return &exchange_errors.front();
+    return deadlock ? &*deadlock : nullptr;
+  }
 
   // Host figures (differ from run to run and with host_threads; nothing else does).
   double host_seconds = 0;        // wall time of the simulation itself
@@ -223,7 +230,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   auto board_ipus(uint32_t board) const {
     return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
   }
-  std::string describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
+  Problem describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
+  Problem deadlock_now(const StopRequest& deadlock) const;
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;

@@ -47,6 +47,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
   BoardOutcome out;
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
+    if (stop->kind == StopRequest::Kind::Deadlock) out.stop->problems = {deadlock_now(*stop)};
     out.kind = stop->kind == StopRequest::Kind::Finished ? BoardOutcome::Kind::Halted : BoardOutcome::Kind::Error;
     return out;
   }

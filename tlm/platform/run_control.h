@@ -16,6 +16,7 @@
 #include <systemc>
 
 #include "common/clock.h"
+#include "common/problem.h"
 
 namespace ipusim::platform {
 
@@ -24,7 +25,9 @@ struct StopRequest {
   uint64_t cycle = 0;
   Kind kind = Kind::Finished;
   uint32_t ipu = 0, tile = 0;
-  std::vector<std::string> messages;  // what to report (none for Finished)
+  // What to report, as problem records: the fault, every problem of the failed exchange
+  // (the first is the one a board reports), the deadlock; none for Finished.
+  std::vector<Problem> problems;
 
   bool before(const StopRequest& other) const;
 };

@@ -139,57 +139,59 @@ void Gateway::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time
                                                                   : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
-GatewayError Gateway::error(const GatewayCopy& c, uint32_t code, const std::string& problem) const {
-  GatewayError e;
+// Text: "tile 3 (ipu 0) thread 0 pc 0x00040120: smread of ...: problem" (to_text).
+Problem Gateway::error(const GatewayCopy& c, ProblemCode code, std::string kind, const std::string& problem) const {
+  Problem e;
   e.code = code;
+  e.kind = std::move(kind);
   e.ipu = c.ipu;
   e.tile = c.tile;
+  e.thread = 0;  // the supervisor posts copies
   e.pc = c.pc;
-  e.addr = is_smem(c.op) ? c.smem_addr : c.stream;
-  e.message = fmt::format("tile {} (ipu {}) thread 0 pc 0x{:08x}: {}: {}", c.tile, c.ipu, c.pc, describe(c), problem);
+  e.address = is_smem(c.op) ? c.smem_addr : c.stream;
+  e.detail = fmt::format("{}: {}", describe(c), problem);
   return e;
 }
 
-// "host stream 5: no host connected (use the driver): tile 1 (ipu 0) thread 0 pc ...: hsread ... (why)"
-GatewayError Gateway::no_host(const GatewayCopy& c, uint32_t code, const std::string& why) const {
-  GatewayError e = error(c, code, why);
-  e.message = fmt::format("host stream {}: no host connected (use the driver): tile {} (ipu {}) thread 0 pc 0x{:08x}: "
-                          "{} ({})",
-                          c.stream, c.tile, c.ipu, c.pc, describe(c), why);
+// Kind "no host"; text: "host stream 5: no host connected (use the driver): tile 1 (ipu 0)
+// thread 0 pc ...: hsread ... (why)".
+Problem Gateway::no_host(const GatewayCopy& c, ProblemCode code, const std::string& why) const {
+  Problem e = error(c, code, "no host", why);
+  e.detail = fmt::format("{} ({})", describe(c), why);
   return e;
 }
 
-bool Gateway::check_copy(const GatewayCopy& c, std::vector<GatewayError>& errors) const {
+bool Gateway::check_copy(const GatewayCopy& c, std::vector<Problem>& errors) const {
   if (c.len > IPU_XFER_MAX) {
-    errors.push_back(error(c, IPU_ERR_SMEM_RANGE, fmt::format("longer than IPU_XFER_MAX ({} bytes)", IPU_XFER_MAX)));
+    errors.push_back(error(c, ProblemCode::SmemRange, "too long", fmt::format("longer than IPU_XFER_MAX ({} bytes)", IPU_XFER_MAX)));
     return false;
   }
   if (c.tile_addr % IPU_SMEM_ALIGN || c.len % IPU_SMEM_ALIGN || (is_smem(c.op) && c.smem_addr % IPU_SMEM_ALIGN)) {
-    errors.push_back(error(c, IPU_ERR_SMEM_ALIGN,
+    errors.push_back(error(c, ProblemCode::SmemAlign, "misaligned copy",
                            fmt::format("addresses and length must be multiples of {} (IPU_SMEM_ALIGN)", IPU_SMEM_ALIGN)));
     return false;
   }
   if (is_smem(c.op)) {
     if (memory_.size() == 0) {
-      errors.push_back(error(c, IPU_ERR_SMEM_RANGE,
+      errors.push_back(error(c, ProblemCode::SmemRange, "no streaming memory",
                              fmt::format("no streaming memory on board {} (streaming_memory.size_gib is 0)",
                                          config_.board)));
       return false;
     }
     if (!memory_.contains(c.smem_addr, c.len)) {
-      errors.push_back(error(c, IPU_ERR_SMEM_RANGE,
+      errors.push_back(error(c, ProblemCode::SmemRange, "beyond streaming memory",
                              fmt::format("beyond the end of streaming memory (0x{:x} bytes on board {})",
                                          memory_.size(), config_.board)));
       return false;
     }
   } else if (c.stream >= IPU_STREAMS) {
-    errors.push_back(error(c, IPU_ERR_STREAM, fmt::format("no such stream (ids 0..{})", IPU_STREAMS - 1)));
+    errors.push_back(error(c, ProblemCode::Stream, "no such stream", fmt::format("no such stream (ids 0..{})", IPU_STREAMS - 1)));
     return false;
   }
   return true;
 }
 
-void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors) {
+void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<Problem>& errors) {
   const size_t before = errors.size();
   // Without a host the FIFOs change only through these copies: replay their levels.
   std::map<uint32_t, uint64_t> h2d_taken, d2h_added;
@@ -198,12 +200,12 @@ void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>&
     if (c.op == GatewayCopy::Op::StreamRead) {
       const uint64_t need = (h2d_taken[c.stream] += c.len);
       if (need > h2d_[c.stream].level())
-        errors.push_back(no_host(c, IPU_ERR_STREAM,
+        errors.push_back(no_host(c, ProblemCode::Stream,
                                  fmt::format("the host-to-device FIFO holds {} bytes", h2d_[c.stream].level())));
     } else {
       const uint64_t held = (d2h_added[c.stream] += c.len) + d2h_[c.stream].level();
       if (held > d2h_[c.stream].capacity())
-        errors.push_back(no_host(c, IPU_ERR_STREAM_OVERFLOW,
+        errors.push_back(no_host(c, ProblemCode::StreamOverflow,
                                  fmt::format("the device-to-host FIFO holds {} of {} bytes and nobody drains it",
                                              d2h_[c.stream].level(), d2h_[c.stream].capacity())));
     }
@@ -211,11 +213,11 @@ void Gateway::check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>&
   if (errors.size() != before) ++failed_checks_;
 }
 
-void Gateway::run(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors) {
+void Gateway::run(std::vector<GatewayCopy>& copies, std::vector<Problem>& errors) {
   for (const GatewayCopy& c : copies) {
     if (!check_copy(c, errors)) return;
     if (c.len > 0 && !c.data) {
-      errors.push_back(error(c, IPU_ERR_SMEM_RANGE, "no data buffer (a fabric bug)"));
+      errors.push_back(error(c, ProblemCode::SmemRange, "no data buffer", "no data buffer (a fabric bug)"));
       return;
     }
   }
@@ -280,7 +282,7 @@ void Gateway::schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_co
 
 // One stream copy, either way: H2D pops the host's bytes into the tile buffer, D2H pushes the
 // tile's bytes for the host. Copies of a stream and direction take turns by ticket.
-bool Gateway::stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors) {
+bool Gateway::stream_copy(GatewayCopy& c, std::vector<Problem>& errors) {
   const bool d2h = c.op == GatewayCopy::Op::StreamWrite;
   Queue& q = (d2h ? d2h_queue_ : h2d_queue_)[c.stream];
   ByteFifo& fifo = (d2h ? d2h_ : h2d_)[c.stream];
@@ -295,7 +297,7 @@ bool Gateway::stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors) {
   };
   for (;;) {
     if (epoch != stream_epoch_) {  // reset_streams() cleared the queues and waiters already
-      errors.push_back(error(c, IPU_ERR_STREAM, "the streams were reset while the copy waited"));
+      errors.push_back(error(c, ProblemCode::Stream, "streams reset", "the streams were reset while the copy waited"));
       return false;
     }
     const bool my_turn = !held_ && q.serving == ticket;
@@ -306,9 +308,9 @@ bool Gateway::stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors) {
     }
     if (done == c.len) break;
     if (!config_.host_connected) {
-      errors.push_back(d2h ? no_host(c, IPU_ERR_STREAM_OVERFLOW,
+      errors.push_back(d2h ? no_host(c, ProblemCode::StreamOverflow,
                                      fmt::format("the device-to-host FIFO is full ({} bytes)", fifo.level()))
-                           : no_host(c, IPU_ERR_STREAM, "the host-to-device FIFO is empty"));
+                           : no_host(c, ProblemCode::Stream, "the host-to-device FIFO is empty"));
       leave();
       return false;
     }

@@ -159,16 +159,17 @@ class Gateway : public sc_core::sc_module {
 
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   // Appends the problem of `c` to `errors` if it cannot be done at all; true if fine.
-  bool check_copy(const GatewayCopy& c, std::vector<GatewayError>& errors) const;
-  void check(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors);
-  void run(std::vector<GatewayCopy>& copies, std::vector<GatewayError>& errors);
+  bool check_copy(const GatewayCopy& c, std::vector<Problem>& errors) const;
+  void check(std::vector<GatewayCopy>& copies, std::vector<Problem>& errors);
+  void run(std::vector<GatewayCopy>& copies, std::vector<Problem>& errors);
   void schedule(std::vector<GatewayCopy>& copies, const std::vector<sc_core::sc_time>& available);
   // Stream copies: move the bytes, waiting on the host if needed (SystemC wait). False
   // (and an error appended) if the FIFO would block and no host is connected.
-  bool stream_copy(GatewayCopy& c, std::vector<GatewayError>& errors);
+  bool stream_copy(GatewayCopy& c, std::vector<Problem>& errors);
   void changed(uint32_t stream, bool d2h);
-  GatewayError error(const GatewayCopy& c, uint32_t code, const std::string& problem) const;
-  GatewayError no_host(const GatewayCopy& c, uint32_t code, const std::string& why) const;
+  // The problem record of a bad copy, made here where it is found.
+  Problem error(const GatewayCopy& c, ProblemCode code, std::string kind, const std::string& problem) const;
+  Problem no_host(const GatewayCopy& c, ProblemCode code, const std::string& why) const;
   sc_core::sc_time bytes_time(uint64_t bytes, double bytes_per_second) const;
 
   GatewayConfig config_;

@@ -27,6 +27,8 @@
 
 #include <systemc>
 
+#include "common/problem.h"
+
 namespace ipusim::streaming {
 
 struct GatewayCopy {
@@ -50,13 +52,6 @@ struct GatewayCopy {
   sc_core::sc_time done;             // Run response: the bytes are at their destination
 };
 
-// One problem with one copy. `code` is an IPU_ERR_* of ipu/hostif_regs.h.
-struct GatewayError {
-  uint32_t code = 0;
-  uint32_t ipu = 0, tile = 0, pc = 0;
-  uint64_t addr = 0;      // streaming-memory offset (Smem*) or stream id (Stream*)
-  std::string message;    // "tile 3 (ipu 0) thread 0 pc 0x00040120: smread of ...: ..."
-};
 
 inline bool is_smem(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRead || op == GatewayCopy::Op::SmemWrite; }
 // The copy's bytes land in the tile (smread, hsread), else leave it.
@@ -70,7 +65,10 @@ struct GatewayRequest {
   enum class Kind : uint32_t { Check = 0, Run = 1 };
   Kind kind = Kind::Check;
   std::vector<GatewayCopy>* copies = nullptr;   // caller-owned
-  std::vector<GatewayError>* errors = nullptr;  // caller-owned; the gateway appends
+  // Caller-owned; the gateway appends one problem record per bad copy: code SMEM_RANGE /
+  // SMEM_ALIGN / STREAM / STREAM_OVERFLOW, the posting (ipu, tile, thread 0, pc), the
+  // address (streaming-memory offset, or the stream id), detail "smread of ...: why".
+  std::vector<Problem>* errors = nullptr;
 };
 
 }  // namespace ipusim::streaming

@@ -11,32 +11,27 @@
 namespace ipusim::sync {
 namespace {
 
-constexpr size_t kListed = 8;  // tiles named per list in a deadlock message
-
-template <typename T, typename F>
-std::string list(const std::vector<T>& items, F describe) {
-  std::string out;
-  const size_t shown = std::min(items.size(), kListed);
-  for (size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + describe(items[i]);
-  if (items.size() > shown) out += fmt::format(", and {} more", items.size() - shown);
-  return out;
-}
-
 }  // namespace
 
-std::string SyncDeadlock::message() const {
-  std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete: ",
-                                waiting.size());
-  out += list(waiting, [](const Waiting& w) {
-    return fmt::format("ipu {} tile {} (zone {}, since cycle {})", w.ipu, w.tile, w.zone, w.since);
-  });
+Problem SyncDeadlock::problem() const {
+  Problem p;
+  p.code = ProblemCode::Deadlock;
+  p.kind = "sync";
+  p.cycle = cycle;
+  p.superstep = superstep;
+  // The tile to look at is one that never arrives; with none (a run that starved), a waiter.
   if (!never_arriving.empty()) {
-    out += fmt::format("; {} tile(s) never arrive: ", never_arriving.size());
-    out += list(never_arriving, [](const Absent& a) {
-      return fmt::format("ipu {} tile {} ({})", a.ipu, a.tile, a.why);
-    });
+    p.ipu = never_arriving.front().ipu;
+    p.tile = never_arriving.front().tile;
+  } else if (!waiting.empty()) {
+    p.ipu = waiting.front().ipu;
+    p.tile = waiting.front().tile;
   }
-  return out;
+  for (const Absent& a : never_arriving) p.absent.push_back({a.ipu, a.tile, a.why});
+  for (const Waiting& w : waiting)
+    p.waiters.push_back({w.ipu, w.tile, fmt::format("zone {}, since cycle {}", w.zone, w.since)});
+  p.waiting = uint32_t(waiting.size());
+  return p;
 }
 
 SyncControllerConfig SyncControllerConfig::from(const config::ChipConfig& chip, uint32_t ipu) {
@@ -235,6 +230,7 @@ void SyncController::check_deadlock() {
 SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
   SyncDeadlock d;
   d.cycle = cycle;
+  d.superstep = releases();
   std::vector<uint32_t> zone_of(config_.tiles, 0);
   std::vector<uint64_t> since(config_.tiles, 0);
   for (unsigned z = 0; z < 2; ++z)

@@ -41,6 +41,7 @@
 #include "sync/sync_latency.h"
 #include "sync/sync_payload.h"
 #include "common/clock.h"
+#include "common/problem.h"
 
 namespace ipusim::sync {
 
@@ -67,9 +68,13 @@ struct SyncDeadlock {
   };
   std::vector<Waiting> waiting;         // (ipu, tile) order
   std::vector<Absent> never_arriving;   // (ipu, tile) order
-  // "sync deadlock: 2 tile(s) wait at a sync that can never complete: ipu 0 tile 1
-  //  (zone 1, since cycle 30), ...; never arriving: ipu 0 tile 0 (halted at cycle 24)"
-  std::string message() const;
+  uint64_t superstep = 0;               // syncs the controller had released
+  // The problem record: code Deadlock, kind "sync", the first tile that never arrives
+  // as ipu / tile (else the first waiter), every absent tile, the waiters and their
+  // count, the cycle and superstep. Its text (to_text): "sync deadlock: 2 tile(s) wait at
+  // a sync that can never complete: ipu 0 tile 1 (zone 1, since cycle 30), ...; 1 tile(s)
+  // never arrive: ipu 0 tile 0 (halted at cycle 24)".
+  Problem problem() const;
 };
 
 class SyncObserver {

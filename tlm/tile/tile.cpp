@@ -109,10 +109,6 @@ void Tile::set_trace(iss::TraceSink* sink) {
 
 uint64_t Tile::instructions() const { return core_ ? core_->instret() : 0; }
 
-std::string Tile::fault_message() const {
-  return fault_ ? fault_->message(identity()) : std::string();
-}
-
 uint64_t Tile::cycles_at(uint64_t end_cycle) const {
   if (!core_) return 0;
   if (computed_ && stop_cycle_ <= end_cycle) return stop_cycle_;
@@ -179,6 +175,7 @@ void Tile::finish_compute(uint64_t batch) {
       if (stop_.fault) {
         f = *stop_.fault;
       } else {
+        f.code = ProblemCode::TileFault;
         f.kind = "fault";
         f.detail = "the core reported a fault without details";
       }
@@ -298,12 +295,23 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
   if (&trans != &exchange_trans_ || phase != tlm::BEGIN_RESP || state_ != TileState::AtExchange)
     return tlm::TLM_COMPLETED;
   if (!trans.is_response_ok()) {
-    if (exchange_msg_.errors && !exchange_msg_.errors->empty())
-      exchange_errors_ = *exchange_msg_.errors;
-    else
-      exchange_errors_ = {fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}",
-                                      identity().tile, identity().ipu, trans.get_response_string())};
     exchange_failure_cycle_ = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
+    if (exchange_msg_.problems && !exchange_msg_.problems->empty()) {
+      exchange_errors_ = *exchange_msg_.problems;
+    } else {
+      Problem p;
+      p.code = ProblemCode::Exchange;
+      p.kind = "refused";
+      p.ipu = identity().ipu;
+      p.tile = identity().tile;
+      p.detail = fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}", identity().tile,
+                             identity().ipu, trans.get_response_string());
+      exchange_errors_ = {std::move(p)};
+    }
+    for (Problem& p : exchange_errors_) {  // the fabric knows the phase, the tile its superstep
+      if (!p.cycle) p.cycle = exchange_failure_cycle_;
+      if (!p.superstep) p.superstep = syncs_;
+    }
     state_ = TileState::ExchangeFailed;
     if (listener_) listener_->tile_stopped(*this);
     return tlm::TLM_COMPLETED;
@@ -340,6 +348,7 @@ void Tile::halt() {
 
 void Tile::fault_here(std::string kind, std::string detail) {
   iss::Fault f;
+  f.code = ProblemCode::TileFault;
   f.kind = std::move(kind);
   f.detail = std::move(detail);
   f.thread = 0;
@@ -349,6 +358,11 @@ void Tile::fault_here(std::string kind, std::string detail) {
 }
 
 void Tile::stop_with_fault(iss::Fault fault) {
+  // The ISS knows the tile and the thread; here are the tile cycle and the superstep.
+  fault.ipu = identity().ipu;
+  fault.tile = identity().tile;
+  fault.cycle = stop_cycle_;
+  fault.superstep = syncs_;
   fault_ = std::move(fault);
   state_ = TileState::Faulted;
   if (listener_) listener_->tile_stopped(*this);

@@ -163,10 +163,9 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   uint64_t exchange_bytes_out() const { return exchange_bytes_out_; }
   uint64_t exchange_bytes_in() const { return exchange_bytes_in_; }
   int32_t exit_code() const { return exit_code_; }
+  // State Faulted: the fault (the ISS's problem record, with the cycle and superstep).
   const std::optional<iss::Fault>& fault() const { return fault_; }
-  // "tile 12 (ipu 0) thread 3 pc 0x...: kind: detail [disasm]" (empty unless Faulted).
-  std::string fault_message() const;
-  const std::vector<std::string>& exchange_errors() const { return exchange_errors_; }
+  const std::vector<Problem>& exchange_errors() const { return exchange_errors_; }
   // State ExchangeFailed: the cycle the exchange failed (its last participant's xwait).
   uint64_t exchange_failure_cycle() const { return exchange_failure_cycle_; }
   // While AtSync: the zone and the cycle the tile arrived.
@@ -244,7 +243,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   uint64_t exchange_bytes_out_ = 0, exchange_bytes_in_ = 0;
   int32_t exit_code_ = 0;
   std::optional<iss::Fault> fault_;
-  std::vector<std::string> exchange_errors_;
+  std::vector<Problem> exchange_errors_;
   uint64_t exchange_failure_cycle_ = 0;
 };
 

@@ -95,14 +95,14 @@ int run(const RunOptions& o) {
 
   const platform::RunResult& result = report.result;
   if (result.fault) {
-    std::fprintf(stderr, "ipusim: fault: %s\n", result.fault->c_str());
+    std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.fault).c_str());
     report.exit_code = kFaultStatus;
   } else if (!result.exchange_errors.empty()) {
-    for (const std::string& e : result.exchange_errors)
-      std::fprintf(stderr, "ipusim: exchange error: %s\n", e.c_str());
+    for (const Problem& e : result.exchange_errors)
+      std::fprintf(stderr, "ipusim: exchange error: %s\n", to_text(e).c_str());
     report.exit_code = kFaultStatus;
   } else if (result.deadlock) {
-    std::fprintf(stderr, "ipusim: fault: %s\n", result.deadlock->c_str());
+    std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.deadlock).c_str());
     report.exit_code = kFaultStatus;
   } else {
     report.exit_code = result.exit_status();

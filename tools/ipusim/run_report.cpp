@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "problem_json.h"
+
 namespace ipusim::cli {
 
 std::string summary_text(const RunReport& r) {
@@ -43,7 +45,7 @@ nlohmann::ordered_json tile_entry(const platform::TileResult& t) {
   j["exchange_bytes_in"] = t.exchange_bytes_in;
   j["supersteps"] = t.supersteps.size();
   j["exit_code"] = t.exit_code;
-  if (!t.fault.empty()) j["fault"] = t.fault;
+  if (t.fault) j["fault"] = to_text(*t.fault);
   return j;
 }
 
@@ -161,9 +163,13 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["streaming_bytes"] = res.streaming_bytes;
   j["console_lines"] = res.console_lines;
   j["exit_code"] = r.exit_code;
-  j["fault"] = res.fault ? nlohmann::ordered_json(*res.fault) : nlohmann::ordered_json(nullptr);
-  j["deadlock"] = res.deadlock ? nlohmann::ordered_json(*res.deadlock) : nlohmann::ordered_json(nullptr);
-  j["exchange_errors"] = res.exchange_errors;
+  // The texts as the CLI prints them, and the problem that ended the run as fields.
+  j["fault"] = res.fault ? nlohmann::ordered_json(to_text(*res.fault)) : nlohmann::ordered_json(nullptr);
+  j["deadlock"] = res.deadlock ? nlohmann::ordered_json(to_text(*res.deadlock)) : nlohmann::ordered_json(nullptr);
+  j["exchange_errors"] = nlohmann::ordered_json::array();
+  for (const Problem& e : res.exchange_errors) j["exchange_errors"].push_back(to_text(e));
+  const Problem* error = res.error();
+  j["error"] = error ? problem_json(*error) : nlohmann::ordered_json(nullptr);
   if (res.tiles.size() <= kJsonPerTileLimit) {
     nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
     for (const auto& t : res.tiles) per_tile.push_back(tile_entry(t));

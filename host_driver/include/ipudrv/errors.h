@@ -1,13 +1,16 @@
 // ipudrv's error model: every failure is an exception derived from ipudrv::Error. Errors
-// the device reported carry its error registers (ERR_CODE, ERR_IPU / TILE / THREAD / PC,
-// ERR_ADDR, ERR_TEXT; hw/host_if/registers.yaml) so a caller can name the tile, thread
-// and pc without reading registers itself. docs/host_driver.md, "Errors".
+// the device reported carry its error registers (the device's problem record: ERR_CODE,
+// ERR_KIND, ERR_IPU / TILE / THREAD / PC, ERR_ADDR, ERR_CYCLE, ERR_SUPERSTEP, ERR_PEER_*,
+// ERR_WAITING, ERR_ABSENT_*, ERR_TEXT; hw/host_if/registers.yaml) so a caller can name
+// the tile, thread and pc without reading registers itself, or parsing the text.
+// docs/host_driver.md, "Errors".
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ipudrv {
 
@@ -23,6 +26,18 @@ struct DeviceErrorInfo {
   uint64_t addr = 0;
   uint64_t cycle = 0;      // tile cycle of a run error
   uint32_t count = 0;      // errors since reset
+  std::string kind;        // ERR_KIND: "misaligned access", "length mismatch", "sync", ...
+  uint32_t superstep = kNone;  // syncs the tile (deadlock: its IPU) had completed
+  // A problem between two tiles (an exchange): the other one.
+  uint32_t peer_ipu = kNone, peer_tile = kNone, peer_pc = kNone;
+  // A deadlock: the tiles waiting, and those that never arrive (ERR_ABSENT_COUNT of them;
+  // `absent` lists the first IPU_ERR_ABSENT_MAX). ipu / tile name the first absent one.
+  uint32_t waiting = 0;
+  uint32_t absent_count = 0;
+  struct TileId {
+    uint32_t ipu = 0, tile = 0;
+  };
+  std::vector<TileId> absent;
   std::string text;        // ERR_TEXT
 };
 

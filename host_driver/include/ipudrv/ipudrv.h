@@ -45,6 +45,12 @@ typedef struct ipudrv_device_error {
   uint32_t code, ipu, tile, thread, pc, count; /* 0xFFFFFFFF: not named */
   uint64_t addr, cycle;
   char text[256];
+  /* The rest of the device's problem record (docs/host_driver.md, "Errors"). */
+  char kind[32];                               /* ERR_KIND */
+  uint32_t superstep;                          /* 0xFFFFFFFF: not named */
+  uint32_t peer_ipu, peer_tile, peer_pc;       /* an exchange's other tile; 0xFFFFFFFF: none */
+  uint32_t waiting, absent_count;              /* a deadlock */
+  uint32_t absent_ipu[8], absent_tile[8];      /* its first min(absent_count, 8) absent tiles */
 } ipudrv_device_error;
 
 typedef struct ipudrv_run_result {

@@ -207,10 +207,10 @@ TEST(ChipSync, HaltedTileMakesADeadlockNamingIt) {
   const RunResult r = platform.run();
   EXPECT_FALSE(r.fault);
   ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(r.deadlock->find("sync deadlock: 3 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 0 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 3 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("1 tile(s) never arrive: ipu 0 tile 2 (halted at cycle"), std::string::npos)
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 3 tile(s) wait"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 0 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 3 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("1 tile(s) never arrive: ipu 0 tile 2 (halted at cycle"), std::string::npos)
       << *r.deadlock;
   EXPECT_EQ(r.tiles[2].state, TileState::Halted);
   EXPECT_EQ(r.tiles[0].state, TileState::AtSync);
@@ -221,10 +221,10 @@ TEST(ChipSync, TilesWaitingAtDifferentZonesAreADeadlock) {
   platform.load(test::program(one_tile_differs(1, /*halts=*/false)));
   const RunResult r = platform.run();
   ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(r.deadlock->find("sync deadlock: 4 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (zone 2, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (waits at zone 2)"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 0 (waits at zone 1)"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 4 tile(s) wait"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (zone 2, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (waits at zone 2)"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 0 (waits at zone 1)"), std::string::npos) << *r.deadlock;
 }
 
 TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
@@ -244,9 +244,9 @@ TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
   platform.load(test::program(a));
   const RunResult r = platform.run();
   ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(r.deadlock->find("(zone 2, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("(zone 2, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
 }
 
 struct LinkPeer : sc_core::sc_module {

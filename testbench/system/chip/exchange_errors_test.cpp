@@ -57,7 +57,7 @@ void expect_failed_exchange(const Outcome& r, const std::string& message_start) 
   EXPECT_FALSE(r.result.fault);
   EXPECT_FALSE(r.result.deadlock);
   ASSERT_EQ(r.result.exchange_errors.size(), 1u);
-  EXPECT_EQ(r.result.exchange_errors[0].rfind(message_start, 0), 0u) << r.result.exchange_errors[0];
+  EXPECT_EQ(ipusim::to_text(r.result.exchange_errors[0]).rfind(message_start, 0), 0u) << r.result.exchange_errors[0];
   for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t << "'s receive buffer";
   for (const auto& t : r.result.tiles) {
     EXPECT_NE(t.state, tile::TileState::Halted) << "tile " << t.tile << " went on after the failed exchange";
@@ -68,8 +68,19 @@ void expect_failed_exchange(const Outcome& r, const std::string& message_start) 
 TEST(ExchangeErrors, SendWithoutReceive) {
   const Outcome r = run("xerr_no_recv.elf");
   expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
-  EXPECT_NE(r.result.exchange_errors[0].find("but tile 1 posts no receive from tile 0"), std::string::npos)
+  EXPECT_NE(ipusim::to_text(r.result.exchange_errors[0]).find("but tile 1 posts no receive from tile 0"), std::string::npos)
       << r.result.exchange_errors[0];
+  const Problem& e = r.result.exchange_errors[0];  // the record names both tiles
+  EXPECT_EQ(e.code, ProblemCode::Exchange);
+  EXPECT_EQ(e.kind, "send without receive");
+  EXPECT_EQ(e.ipu, 0u);
+  EXPECT_EQ(e.tile, 0u);
+  EXPECT_NE(e.pc, Problem::kNone);
+  ASSERT_TRUE(e.peer);
+  EXPECT_EQ(e.peer->ipu, 0u);
+  EXPECT_EQ(e.peer->tile, 1u);
+  EXPECT_TRUE(e.cycle);
+  EXPECT_EQ(e.superstep, 1u);  // the tiles' exchange phase follows their first sync
   // Every tile reached its xwait (tile 1 with nothing posted): every one is told.
   for (const auto& t : r.result.tiles) EXPECT_EQ(t.state, tile::TileState::ExchangeFailed) << t.tile;
 }
@@ -77,14 +88,14 @@ TEST(ExchangeErrors, SendWithoutReceive) {
 TEST(ExchangeErrors, ReceiveWithoutSend) {
   const Outcome r = run("xerr_no_send.elf");
   expect_failed_exchange(r, "tile 1 expects 16 bytes from tile 0 (pc 0x");
-  EXPECT_NE(r.result.exchange_errors[0].find("but tile 0 sends nothing to tile 1"), std::string::npos)
+  EXPECT_NE(ipusim::to_text(r.result.exchange_errors[0]).find("but tile 0 sends nothing to tile 1"), std::string::npos)
       << r.result.exchange_errors[0];
 }
 
 TEST(ExchangeErrors, LengthMismatch) {
   const Outcome r = run("xerr_length.elf");
   expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x");
-  EXPECT_NE(r.result.exchange_errors[0].find("but the matching receive on tile 1 from tile 0 expects 8 bytes"),
+  EXPECT_NE(ipusim::to_text(r.result.exchange_errors[0]).find("but the matching receive on tile 1 from tile 0 expects 8 bytes"),
             std::string::npos)
       << r.result.exchange_errors[0];
 }
@@ -93,7 +104,7 @@ TEST(ExchangeErrors, SendDuringComputeIsAFault) {
   const Outcome r = run("xerr_compute.elf");
   ASSERT_TRUE(r.result.fault);
   EXPECT_TRUE(r.result.exchange_errors.empty());
-  const std::string& f = *r.result.fault;
+  const std::string f = ipusim::to_text(*r.result.fault);
   EXPECT_EQ(f.rfind("tile 2 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
   EXPECT_NE(f.find("send during compute: send of 16 bytes at 0x"), std::string::npos) << f;
   EXPECT_NE(f.find("to tile 3 outside an exchange phase"), std::string::npos) << f;
@@ -103,7 +114,7 @@ TEST(ExchangeErrors, SendDuringComputeIsAFault) {
 TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
   const Outcome r = run("xerr_outside.elf");
   ASSERT_TRUE(r.result.fault);
-  const std::string& f = *r.result.fault;
+  const std::string f = ipusim::to_text(*r.result.fault);
   EXPECT_EQ(f.rfind("tile 1 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
   EXPECT_NE(f.find("access fault: recv of 16 bytes into 0x00001000 from tile 0"), std::string::npos) << f;
   EXPECT_NE(f.find("outside SRAM"), std::string::npos) << f;

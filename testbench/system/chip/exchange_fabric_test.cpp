@@ -59,7 +59,7 @@ struct Posters : sc_core::sc_module {
     bool answered = false;
     bool ok = false;
     sc_core::sc_time answered_at;
-    std::vector<std::string> errors;
+    std::vector<Problem> errors;
   };
   std::vector<Side> sides{kTiles};
 
@@ -89,7 +89,7 @@ struct Posters : sc_core::sc_module {
     s.answered = true;
     s.ok = trans.is_response_ok();
     s.answered_at = sc_core::sc_time_stamp() + delay;
-    if (!s.ok && s.msg.errors) s.errors = *s.msg.errors;
+    if (!s.ok && s.msg.problems) s.errors = *s.msg.problems;
     return tlm::TLM_COMPLETED;
   }
 };
@@ -207,8 +207,9 @@ TEST(ExchangeFabric, AnInvalidExchangeDeliversNothingAndNamesBothTiles) {
     EXPECT_TRUE(s[t].answered) << t;
     EXPECT_FALSE(s[t].ok) << t;
     ASSERT_EQ(s[t].errors.size(), 1u) << t;
-    EXPECT_EQ(s[t].errors[0],
+    EXPECT_EQ(s[t].errors[0].detail,
               "tile 0 sends 16 bytes to tile 1 (pc 0x00040010) but tile 1 posts no receive from tile 0");
+    EXPECT_EQ(s[t].errors[0].cycle, 70u) << "the problem is as of the last arrival";
   }
   EXPECT_FALSE(s[1].answered) << "a closed phase gets no answer";
   for (uint32_t t : {0u, 2u, 3u}) EXPECT_EQ(s[t].msg.done_cycle, 70u) << "failed as of the last arrival";
@@ -229,8 +230,15 @@ TEST(ExchangeFabric, MessagesToAnotherIpuAreRefusedUntilTheLinksExist) {
   ASSERT_TRUE(s[0].answered);
   EXPECT_FALSE(s[0].ok);
   ASSERT_FALSE(s[0].errors.empty());
-  EXPECT_NE(s[0].errors[0].find("tile 4 sends 8 bytes to tile 2 (pc 0x00040020) of another IPU"), std::string::npos)
+  EXPECT_NE(s[0].errors[0].detail.find("tile 4 sends 8 bytes to tile 2 (pc 0x00040020) of another IPU"),
+            std::string::npos)
       << s[0].errors[0];
+  EXPECT_EQ(s[0].errors[0].kind, "between IPUs");
+  EXPECT_EQ(s[0].errors[0].ipu, 1u);
+  EXPECT_EQ(s[0].errors[0].tile, 0u);
+  ASSERT_TRUE(s[0].errors[0].peer);
+  EXPECT_EQ(s[0].errors[0].peer->ipu, 0u);
+  EXPECT_EQ(s[0].errors[0].peer->tile, 2u);
   EXPECT_EQ(b.read(1, kBuf + 0x100, 8), std::vector<uint8_t>(8, 0));
 }
 

@@ -1,12 +1,11 @@
 // Every error of docs/host_driver.md "Errors" through the public API, on the device model
 // and both transports: the exception class, the device's error registers where the device
-// reported it (code, ipu, tile, thread, pc, text), and that reset() (or the next load)
-// gives a board that runs a kernel normally again.
+// reported it (code, kind, ipu, tile, thread, pc, peer, superstep, deadlock lists, text),
+// and that reset() (or the next load) gives a board that runs a kernel normally again.
 #include <ipu/hostif_regs.h>
 
 #include <chrono>
 #include <cstring>
-#include <regex>
 #include <thread>
 
 #include "device_fixture.h"
@@ -81,6 +80,9 @@ TEST_P(Errors, TileFaultsNameTileThreadAndPc) {
       EXPECT_EQ(info->thread, 0u);
     }
     EXPECT_GT(info->cycle, 0u);
+    EXPECT_FALSE(info->kind.empty());
+    EXPECT_EQ(info->superstep, 0u);
+    EXPECT_EQ(info->peer_tile, kNone);
     EXPECT_NE(info->text.find("tile 2"), std::string::npos) << info->text;
     EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR));
     EXPECT_EQ(dev->error_registers().code, uint32_t(IPU_ERR_TILE_FAULT)) << "the registers keep the error";
@@ -88,16 +90,30 @@ TEST_P(Errors, TileFaultsNameTileThreadAndPc) {
   expect_board_works(*dev);
 }
 
-TEST_P(Errors, ExchangeErrorsNameATile) {
+// Both tiles of the broken pair: the one named first, and its peer.
+TEST_P(Errors, ExchangeErrorsNameBothTiles) {
   auto dev = open("configs/test/tiny4.yaml");
-  for (const char* name : {"xerr_no_recv", "xerr_no_send", "xerr_length"}) {
-    SCOPED_TRACE(name);
-    dev->load(elf(std::string("system/") + name + ".elf"));
+  struct Case {
+    const char* name;
+    const char* kind;
+    uint32_t tile, peer;
+  };
+  for (const Case c : {Case{"xerr_no_recv", "send without receive", 0, 1},
+                       Case{"xerr_no_send", "receive without send", 1, 0},
+                       Case{"xerr_length", "length mismatch", 0, 1}}) {
+    SCOPED_TRACE(c.name);
+    dev->load(elf(std::string("system/") + c.name + ".elf"));
     const auto info = expect_error<ipudrv::ExchangeError>([&] { dev->run(0, 30s); }, "EXCHANGE");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->code, uint32_t(IPU_ERR_EXCHANGE));
+    EXPECT_EQ(info->kind, c.kind);
     EXPECT_EQ(info->ipu, 0u);
-    EXPECT_LT(info->tile, 4u);
+    EXPECT_EQ(info->tile, c.tile);
+    EXPECT_NE(info->pc, kNone);
+    EXPECT_EQ(info->peer_ipu, 0u);
+    EXPECT_EQ(info->peer_tile, c.peer);
+    EXPECT_EQ(info->superstep, 1u);
+    EXPECT_GT(info->cycle, 0u);
     EXPECT_NE(info->text.find("tile"), std::string::npos) << info->text;
   }
   // A receive buffer outside SRAM is the receiving tile's access fault, not the exchange's.
@@ -115,7 +131,35 @@ TEST_P(Errors, DeadlockNamesTheTileThatNeverArrived) {
   const auto info = expect_error<ipudrv::DeadlockError>([&] { dev->run(0, 30s); }, "DEADLOCK");
   ASSERT_TRUE(info);
   EXPECT_EQ(info->code, uint32_t(IPU_ERR_DEADLOCK));
-  EXPECT_TRUE(std::regex_search(info->text, std::regex("\\btile 1\\b"))) << info->text;
+  EXPECT_EQ(info->kind, "sync");
+  EXPECT_EQ(info->ipu, 0u);
+  EXPECT_EQ(info->tile, 1u) << "the tile that halted early, not a waiting one";
+  EXPECT_EQ(info->waiting, 3u);
+  EXPECT_EQ(info->absent_count, 1u);
+  ASSERT_EQ(info->absent.size(), 1u);
+  EXPECT_EQ(info->absent[0].ipu, 0u);
+  EXPECT_EQ(info->absent[0].tile, 1u);
+  EXPECT_GT(info->cycle, 0u);
+  // The text is whole: it ends with the last tile named, not mid-sentence.
+  EXPECT_NE(info->text.find("1 tile(s) never arrive: ipu 0 tile 1 (halted at cycle "), std::string::npos) << info->text;
+  EXPECT_EQ(info->text.back(), ')') << info->text;
+  expect_board_works(*dev);
+}
+
+// 15 tiles waiting: the full text is longer than ERR_TEXT, so the device summarises the
+// list ("..., and N more") and keeps the tile that never arrived; nothing is cut.
+TEST_P(Errors, LongDeadlockTextIsSummarisedNotCut) {
+  auto dev = open("configs/test/tiny16.yaml");
+  dev->load(elf("system/halt_early.elf"));
+  const auto info = expect_error<ipudrv::DeadlockError>([&] { dev->run(0, 30s); }, "DEADLOCK");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->tile, 1u);
+  EXPECT_EQ(info->waiting, 15u);
+  EXPECT_LT(info->text.size(), size_t(IPU_ERR_TEXT_BYTES));
+  EXPECT_EQ(info->text.rfind("sync deadlock: 15 tile(s) wait at a sync that can never complete", 0), 0u) << info->text;
+  EXPECT_NE(info->text.find("more"), std::string::npos) << info->text;
+  EXPECT_NE(info->text.find("1 tile(s) never arrive: ipu 0 tile 1 (halted at cycle "), std::string::npos) << info->text;
+  EXPECT_EQ(info->text.back(), ')') << info->text;
   expect_board_works(*dev);
 }
 
@@ -268,6 +312,10 @@ TEST_P(Errors, CApiReportsCodeMessageAndRegisters) {
   EXPECT_EQ(err.thread, 0u);
   EXPECT_EQ(err.pc, ipudrv::Elf::from_file(fault).symbol("fault_site").value());
   EXPECT_NE(std::string(err.text).find("illegal"), std::string::npos) << err.text;
+  EXPECT_STREQ(err.kind, "illegal instruction");
+  EXPECT_EQ(err.superstep, 0u);
+  EXPECT_EQ(err.peer_tile, kNone);
+  EXPECT_EQ(err.absent_count, 0u);
   // Then a clean run.
   EXPECT_EQ(ipudrv_reset(dev), IPUDRV_OK);
   ASSERT_EQ(ipudrv_load(dev, firmware("allreduce.elf").c_str()), IPUDRV_OK) << ipudrv_last_error();

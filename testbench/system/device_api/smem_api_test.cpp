@@ -165,12 +165,18 @@ TEST_P(Smem, FirmwareRangeAndAlignmentErrors) {
   EXPECT_EQ(info->tile, 1u);
   EXPECT_EQ(info->thread, 0u);
   EXPECT_EQ(info->addr, 0x8ffffffc0ull);
+  EXPECT_EQ(info->kind, "beyond streaming memory");
+  EXPECT_NE(info->pc, ipudrv::DeviceErrorInfo::kNone);
+  EXPECT_EQ(info->superstep, 1u);
+  EXPECT_GT(info->cycle, 0u);
   dev->reset();
   dev->load(elf("streaming/smem_error2.elf"));
   info = expect_error<ipudrv::TileFaultError>([&] { dev->run(0, 30s); }, "misaligned");
   ASSERT_TRUE(info);
   EXPECT_EQ(info->tile, 1u);
   EXPECT_EQ(info->thread, 0u);
+  EXPECT_EQ(info->kind, "misaligned access");
+  EXPECT_EQ(info->addr, 0x1002u) << "the misaligned streaming-memory offset";
   dev->reset();
   dev->load(elf("allreduce.elf"));
   EXPECT_EQ(dev->run(0, 60s).exit_code, 0);

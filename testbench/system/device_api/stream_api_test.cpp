@@ -156,6 +156,8 @@ TEST_P(Streams, BadStreamIdAndUnconnectedStreamFromFirmware) {
     ASSERT_TRUE(e.device_error());
     EXPECT_EQ(e.device_error()->tile, 1u);
     EXPECT_EQ(e.device_error()->thread, 0u);
+    EXPECT_EQ(e.device_error()->kind, "exchange misuse");
+    EXPECT_EQ(e.device_error()->addr, 64u) << "the stream id";
   }
   dev->reset();
   dev->load(elf("streaming/smem_error4.elf"));

@@ -154,6 +154,8 @@ uint32_t FakeDevice::read_locked(uint32_t o) {
     case IPU_REG_ERR_ADDR_LO: return uint32_t(err_addr_);
     case IPU_REG_ERR_ADDR_HI: return uint32_t(err_addr_ >> 32);
     case IPU_REG_ERR_COUNT: return err_count_;
+    case IPU_REG_ERR_PEER_IPU: case IPU_REG_ERR_PEER_TILE: case IPU_REG_ERR_PEER_PC: case IPU_REG_ERR_SUPERSTEP:
+      return 0xFFFFFFFFu;  // the fake names no second tile and no superstep
     case IPU_REG_DMA0_RING_LO: case IPU_REG_DMA1_RING_LO: return uint32_t(ch_[ch].ring);
     case IPU_REG_DMA0_RING_HI: case IPU_REG_DMA1_RING_HI: return uint32_t(ch_[ch].ring >> 32);
     case IPU_REG_DMA0_RING_SIZE: case IPU_REG_DMA1_RING_SIZE: return ch_[ch].size;

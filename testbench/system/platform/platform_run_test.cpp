@@ -202,9 +202,9 @@ TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
 
   ASSERT_TRUE(r.fault);
   EXPECT_FALSE(r.deadlock);
-  EXPECT_NE(r.fault->find("tile 2 (ipu 0)"), std::string::npos) << *r.fault;
-  EXPECT_NE(r.fault->find("access fault"), std::string::npos) << *r.fault;
-  EXPECT_NE(r.fault->find("pc 0x0004000c"), std::string::npos) << *r.fault;
+  EXPECT_NE(ipusim::to_text(*r.fault).find("tile 2 (ipu 0)"), std::string::npos) << *r.fault;
+  EXPECT_NE(ipusim::to_text(*r.fault).find("access fault"), std::string::npos) << *r.fault;
+  EXPECT_NE(ipusim::to_text(*r.fault).find("pc 0x0004000c"), std::string::npos) << *r.fault;
   ASSERT_EQ(r.tiles.size(), 4u);
   EXPECT_EQ(r.tiles[2].state, TileState::Faulted);
   EXPECT_EQ(r.tiles[2].fault, *r.fault);
@@ -234,9 +234,9 @@ TEST(PlatformRun, SyncThatNeverCompletesIsADeadlock) {
   const RunResult r = platform.run();
   EXPECT_FALSE(r.fault);
   ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(r.deadlock->find("sync deadlock: 2 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("ipu 0 tile 1 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle"), std::string::npos)
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 2 tile(s) wait"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle"), std::string::npos)
       << *r.deadlock;
   EXPECT_EQ(r.tiles[1].state, TileState::AtSync);
 }

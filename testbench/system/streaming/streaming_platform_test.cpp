@@ -6,10 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <ipu/hostif_regs.h>
 
 #include "iss/program.h"
@@ -63,17 +63,17 @@ TEST(StreamingPlatform, FailureIsStructuredAndNothingMoves) {
   p.load(iss::Program::load(kFirmware + "smem_error1.elf"));
   const platform::RunResult r = p.run();
   ASSERT_EQ(r.exchange_errors.size(), 1u);
-  const std::string& text = r.exchange_errors[0];
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(text, m, std::regex("^tile 1 \\(ipu 0\\) thread 0 pc 0x([0-9a-f]{8}): smread")))
-      << text;
-  const exchange::ExchangeFailure& f = p.ipu(0).exchange_fabric().failure();
-  EXPECT_EQ(f.code, IPU_ERR_SMEM_RANGE);
+  const Problem& f = r.exchange_errors[0];
+  EXPECT_EQ(f.code, ProblemCode::SmemRange);
+  EXPECT_EQ(f.kind, "beyond streaming memory");
   EXPECT_EQ(f.ipu, 0u);
   EXPECT_EQ(f.tile, 1u);
   EXPECT_EQ(f.thread, 0u);
-  EXPECT_EQ(f.pc, std::stoul(m[1].str(), nullptr, 16));
-  EXPECT_EQ(f.addr, 0x8ffffffc0ull);
+  EXPECT_NE(f.pc, Problem::kNone);
+  EXPECT_EQ(f.address, 0x8ffffffc0ull);
+  EXPECT_TRUE(f.cycle);
+  const std::string text = ipusim::to_text(f);
+  EXPECT_EQ(text.rfind(fmt::format("tile 1 (ipu 0) thread 0 pc 0x{:08x}: smread", f.pc), 0), 0u) << text;
   EXPECT_EQ(p.gateway(0).memory().pages_allocated(), 0u);  // the other tiles' writes did not land
   EXPECT_EQ(p.gateway(0).smem_copies(), 0u);
 }
@@ -154,8 +154,8 @@ TEST(StreamingPlatform, HostStreamNeverServed) {
   p.load(program(stream_reader(buf)), platform::TileSelection::parse("0", 16));
   const platform::RunResult r = p.run();
   ASSERT_TRUE(r.deadlock);
-  EXPECT_EQ(r.deadlock->rfind("host stream 3: tile 0 (ipu 0) pc 0x", 0), 0u) << *r.deadlock;
-  EXPECT_NE(r.deadlock->find("waits to read 64 more bytes"), std::string::npos) << *r.deadlock;
+  EXPECT_EQ(ipusim::to_text(*r.deadlock).rfind("host stream 3: tile 0 (ipu 0) pc 0x", 0), 0u) << *r.deadlock;
+  EXPECT_NE(ipusim::to_text(*r.deadlock).find("waits to read 64 more bytes"), std::string::npos) << *r.deadlock;
   const auto wait = p.gateway(0).stream_wait();
   ASSERT_TRUE(wait);
   EXPECT_EQ(wait->stream, 3u);

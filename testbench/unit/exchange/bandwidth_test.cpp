@@ -37,7 +37,7 @@ double aggregate(const ExchangePlan& plan, double clock_hz) {
 double gc2_all_to_all(uint32_t len, bool naive = false) {
   const Phase phase = all_to_all(kGc2Tiles, len, naive);
   const ExchangePlan plan = phase.plan(gc2());
-  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0];
+  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(plan.deliveries.size(), size_t(kGc2Tiles) * (kGc2Tiles - 1));
   const double agg = aggregate(plan, kGc2ClockHz);
   std::printf("GC2 all-to-all, %u B messages%s: %.3f TB/s (%.1f%% of %.3f TB/s)\n", len,
@@ -79,7 +79,7 @@ TEST(ExchangeBandwidth, OneTileAgainstMessageSize) {
     p.send(0, 0, len, {kGc2Tiles - 1});
     p.recv(kGc2Tiles - 1, 0, len, 0);
     const ExchangePlan plan = p.plan(t);
-    ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+    ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
     const uint64_t cycles = p.outcome(plan, kGc2Tiles - 1).done_cycle;
     EXPECT_EQ(cycles, 64u + len / 4);
     const double bw = double(len) / double(cycles);

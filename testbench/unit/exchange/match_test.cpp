@@ -24,7 +24,7 @@ TEST(ExchangeMatch, OneSendMeetsOneReceive) {
   p.send(3, 0x100, 64, {7});
   p.recv(7, 0x200, 64, 3);
   const ExchangePlan plan = p.plan(small_chip());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   ASSERT_EQ(plan.deliveries.size(), 1u);
   EXPECT_TRUE(same(plan.deliveries[0], 3, 0x100, 7, 0x200, 64));
   EXPECT_EQ(p.outcome(plan, 3).bytes_out, 64u);
@@ -42,7 +42,7 @@ TEST(ExchangeMatch, KthSendMeetsKthReceivePerPair) {
   p.recv(3, 0x100, 12, 1);
   p.send(3, 0x500, 4, {2});
   const ExchangePlan plan = p.plan(small_chip());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   // Deliveries come in (destination, receive posting order) order.
   ASSERT_EQ(plan.deliveries.size(), 5u);
   EXPECT_TRUE(same(plan.deliveries[0], 1, 0x000, 2, 0x100, 8));
@@ -57,7 +57,7 @@ TEST(ExchangeMatch, MulticastNeedsOneReceivePerDestination) {
   p.send(0, 0x40, 32, {5, 2, 9});
   p.recv(2, 0x100, 32, 0).recv(5, 0x200, 32, 0).recv(9, 0x300, 32, 0);
   const ExchangePlan plan = p.plan(small_chip());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   ASSERT_EQ(plan.deliveries.size(), 3u);
   EXPECT_TRUE(same(plan.deliveries[0], 0, 0x40, 2, 0x100, 32));
   EXPECT_TRUE(same(plan.deliveries[1], 0, 0x40, 5, 0x200, 32));
@@ -73,7 +73,7 @@ TEST(ExchangeMatch, MulticastMissingOneReceiveFailsWhole) {
   p.tile(2);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0], "tile 0 sends 32 bytes to tile 2 (pc 0x00040000) but tile 2 posts no receive from tile 0");
+  EXPECT_EQ(plan.errors[0].detail, "tile 0 sends 32 bytes to tile 2 (pc 0x00040000) but tile 2 posts no receive from tile 0");
   EXPECT_TRUE(plan.deliveries.empty());  // tile 1's receive is not delivered either
 }
 
@@ -82,7 +82,7 @@ TEST(ExchangeMatch, DestinationNamedTwiceIsSentOnce) {
   p.send(0, 0x40, 16, {4, 4});
   p.recv(4, 0x80, 16, 0);
   const ExchangePlan plan = p.plan(small_chip());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(plan.deliveries.size(), 1u);
 }
 
@@ -91,7 +91,7 @@ TEST(ExchangeMatch, TileMaySendToItself) {
   p.send(6, 0x00, 16, {6});
   p.recv(6, 0x10, 16, 6);
   const ExchangePlan plan = p.plan(small_chip());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   ASSERT_EQ(plan.deliveries.size(), 1u);
   EXPECT_TRUE(same(plan.deliveries[0], 6, 0x00, 6, 0x10, 16));
 }
@@ -102,8 +102,37 @@ TEST(ExchangeMatch, SendWithoutReceive) {
   p.tile(7);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0], "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3");
+  EXPECT_EQ(plan.errors[0].detail, "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3");
   EXPECT_TRUE(plan.deliveries.empty());
+}
+
+// The problem record names both tiles by IPU and index, and the postings' pcs.
+TEST(ExchangeMatch, ProblemsNameBothTilesWithTheirIpus) {
+  Phase p;
+  p.send(19, 0x100, 64, {23}, 0x00040120);  // ipu 1 tile 3 -> ipu 1 tile 7 (16 tiles per IPU)
+  p.recv(23, 0x200, 32, 19, 0x00040200);
+  const ExchangePlan plan = p.plan(small_chip());
+  ASSERT_EQ(plan.errors.size(), 1u);
+  const Problem& e = plan.errors[0];
+  EXPECT_EQ(e.code, ProblemCode::Exchange);
+  EXPECT_EQ(e.kind, "length mismatch");
+  EXPECT_EQ(e.ipu, 1u);
+  EXPECT_EQ(e.tile, 3u);
+  EXPECT_EQ(e.pc, 0x00040120u);
+  ASSERT_TRUE(e.peer);
+  EXPECT_EQ(e.peer->ipu, 1u);
+  EXPECT_EQ(e.peer->tile, 7u);
+  EXPECT_EQ(e.peer->pc, 0x00040200u);
+
+  Phase q;
+  q.tile(3);
+  q.recv(7, 0x200, 64, 3, 0x00040200);
+  const ExchangePlan r = q.plan(small_chip());
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].kind, "receive without send");
+  EXPECT_EQ(r.errors[0].tile, 7u);  // the receiver is named first, the sender is the peer
+  ASSERT_TRUE(r.errors[0].peer);
+  EXPECT_EQ(r.errors[0].peer->tile, 3u);
 }
 
 TEST(ExchangeMatch, ReceiveWithoutSend) {
@@ -112,7 +141,7 @@ TEST(ExchangeMatch, ReceiveWithoutSend) {
   p.recv(7, 0x200, 64, 3, 0x00040200);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0], "tile 7 expects 64 bytes from tile 3 (pc 0x00040200) but tile 3 sends nothing to tile 7");
+  EXPECT_EQ(plan.errors[0].detail, "tile 7 expects 64 bytes from tile 3 (pc 0x00040200) but tile 3 sends nothing to tile 7");
   EXPECT_TRUE(plan.deliveries.empty());
 }
 
@@ -122,9 +151,9 @@ TEST(ExchangeMatch, MoreSendsThanReceives) {
   p.recv(2, 0x100, 8, 1);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 2u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 1 sends 8 bytes to tile 2 (pc 0x00040004, send 2 of 3 to it) but tile 2 posts only 1 receive from tile 1");
-  EXPECT_EQ(plan.errors[1],
+  EXPECT_EQ(plan.errors[1].detail,
             "tile 1 sends 8 bytes to tile 2 (pc 0x00040008, send 3 of 3 to it) but tile 2 posts only 1 receive from tile 1");
   EXPECT_TRUE(plan.deliveries.empty());
 }
@@ -135,7 +164,7 @@ TEST(ExchangeMatch, MoreReceivesThanSends) {
   p.recv(2, 0x100, 8, 1).recv(2, 0x200, 8, 1).recv(2, 0x300, 8, 1);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 2 expects 8 bytes from tile 1 (pc 0x00040008, receive 3 of 3 from it) but tile 1 sends only 2 messages to tile 2");
 }
 
@@ -145,7 +174,7 @@ TEST(ExchangeMatch, LengthMismatchNamesBothLengthsAndPcs) {
   p.recv(5, 0x0, 32, 4, 0x40200);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 4 sends 64 bytes to tile 5 (pc 0x00040100) but the matching receive on tile 5 from tile 4 "
             "expects 32 bytes (pc 0x00040200)");
   EXPECT_TRUE(plan.deliveries.empty());
@@ -166,7 +195,7 @@ TEST(ExchangeMatch, DestinationNotTakingPart) {
   p.recv(9, 0x0, 16, 2);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 2 sends 16 bytes to tile 11 (pc 0x00040010) but tile 11 takes no part in this exchange "
             "(halted, not loaded or not a tile)");
   EXPECT_TRUE(plan.deliveries.empty());
@@ -177,7 +206,7 @@ TEST(ExchangeMatch, SourceNotTakingPart) {
   p.recv(9, 0x0, 16, 12, 0x40020);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 9 expects 16 bytes from tile 12 (pc 0x00040020) but tile 12 takes no part in this exchange "
             "(halted, not loaded or not a tile)");
 }
@@ -189,8 +218,8 @@ TEST(ExchangeMatch, MalformedPostings) {
   p.tile(3);
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), 2u);
-  EXPECT_EQ(plan.errors[0], "tile 1 posts a send of 16 bytes with no destination (pc 0x00040000)");
-  EXPECT_EQ(plan.errors[1], "tile 2 posts a receive of 16 bytes with 2 sources (pc 0x00040004); a receive has one");
+  EXPECT_EQ(plan.errors[0].detail, "tile 1 posts a send of 16 bytes with no destination (pc 0x00040000)");
+  EXPECT_EQ(plan.errors[1].detail, "tile 2 posts a receive of 16 bytes with 2 sources (pc 0x00040004); a receive has one");
 }
 
 TEST(ExchangeMatch, TileGivenTwice) {
@@ -198,7 +227,7 @@ TEST(ExchangeMatch, TileGivenTwice) {
   const std::vector<TilePostings> in = {{4, 0, &none}, {2, 0, &none}, {4, 10, &none}};
   const ExchangePlan plan = plan_exchange(in, small_chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0], "tile 4 is given twice to the exchange (inputs 0 and 2)");
+  EXPECT_EQ(plan.errors[0].detail, "tile 4 is given twice to the exchange (inputs 0 and 2)");
   ASSERT_EQ(plan.tiles.size(), 3u);
   EXPECT_EQ(plan.tiles[2].done_cycle, 10u);
 }
@@ -211,8 +240,8 @@ TEST(ExchangeMatch, BadTimingIsReported) {
   p.tile(0);
   const ExchangePlan plan = p.plan(t);
   ASSERT_EQ(plan.errors.size(), 2u);
-  EXPECT_EQ(plan.errors[0], "exchange timing: in_bytes_per_cycle must be at least 1");
-  EXPECT_EQ(plan.errors[1], "exchange timing: latency_max_cycles must be at least latency_min_cycles");
+  EXPECT_EQ(plan.errors[0].detail, "exchange timing: in_bytes_per_cycle must be at least 1");
+  EXPECT_EQ(plan.errors[1].detail, "exchange timing: latency_max_cycles must be at least latency_min_cycles");
 }
 
 TEST(ExchangeMatch, FailedExchangeLeavesTilesAtTheirStart) {
@@ -232,7 +261,7 @@ TEST(ExchangeMatch, ErrorsAreCapped) {
   for (uint32_t i = 0; i < kMaxPlanErrors + 50; ++i) p.send(0, 0x0, 4, {1});
   const ExchangePlan plan = p.plan(small_chip());
   ASSERT_EQ(plan.errors.size(), kMaxPlanErrors + 1);
-  EXPECT_EQ(plan.errors.back(), "... and 50 further exchange errors");
+  EXPECT_EQ(plan.errors.back().detail, "... and 50 further exchange errors");
 }
 
 TEST(ExchangeMatch, EmptyExchange) {

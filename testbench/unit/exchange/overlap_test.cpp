@@ -21,7 +21,7 @@ TEST(ExchangeOverlap, TwoReceivesIntoTheSameBytes) {
   p.recv(3, 0x1020, 32, 2, 0x40104);
   const ExchangePlan plan = p.plan(chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 3 receives twice into the same bytes: 64 bytes at 0x00001000 from tile 1 (pc 0x00040100) "
             "and 32 bytes at 0x00001020 from tile 2 (pc 0x00040104)");
   EXPECT_TRUE(plan.deliveries.empty());
@@ -35,8 +35,8 @@ TEST(ExchangeOverlap, NestedAndLaterOverlapsAreFound) {
   p.recv(3, 0x100, 256, 1).recv(3, 0x110, 16, 1).recv(3, 0x1f0, 32, 1);
   const ExchangePlan plan = p.plan(chip());
   ASSERT_EQ(plan.errors.size(), 2u);
-  EXPECT_NE(plan.errors[0].find("16 bytes at 0x00000110"), std::string::npos) << plan.errors[0];
-  EXPECT_NE(plan.errors[1].find("32 bytes at 0x000001f0"), std::string::npos) << plan.errors[1];
+  EXPECT_NE(plan.errors[0].detail.find("16 bytes at 0x00000110"), std::string::npos) << plan.errors[0].detail;
+  EXPECT_NE(plan.errors[1].detail.find("32 bytes at 0x000001f0"), std::string::npos) << plan.errors[1].detail;
 }
 
 TEST(ExchangeOverlap, AdjacentReceivesAreFine) {
@@ -44,7 +44,7 @@ TEST(ExchangeOverlap, AdjacentReceivesAreFine) {
   p.send(1, 0x0, 64, {3}).send(1, 0x0, 64, {3});
   p.recv(3, 0x1000, 64, 1).recv(3, 0x1040, 64, 1);
   const ExchangePlan plan = p.plan(chip());
-  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0];
+  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(plan.deliveries.size(), 2u);
 }
 
@@ -53,7 +53,7 @@ TEST(ExchangeOverlap, EmptyReceivesOverlapNothing) {
   p.send(1, 0x0, 0, {3}).send(1, 0x0, 64, {3});
   p.recv(3, 0x1000, 0, 1).recv(3, 0x1000, 64, 1);
   const ExchangePlan plan = p.plan(chip());
-  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0];
+  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
 }
 
 TEST(ExchangeOverlap, SendReadingBytesItsTileReceives) {
@@ -64,7 +64,7 @@ TEST(ExchangeOverlap, SendReadingBytesItsTileReceives) {
   p.recv(6, 0x100, 64, 5).recv(7, 0x100, 64, 5);
   const ExchangePlan plan = p.plan(chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_EQ(plan.errors[0],
+  EXPECT_EQ(plan.errors[0].detail,
             "tile 5 sends 64 bytes at 0x00002000 to tile 6 and 1 more (pc 0x00040000) while it receives "
             "16 bytes at 0x00002030 from tile 6 (pc 0x00040008) into overlapping bytes "
             "(what is sent would depend on order)");
@@ -81,7 +81,7 @@ TEST(ExchangeOverlap, SendOverlapFoundBehindAShortOne) {
   p.recv(5, 0x300, 16, 6);
   const ExchangePlan plan = p.plan(chip());
   ASSERT_EQ(plan.errors.size(), 1u);
-  EXPECT_NE(plan.errors[0].find("1024 bytes at 0x00000000"), std::string::npos) << plan.errors[0];
+  EXPECT_NE(plan.errors[0].detail.find("1024 bytes at 0x00000000"), std::string::npos) << plan.errors[0].detail;
 }
 
 TEST(ExchangeOverlap, SendsMayShareBytesAndTouchReceives) {
@@ -91,7 +91,7 @@ TEST(ExchangeOverlap, SendsMayShareBytesAndTouchReceives) {
   p.send(6, 0x2050, 16, {5});                            // other tile: its own buffers
   p.recv(6, 0x2000, 64, 5).recv(6, 0x3000, 64, 5);
   const ExchangePlan plan = p.plan(chip());
-  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0];
+  EXPECT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(plan.deliveries.size(), 3u);
 }
 

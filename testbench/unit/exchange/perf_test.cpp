@@ -25,7 +25,7 @@ TEST(ExchangePerf, Gc200AllToAll) {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   std::printf("plan_exchange: %u-tile all-to-all, %zu messages: %.3f s CPU, %.3f s wall\n", kTiles,
               plan.deliveries.size(), cpu, wall);
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(plan.deliveries.size(), size_t(kTiles) * (kTiles - 1));
   // Rotated order: the out port is the bound, 1471 x 16 cycles, plus latency.
   for (const TileOutcome& o : plan.tiles) {

@@ -122,7 +122,7 @@ void compare(uint32_t out_rate, uint32_t in_rate, uint32_t seed) {
   t.in_bytes_per_cycle = in_rate;
   const RandomPhase r = make_phase(32, t.tiles_per_ipu, seed);  // two IPUs
   const ExchangePlan plan = r.phase.plan(t);
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   const std::vector<uint64_t> want = reference_done(r, t);
   for (uint32_t tile = 0; tile < want.size(); ++tile) {
     EXPECT_EQ(r.phase.outcome(plan, tile).done_cycle, want[tile]) << "tile " << tile << " seed " << seed;

@@ -78,7 +78,7 @@ TEST(ExchangeTiming, SingleMessage) {
   p.send(0, 0, 64, {1});
   p.recv(1, 0x100, 64, 0);
   const ExchangePlan plan = p.plan(column_of_four());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 0).done_cycle, 16u);       // 64 B / 4 B per cycle
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 8u + 16u);  // latency + last byte
 }
@@ -89,7 +89,7 @@ TEST(ExchangeTiming, SendsLeaveInPostingOrder) {
   p.recv(1, 0x100, 64, 0);
   p.recv(2, 0x100, 64, 0);
   const ExchangePlan plan = p.plan(column_of_four());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 0).done_cycle, 32u);
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 24u);
   EXPECT_EQ(p.outcome(plan, 2).done_cycle, 16u + 36u + 16u);
@@ -101,7 +101,7 @@ TEST(ExchangeTiming, ReceiversShareTheirInPort) {
   p.send(3, 0, 64, {2});
   p.recv(2, 0x100, 64, 1).recv(2, 0x200, 64, 3);
   const ExchangePlan plan = p.plan(column_of_four());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 16u);
   EXPECT_EQ(p.outcome(plan, 3).done_cycle, 16u);
   EXPECT_EQ(p.outcome(plan, 2).done_cycle, 8u + 128u / 4);  // both arrive at 8, 128 B at 4 B/cycle
@@ -113,7 +113,7 @@ TEST(ExchangeTiming, MessageWaitsForItsReceiver) {
   p.send(0, 0, 64, {1});
   p.recv(1, 0x100, 64, 0);
   const ExchangePlan plan = p.plan(column_of_four());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 0).done_cycle, 116u);
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 124u);
 }
@@ -148,7 +148,7 @@ TEST(ExchangeTiming, MulticastWaitsForAllDestinations) {
   p.recv(1, 0x100, 64, 0);
   p.recv(3, 0x100, 64, 0);
   const ExchangePlan plan = p.plan(column_of_four());
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 0).done_cycle, 66u);
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 50u + 8u + 16u);
   EXPECT_EQ(p.outcome(plan, 3).done_cycle, 50u + 64u + 16u);
@@ -198,7 +198,7 @@ TEST(ExchangeTiming, FluidInPortCountsBytesStillArriving) {
   p.send(5, 0, 64, {4});
   p.recv(4, 0x100, 64, 1).recv(4, 0x200, 64, 3).recv(4, 0x300, 64, 5);
   const ExchangePlan plan = p.plan(t);
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 32u);
   EXPECT_EQ(p.outcome(plan, 3).done_cycle, 48u);
   EXPECT_EQ(p.outcome(plan, 5).done_cycle, 48u);
@@ -214,7 +214,7 @@ TEST(ExchangeTiming, FractionalCyclesRoundUpOnce) {
   p.send(0, 0, 64, {1}).send(0, 0, 64, {1});
   p.recv(1, 0x100, 64, 0).recv(1, 0x200, 64, 0);
   const ExchangePlan plan = p.plan(t);
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 0).done_cycle, 43u);
   EXPECT_EQ(p.outcome(plan, 1).done_cycle, 51u);
 }
@@ -263,7 +263,7 @@ TEST(ExchangeTiming, PairRuleLooksOnlyAtItsOwnSend) {
     for (uint32_t d : {2u, 10u, 11u, 13u}) p.recv(d, 0x100 * (src + 1), 64, src);
   }
   const ExchangePlan plan = p.plan(flat_latency(16));
-  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0];
+  ASSERT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
   EXPECT_EQ(p.outcome(plan, 11).done_cycle, 56u);
   EXPECT_EQ(p.outcome(plan, 13).done_cycle, 56u);
   EXPECT_EQ(p.outcome(plan, 2).done_cycle, 40u);

@@ -146,7 +146,7 @@ TileResult run_tile(TileCore& core, CaptureConsole& console) {
         r.posts.emplace_back(static_cast<int>(p.kind), p.addr, p.len, p.peers, p.pc, p.cycle);
       core.release_exchange(core.cycle() + 13);
     } else {
-      EXPECT_EQ(s.reason, StopReason::Halted) << (s.fault ? s.fault->message(core.params().id) : "");
+      EXPECT_EQ(s.reason, StopReason::Halted) << (s.fault ? ipusim::to_text(*s.fault) : "");
       r.exit_code = s.exit_code;
       break;
     }

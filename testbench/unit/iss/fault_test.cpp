@@ -90,6 +90,9 @@ TEST(IssFaults, EveryFaultNamesWhereAndWhat) {
       h.run();
       ASSERT_EQ(h.stop.reason, StopReason::Fault);
       const Fault& f = *h.stop.fault;
+      EXPECT_EQ(f.code, ipusim::ProblemCode::TileFault);
+      EXPECT_EQ(f.ipu, 1u);
+      EXPECT_EQ(f.tile, 3u);
       EXPECT_EQ(f.kind, c.kind);
       EXPECT_NE(f.detail.find(c.detail), std::string::npos) << f.detail;
       EXPECT_EQ(f.thread, c.thread);
@@ -108,13 +111,16 @@ TEST(IssFaults, EveryFaultNamesWhereAndWhat) {
 
 TEST(IssFaults, MessageFormat) {
   Fault f;
+  f.code = ipusim::ProblemCode::TileFault;
+  f.ipu = 0;
+  f.tile = 12;
   f.kind = "misaligned access";
   f.detail = "load of 4 bytes at 0x00000002";
   f.thread = 3;
   f.pc = 0x40a10;
   f.insn = 0x0025a503;
   f.disasm = "lw a0, 2(a1)";
-  EXPECT_EQ(f.message({12, 0, 1472, 1}),
+  EXPECT_EQ(ipusim::to_text(f),
             "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load of 4 bytes at 0x00000002 "
             "[lw a0, 2(a1) = 0x0025a503]");
 }

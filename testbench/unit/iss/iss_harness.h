@@ -74,7 +74,7 @@ class Harness {
   void run_ok() {
     run();
     ASSERT_EQ(stop.reason, StopReason::Halted)
-        << (stop.fault ? stop.fault->message(core.params().id) : std::string("stopped at a sync"));
+        << (stop.fault ? ipusim::to_text(*stop.fault) : std::string("stopped at a sync"));
   }
   uint32_t x(unsigned r, uint32_t thread = 0) const { return core.registers(thread).x[r]; }
   uint32_t f(unsigned r, uint32_t thread = 0) const { return core.registers(thread).f[r]; }
@@ -87,7 +87,7 @@ class Harness {
     return v;
   }
   std::string fault_message() const {
-    return stop.fault ? stop.fault->message(core.params().id) : std::string("(no fault)");
+    return stop.fault ? ipusim::to_text(*stop.fault) : std::string("(no fault)");
   }
 
   std::shared_ptr<const Program> program;

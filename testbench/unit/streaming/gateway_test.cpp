@@ -22,6 +22,8 @@
 namespace {
 
 using namespace ipusim::streaming;
+using ipusim::Problem;
+using ipusim::to_text;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 using Op = GatewayCopy::Op;
@@ -41,7 +43,7 @@ struct Fabric : sc_core::sc_module {
     finished = true;
   }
   tlm::tlm_response_status call(GatewayRequest::Kind kind, std::vector<GatewayCopy>& copies,
-                                std::vector<GatewayError>& errors) {
+                                std::vector<Problem>& errors) {
     GatewayRequest req;
     req.kind = kind;
     req.copies = &copies;
@@ -96,27 +98,29 @@ TEST(Gateway, CheckNamesEveryBadCopy) {
       copy(Op::StreamRead, 4, 16, 0, 64),                         // no stream 64
       copy(Op::SmemWrite, 5, IPU_XFER_MAX + 4, 0),                // too long
   };
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   tlm::tlm_response_status status{};
   b.fabric.script = [&](Fabric& f) { status = f.call(GatewayRequest::Kind::Check, copies, errors); };
   sc_core::sc_start();
   ASSERT_TRUE(b.fabric.finished);
   EXPECT_EQ(status, tlm::TLM_GENERIC_ERROR_RESPONSE);
   ASSERT_EQ(errors.size(), 4u);
-  EXPECT_EQ(errors[0].code, IPU_ERR_SMEM_RANGE);
+  EXPECT_EQ(uint32_t(errors[0].code), uint32_t(IPU_ERR_SMEM_RANGE));
   EXPECT_EQ(errors[0].tile, 2u);
   EXPECT_EQ(errors[0].pc, 0x40108u);
-  EXPECT_EQ(errors[0].addr, (uint64_t{16} << 30) - 32);
-  EXPECT_EQ(errors[0].message,
+  EXPECT_EQ(errors[0].address, (uint64_t{16} << 30) - 32);
+  EXPECT_EQ(errors[0].thread, 0u);
+  EXPECT_EQ(errors[0].kind, "beyond streaming memory");
+  EXPECT_EQ(to_text(errors[0]),
             "tile 2 (ipu 0) thread 0 pc 0x00040108: smwrite of 64 bytes at 0x00050000 to streaming memory "
             "0x00000003ffffffe0: beyond the end of streaming memory (0x400000000 bytes on board 0)");
-  EXPECT_EQ(errors[1].code, IPU_ERR_SMEM_ALIGN);
+  EXPECT_EQ(uint32_t(errors[1].code), uint32_t(IPU_ERR_SMEM_ALIGN));
   EXPECT_EQ(errors[1].tile, 3u);
-  EXPECT_EQ(errors[2].code, IPU_ERR_STREAM);
-  EXPECT_EQ(errors[2].message,
+  EXPECT_EQ(uint32_t(errors[2].code), uint32_t(IPU_ERR_STREAM));
+  EXPECT_EQ(to_text(errors[2]),
             "tile 4 (ipu 0) thread 0 pc 0x00040110: hsread of 16 bytes into 0x00050000 from host stream 64: no such "
             "stream (ids 0..63)");
-  EXPECT_EQ(errors[3].code, IPU_ERR_SMEM_RANGE);
+  EXPECT_EQ(uint32_t(errors[3].code), uint32_t(IPU_ERR_SMEM_RANGE));
   EXPECT_EQ(b.gateway.memory().pages_allocated(), 0u);  // a check moves nothing
 }
 
@@ -125,12 +129,12 @@ TEST(Gateway, NoStreamingMemory) {
   c.smem_bytes = 0;
   Bench b(c);
   std::vector<GatewayCopy> copies = {copy(Op::SmemRead, 0, 4, 0)};
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   b.fabric.script = [&](Fabric& f) { f.call(GatewayRequest::Kind::Check, copies, errors); };
   sc_core::sc_start();
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].code, IPU_ERR_SMEM_RANGE);
-  EXPECT_NE(errors[0].message.find("no streaming memory on board 0"), std::string::npos) << errors[0].message;
+  EXPECT_EQ(uint32_t(errors[0].code), uint32_t(IPU_ERR_SMEM_RANGE));
+  EXPECT_NE(to_text(errors[0]).find("no streaming memory on board 0"), std::string::npos) << to_text(errors[0]);
 }
 
 // One copy: done = ready + L / min(B, port) + latency.
@@ -145,7 +149,7 @@ TEST(Gateway, OneCopyTiming) {
   std::vector<GatewayCopy> r = {copy(Op::SmemRead, 0, 4096, 0x2000)};
   r[0].data = back.data();
   r[0].ready = sc_time(10000, SC_NS);
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   b.fabric.script = [&](Fabric& f) {
     f.call(GatewayRequest::Kind::Run, w, errors);
     f.call(GatewayRequest::Kind::Run, r, errors);
@@ -179,7 +183,7 @@ TEST(Gateway, RateLimits) {
     one.back().data = data.data();
     one.back().ready = sc_time(1, sc_core::SC_SEC);
   }
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   b.fabric.script = [&](Fabric& f) {
     f.call(GatewayRequest::Kind::Run, many, errors);
     f.call(GatewayRequest::Kind::Run, one, errors);
@@ -213,7 +217,7 @@ TEST(Gateway, StreamReadWaitsForTheHost) {
   std::vector<uint8_t> got(96, 0);
   std::vector<GatewayCopy> copies = {copy(Op::StreamRead, 3, 96, 0, 5)};
   copies[0].data = got.data();
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
   b.fabric.script = [&](Fabric& f) {
     status = f.call(GatewayRequest::Kind::Check, copies, errors);  // a host is connected: fine
@@ -268,7 +272,7 @@ TEST(Gateway, StreamWriteWaitsForTheHost) {
   std::vector<GatewayCopy> copies = {copy(Op::StreamWrite, 0, 1024, 0, 63), copy(Op::StreamWrite, 1, 512, 0, 63)};
   copies[0].data = data.data();
   copies[1].data = data.data() + 1024;
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   b.fabric.script = [&](Fabric& f) { f.call(GatewayRequest::Kind::Run, copies, errors); };
   sc_core::sc_start();
   EXPECT_FALSE(b.fabric.finished);
@@ -296,15 +300,15 @@ TEST(Gateway, NoHostConnected) {
   EXPECT_EQ(b.gateway.push_h2d(2, eight).bytes, 8u);  // an in-process test may preload
   std::vector<GatewayCopy> copies = {copy(Op::StreamRead, 0, 8, 0, 2), copy(Op::StreamRead, 1, 8, 0, 2),
                                      copy(Op::StreamWrite, 2, 1028, 0, 4)};
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   b.fabric.script = [&](Fabric& f) { f.call(GatewayRequest::Kind::Check, copies, errors); };
   sc_core::sc_start();
   ASSERT_EQ(errors.size(), 2u);
-  EXPECT_EQ(errors[0].code, IPU_ERR_STREAM);
+  EXPECT_EQ(uint32_t(errors[0].code), uint32_t(IPU_ERR_STREAM));
   EXPECT_EQ(errors[0].tile, 1u);  // the first read is served by the preloaded bytes
-  EXPECT_NE(errors[0].message.find("host stream 2: no host connected (use the driver)"), std::string::npos)
-      << errors[0].message;
-  EXPECT_EQ(errors[1].code, IPU_ERR_STREAM_OVERFLOW);
+  EXPECT_NE(to_text(errors[0]).find("host stream 2: no host connected (use the driver)"), std::string::npos)
+      << to_text(errors[0]);
+  EXPECT_EQ(uint32_t(errors[1].code), uint32_t(IPU_ERR_STREAM_OVERFLOW));
   EXPECT_EQ(errors[1].tile, 2u);
   EXPECT_EQ(b.gateway.h2d_level(2), 8u);  // nothing moved
 }
@@ -321,7 +325,7 @@ TEST(Gateway, StreamCopiesInArrivalOrder) {
   cc[0].ipu = 1;
   ca[0].data = a.data();
   cc[0].data = c.data();
-  std::vector<GatewayError> errors;
+  std::vector<Problem> errors;
   first.script = [&](Fabric& f) { f.call(GatewayRequest::Kind::Run, ca, errors); };
   second.script = [&](Fabric& f) {
     sc_core::wait(sc_time(10, SC_NS));

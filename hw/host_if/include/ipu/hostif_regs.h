@@ -22,6 +22,8 @@
 #define IPU_DMA_CHANNELS 0x2u /* channel 0: host to device, 1: device to host */
 #define IPU_DMA_RING_MAX 0x1000u /* most descriptors in a ring (a power of 2) */
 #define IPU_ERR_TEXT_BYTES 0x100u /* size of the ERR_TEXT window (NUL-terminated) */
+#define IPU_ERR_KIND_BYTES 0x20u /* size of the ERR_KIND window (NUL-terminated) */
+#define IPU_ERR_ABSENT_MAX 0x8u /* absent tiles listed in the ERR_ABSENT window */
 #define IPU_SMEM_ALIGN 0x4u /* streaming memory addresses and lengths of tile copies are multiples of this */
 #define IPU_XFER_MAX 0x100000u /* most bytes one tile streaming-memory or stream copy moves */
 #define IPU_DESC_FLAG_IRQ 0x1u /* raise IRQ_STATUS.DMA<n> when this descriptor retires */
@@ -38,8 +40,8 @@
 /* IPU_ERR_*: error codes (ERR_CODE, descriptor status) */
 #define IPU_ERR_NONE 0u /* no error */
 #define IPU_ERR_TILE_FAULT 1u /* a tile thread faulted (ERR_IPU / TILE / THREAD / PC, ERR_TEXT) */
-#define IPU_ERR_EXCHANGE 2u /* an exchange was invalid (ERR_IPU / TILE: the first tile named; ERR_TEXT) */
-#define IPU_ERR_DEADLOCK 3u /* tiles wait at a sync nobody completes (ERR_TEXT names them) */
+#define IPU_ERR_EXCHANGE 2u /* an exchange was invalid (ERR_IPU / TILE / PC: the first tile named, ERR_PEER_*: the other; ERR_TEXT) */
+#define IPU_ERR_DEADLOCK 3u /* tiles wait at a sync nobody completes (ERR_IPU / TILE: a tile that never arrived; ERR_WAITING, ERR_ABSENT_COUNT, ERR_ABSENT; ERR_TEXT) */
 #define IPU_ERR_SMEM_RANGE 4u /* a streaming-memory access beyond its size (ERR_ADDR; tile or DMA named) */
 #define IPU_ERR_SMEM_ALIGN 5u /* a tile streaming-memory copy not aligned to SMEM_ALIGN (ERR_ADDR) */
 #define IPU_ERR_STREAM 6u /* a bad stream id, or a host stream the host cannot serve (STREAM_WAIT_ID) */
@@ -146,6 +148,12 @@
 #define IPU_REG_ERR_COUNT 0x11Cu /* ro: errors since reset */
 #define IPU_REG_ERR_CYCLE_LO 0x120u /* ro: tile cycle of the error (run errors), low word */
 #define IPU_REG_ERR_CYCLE_HI 0x124u /* ro: high word */
+#define IPU_REG_ERR_PEER_IPU 0x128u /* ro: a problem between two tiles (EXCHANGE): IPU (on this board) of the other tile, or 0xFFFFFFFF */
+#define IPU_REG_ERR_PEER_TILE 0x12Cu /* ro: the other tile, or 0xFFFFFFFF */
+#define IPU_REG_ERR_PEER_PC 0x130u /* ro: pc of the other tile's posting, or 0xFFFFFFFF */
+#define IPU_REG_ERR_SUPERSTEP 0x134u /* ro: syncs the tile (DEADLOCK: its IPU) had completed, or 0xFFFFFFFF */
+#define IPU_REG_ERR_WAITING 0x138u /* ro: DEADLOCK: tiles waiting at the sync */
+#define IPU_REG_ERR_ABSENT_COUNT 0x13Cu /* ro: DEADLOCK: tiles that never arrive (the first ERR_ABSENT_MAX are in ERR_ABSENT) */
 #define IPU_REG_DMA0_RING_LO 0x200u /* rw: channel 0: bus address of the ring (64-byte aligned), low word */
 #define IPU_REG_DMA0_RING_HI 0x204u /* rw: high word */
 #define IPU_REG_DMA0_RING_SIZE 0x208u /* rw: descriptors in the ring: a power of 2, 1 .. DMA_RING_MAX; writing it resets HEAD and TAIL to 0 */
@@ -164,7 +172,11 @@
 #define IPU_DMA1_STATUS_HALTED_MASK 0x00000001u /* as DMA0_STATUS.HALTED */
 
 /* windows (byte ranges of BAR0) */
-#define IPU_WIN_ERR_TEXT 0x400u /* ro: the first error's message, UTF-8, NUL-terminated */
+#define IPU_WIN_ERR_KIND 0x140u /* ro: what kind of problem within ERR_CODE (e.g. 'misaligned access', 'length mismatch'), UTF-8, NUL-terminated */
+#define IPU_WIN_ERR_KIND_BYTES 32u
+#define IPU_WIN_ERR_ABSENT 0x160u /* ro: DEADLOCK: per absent tile (4 bytes each, ERR_ABSENT_COUNT of them up to ERR_ABSENT_MAX): IPU on this board << 16 | tile */
+#define IPU_WIN_ERR_ABSENT_BYTES 32u
+#define IPU_WIN_ERR_TEXT 0x400u /* ro: the first error's message, UTF-8, NUL-terminated; a long list of tiles is summarised ('..., and N more'), never cut */
 #define IPU_WIN_ERR_TEXT_BYTES 256u
 #define IPU_WIN_STREAM_H2D_LEVEL 0x800u /* ro: per stream id (4 bytes each): bytes in its host-to-device FIFO */
 #define IPU_WIN_STREAM_H2D_LEVEL_BYTES 256u

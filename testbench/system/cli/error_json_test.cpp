@@ -1,0 +1,131 @@
+// `ipusim run --json`: the `error` object, one per class of run error, checked field by
+// field (never by parsing its text): a tile fault, an exchange error naming both tiles, a
+// sync deadlock naming the tile that never arrived and how many waited, streaming-memory
+// range and alignment, and a host stream nobody serves.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "iss/program.h"
+
+namespace ipusim {
+namespace {
+
+const std::string kBin = IPUSIM_BIN;
+const std::string kFirmware = std::string(IPUSIM_FIRMWARE_DIR) + "/";
+const std::string kTiny4 = "configs/test/tiny4.yaml";
+const std::string kSmem = "configs/test/tiny4x2_smem.yaml";
+
+// Runs `elf` and returns the JSON's error object (after checking the exit status).
+nlohmann::json run_error(const std::string& config, const std::string& elf, const std::string& extra = "") {
+  const std::string json = test::temp_path("error_json_", "run.json");
+  const test::CliResult r =
+      test::run_cli(kBin, "error_json_", "--quiet --config " + config + " --elf " + kFirmware + elf + " --json " + json + extra);
+  EXPECT_EQ(r.status, 3) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(test::read_file(json));
+  EXPECT_TRUE(j.contains("error"));
+  EXPECT_FALSE(j["error"].is_null()) << j.dump(2);
+  EXPECT_EQ(j["error"]["text"].get<std::string>().empty(), false);
+  EXPECT_NE(r.err.find(j["error"]["text"].get<std::string>()), std::string::npos)
+      << "the JSON's text is what stderr says\n" << r.err;
+  return j["error"];
+}
+
+uint32_t symbol(const std::string& elf, const char* name) {
+  return iss::Program::load(kFirmware + elf)->symbol(name).value();
+}
+
+TEST(ErrorJson, TileFault) {
+  const nlohmann::json e = run_error(kTiny4, "faults/fault_misaligned.elf", " --tiles 2");
+  EXPECT_EQ(e["code"], "TILE_FAULT");
+  EXPECT_EQ(e["kind"], "misaligned access");
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], 2);
+  EXPECT_EQ(e["thread"], 0);
+  EXPECT_EQ(e["pc"], symbol("faults/fault_misaligned.elf", "fault_site"));
+  EXPECT_EQ(e["address"].get<uint64_t>() % 4, 2u) << "the address of the misaligned load";
+  EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
+  EXPECT_EQ(e["superstep"], 0);
+  EXPECT_TRUE(e["peer"].is_null());
+  EXPECT_EQ(e["disasm"].get<std::string>().rfind("lw ", 0), 0u) << e["disasm"];
+  EXPECT_EQ(e["absent"], nlohmann::json::array());
+}
+
+TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
+  const nlohmann::json e = run_error(kTiny4, "system/xerr_length.elf");
+  EXPECT_EQ(e["code"], "EXCHANGE");
+  EXPECT_EQ(e["kind"], "length mismatch");
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], 0);  // the sender
+  EXPECT_FALSE(e["pc"].is_null());
+  ASSERT_FALSE(e["peer"].is_null());
+  EXPECT_EQ(e["peer"]["ipu"], 0);
+  EXPECT_EQ(e["peer"]["tile"], 1);  // the receiver
+  EXPECT_FALSE(e["peer"]["pc"].is_null()) << "a length mismatch names both postings";
+  EXPECT_NE(e["peer"]["pc"], e["pc"]);
+  EXPECT_EQ(e["superstep"], 1);
+  EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
+}
+
+TEST(ErrorJson, DeadlockNamesTheTileThatNeverArrivedAndHowManyWaited) {
+  const nlohmann::json e = run_error(kTiny4, "system/halt_early.elf");
+  EXPECT_EQ(e["code"], "DEADLOCK");
+  EXPECT_EQ(e["kind"], "sync");
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], 1);  // halted early: it never arrives
+  EXPECT_EQ(e["waiting"], 3);
+  ASSERT_EQ(e["absent"].size(), 1u);
+  EXPECT_EQ(e["absent"][0]["ipu"], 0);
+  EXPECT_EQ(e["absent"][0]["tile"], 1);
+  EXPECT_EQ(e["absent"][0]["why"].get<std::string>().rfind("halted at cycle ", 0), 0u) << e["absent"][0];
+  ASSERT_EQ(e["waiters"].size(), 3u);
+  EXPECT_EQ(e["waiters"][0]["tile"], 0);
+  EXPECT_FALSE(e["superstep"].is_null());
+  EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
+}
+
+TEST(ErrorJson, StreamingMemoryRange) {
+  const nlohmann::json e = run_error(kSmem, "streaming/smem_error1.elf");
+  EXPECT_EQ(e["code"], "SMEM_RANGE");
+  EXPECT_EQ(e["kind"], "beyond streaming memory");
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], 1);
+  EXPECT_EQ(e["thread"], 0);
+  EXPECT_FALSE(e["pc"].is_null());
+  EXPECT_EQ(e["address"], 0x8ffffffc0ull);
+  EXPECT_EQ(e["superstep"], 1);
+}
+
+// A misaligned streaming-memory offset is refused by the ISS when the copy is posted.
+TEST(ErrorJson, StreamingMemoryAlignment) {
+  const nlohmann::json e = run_error(kSmem, "streaming/smem_error2.elf");
+  EXPECT_EQ(e["code"], "TILE_FAULT");
+  EXPECT_EQ(e["kind"], "misaligned access");
+  EXPECT_EQ(e["tile"], 1);
+  EXPECT_EQ(e["thread"], 0);
+  EXPECT_EQ(e["address"], 0x1002);
+}
+
+TEST(ErrorJson, HostStreamNobodyServes) {
+  const nlohmann::json e = run_error(kSmem, "streaming/smem_error4.elf");
+  EXPECT_EQ(e["code"], "STREAM");
+  EXPECT_EQ(e["kind"], "no host");
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], 1);
+  EXPECT_EQ(e["thread"], 0);
+  EXPECT_EQ(e["address"], 5) << "the stream id";
+}
+
+TEST(ErrorJson, NullWhenEveryTileHalts) {
+  const std::string json = test::temp_path("error_json_", "ok.json");
+  const test::CliResult r =
+      test::run_cli(kBin, "error_json_", "--quiet --config " + kTiny4 + " --elf " + kFirmware + "system/xok_pair.elf --json " + json);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(nlohmann::json::parse(test::read_file(json))["error"].is_null());
+}
+
+}  // namespace
+}  // namespace ipusim

@@ -1,0 +1,104 @@
+// to_text() and code_name() of tlm/common/problem.h: what the CLI prints and ERR_TEXT holds.
+#include <gtest/gtest.h>
+
+#include "common/problem.h"
+
+namespace ipusim {
+namespace {
+
+Problem deadlock(uint32_t waiting, uint32_t absent) {
+  Problem p;
+  p.code = ProblemCode::Deadlock;
+  p.kind = "sync";
+  p.waiting = waiting;
+  for (uint32_t t = 0; t < waiting; ++t) p.waiters.push_back({0, t, "zone 1, since cycle 30"});
+  for (uint32_t t = 0; t < absent; ++t) p.absent.push_back({1, 100 + t, "halted at cycle 24"});
+  return p;
+}
+
+TEST(ProblemCode, NamesAreTheRegisterMapsAndValuesItsCodes) {
+  EXPECT_STREQ(code_name(ProblemCode::TileFault), "TILE_FAULT");
+  EXPECT_STREQ(code_name(ProblemCode::StreamOverflow), "STREAM_OVERFLOW");
+  EXPECT_STREQ(code_name(ProblemCode(999)), "UNKNOWN");
+  EXPECT_EQ(uint32_t(ProblemCode::Deadlock), uint32_t(IPU_ERR_DEADLOCK));
+  EXPECT_EQ(uint32_t(ProblemCode::SmemAlign), uint32_t(IPU_ERR_SMEM_ALIGN));
+}
+
+TEST(ProblemText, TileFaultNamesTileThreadPcKindDetailAndInstruction) {
+  Problem p;
+  p.code = ProblemCode::TileFault;
+  p.kind = "misaligned access";
+  p.ipu = 0;
+  p.tile = 12;
+  p.thread = 3;
+  p.pc = 0x40a10;
+  p.detail = "load of 4 bytes at 0x00000002";
+  p.insn = 0x0025a503;
+  p.disasm = "lw a0, 2(a1)";
+  EXPECT_EQ(to_text(p),
+            "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load of 4 bytes at 0x00000002 "
+            "[lw a0, 2(a1) = 0x0025a503]");
+}
+
+TEST(ProblemText, CopyProblemIsLocatedThenDescribed) {
+  Problem p;
+  p.code = ProblemCode::SmemRange;
+  p.ipu = 0;
+  p.tile = 1;
+  p.thread = 0;
+  p.pc = 0x40120;
+  p.detail = "smread of 64 bytes: beyond the end";
+  EXPECT_EQ(to_text(p), "tile 1 (ipu 0) thread 0 pc 0x00040120: smread of 64 bytes: beyond the end");
+  p.code = ProblemCode::Stream;
+  p.kind = "no host";
+  p.address = 5;
+  EXPECT_EQ(to_text(p), "host stream 5: no host connected (use the driver): tile 1 (ipu 0) thread 0 pc 0x00040120: "
+                        "smread of 64 bytes: beyond the end");
+}
+
+TEST(ProblemText, ExchangeProblemIsItsSentence) {
+  Problem p;
+  p.code = ProblemCode::Exchange;
+  p.ipu = 0;
+  p.tile = 3;
+  p.pc = 0x40120;
+  p.peer = Problem::Peer{0, 7};
+  p.detail = "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3";
+  EXPECT_EQ(to_text(p), p.detail);
+}
+
+TEST(ProblemText, SyncDeadlockListsWaitersAndAbsentTiles) {
+  const Problem p = deadlock(2, 1);
+  EXPECT_EQ(to_text(p),
+            "sync deadlock: 2 tile(s) wait at a sync that can never complete: ipu 0 tile 0 (zone 1, since cycle 30), "
+            "ipu 0 tile 1 (zone 1, since cycle 30); 1 tile(s) never arrive: ipu 1 tile 100 (halted at cycle 24)");
+}
+
+TEST(ProblemText, LongListsSayHowManyMore) {
+  const std::string text = to_text(deadlock(10, 0));
+  EXPECT_NE(text.find("ipu 0 tile 7 (zone 1, since cycle 30), and 2 more"), std::string::npos) << text;
+}
+
+TEST(ProblemText, FittingSummarisesInsteadOfCutting) {
+  const Problem p = deadlock(12, 12);
+  const std::string text = to_text(p, 255);
+  EXPECT_LE(text.size(), 255u);
+  EXPECT_EQ(text.find("..."), std::string::npos) << text;  // not cut
+  EXPECT_EQ(text.rfind("sync deadlock: 12 tile(s) wait at a sync that can never complete", 0), 0u) << text;
+  EXPECT_NE(text.find("; 12 tile(s) never arrive: ipu 1 tile 100 (halted at cycle 24)"), std::string::npos) << text;
+  // Ends with a whole entry or a count, never mid-entry.
+  EXPECT_TRUE(text.ends_with(")") || text.ends_with("more")) << text;
+}
+
+TEST(ProblemText, FittingATextWithNoListCutsWithAnEllipsis) {
+  Problem p;
+  p.code = ProblemCode::Reg;
+  p.detail = std::string(300, 'x');
+  const std::string text = to_text(p, 100);
+  EXPECT_EQ(text.size(), 100u);
+  EXPECT_TRUE(text.ends_with("...")) << text;
+  EXPECT_EQ(to_text(p, 1000), p.detail);
+}
+
+}  // namespace
+}  // namespace ipusim

@@ -1,0 +1,111 @@
+// to_text() and code_name(): the only place a Problem becomes words (docs/architecture.md,
+// "Problems"). Each class reads as it did when its producers wrote strings, so logs and
+// scripts that read the CLI's stderr keep working.
+#include "common/problem.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include <fmt/format.h>
+
+namespace ipusim {
+namespace {
+
+constexpr size_t kListed = 8;  // tiles named per deadlock list in the full text
+
+// "tile 3 (ipu 0) thread 0 pc 0x00040120": as much as the problem names.
+std::string where(const Problem& p) {
+  std::string s = fmt::format("tile {} (ipu {})", p.tile, p.ipu);
+  if (p.thread != Problem::kNone) s += fmt::format(" thread {}", p.thread);
+  if (p.pc != Problem::kNone) s += fmt::format(" pc 0x{:08x}", p.pc);
+  return s;
+}
+
+std::string tiles(const std::vector<SyncTile>& list, size_t listed) {
+  std::string out;
+  const size_t shown = std::min(list.size(), listed);
+  for (size_t i = 0; i < shown; ++i)
+    out += fmt::format("{}ipu {} tile {} ({})", i ? ", " : "", list[i].ipu, list[i].tile, list[i].why);
+  if (list.size() > shown) out += fmt::format("{}and {} more", shown ? ", " : "", list.size() - shown);
+  return out;
+}
+
+// `waiters` / `absent`: how many of each list to name.
+std::string deadlock(const Problem& p, size_t waiters, size_t absent) {
+  if (p.waiting > 0) {
+    std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete", p.waiting);
+    if (!p.waiters.empty()) out += ": " + tiles(p.waiters, waiters);
+    if (!p.absent.empty()) out += fmt::format("; {} tile(s) never arrive: {}", p.absent.size(), tiles(p.absent, absent));
+    return out;
+  }
+  // The run starved with tiles neither halted nor waiting at a sync.
+  if (!p.absent.empty()) return fmt::format("deadlock: {} tile(s) never finished: {}", p.absent.size(), tiles(p.absent, absent));
+  return p.detail;
+}
+
+std::string text(const Problem& p) {
+  switch (p.code) {
+    case ProblemCode::TileFault: {
+      std::string out = p.has_tile() ? where(p) + ": " + p.kind : p.kind;
+      if (!p.detail.empty()) out += ": " + p.detail;
+      if (!p.disasm.empty()) out += fmt::format(" [{} = 0x{:08x}]", p.disasm, p.insn);
+      return out;
+    }
+    case ProblemCode::Deadlock: return deadlock(p, kListed, kListed);
+    default: break;
+  }
+  // A host stream nobody serves in a run without a host: the stream leads.
+  if (p.kind == "no host" && p.address)
+    return fmt::format("host stream {}: no host connected (use the driver): {}: {}", *p.address, where(p), p.detail);
+  // A tile's posting (a copy): located, then what. Exchange plan problems and the host
+  // interface's own errors are sentences naming their tiles themselves.
+  if (p.has_tile() && p.thread != Problem::kNone) return where(p) + ": " + p.detail;
+  return p.detail;
+}
+
+}  // namespace
+
+const char* code_name(ProblemCode code) {
+  switch (code) {
+    case ProblemCode::None: return "NONE";
+    case ProblemCode::TileFault: return "TILE_FAULT";
+    case ProblemCode::Exchange: return "EXCHANGE";
+    case ProblemCode::Deadlock: return "DEADLOCK";
+    case ProblemCode::SmemRange: return "SMEM_RANGE";
+    case ProblemCode::SmemAlign: return "SMEM_ALIGN";
+    case ProblemCode::Stream: return "STREAM";
+    case ProblemCode::DmaHostAddr: return "DMA_HOST_ADDR";
+    case ProblemCode::DmaDesc: return "DMA_DESC";
+    case ProblemCode::DmaTile: return "DMA_TILE";
+    case ProblemCode::Boot: return "BOOT";
+    case ProblemCode::Reg: return "REG";
+    case ProblemCode::State: return "STATE";
+    case ProblemCode::StreamOverflow: return "STREAM_OVERFLOW";
+  }
+  return "UNKNOWN";
+}
+
+std::string to_text(const Problem& p) { return text(p); }
+
+std::string to_text(const Problem& p, size_t max_bytes) {
+  std::string out = text(p);
+  if (out.size() <= max_bytes) return out;
+  if (p.code == ProblemCode::Deadlock) {
+    // Fewer waiters named first (the tiles that never arrive matter more), then fewer
+    // absent ones, down to the counts alone.
+    for (size_t w = std::min(p.waiters.size(), kListed) + 1; w-- > 0;) {
+      out = deadlock(p, w, kListed);
+      if (out.size() <= max_bytes) return out;
+    }
+    for (size_t a = std::min(p.absent.size(), kListed) + 1; a-- > 0;) {
+      out = deadlock(p, 0, a);
+      if (out.size() <= max_bytes) return out;
+    }
+  }
+  if (max_bytes < 3) return out.substr(0, max_bytes);
+  return out.substr(0, max_bytes - 3) + "...";
+}
+
+std::ostream& operator<<(std::ostream& out, const Problem& p) { return out << to_text(p); }
+
+}  // namespace ipusim

@@ -1,0 +1,45 @@
+#include "problem_json.h"
+
+namespace ipusim::cli {
+namespace {
+
+nlohmann::ordered_json id(uint32_t v) { return v == Problem::kNone ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); }
+
+nlohmann::ordered_json number(const std::optional<uint64_t>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json tiles(const std::vector<SyncTile>& list) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const SyncTile& t : list) a.push_back({{"ipu", t.ipu}, {"tile", t.tile}, {"why", t.why}});
+  return a;
+}
+
+}  // namespace
+
+nlohmann::ordered_json problem_json(const Problem& p) {
+  nlohmann::ordered_json j;
+  j["code"] = code_name(p.code);
+  j["kind"] = p.kind;
+  j["ipu"] = id(p.ipu);
+  j["tile"] = id(p.tile);
+  j["thread"] = id(p.thread);
+  j["pc"] = id(p.pc);
+  j["address"] = number(p.address);
+  j["superstep"] = number(p.superstep);
+  j["cycle"] = number(p.cycle);
+  if (p.peer)
+    j["peer"] = {{"ipu", id(p.peer->ipu)}, {"tile", id(p.peer->tile)}, {"thread", id(p.peer->thread)},
+                 {"pc", id(p.peer->pc)}};
+  else
+    j["peer"] = nullptr;
+  j["detail"] = p.detail;
+  j["disasm"] = p.disasm.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.disasm);
+  j["absent"] = tiles(p.absent);
+  j["waiting"] = p.waiting;
+  j["waiters"] = tiles(p.waiters);
+  j["text"] = to_text(p);
+  return j;
+}
+
+}  // namespace ipusim::cli
