@@ -24,6 +24,11 @@ include_guard(GLOBAL)
 set(IPU_FIRMWARE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH IPU_FIRMWARE_ROOT)
 set(IPU_FIRMWARE_LINKER_SCRIPT ${IPU_FIRMWARE_ROOT}/runtime/tile.ld)
+# The ISA source's generated files (hw/isa/xipu.yaml, tools/isagen): ipu/xipu_isa.h.
+# Relative to this file, so a project outside this tree that includes IpuFirmware.cmake
+# finds them too.
+set(IPU_ISA_INCLUDE ${IPU_FIRMWARE_ROOT}/../hw/isa/include)
+cmake_path(NORMAL_PATH IPU_ISA_INCLUDE)
 set(IPU_FIRMWARE_OUTPUT_DIR ${CMAKE_BINARY_DIR} CACHE PATH
     "Where ipu_add_firmware() puts the ELF files")
 
@@ -39,13 +44,13 @@ endif()
 enable_language(ASM)  # crt0.S and the console stubs
 
 # The Xipu header, for any target that wants it, and the host / device contract it uses
-# (ipu/hostif_regs.h: IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS), generated from
-# hw/host_if/registers.yaml.
+# (ipu/hostif_regs.h, generated from hw/host_if/registers.yaml), which includes the ISA
+# header (ipu/xipu_isa.h: IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS).
 set(IPU_HOSTIF_INCLUDE ${IPU_FIRMWARE_ROOT}/../hw/host_if/include)
 cmake_path(NORMAL_PATH IPU_HOSTIF_INCLUDE)
 if(NOT TARGET ipu_xipu)
   add_library(ipu_xipu INTERFACE)
-  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include ${IPU_HOSTIF_INCLUDE})
+  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include ${IPU_ISA_INCLUDE} ${IPU_HOSTIF_INCLUDE})
 endif()
 
 # The runtime: crt0, console, exit, heap. One object library per platform; both link
