@@ -20,14 +20,17 @@
 #include <string_view>
 #include <vector>
 
+#include <ipu/xipu_isa.h>
+
 #include "iss/program.h"
 
 namespace ipusim::iss {
 
 class Sram;
 
-inline constexpr uint32_t kSramBase = 0x0004'0000;
-inline constexpr unsigned kIssueSlots = 6;  // barrel depth: one issue per thread per 6 cycles
+// From the ISA source (hw/isa/xipu.yaml, ipu/xipu_isa.h), like firmware, driver and tile.ld.
+inline constexpr uint32_t kSramBase = IPU_SRAM_BASE;
+inline constexpr unsigned kIssueSlots = IPU_MAX_WORKERS;  // barrel depth: one issue per thread per 6 cycles
 
 struct TileIdentity {
   uint32_t tile = 0;           // index in its IPU
