@@ -66,9 +66,10 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
   for (const Constant& m : isa.majors) o << fmt::format("| `{}_OPC_{}` | 0x{:02X} | {} |\n", P, m.name, m.value, escape(m.doc));
   for (const Group& g : isa.groups) {
     const Constant& major = *std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& m) { return m.name == g.major; });
-    o << fmt::format("\n### {}: `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, major.value);
+    // The heading is the title alone, so links to it (#threads-and-sync) stay stable.
+    o << fmt::format("\n### {}\n\nMajor `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, major.value);
     if (g.funct3) o << fmt::format(", funct3 = {} (`{}_F3_{}`)", *g.funct3, P, g.name);
-    o << "\n\n| funct3 | funct7 | mnemonic | operands | who | match / mask | semantics |\n|---|---|---|---|---|---|---|\n";
+    o << ".\n\n| funct3 | funct7 | mnemonic | operands | who | match / mask | semantics |\n|---|---|---|---|---|---|---|\n";
     for (const Insn& i : g.insns)
       o << fmt::format("| {} | 0x{:02X} | `{}` | {} | {} | `{:08x}` / `{:08x}` | {} |\n", i.funct3, i.funct7, i.mnemonic,
                        operand_doc(isa, i), i.who, i.match, i.mask, escape(i.doc));

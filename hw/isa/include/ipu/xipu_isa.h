@@ -199,7 +199,7 @@
 #define IPU_OP_HSWRITE_MASK IPU_ISA_U(0xFE007FFF)
 #define IPU_OP_HSWRITE_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM0, IPU_OP_HSWRITE_F3, IPU_OP_HSWRITE_F7)
 
-/* the AMP (IPU_OPC_CUSTOM1) */
+/* AMP (IPU_OPC_CUSTOM1) */
 /* amp.ldw.f16 rs1 (any): load W (R16 x 4 f16, row-major) from rs1 */
 #define IPU_OP_AMP_LDW_F16_F3 0
 #define IPU_OP_AMP_LDW_F16_F7 0x00
