@@ -42,7 +42,7 @@ struct TileIdentity {
 struct TileParams {
   TileIdentity id;
   uint32_t sram_bytes = 256 * 1024;
-  uint32_t workers = 6;            // worker contexts (the `thread` CSR runs 1..workers)
+  uint32_t workers = IPU_MAX_WORKERS;  // worker contexts (the `thread` CSR runs 1..workers)
   uint32_t thread_quantum = 1024;  // instructions a thread runs before another is scheduled
   uint32_t amp_f16_macs = 64;      // AMP f16 MACs per cycle (amp.mac f16 rows = this / 4)
   uint32_t amp_f32_macs = 16;      // AMP f32 MACs per cycle (amp.mac f32 rows = this / 4)
