@@ -24,6 +24,13 @@ include_guard(GLOBAL)
 set(IPU_FIRMWARE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
 cmake_path(NORMAL_PATH IPU_FIRMWARE_ROOT)
 set(IPU_FIRMWARE_LINKER_SCRIPT ${IPU_FIRMWARE_ROOT}/runtime/tile.ld)
+# The ISA source's generated files (hw/isa/xipu.yaml, tools/isagen): ipu/xipu_isa.h, and
+# the memory map tile.ld INCLUDEs (found on the -L path). Relative to this file, so a
+# project outside this tree that includes IpuFirmware.cmake finds them too.
+set(IPU_ISA_INCLUDE ${IPU_FIRMWARE_ROOT}/../hw/isa/include)
+set(IPU_ISA_LD_DIR ${IPU_FIRMWARE_ROOT}/../hw/isa/ld)
+cmake_path(NORMAL_PATH IPU_ISA_INCLUDE)
+cmake_path(NORMAL_PATH IPU_ISA_LD_DIR)
 set(IPU_FIRMWARE_OUTPUT_DIR ${CMAKE_BINARY_DIR} CACHE PATH
     "Where ipu_add_firmware() puts the ELF files")
 
@@ -38,14 +45,14 @@ endif()
 
 enable_language(ASM)  # crt0.S and the console stubs
 
-# The Xipu header, for any target that wants it, and the host / device contract it uses
-# (ipu/hostif_regs.h: IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS), generated from
-# hw/host_if/registers.yaml.
+# The Xipu header for any target that wants it, with the ISA header it includes
+# (ipu/xipu_isa.h) and the host / device contract firmware may include too
+# (ipu/hostif_regs.h, generated from hw/host_if/registers.yaml).
 set(IPU_HOSTIF_INCLUDE ${IPU_FIRMWARE_ROOT}/../hw/host_if/include)
 cmake_path(NORMAL_PATH IPU_HOSTIF_INCLUDE)
 if(NOT TARGET ipu_xipu)
   add_library(ipu_xipu INTERFACE)
-  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include ${IPU_HOSTIF_INCLUDE})
+  target_include_directories(ipu_xipu INTERFACE ${IPU_FIRMWARE_ROOT}/include ${IPU_ISA_INCLUDE} ${IPU_HOSTIF_INCLUDE})
 endif()
 
 # The runtime: crt0, console, exit, heap. One object library per platform; both link
@@ -71,9 +78,9 @@ function(_ipu_link_elf target output dir objects runtime)
   add_executable(${target} $<TARGET_OBJECTS:${objects}> $<TARGET_OBJECTS:${runtime}>)
   set_target_properties(${target} PROPERTIES
     OUTPUT_NAME ${output} SUFFIX .elf RUNTIME_OUTPUT_DIRECTORY ${dir}
-    LINK_DEPENDS ${IPU_FIRMWARE_LINKER_SCRIPT})
+    LINK_DEPENDS "${IPU_FIRMWARE_LINKER_SCRIPT};${IPU_ISA_LD_DIR}/xipu_isa.ld")
   target_link_options(${target} PRIVATE
-    -T ${IPU_FIRMWARE_LINKER_SCRIPT} -Wl,-Map=${dir}/${output}.map ${ARGN})
+    -T ${IPU_FIRMWARE_LINKER_SCRIPT} -L${IPU_ISA_LD_DIR} -Wl,-Map=${dir}/${output}.map ${ARGN})
 endfunction()
 
 function(ipu_add_firmware name)
@@ -119,9 +126,9 @@ function(ipu_add_firmware name)
     if(NOT FW_QEMU_SRAM_SIZE)
       set(FW_QEMU_SRAM_SIZE 638976)
     endif()
-    math(EXPR top "0x40000 + ${FW_QEMU_SRAM_SIZE}" OUTPUT_FORMAT HEXADECIMAL)
+    # The SRAM top relative to the linker script's __ipu_sram_base (from the ISA source).
     _ipu_link_elf(${name}_qemu ${name}.qemu ${FW_OUTPUT_DIR} ${name}_objs ipu_runtime_linux
-                  ${layout} -Wl,--defsym=__ipu_sram_top=${top})
+                  ${layout} -Wl,--defsym=__ipu_sram_top=__ipu_sram_base+${FW_QEMU_SRAM_SIZE})
     target_link_libraries(${name}_qemu PRIVATE ${FW_LIBS} m)
   endif()
 endfunction()

@@ -28,7 +28,7 @@ _start:
 
 #ifdef IPU_PLATFORM_LINUX
     ABS(t0, __ipu_sram_top)
-    li      t3, 6
+    li      t3, IPU_MAX_WORKERS       /* nworkers of a full tile: the tile's stack layout */
 #else
     csrr    t0, IPU_CSR_SRAMBASE
     csrr    t1, IPU_CSR_SRAMSIZE
@@ -83,7 +83,7 @@ _start:
     .globl __ipu_worker_exit
     .type __ipu_worker_exit, @function
 __ipu_worker_exit:
-    .insn r 0x0B, 0, 0x02, x0, a0, x0   /* wexit a0 */
+    .insn r IPU_OPC_CUSTOM0, IPU_OP_WEXIT_F3, IPU_OP_WEXIT_F7, x0, a0, x0   /* wexit a0 */
     .size __ipu_worker_exit, . - __ipu_worker_exit
 #endif
 

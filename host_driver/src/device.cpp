@@ -1,6 +1,7 @@
 // ipudrv::Device: opening a session, reset, loading programs, tile and streaming-memory
 // access. The run loop is in run.cpp.
 #include <ipu/hostif_regs.h>
+#include <ipu/xipu_isa.h>  // IPU_SRAM_BASE: where tile SRAM starts (hw/isa/xipu.yaml)
 
 #include <chrono>
 #include <cstring>
@@ -11,7 +12,6 @@
 namespace ipudrv {
 namespace {
 
-constexpr uint32_t kTileBase = 0x40000;  // docs/xipu.md: tile SRAM starts here
 constexpr uint32_t kAllIrqs = IPU_IRQ_STATUS_RUN_DONE_MASK | IPU_IRQ_STATUS_DMA0_MASK | IPU_IRQ_STATUS_DMA1_MASK |
                               IPU_IRQ_STATUS_ERROR_MASK;
 
@@ -112,9 +112,12 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
     if (prev && prev->ipu == r.ipu && prev->tile_first + prev->tile_count > r.tile_first)
       throw UsageError("load: tile ranges overlap on ipu " + std::to_string(r.ipu) + " at tile " + std::to_string(r.tile_first));
     prev = &r;
-    if (elf.image_end() > kTileBase + uint64_t(info.sram_bytes))
+    if (elf.image_end() > IPU_SRAM_BASE + uint64_t(info.sram_bytes)) {
+      char base[16];
+      std::snprintf(base, sizeof base, "0x%x", unsigned(IPU_SRAM_BASE));
       throw ProgramError(elf.name() + ": image ends at " + std::to_string(elf.image_end()) + ", beyond the " +
-                         std::to_string(info.sram_bytes) + " bytes of tile SRAM from 0x40000");
+                         std::to_string(info.sram_bytes) + " bytes of tile SRAM from " + base);
+    }
   }
   reset_locked();
   uint32_t booted = 0;

@@ -45,7 +45,8 @@ void DeviceImpl::serve_stream_wait() {
   const uint32_t id = t->read32(IPU_REG_STREAM_WAIT_ID);
   const uint32_t bytes = t->read32(IPU_REG_STREAM_WAIT_BYTES);
   const bool d2h = (t->read32(IPU_REG_STREAM_WAIT_DIR) & IPU_STREAM_WAIT_DIR_D2H_MASK) != 0;
-  if (id >= IPU_STREAMS) throw ProtocolError("STREAM_WAIT names stream " + std::to_string(id) + ", beyond the 64 ids");
+  if (id >= IPU_STREAMS)
+    throw ProtocolError("STREAM_WAIT names stream " + std::to_string(id) + ", beyond the " + std::to_string(IPU_STREAMS) + " ids");
   detail::DmaRequest q;
   q.target = IPU_DMA_TARGET_STREAM;
   q.ipu = id;

@@ -343,8 +343,10 @@ TileConfig read_tile(const Section& s) {
   // The tile address space is 32 bits and SRAM starts at SRAM_BASE (docs/xipu.md).
   constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - iss::kSramBase;
   if (kib >= kSramLimit / kKiB) {
-    s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) +
-                           " KiB (4 GiB minus the SRAM base 0x40000), got " + std::to_string(kib));
+    std::ostringstream base;
+    base << std::hex << std::showbase << iss::kSramBase;
+    s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) + " KiB (4 GiB minus the SRAM base " +
+                           base.str() + "), got " + std::to_string(kib));
   }
   t.sram_bytes = kib * kKiB;
   t.workers = uint32_t(s.optional_uint("workers", 1, iss::kIssueSlots, t.workers));

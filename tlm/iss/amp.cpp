@@ -118,7 +118,7 @@ bool TileState::amp(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
-  const bool f32 = rv::funct7(word_at(ip)) == 1;
+  const bool f32 = rv::funct7(word_at(ip)) == IPU_AMP_F32;
   const char* type = f32 ? "f32" : "f16";
   const uint32_t rows = (f32 ? params_.amp_f32_macs : params_.amp_f16_macs) / 4;
   const char* name = op == Op::amp_ldw16 || op == Op::amp_ldw32   ? "ldw"

@@ -10,12 +10,16 @@
 // rs2 field): a GEMM loads one W and issues one amp.mac per bank, i.e. per output column.
 #pragma once
 
+#include <ipu/xipu_isa.h>
+
 #include <cstdint>
 
 namespace ipusim::iss {
 
-inline constexpr uint32_t kAmpMaxRows = 64;
-inline constexpr uint32_t kAmpBanks = 8;  // CSR ampbanks
+// From the ISA source (hw/isa/xipu.yaml): the most rows any tile has, and the banks
+// (CSR ampbanks; the decoder checks a bank operand against it).
+inline constexpr uint32_t kAmpMaxRows = IPU_AMP_MAX_ROWS;
+inline constexpr uint32_t kAmpBanks = IPU_AMP_BANKS;
 
 enum class AmpType : uint8_t { None, F16, F32 };
 

@@ -10,7 +10,7 @@
 // streaming address not aligned), "access fault" (buffer outside SRAM, a read into code).
 #include <fmt/format.h>
 
-#include <ipu/hostif_regs.h>
+#include <ipu/xipu_isa.h>  // IPU_STREAMS, IPU_SMEM_ALIGN, IPU_XFER_MAX
 
 #include "iss/tile_state.h"
 

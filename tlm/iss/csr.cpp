@@ -1,12 +1,15 @@
-// Zicsr instructions over the CSRs of docs/xipu.md: the F extension's fflags / frm /
-// fcsr, the counters (per thread: cycle of the reading instruction's issue, instret
+// Zicsr instructions over the CSRs of docs/xipu.md (numbers and access from the ISA
+// source, hw/isa/xipu.yaml, via ipu/xipu_isa.h and isa_table.h): the F extension's fflags /
+// frm / fcsr, the counters (per thread: cycle of the reading instruction's issue, instret
 // before it) and the Xipu identity and per-tile CSRs. Unknown CSRs, and writes to
 // read-only ones, are illegal instructions.
 #include <fmt/format.h>
+#include <ipu/xipu_isa.h>
 
 #include "iss/decode.h"
 #include "iss/disasm.h"
 #include "iss/fpu.h"
+#include "iss/isa_table.h"
 #include "iss/tile_state.h"
 
 namespace ipusim::iss {
@@ -27,50 +30,52 @@ bool TileState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     return false;
   };
   // Fold in the host flags of the native FP fast path before fflags is seen or replaced.
-  if (num <= 3) {
+  if (num <= IPU_CSR_FCSR) {
     R[kFflagsReg] |= fpu::host_flags_read();
     fpu::host_flags_clear();
   }
 
   uint32_t old = 0;
-  bool read_only = false;
   switch (num) {
-    case 0x001: old = R[kFflagsReg]; break;
-    case 0x002: old = R[kFrmReg]; break;
-    case 0x003: old = R[kFrmReg] << 5 | R[kFflagsReg]; break;
-    case 0xc00: case 0xc01: old = static_cast<uint32_t>(cycle); read_only = true; break;
-    case 0xc80: case 0xc81: old = static_cast<uint32_t>(cycle >> 32); read_only = true; break;
-    case 0xc02: old = static_cast<uint32_t>(instret); read_only = true; break;
-    case 0xc82: old = static_cast<uint32_t>(instret >> 32); read_only = true; break;
-    case 0xcc0: old = params_.id.tile; read_only = true; break;
-    case 0xcc1: old = params_.id.ipu; read_only = true; break;
-    case 0xcc2: old = t.id; read_only = true; break;
-    case 0xcc3: old = params_.id.tiles_per_ipu; read_only = true; break;
-    case 0xcc4: old = params_.id.ipus; read_only = true; break;
-    case 0xcc5: old = params_.workers; read_only = true; break;
-    case 0xcc6: old = kSramBase; read_only = true; break;
-    case 0xcc7: old = params_.sram_bytes; read_only = true; break;
-    case 0xcc8: old = superstep_; read_only = true; break;
-    case 0xcc9: old = params_.amp_f16_macs / 4; read_only = true; break;
-    case 0xcca: old = params_.amp_f32_macs / 4; read_only = true; break;
-    case 0xccb: old = kAmpBanks; read_only = true; break;
-    case 0x8c0: old = wstack_base_; break;
-    case 0x8c1: old = wstack_size_; break;
-    case 0x8c2: old = wexit_pc_; break;
+    case IPU_CSR_FFLAGS: old = R[kFflagsReg]; break;
+    case IPU_CSR_FRM: old = R[kFrmReg]; break;
+    case IPU_CSR_FCSR: old = R[kFrmReg] << 5 | R[kFflagsReg]; break;
+    case IPU_CSR_CYCLE: case IPU_CSR_TIME: old = static_cast<uint32_t>(cycle); break;
+    case IPU_CSR_CYCLEH: case IPU_CSR_TIMEH: old = static_cast<uint32_t>(cycle >> 32); break;
+    case IPU_CSR_INSTRET: old = static_cast<uint32_t>(instret); break;
+    case IPU_CSR_INSTRETH: old = static_cast<uint32_t>(instret >> 32); break;
+    case IPU_CSR_TILE: old = params_.id.tile; break;
+    case IPU_CSR_IPU: old = params_.id.ipu; break;
+    case IPU_CSR_THREAD: old = t.id; break;
+    case IPU_CSR_NTILES: old = params_.id.tiles_per_ipu; break;
+    case IPU_CSR_NIPUS: old = params_.id.ipus; break;
+    case IPU_CSR_NWORKERS: old = params_.workers; break;
+    case IPU_CSR_SRAMBASE: old = kSramBase; break;
+    case IPU_CSR_SRAMSIZE: old = params_.sram_bytes; break;
+    case IPU_CSR_SUPERSTEP: old = superstep_; break;
+    case IPU_CSR_AMPROWS16: old = params_.amp_f16_macs / 4; break;
+    case IPU_CSR_AMPROWS32: old = params_.amp_f32_macs / 4; break;
+    case IPU_CSR_AMPBANKS: old = kAmpBanks; break;
+    case IPU_CSR_WSTACKBASE: old = wstack_base_; break;
+    case IPU_CSR_WSTACKSIZE: old = wstack_size_; break;
+    case IPU_CSR_WEXITPC: old = wexit_pc_; break;
     default: return illegal(fmt::format("unknown CSR 0x{:03x}", num));
   }
   if (writes) {
-    if (read_only) return illegal(fmt::format("write to read-only CSR {}", csr_name(num)));
+    // Which CSRs are writable is the ISA source's (hw/isa/xipu.yaml) to say; looked up
+    // only here, since writes are rare and reads (counters) are not.
+    const isa::Csr* c = isa::find_csr(num);
+    if (!c || !c->writable) return illegal(fmt::format("write to read-only CSR {}", csr_name(num)));
     uint32_t v = operand;
     if ((f3 & 3) == 2) v = old | operand;
     if ((f3 & 3) == 3) v = old & ~operand;
     switch (num) {
-      case 0x001: R[kFflagsReg] = v & 0x1f; break;
-      case 0x002: R[kFrmReg] = v & 7; break;
-      case 0x003: R[kFflagsReg] = v & 0x1f; R[kFrmReg] = (v >> 5) & 7; break;
-      case 0x8c0: wstack_base_ = v; break;
-      case 0x8c1: wstack_size_ = v; break;
-      case 0x8c2: wexit_pc_ = v; break;
+      case IPU_CSR_FFLAGS: R[kFflagsReg] = v & 0x1f; break;
+      case IPU_CSR_FRM: R[kFrmReg] = v & 7; break;
+      case IPU_CSR_FCSR: R[kFflagsReg] = v & 0x1f; R[kFrmReg] = (v >> 5) & 7; break;
+      case IPU_CSR_WSTACKBASE: wstack_base_ = v; break;
+      case IPU_CSR_WSTACKSIZE: wstack_size_ = v; break;
+      case IPU_CSR_WEXITPC: wexit_pc_ = v; break;
     }
   }
   R[ip->rd] = old;

@@ -4,7 +4,7 @@
 // range their fast check tests, and static jump targets become offsets in the decoded array.
 #include "iss/decode.h"
 
-#include "iss/amp_state.h"
+#include "iss/isa_table.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::iss {
@@ -137,10 +137,10 @@ Decoded decode_fp_arith(FpOp fop, Op rne, Op dyn, uint32_t w, bool three) {
 Decoded decode_fma(uint32_t w) {
   if ((rv::funct7(w) & 3) != 0) return {};  // fmt: only single precision
   switch (rv::opcode(w)) {
-    case 0x43: return decode_fp_arith(FpOp::madd, Op::fmadd, Op::fmadd_dyn, w, true);
-    case 0x47: return decode_fp_arith(FpOp::msub, Op::fmsub, Op::fmsub_dyn, w, true);
-    case 0x4b: return decode_fp_arith(FpOp::nmsub, Op::fnmsub, Op::fnmsub_dyn, w, true);
-    case 0x4f: return decode_fp_arith(FpOp::nmadd, Op::fnmadd, Op::fnmadd_dyn, w, true);
+    case rv::kMadd: return decode_fp_arith(FpOp::madd, Op::fmadd, Op::fmadd_dyn, w, true);
+    case rv::kMsub: return decode_fp_arith(FpOp::msub, Op::fmsub, Op::fmsub_dyn, w, true);
+    case rv::kNmsub: return decode_fp_arith(FpOp::nmsub, Op::fnmsub, Op::fnmsub_dyn, w, true);
+    case rv::kNmadd: return decode_fp_arith(FpOp::nmadd, Op::fnmadd, Op::fnmadd_dyn, w, true);
   }
   return {};
 }
@@ -187,70 +187,28 @@ Decoded decode_op_fp(uint32_t w) {
   return {};
 }
 
-// custom-0: docs/xipu.md "Instructions". Unused fields must be zero.
+// Xipu (custom-0 and custom-1): the generated table (isa_table.h, from hw/isa/xipu.yaml)
+// names the op and where its operands are; here they become register-file indexes like
+// every other op's. An imm operand (the AMP's bank) is stored as its value, already
+// checked against its limit by the lookup.
 Decoded decode_xipu(uint32_t w) {
-  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  const bool only_rs1 = rd == 0 && rs2 == 0;
-  switch (rv::funct3(w)) {
-    case 0:
-      switch (f7) {
-        case 0: return make(Op::xrun, xd(rd), xs(rs1), xs(rs2));
-        case 1: return rd == 0 && rs1 == 0 && rs2 == 0 ? make(Op::xjoin) : Decoded{};
-        case 2: return only_rs1 ? make(Op::xwexit, 0, xs(rs1)) : Decoded{};
-        case 3: return only_rs1 ? make(Op::xhalt, 0, xs(rs1)) : Decoded{};
-        case 4: return only_rs1 ? make(Op::xsync, 0, xs(rs1)) : Decoded{};
-      }
-      return {};
-    case 1:
-      if (f7 == 0) return only_rs1 ? make(Op::cputc, 0, xs(rs1)) : Decoded{};
-      if (f7 == 1) return make(Op::cwrite, xd(rd), xs(rs1), xs(rs2));
-      return {};
-    case 2:  // exchange
-      if (rd != 0) return {};
-      switch (f7) {
-        case 0: return make(Op::xdst, 0, xs(rs1), xs(rs2));
-        case 1: return make(Op::xsend, 0, xs(rs1), xs(rs2));
-        case 2: return rs2 == 0 ? make(Op::xsrc, 0, xs(rs1)) : Decoded{};
-        case 3: return make(Op::xrecv, 0, xs(rs1), xs(rs2));
-        case 4: return rs1 == 0 && rs2 == 0 ? make(Op::xwait) : Decoded{};
-      }
-      return {};
-    case 3:  // streaming memory
-      if (rd != 0) return {};
-      switch (f7) {
-        case 0: return make(Op::smaddr, 0, xs(rs1), xs(rs2));
-        case 1: return make(Op::smread, 0, xs(rs1), xs(rs2));
-        case 2: return make(Op::smwrite, 0, xs(rs1), xs(rs2));
-      }
-      return {};
-    case 4:  // host streams
-      if (rd != 0) return {};
-      switch (f7) {
-        case 0: return rs2 == 0 ? make(Op::hsid, 0, xs(rs1)) : Decoded{};
-        case 1: return make(Op::hsread, 0, xs(rs1), xs(rs2));
-        case 2: return make(Op::hswrite, 0, xs(rs1), xs(rs2));
-      }
-      return {};
+  const isa::XipuInsn* x = isa::find_xipu(w);
+  if (!x) return {};
+  Decoded d = make(x->op);
+  for (unsigned i = 0; i < x->count; ++i) {
+    const isa::Operand& o = x->operands[i];
+    const uint32_t v = isa::operand_value(o, w);
+    uint8_t& slot = o.field == isa::Field::rd ? d.insn.rd : o.field == isa::Field::rs1 ? d.insn.rs1 : d.insn.rs2;
+    switch (o.kind) {
+      case isa::Kind::xreg: slot = o.field == isa::Field::rd ? xd(v) : xs(v); break;
+      case isa::Kind::freg: slot = fr(v); break;
+      case isa::Kind::imm: slot = static_cast<uint8_t>(v); break;
+    }
   }
-  return {};
-}
-
-// custom-1: the AMP. funct7 is the type (0 = f16, 1 = f32); amp.mac and amp.st carry
-// their accumulator bank in rs2 (decoded into rs2, < kAmpBanks); unused fields must be zero.
-Decoded decode_amp(uint32_t w) {
-  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  if (f7 > 1) return {};
-  const bool f32 = f7 == 1;
-  const int32_t bias = wrap(0u - kSramBase);
-  const bool bank_ok = rs2 < kAmpBanks;
-  const auto bank = static_cast<uint8_t>(rs2);
-  switch (rv::funct3(w)) {
-    case 0: return rd == 0 && rs2 == 0 ? make(f32 ? Op::amp_ldw32 : Op::amp_ldw16, 0, xs(rs1), 0, bias) : Decoded{};
-    case 1: return bank_ok ? make(f32 ? Op::amp_mac32 : Op::amp_mac16, xd(rd), xs(rs1), bank, bias) : Decoded{};
-    case 2: return rd == 0 && bank_ok ? make(Op::amp_st, 0, xs(rs1), bank) : Decoded{};
-    case 3: return rd == 0 && rs1 == 0 && rs2 == 0 ? make(Op::amp_clr) : Decoded{};
-  }
-  return {};
+  // amp.ldw / amp.mac read rs1 + imm on the loop's fast path: bias it by -SRAM_BASE like a load.
+  if (x->op == Op::amp_ldw16 || x->op == Op::amp_ldw32 || x->op == Op::amp_mac16 || x->op == Op::amp_mac32)
+    d.insn.imm = wrap(0u - kSramBase);
+  return d;
 }
 
 }  // namespace
@@ -258,28 +216,26 @@ Decoded decode_amp(uint32_t w) {
 Decoded decode(uint32_t w, uint32_t pc, const DecodeLayout& l) {
   if ((w & 3) != 3) return {};  // compressed encodings: no C extension
   switch (rv::opcode(w)) {
-    case 0x37: return make(Op::li, xd(rv::rd(w)), 0, 0, rv::imm_u(w));                       // lui
-    case 0x17: return make(Op::li, xd(rv::rd(w)), 0, 0, wrap(pc + rv::imm_u(w)));            // auipc
-    case 0x6f: return decode_jal(w, pc, l);
-    case 0x67:
+    case rv::kLui: return make(Op::li, xd(rv::rd(w)), 0, 0, rv::imm_u(w));
+    case rv::kAuipc: return make(Op::li, xd(rv::rd(w)), 0, 0, wrap(pc + rv::imm_u(w)));
+    case rv::kJal: return decode_jal(w, pc, l);
+    case rv::kJalr:
       if (rv::funct3(w) != 0) return {};
       return make(Op::jalr, xd(rv::rd(w)), xs(rv::rs1(w)), 0,
                   wrap(static_cast<uint32_t>(rv::imm_i(w)) - l.code_begin));
-    case 0x63: return decode_branch(w, pc, l);
-    case 0x03: return decode_load(w, false);
-    case 0x07: return decode_load(w, true);
-    case 0x23: return decode_store(w, false, l);
-    case 0x27: return decode_store(w, true, l);
-    case 0x13: return decode_op_imm(w);
-    case 0x33: return decode_op(w);
-    case 0x0f: return rv::funct3(w) == 0 ? make(Op::nop) : Decoded{};  // fence; no Zifencei
-    case 0x73: return decode_system(w);
-    case 0x43: case 0x47: case 0x4b: case 0x4f: return decode_fma(w);
-    case 0x53: return decode_op_fp(w);
-    case 0x0b: return decode_xipu(w);
-    case 0x2b: return decode_amp(w);
+    case rv::kBranch: return decode_branch(w, pc, l);
+    case rv::kLoad: return decode_load(w, false);
+    case rv::kLoadFp: return decode_load(w, true);
+    case rv::kStore: return decode_store(w, false, l);
+    case rv::kStoreFp: return decode_store(w, true, l);
+    case rv::kOpImm: return decode_op_imm(w);
+    case rv::kOp: return decode_op(w);
+    case rv::kMiscMem: return rv::funct3(w) == 0 ? make(Op::nop) : Decoded{};  // fence; no Zifencei
+    case rv::kSystem: return decode_system(w);
+    case rv::kMadd: case rv::kMsub: case rv::kNmsub: case rv::kNmadd: return decode_fma(w);
+    case rv::kOpFp: return decode_op_fp(w);
   }
-  return {};
+  return decode_xipu(w);  // the custom majors, or nothing
 }
 
 }  // namespace ipusim::iss

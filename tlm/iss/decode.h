@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "iss/decoded.h"
+#include "iss/rv_fields.h"  // rv::: the base formats, shared with the disassembler and the CSR unit
 
 namespace ipusim::iss {
 
@@ -22,31 +23,5 @@ struct Decoded {
 };
 
 Decoded decode(uint32_t word, uint32_t pc, const DecodeLayout& layout);
-
-// Field extraction shared by the decoder, the disassembler and the CSR unit.
-namespace rv {
-inline uint32_t opcode(uint32_t w) { return w & 0x7f; }
-inline uint32_t rd(uint32_t w) { return (w >> 7) & 31; }
-inline uint32_t funct3(uint32_t w) { return (w >> 12) & 7; }
-inline uint32_t rs1(uint32_t w) { return (w >> 15) & 31; }
-inline uint32_t rs2(uint32_t w) { return (w >> 20) & 31; }
-inline uint32_t rs3(uint32_t w) { return w >> 27; }
-inline uint32_t funct7(uint32_t w) { return w >> 25; }
-inline int32_t imm_i(uint32_t w) { return static_cast<int32_t>(w) >> 20; }
-inline int32_t imm_s(uint32_t w) {
-  return (static_cast<int32_t>(w) >> 25 << 5) | static_cast<int32_t>((w >> 7) & 31);
-}
-inline int32_t imm_b(uint32_t w) {
-  return (static_cast<int32_t>(w) >> 31 << 12) | static_cast<int32_t>(((w >> 7) & 1) << 11) |
-         static_cast<int32_t>(((w >> 25) & 63) << 5) | static_cast<int32_t>(((w >> 8) & 15) << 1);
-}
-inline int32_t imm_u(uint32_t w) { return static_cast<int32_t>(w & 0xfffff000u); }
-inline int32_t imm_j(uint32_t w) {
-  return (static_cast<int32_t>(w) >> 31 << 20) | static_cast<int32_t>(w & 0xff000u) |
-         static_cast<int32_t>(((w >> 20) & 1) << 11) | static_cast<int32_t>(((w >> 21) & 1023) << 1);
-}
-// A rounding-mode field is usable unless it is one of the reserved values 5 and 6.
-inline bool rm_valid(uint32_t rm) { return rm <= 4 || rm == 7; }
-}  // namespace rv
 
 }  // namespace ipusim::iss

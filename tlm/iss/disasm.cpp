@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "iss/amp_state.h"
 #include "iss/decode.h"
+#include "iss/isa_table.h"
 
 namespace ipusim::iss {
 namespace {
@@ -73,67 +73,22 @@ std::string dis_op_fp(uint32_t w) {
   return word(w);
 }
 
+// Xipu: from the same table as the decoder (isa_table.h), so both accept the same words.
+// Operands in assembly order; an optional imm operand (the AMP's bank) is left out when 0.
 std::string dis_xipu(uint32_t w) {
-  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  const bool only_rs1 = rd == 0 && rs2 == 0;
-  switch (rv::funct3(w)) {
-    case 0:
-      switch (f7) {
-        case 0: return fmt::format("run {}, {}, {}", X(rd), X(rs1), X(rs2));
-        case 1: return rd == 0 && rs1 == 0 && rs2 == 0 ? std::string("join") : word(w);
-        case 2: return only_rs1 ? fmt::format("wexit {}", X(rs1)) : word(w);
-        case 3: return only_rs1 ? fmt::format("halt {}", X(rs1)) : word(w);
-        case 4: return only_rs1 ? fmt::format("sync {}", X(rs1)) : word(w);
-      }
-      return word(w);
-    case 1:
-      if (f7 == 0) return only_rs1 ? fmt::format("cputc {}", X(rs1)) : word(w);
-      if (f7 == 1) return fmt::format("cwrite {}, {}, {}", X(rd), X(rs1), X(rs2));
-      return word(w);
-    case 2:
-      if (rd != 0) return word(w);
-      switch (f7) {
-        case 0: return fmt::format("xdst {}, {}", X(rs1), X(rs2));
-        case 1: return fmt::format("send {}, {}", X(rs1), X(rs2));
-        case 2: return rs2 == 0 ? fmt::format("xsrc {}", X(rs1)) : word(w);
-        case 3: return fmt::format("recv {}, {}", X(rs1), X(rs2));
-        case 4: return rs1 == 0 && rs2 == 0 ? std::string("xwait") : word(w);
-      }
-      return word(w);
-    case 3:
-      if (rd != 0) return word(w);
-      switch (f7) {
-        case 0: return fmt::format("smaddr {}, {}", X(rs1), X(rs2));
-        case 1: return fmt::format("smread {}, {}", X(rs1), X(rs2));
-        case 2: return fmt::format("smwrite {}, {}", X(rs1), X(rs2));
-      }
-      return word(w);
-    case 4:
-      if (rd != 0) return word(w);
-      switch (f7) {
-        case 0: return rs2 == 0 ? fmt::format("hsid {}", X(rs1)) : word(w);
-        case 1: return fmt::format("hsread {}, {}", X(rs1), X(rs2));
-        case 2: return fmt::format("hswrite {}, {}", X(rs1), X(rs2));
-      }
-      return word(w);
+  const isa::XipuInsn* x = isa::find_xipu(w);
+  if (!x) return word(w);
+  std::string out = x->mnemonic;
+  const char* sep = " ";
+  for (unsigned i = 0; i < x->count; ++i) {
+    const isa::Operand& o = x->operands[i];
+    const uint32_t v = isa::operand_value(o, w);
+    if (o.optional && v == 0) continue;
+    out += sep;
+    out += o.kind == isa::Kind::xreg ? X(v) : o.kind == isa::Kind::freg ? F(v) : std::to_string(v);
+    sep = ", ";
   }
-  return word(w);
-}
-
-std::string dis_amp(uint32_t w) {
-  const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f7 = rv::funct7(w);
-  if (f7 > 1) return word(w);
-  const char* type = f7 ? "f32" : "f16";
-  // amp.mac / amp.st: the accumulator bank (rs2) as a trailing immediate, left out for bank 0.
-  const bool bank_ok = rs2 < kAmpBanks;
-  const std::string bank = rs2 == 0 ? "" : fmt::format(", {}", rs2);
-  switch (rv::funct3(w)) {
-    case 0: return rd == 0 && rs2 == 0 ? fmt::format("amp.ldw.{} {}", type, X(rs1)) : word(w);
-    case 1: return bank_ok ? fmt::format("amp.mac.{} {}, {}{}", type, X(rd), X(rs1), bank) : word(w);
-    case 2: return rd == 0 && bank_ok ? fmt::format("amp.st.{} {}{}", type, X(rs1), bank) : word(w);
-    case 3: return rd == 0 && rs1 == 0 && rs2 == 0 ? fmt::format("amp.clr.{}", type) : word(w);
-  }
-  return word(w);
+  return out;
 }
 
 }  // namespace
@@ -142,68 +97,43 @@ const char* xreg_name(unsigned r) { return r < 32 ? kXNames[r] : "?"; }
 const char* freg_name(unsigned r) { return r < 32 ? kFNames[r] : "?"; }
 
 const char* csr_name(uint32_t csr) {
-  switch (csr) {
-    case 0x001: return "fflags";
-    case 0x002: return "frm";
-    case 0x003: return "fcsr";
-    case 0xc00: return "cycle";
-    case 0xc01: return "time";
-    case 0xc02: return "instret";
-    case 0xc80: return "cycleh";
-    case 0xc81: return "timeh";
-    case 0xc82: return "instreth";
-    case 0xcc0: return "tile";
-    case 0xcc1: return "ipu";
-    case 0xcc2: return "thread";
-    case 0xcc3: return "ntiles";
-    case 0xcc4: return "nipus";
-    case 0xcc5: return "nworkers";
-    case 0xcc6: return "srambase";
-    case 0xcc7: return "sramsize";
-    case 0xcc8: return "superstep";
-    case 0xcc9: return "amprows16";
-    case 0xcca: return "amprows32";
-    case 0xccb: return "ampbanks";
-    case 0x8c0: return "wstackbase";
-    case 0x8c1: return "wstacksize";
-    case 0x8c2: return "wexitpc";
-  }
-  return nullptr;
+  const isa::Csr* c = isa::find_csr(csr);
+  return c ? c->name : nullptr;
 }
 
 std::string disassemble(uint32_t w, uint32_t pc) {
   if ((w & 3) != 3) return word(w);
   const uint32_t rd = rv::rd(w), rs1 = rv::rs1(w), rs2 = rv::rs2(w), f3 = rv::funct3(w);
   switch (rv::opcode(w)) {
-    case 0x37: return fmt::format("lui {}, 0x{:x}", X(rd), w >> 12);
-    case 0x17: return fmt::format("auipc {}, 0x{:x}", X(rd), w >> 12);
-    case 0x6f: return fmt::format("jal {}, 0x{:x}", X(rd), pc + static_cast<uint32_t>(rv::imm_j(w)));
-    case 0x67:
+    case rv::kLui: return fmt::format("lui {}, 0x{:x}", X(rd), w >> 12);
+    case rv::kAuipc: return fmt::format("auipc {}, 0x{:x}", X(rd), w >> 12);
+    case rv::kJal: return fmt::format("jal {}, 0x{:x}", X(rd), pc + static_cast<uint32_t>(rv::imm_j(w)));
+    case rv::kJalr:
       if (f3 != 0) return word(w);
       return fmt::format("jalr {}, {}({})", X(rd), rv::imm_i(w), X(rs1));
-    case 0x63: {
+    case rv::kBranch: {
       static const char* const m[8] = {"beq", nullptr, nullptr, nullptr, "blt", "bge", "bltu", "bgeu"};
       const char* mn = f3 == 1 ? "bne" : m[f3];
       if (!mn) return word(w);
       return fmt::format("{} {}, {}, 0x{:x}", mn, X(rs1), X(rs2), pc + static_cast<uint32_t>(rv::imm_b(w)));
     }
-    case 0x03: {
+    case rv::kLoad: {
       static const char* const m[8] = {"lb", "lh", "lw", nullptr, "lbu", "lhu", nullptr, nullptr};
       if (!m[f3]) return word(w);
       return fmt::format("{} {}, {}({})", m[f3], X(rd), rv::imm_i(w), X(rs1));
     }
-    case 0x07:
+    case rv::kLoadFp:
       if (f3 != 2) return word(w);
       return fmt::format("flw {}, {}({})", F(rd), rv::imm_i(w), X(rs1));
-    case 0x23: {
+    case rv::kStore: {
       static const char* const m[3] = {"sb", "sh", "sw"};
       if (f3 > 2) return word(w);
       return fmt::format("{} {}, {}({})", m[f3], X(rs2), rv::imm_s(w), X(rs1));
     }
-    case 0x27:
+    case rv::kStoreFp:
       if (f3 != 2) return word(w);
       return fmt::format("fsw {}, {}({})", F(rs2), rv::imm_s(w), X(rs1));
-    case 0x13: {
+    case rv::kOpImm: {
       static const char* const m[8] = {"addi", "slli", "slti", "sltiu", "xori", "srli", "ori", "andi"};
       if (f3 == 1 || f3 == 5) {
         const uint32_t f7 = rv::funct7(w);
@@ -213,7 +143,7 @@ std::string disassemble(uint32_t w, uint32_t pc) {
       }
       return fmt::format("{} {}, {}, {}", m[f3], X(rd), X(rs1), rv::imm_i(w));
     }
-    case 0x33: {
+    case rv::kOp: {
       static const char* const base[8] = {"add", "sll", "slt", "sltu", "xor", "srl", "or", "and"};
       static const char* const mul[8] = {"mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu"};
       const char* mn = nullptr;
@@ -225,8 +155,8 @@ std::string disassemble(uint32_t w, uint32_t pc) {
       if (!mn) return word(w);
       return fmt::format("{} {}, {}, {}", mn, X(rd), X(rs1), X(rs2));
     }
-    case 0x0f: return f3 == 0 ? std::string("fence") : word(w);
-    case 0x73: {
+    case rv::kMiscMem: return f3 == 0 ? std::string("fence") : word(w);
+    case rv::kSystem: {
       if (f3 == 0) return w == 0x73 ? std::string("ecall") : w == 0x00100073 ? std::string("ebreak") : word(w);
       static const char* const m[8] = {nullptr, "csrrw", "csrrs", "csrrc", nullptr, "csrrwi", "csrrsi", "csrrci"};
       if (!m[f3]) return word(w);
@@ -234,17 +164,15 @@ std::string disassemble(uint32_t w, uint32_t pc) {
       if (f3 >= 5) return fmt::format("{} {}, {}, {}", m[f3], X(rd), csr, rs1);
       return fmt::format("{} {}, {}, {}", m[f3], X(rd), csr, X(rs1));
     }
-    case 0x43: case 0x47: case 0x4b: case 0x4f: {
+    case rv::kMadd: case rv::kMsub: case rv::kNmsub: case rv::kNmadd: {
       static const char* const m[4] = {"fmadd.s", "fmsub.s", "fnmsub.s", "fnmadd.s"};
       if ((rv::funct7(w) & 3) != 0 || !rv::rm_valid(f3)) return word(w);
       return fmt::format("{} {}, {}, {}, {}{}", m[(rv::opcode(w) >> 2) & 3], F(rd), F(rs1), F(rs2),
                          F(rv::rs3(w)), rm_suffix(f3));
     }
-    case 0x53: return dis_op_fp(w);
-    case 0x0b: return dis_xipu(w);
-    case 0x2b: return dis_amp(w);
+    case rv::kOpFp: return dis_op_fp(w);
   }
-  return word(w);
+  return dis_xipu(w);  // the custom majors, or nothing
 }
 
 }  // namespace ipusim::iss

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include <ipu/xipu_isa.h>
+
 #include "common/problem.h"  // plain C++: the fault record
 #include "iss/program.h"
 
@@ -27,8 +29,9 @@ namespace ipusim::iss {
 
 class Sram;
 
-inline constexpr uint32_t kSramBase = 0x0004'0000;
-inline constexpr unsigned kIssueSlots = 6;  // barrel depth: one issue per thread per 6 cycles
+// From the ISA source (hw/isa/xipu.yaml, ipu/xipu_isa.h), like firmware, driver and tile.ld.
+inline constexpr uint32_t kSramBase = IPU_SRAM_BASE;
+inline constexpr unsigned kIssueSlots = IPU_MAX_WORKERS;  // barrel depth: one issue per thread per 6 cycles
 
 struct TileIdentity {
   uint32_t tile = 0;           // index in its IPU
@@ -40,7 +43,7 @@ struct TileIdentity {
 struct TileParams {
   TileIdentity id;
   uint32_t sram_bytes = 256 * 1024;
-  uint32_t workers = 6;            // worker contexts (the `thread` CSR runs 1..workers)
+  uint32_t workers = IPU_MAX_WORKERS;  // worker contexts (the `thread` CSR runs 1..workers)
   uint32_t thread_quantum = 1024;  // instructions a thread runs before another is scheduled
   uint32_t amp_f16_macs = 64;      // AMP f16 MACs per cycle (amp.mac f16 rows = this / 4)
   uint32_t amp_f32_macs = 16;      // AMP f32 MACs per cycle (amp.mac f32 rows = this / 4)

@@ -84,9 +84,15 @@ struct Struct {
   uint32_t size = 0;
   std::vector<StructField> fields;
 };
+// Constants another generated header (the ISA's) defines: included, never redefined.
+struct Import {
+  std::string header, source, doc;
+  std::vector<std::string> names;
+};
 struct Map {
   std::string name, prefix;
   uint32_t major = 0, minor = 0;
+  std::vector<Import> imports;
   std::vector<Value> constants, flags;
   std::vector<Enum> enums;
   std::vector<Reg> regs;
@@ -138,6 +144,11 @@ Map parse(const std::string& path) {
   m.minor = uint32_t(number(need(root, "version"), "minor"));
   for (const auto& n : root["constants"]) m.constants.push_back({text(n, "name"), optional_text(n, "doc"), number(n, "value")});
   for (const auto& n : root["flags"]) m.flags.push_back({text(n, "name"), optional_text(n, "doc"), number(n, "value")});
+  for (const auto& n : root["imports"]) {
+    Import im{text(n, "header"), text(n, "source"), text(n, "doc"), {}};
+    for (const auto& name : need(n, "names")) im.names.push_back(name.as<std::string>());
+    m.imports.push_back(std::move(im));
+  }
   for (const auto& n : root["enums"]) {
     Enum e{text(n, "name"), optional_text(n, "doc"), {}};
     for (const auto& v : need(n, "values")) e.values.push_back({text(v, "name"), optional_text(v, "doc"), number(v, "value")});
@@ -207,6 +218,14 @@ std::string header(const Map& m, const std::string& source) {
   o << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n#include <stddef.h>\n\n";
   o << "#ifdef __cplusplus\n#define " << P << "_STATIC_ASSERT(c, m) static_assert(c, m)\n#else\n#define " << P
     << "_STATIC_ASSERT(c, m) _Static_assert(c, m)\n#endif\n\n";
+  for (const auto& im : m.imports) {
+    std::string names;
+    for (const auto& n : im.names) names += (names.empty() ? "" : ", ") + P + "_" + n;
+    o << fmt::format("#include <{}> /* {} (generated from {}) */\n", im.header, names, im.source);
+    for (const auto& n : im.names)
+      o << fmt::format("#ifndef {0}_{1}\n#error \"{2} does not define {0}_{1}\"\n#endif\n", P, n, im.header);
+  }
+  if (!m.imports.empty()) o << "\n";
   o << fmt::format("#define {}_VERSION_MAJOR {}u\n#define {}_VERSION_MINOR {}u\n\n", P, m.major, P, m.minor);
   o << "/* constants */\n";
   for (const auto& c : m.constants) o << fmt::format("#define {}_{} 0x{:X}u /* {} */\n", P, c.name, c.value, c.doc);
@@ -273,6 +292,12 @@ std::string doc(const Map& m, const std::string& source) {
   o << "\n## Constants\n\n| name | value | description |\n|---|---|---|\n";
   for (const auto& c : m.constants) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, escape(c.doc));
   for (const auto& c : m.flags) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, escape(c.doc));
+  for (const auto& im : m.imports) {
+    std::string link = im.doc;
+    if (link.rfind("docs/", 0) == 0) link = link.substr(5);  // this table lives in docs/ too
+    for (const auto& n : im.names)
+      o << fmt::format("| `{}_{}` | [{}]({}) | from `{}` (`{}`) |\n", P, n, im.doc, link, im.source, im.header);
+  }
   for (const auto& e : m.enums) {
     o << fmt::format("\n## {}_{}_*: {}\n\n| value | name | meaning |\n|---|---|---|\n", P, e.name, escape(e.doc));
     for (const auto& v : e.values) o << fmt::format("| {} | `{}_{}_{}` | {} |\n", v.value, P, e.name, v.name, escape(v.doc));

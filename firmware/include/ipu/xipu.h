@@ -1,96 +1,33 @@
 /*
  * ipu/xipu.h: the Xipu extension of the ipusim tile core, as C inline functions.
  *
- * One function per custom instruction and per CSR of docs/xipu.md (the contract the
- * ISS implements; change that page first). Custom instructions are emitted with
- * `.insn r 0x0B, funct3, funct7, rd, rs1, rs2` so no patched assembler is needed.
+ * One function per custom instruction and per CSR of docs/xipu.md (the semantics). The
+ * numbers are not written here: CSR numbers, the memory map, the limits and every
+ * encoding come from ipu/xipu_isa.h, generated from the ISA source hw/isa/xipu.yaml
+ * (tables: docs/xipu_isa.md). Custom instructions are emitted with that header's
+ * `.insn r major, funct3, funct7` heads (IPU_OP_<NAME>_INSN), so no patched assembler
+ * is needed.
  *
- * The CSR numbers and a few constants are also visible to assembly (crt0.S includes
- * this header with __ASSEMBLER__ defined).
+ * The CSR numbers and the constants are also visible to assembly (crt0.S includes this
+ * header with __ASSEMBLER__ defined).
  */
 #ifndef IPU_XIPU_H
 #define IPU_XIPU_H
 
-/* Tile memory map. */
-#define IPU_SRAM_BASE 0x00040000u
-
-/* Standard CSRs. */
-#define IPU_CSR_FFLAGS 0x001
-#define IPU_CSR_FRM 0x002
-#define IPU_CSR_FCSR 0x003
-#define IPU_CSR_CYCLE 0xC00
-#define IPU_CSR_TIME 0xC01
-#define IPU_CSR_INSTRET 0xC02
-#define IPU_CSR_CYCLEH 0xC80
-#define IPU_CSR_TIMEH 0xC81
-#define IPU_CSR_INSTRETH 0xC82
-
-/* Xipu CSRs, read-only (a write is an illegal instruction). */
-#define IPU_CSR_TILE 0xCC0      /* this tile's index in its IPU */
-#define IPU_CSR_IPU 0xCC1       /* this IPU's index in the system */
-#define IPU_CSR_THREAD 0xCC2    /* 0 = supervisor, 1..6 = workers */
-#define IPU_CSR_NTILES 0xCC3    /* tiles per IPU */
-#define IPU_CSR_NIPUS 0xCC4     /* IPUs in the system */
-#define IPU_CSR_NWORKERS 0xCC5  /* worker contexts per tile */
-#define IPU_CSR_SRAMBASE 0xCC6  /* IPU_SRAM_BASE */
-#define IPU_CSR_SRAMSIZE 0xCC7  /* SRAM bytes of this tile */
-#define IPU_CSR_SUPERSTEP 0xCC8 /* syncs this tile has completed */
-#define IPU_CSR_AMPROWS16 0xCC9 /* AMP f16 weight rows R16 (f16 MACs per cycle / 4) */
-#define IPU_CSR_AMPROWS32 0xCCA /* AMP f32 weight rows R32 (f32 MACs per cycle / 4) */
-#define IPU_CSR_AMPBANKS 0xCCB  /* AMP accumulator banks per thread context (8) */
-
-/* Xipu CSRs, read-write, one per tile (set by crt0 before the first run). */
-#define IPU_CSR_WSTACKBASE 0x8C0 /* base of the worker stack area */
-#define IPU_CSR_WSTACKSIZE 0x8C1 /* bytes of stack per worker */
-#define IPU_CSR_WEXITPC 0x8C2    /* a worker's initial ra */
-
-/* Sync zones (the operand of ipu_sync). */
-#define IPU_SYNC_WORKERS 0 /* this tile's workers: same as ipu_join */
-#define IPU_SYNC_IPU 1     /* every tile of this IPU */
-#define IPU_SYNC_GROUP 2   /* every IPU of the sync group */
-
-/* Instruction encodings: custom-0 major opcode, funct3 / funct7 per operation. */
-#define IPU_OPC_CUSTOM0 0x0B
-#define IPU_F3_THREAD 0
-#define IPU_F3_CONSOLE 1
-#define IPU_F7_RUN 0x00
-#define IPU_F7_JOIN 0x01
-#define IPU_F7_WEXIT 0x02
-#define IPU_F7_HALT 0x03
-#define IPU_F7_SYNC 0x04
-#define IPU_F7_CPUTC 0x00
-#define IPU_F7_CWRITE 0x01
-#define IPU_F3_EXCHANGE 2
-#define IPU_F7_XDST 0x00
-#define IPU_F7_SEND 0x01
-#define IPU_F7_XSRC 0x02
-#define IPU_F7_RECV 0x03
-#define IPU_F7_XWAIT 0x04
-
-/* The AMP: custom-1 major opcode; funct3 is the operation, funct7 the type. */
-#define IPU_OPC_CUSTOM1 0x2B
-#define IPU_AMP_F3_LDW 0
-#define IPU_AMP_F3_MAC 1
-#define IPU_AMP_F3_ST 2
-#define IPU_AMP_F3_CLR 3
-#define IPU_AMP_F16 0
-#define IPU_AMP_F32 1
-#define IPU_AMP_MAX_ROWS 64 /* the most rows R any tile has: size AMP buffers with it */
-#define IPU_AMP_BANKS 8     /* accumulator banks per thread context (CSR ampbanks) */
+/* IPU_SRAM_BASE, IPU_CSR_*, IPU_SYNC_* (sync zones), IPU_AMP_F16 / _F32, IPU_AMP_BANKS,
+ * IPU_AMP_MAX_ROWS, IPU_MAX_WORKERS, IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS, IPU_OP_*. */
+#include <ipu/xipu_isa.h>
 
 #ifndef __ASSEMBLER__
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include <ipu/hostif_regs.h> /* IPU_SMEM_ALIGN, IPU_XFER_MAX, IPU_STREAMS */
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define IPU_STR_(x) #x
-#define IPU_STR(x) IPU_STR_(x)
+#define IPU_STR(x) IPU_ISA_STR(x) /* a constant as a string literal, after expansion */
 
 /* Reads a CSR whose value never changes while the program runs (identity, sizes). */
 #define IPU_CSR_READ_CONST(csr, out) __asm__("csrr %0, " IPU_STR(csr) : "=r"(out))
@@ -178,44 +115,44 @@ typedef int (*ipu_worker_fn)(void *arg);
  * The memory clobber makes every store before the call visible to the worker. */
 static inline uint32_t ipu_run(ipu_worker_fn fn, void *arg) {
   uint32_t id;
-  __asm__ volatile(".insn r 0x0B, 0, 0x00, %0, %1, %2" : "=r"(id) : "r"(fn), "r"(arg) : "memory");
+  __asm__ volatile(IPU_OP_RUN_INSN ", %0, %1, %2" : "=r"(id) : "r"(fn), "r"(arg) : "memory");
   return id;
 }
 
 /* Supervisor only: waits until no worker runs. */
 static inline void ipu_join(void) {
-  __asm__ volatile(".insn r 0x0B, 0, 0x01, x0, x0, x0" ::: "memory");
+  __asm__ volatile(IPU_OP_JOIN_INSN ", x0, x0, x0" ::: "memory");
 }
 
 /* Worker only: ends the calling worker with a status (recorded in the stats). */
 static inline __attribute__((noreturn)) void ipu_wexit(int status) {
-  __asm__ volatile(".insn r 0x0B, 0, 0x02, x0, %0, x0" ::"r"(status) : "memory");
+  __asm__ volatile(IPU_OP_WEXIT_INSN ", x0, %0, x0" ::"r"(status) : "memory");
   __builtin_unreachable();
 }
 
 /* Supervisor only: ends the tile's program with an exit code, after the workers end.
  * Prefer exit() or returning from main, which also run atexit handlers. */
 static inline __attribute__((noreturn)) void ipu_halt(int code) {
-  __asm__ volatile(".insn r 0x0B, 0, 0x03, x0, %0, x0" ::"r"(code) : "memory");
+  __asm__ volatile(IPU_OP_HALT_INSN ", x0, %0, x0" ::"r"(code) : "memory");
   __builtin_unreachable();
 }
 
 /* Supervisor only: BSP sync over a zone (IPU_SYNC_WORKERS, IPU_SYNC_IPU, IPU_SYNC_GROUP). */
 static inline void ipu_sync(uint32_t zone) {
-  __asm__ volatile(".insn r 0x0B, 0, 0x04, x0, %0, x0" ::"r"(zone) : "memory");
+  __asm__ volatile(IPU_OP_SYNC_INSN ", x0, %0, x0" ::"r"(zone) : "memory");
 }
 
 /* ---- console (funct3 = 1) --------------------------------------------------------- */
 
 /* Appends one byte to this thread's console line; '\n' ends the line. */
 static inline void ipu_cputc(char c) {
-  __asm__ volatile(".insn r 0x0B, 1, 0x00, x0, %0, x0" ::"r"((uint32_t)(unsigned char)c));
+  __asm__ volatile(IPU_OP_CPUTC_INSN ", x0, %0, x0" ::"r"((uint32_t)(unsigned char)c));
 }
 
 /* Appends n bytes from buf (all inside SRAM) to this thread's console; returns n. */
 static inline size_t ipu_cwrite(const void *buf, size_t n) {
   size_t written;
-  __asm__ volatile(".insn r 0x0B, 1, 0x01, %0, %1, %2"
+  __asm__ volatile(IPU_OP_CWRITE_INSN ", %0, %1, %2"
                    : "=r"(written)
                    : "r"(buf), "r"(n)
                    : "memory");
@@ -239,29 +176,29 @@ static inline size_t ipu_cwrite(const void *buf, size_t n) {
 
 /* Adds tiles first .. first + count - 1 to the destination set of the next send. */
 static inline void ipu_xdst(uint32_t first, uint32_t count) {
-  __asm__ volatile(".insn r 0x0B, 2, 0x00, x0, %0, %1" ::"r"(first), "r"(count));
+  __asm__ volatile(IPU_OP_XDST_INSN ", x0, %0, %1" ::"r"(first), "r"(count));
 }
 
 /* Posts a send of len bytes at buf to the destination set (then empty). The bytes are
  * read during the exchange, so buf must keep them until ipu_xwait() returns. */
 static inline void ipu_send(const void *buf, size_t len) {
-  __asm__ volatile(".insn r 0x0B, 2, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_SEND_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 
 /* Sets the source tile of the following receives. */
 static inline void ipu_xsrc(uint32_t tile) {
-  __asm__ volatile(".insn r 0x0B, 2, 0x02, x0, %0, x0" ::"r"(tile));
+  __asm__ volatile(IPU_OP_XSRC_INSN ", x0, %0, x0" ::"r"(tile));
 }
 
 /* Posts a receive of len bytes into buf from the source tile; buf is written during the
  * exchange and holds the message once ipu_xwait() returns. */
 static inline void ipu_recv(void *buf, size_t len) {
-  __asm__ volatile(".insn r 0x0B, 2, 0x03, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_RECV_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 
 /* Ends the exchange phase: waits for the workers, then for this tile's exchange. */
 static inline void ipu_xwait(void) {
-  __asm__ volatile(".insn r 0x0B, 2, 0x04, x0, x0, x0" ::: "memory");
+  __asm__ volatile(IPU_OP_XWAIT_INSN ", x0, x0, x0" ::: "memory");
 }
 
 /* ---- streaming memory (funct3 = 3) and host streams (funct3 = 4; supervisor only) --- */
@@ -270,7 +207,7 @@ static inline void ipu_xwait(void) {
  * posted in the exchange phase like send / recv and done while the tile waits in
  * ipu_xwait() (docs/xipu.md, docs/streaming.md). Tile buffer, streaming-memory offset
  * and length are multiples of IPU_SMEM_ALIGN (4); a copy moves at most IPU_XFER_MAX
- * bytes; stream ids are 0 .. IPU_STREAMS-1 (ipu/hostif_regs.h). Reads land after the
+ * bytes; stream ids are 0 .. IPU_STREAMS-1 (ipu/xipu_isa.h). Reads land after the
  * phase's messages, writes read the buffer as the messages left it:
  *
  *   ipu_sync(IPU_SYNC_IPU);
@@ -281,15 +218,15 @@ static inline void ipu_xwait(void) {
 
 /* Sets the streaming-memory offset of the following smread / smwrite. */
 static inline void ipu_smaddr(uint64_t offset) {
-  __asm__ volatile(".insn r 0x0B, 3, 0x00, x0, %0, %1" ::"r"((uint32_t)offset), "r"((uint32_t)(offset >> 32)));
+  __asm__ volatile(IPU_OP_SMADDR_INSN ", x0, %0, %1" ::"r"((uint32_t)offset), "r"((uint32_t)(offset >> 32)));
 }
 /* Posts a copy of len bytes from streaming memory (at the last ipu_smaddr) into buf. */
 static inline void ipu_smread(void *buf, size_t len) {
-  __asm__ volatile(".insn r 0x0B, 3, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_SMREAD_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 /* Posts a copy of len bytes at buf to streaming memory (at the last ipu_smaddr). */
 static inline void ipu_smwrite(const void *buf, size_t len) {
-  __asm__ volatile(".insn r 0x0B, 3, 0x02, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_SMWRITE_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 /* Posts a copy of len bytes from streaming memory offset smem_offset into buf. */
 static inline void ipu_smem_read(void *buf, uint64_t smem_offset, size_t len) {
@@ -304,17 +241,17 @@ static inline void ipu_smem_write(const void *buf, uint64_t smem_offset, size_t 
 
 /* Selects the host stream of the following hsread / hswrite. */
 static inline void ipu_hsid(uint32_t stream) {
-  __asm__ volatile(".insn r 0x0B, 4, 0x00, x0, %0, x0" ::"r"(stream));
+  __asm__ volatile(IPU_OP_HSID_INSN ", x0, %0, x0" ::"r"(stream));
 }
 /* Posts a read of len bytes from host stream `stream` (host to device) into buf. */
 static inline void ipu_stream_read(uint32_t stream, void *buf, size_t len) {
   ipu_hsid(stream);
-  __asm__ volatile(".insn r 0x0B, 4, 0x01, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_HSREAD_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 /* Posts a write of len bytes at buf to host stream `stream` (device to host). */
 static inline void ipu_stream_write(uint32_t stream, const void *buf, size_t len) {
   ipu_hsid(stream);
-  __asm__ volatile(".insn r 0x0B, 4, 0x02, x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
+  __asm__ volatile(IPU_OP_HSWRITE_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 
 /* ---- AMP: accumulating matrix product (custom-1) ---------------------------------- */
@@ -331,16 +268,16 @@ typedef struct { float v[4]; } ipu_amp_in32_t;    /* one f32 input vector (16 by
 
 /* Loads W: R16 rows x 4 f16 values, row-major. */
 static inline void ipu_amp_ldw_f16(const void *w) {
-  __asm__ volatile(".insn r 0x2B, 0, 0, x0, %0, x0" ::"r"(w) : "memory");
+  __asm__ volatile(IPU_OP_AMP_LDW_F16_INSN ", x0, %0, x0" ::"r"(w) : "memory");
 }
 /* Loads W: R32 rows x 4 f32 values, row-major. */
 static inline void ipu_amp_ldw_f32(const float *w) {
-  __asm__ volatile(".insn r 0x2B, 0, 1, x0, %0, x0" ::"r"(w) : "memory");
+  __asm__ volatile(IPU_OP_AMP_LDW_F32_INSN ", x0, %0, x0" ::"r"(w) : "memory");
 }
 /* Multiplies W (f16) by the 4 f16 inputs at x into the accumulators; returns x + 8 bytes. */
 static inline const void *ipu_amp_mac_f16(const void *x) {
   const void *next;
-  __asm__ volatile(".insn r 0x2B, 1, 0, %0, %1, x0"
+  __asm__ volatile(IPU_OP_AMP_MAC_F16_INSN ", %0, %1, x0"
                    : "=r"(next)
                    : "r"(x), "m"(*(const ipu_amp_in16_t *)x));
   return next;
@@ -348,21 +285,21 @@ static inline const void *ipu_amp_mac_f16(const void *x) {
 /* Multiplies W (f32) by the 4 f32 inputs at x into the accumulators; returns x + 16 bytes. */
 static inline const float *ipu_amp_mac_f32(const float *x) {
   const float *next;
-  __asm__ volatile(".insn r 0x2B, 1, 1, %0, %1, x0"
+  __asm__ volatile(IPU_OP_AMP_MAC_F32_INSN ", %0, %1, x0"
                    : "=r"(next)
                    : "r"(x), "m"(*(const ipu_amp_in32_t *)x));
   return next;
 }
 /* Stores the first R16 (f16 form) or R32 (f32 form) accumulators as f32. */
 static inline void ipu_amp_st_f16(float *out) {
-  __asm__ volatile(".insn r 0x2B, 2, 0, x0, %0, x0" ::"r"(out) : "memory");
+  __asm__ volatile(IPU_OP_AMP_ST_F16_INSN ", x0, %0, x0" ::"r"(out) : "memory");
 }
 static inline void ipu_amp_st_f32(float *out) {
-  __asm__ volatile(".insn r 0x2B, 2, 1, x0, %0, x0" ::"r"(out) : "memory");
+  __asm__ volatile(IPU_OP_AMP_ST_F32_INSN ", x0, %0, x0" ::"r"(out) : "memory");
 }
 /* Sets every accumulator to zero (either form clears them all). */
-static inline void ipu_amp_clr_f16(void) { __asm__ volatile(".insn r 0x2B, 3, 0, x0, x0, x0"); }
-static inline void ipu_amp_clr_f32(void) { __asm__ volatile(".insn r 0x2B, 3, 1, x0, x0, x0"); }
+static inline void ipu_amp_clr_f16(void) { __asm__ volatile(IPU_OP_AMP_CLR_F16_INSN ", x0, x0, x0"); }
+static inline void ipu_amp_clr_f32(void) { __asm__ volatile(IPU_OP_AMP_CLR_F32_INSN ", x0, x0, x0"); }
 /* Short forms: stores R16 accumulators; clears them all (every bank). */
 static inline void ipu_amp_st(float *out) { ipu_amp_st_f16(out); }
 static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
@@ -375,7 +312,7 @@ static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
 #define IPU_AMP_MAC_F16(x, bank)                                                   \
   __extension__({                                                                  \
     const void *ipu_amp_next_;                                                     \
-    __asm__ volatile(".insn r 0x2B, 1, 0, %0, %1, " IPU_AMP_BANK_(bank)            \
+    __asm__ volatile(IPU_OP_AMP_MAC_F16_INSN ", %0, %1, " IPU_AMP_BANK_(bank)            \
                      : "=r"(ipu_amp_next_)                                         \
                      : "r"(x), "m"(*(const ipu_amp_in16_t *)(x)));                 \
     ipu_amp_next_;                                                                 \
@@ -383,16 +320,16 @@ static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
 #define IPU_AMP_MAC_F32(x, bank)                                                   \
   __extension__({                                                                  \
     const float *ipu_amp_next_;                                                    \
-    __asm__ volatile(".insn r 0x2B, 1, 1, %0, %1, " IPU_AMP_BANK_(bank)            \
+    __asm__ volatile(IPU_OP_AMP_MAC_F32_INSN ", %0, %1, " IPU_AMP_BANK_(bank)            \
                      : "=r"(ipu_amp_next_)                                         \
                      : "r"(x), "m"(*(const ipu_amp_in32_t *)(x)));                 \
     ipu_amp_next_;                                                                 \
   })
 /* Stores bank `bank`'s first R16 (F16) or R32 (F32) accumulators as f32 at out. */
 #define IPU_AMP_ST_F16(out, bank) \
-  __asm__ volatile(".insn r 0x2B, 2, 0, x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
+  __asm__ volatile(IPU_OP_AMP_ST_F16_INSN ", x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
 #define IPU_AMP_ST_F32(out, bank) \
-  __asm__ volatile(".insn r 0x2B, 2, 1, x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
+  __asm__ volatile(IPU_OP_AMP_ST_F32_INSN ", x0, %0, " IPU_AMP_BANK_(bank) ::"r"(out) : "memory")
 
 /* AMP accumulator banks per context (8). */
 static inline uint32_t ipu_amp_banks(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_AMPBANKS, v); return v; }

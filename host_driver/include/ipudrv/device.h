@@ -37,7 +37,7 @@ struct DeviceInfo {
   uint32_t version_major = 0, version_minor = 0;  // register map version
   uint32_t board_index = 0;
   uint32_t ipus = 0, tiles_per_ipu = 0, workers = 0, system_ipus = 0;
-  uint32_t sram_bytes = 0;     // per tile; tile addresses start at 0x40000
+  uint32_t sram_bytes = 0;     // per tile; tile addresses start at IPU_SRAM_BASE (ipu/xipu_isa.h)
   uint32_t tile_clock_khz = 0;
   uint64_t smem_bytes = 0;     // streaming memory (0: none)
   uint32_t host_link_mbps = 0;

@@ -30,36 +30,36 @@ using test::quiet_options;
 // then halts.
 Asm staggered_syncs(uint32_t zone, uint32_t steps) {
   Asm a;
-  a.csrr(s0, kCsrTile);
-  a.csrr(s1, kCsrIpu);
+  a.csrr(s0, IPU_CSR_TILE);
+  a.csrr(s1, IPU_CSR_IPU);
   a.addi(a4, zero, int32_t(steps));
   a.addi(a5, zero, 1);  // step number, from 1
-  const uint32_t top = a.pc();
+  a.label("top");
   // a2 = (tile * 37 + ipu * 500 + 10) * step
   a.addi(a2, zero, 0);
   a.addi(a3, zero, 37);
-  const uint32_t mul_top = a.pc();  // a2 += tile, 37 times
+  a.label("mul");  // a2 += tile, 37 times
   a.add(a2, a2, s0);
   a.addi(a3, a3, -1);
-  a.bne(a3, zero, mul_top);
+  a.bne(a3, zero, "mul");
   a.addi(a3, zero, 500);
-  const uint32_t mul2_top = a.pc();  // a2 += ipu, 500 times
+  a.label("mul2");  // a2 += ipu, 500 times
   a.add(a2, a2, s1);
   a.addi(a3, a3, -1);
-  a.bne(a3, zero, mul2_top);
+  a.bne(a3, zero, "mul2");
   a.addi(a2, a2, 10);
   a.addi(a3, a5, 0);
   a.addi(t2, zero, 0);
-  const uint32_t scale_top = a.pc();  // t2 = a2 * step
+  a.label("scale");  // t2 = a2 * step
   a.add(t2, t2, a2);
   a.addi(a3, a3, -1);
-  a.bne(a3, zero, scale_top);
+  a.bne(a3, zero, "scale");
   a.spin(t2);
   a.addi(a0, zero, int32_t(zone));
   a.sync(a0);
   a.addi(a5, a5, 1);
   a.addi(a4, a4, -1);
-  a.bne(a4, zero, top);
+  a.bne(a4, zero, "top");
   a.halt(zero);
   return a;
 }
@@ -185,14 +185,13 @@ TEST(ChipSync, SuperstepAccountingAddsUp) {
 // Tile `odd` does something else than sync zone 1 (`what`): halt, or sync zone 2.
 Asm one_tile_differs(uint32_t odd, bool halts) {
   Asm a;
-  a.csrr(a1, kCsrTile);
+  a.csrr(a1, IPU_CSR_TILE);
   a.addi(a2, zero, int32_t(odd));
-  const size_t branch = a.code().size();
-  a.beq(a1, a2, a.pc());  // patched to `other`
+  a.beq(a1, a2, "other");
   a.addi(a0, zero, 1);
   a.sync(a0);
   a.halt(zero);
-  a.patch_branch(branch, a.pc());
+  a.label("other");
   if (!halts) {
     a.addi(a0, zero, 2);
     a.sync(a0);
@@ -230,15 +229,14 @@ TEST(ChipSync, TilesWaitingAtDifferentZonesAreADeadlock) {
 TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
   // IPU 1's tile 0 halts; everyone else syncs zone 2.
   Asm a;
-  a.csrr(a1, kCsrTile);
-  a.csrr(a2, kCsrIpu);
+  a.csrr(a1, IPU_CSR_TILE);
+  a.csrr(a2, IPU_CSR_IPU);
   a.add(a3, a1, a2);
   a.addi(a4, zero, 1);
-  const size_t branch = a.code().size();
-  a.beq(a3, a4, a.pc());  // tile + ipu == 1: ipu 1 tile 0 and ipu 0 tile 1
+  a.beq(a3, a4, "halt");  // tile + ipu == 1: ipu 1 tile 0 and ipu 0 tile 1
   a.addi(a0, zero, 2);
   a.sync(a0);
-  a.patch_branch(branch, a.pc());
+  a.label("halt");
   a.halt(zero);
   Platform platform(test::small_system(2, 2), quiet_options());
   platform.load(test::program(a));

@@ -107,12 +107,11 @@ TEST(IpusimRun, RawConsoleHasNoTags) {
 
 TEST(IpusimRun, FaultStopsTheRunWithStatus3) {
   test::Asm a;  // tile 1 loads from address 0; the others spin, then halt
-  a.csrr(test::a1, test::kCsrTile);
+  a.csrr(test::a1, IPU_CSR_TILE);
   a.addi(test::a2, test::zero, 1);
-  const size_t skip = a.code().size();
-  a.bne(test::a1, test::a2, a.pc());
-  a.lw(test::a3, test::zero, 0);
-  a.patch_branch(skip, a.pc());
+  a.bne(test::a1, test::a2, "skip");
+  a.lw(test::a3, 0, test::zero);
+  a.label("skip");
   a.li(test::a2, 50000);
   a.spin(test::a2);
   a.halt(test::zero);
@@ -125,7 +124,7 @@ TEST(IpusimRun, FaultStopsTheRunWithStatus3) {
 
 TEST(IpusimRun, ExitStatusIsTheLowestTilesNonZeroCode) {
   test::Asm a;  // tile t halts with 5 * t
-  a.csrr(test::a1, test::kCsrTile);
+  a.csrr(test::a1, IPU_CSR_TILE);
   a.slli(test::a2, test::a1, 2);
   a.add(test::a2, test::a2, test::a1);
   a.halt(test::a2);

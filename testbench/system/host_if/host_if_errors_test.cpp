@@ -179,13 +179,12 @@ TEST(HostIfErrors, DeadlockNamesTheTiles) {
   auto sys = SimSystem::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   Asm a;  // tile 1 halts, the others sync forever
-  a.csrr(t1, kCsrTile);
+  a.csrr(t1, IPU_CSR_TILE);
   a.li(t2, 1);
-  const size_t br = a.code().size();
-  a.bne(t1, t2, 0);
+  a.bne(t1, t2, "others");
   a.li(a0, 0);
   a.halt(a0);
-  a.patch_branch(br, a.pc());
+  a.label("others");
   a.li(t0, 1);
   a.sync(t0);
   a.li(a0, 0);

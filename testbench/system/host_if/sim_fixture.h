@@ -26,9 +26,9 @@ inline host_if::SimSystemOptions quiet() {
 inline std::shared_ptr<const iss::Program> forever_sync_loop() {
   Asm a;
   a.li(t0, 1);
-  const uint32_t top = a.pc();
+  a.label("top");
   a.sync(t0);
-  a.beq(zero, zero, top);
+  a.beq(zero, zero, "top");
   return program(a, "forever.elf");
 }
 

@@ -39,7 +39,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 // "hello <tile in hex>\n", then halt with exit code tile * 7.
 Asm hello_program() {
   Asm a;
-  a.csrr(a1, kCsrTile);
+  a.csrr(a1, IPU_CSR_TILE);
   a.print("hello ");
   a.print_hex(a1);
   a.newline();
@@ -118,10 +118,10 @@ TEST(PlatformRun, TileSelectionRunsOnlyThoseTiles) {
 // Each tile spins tile * 64 iterations, prints "a", syncs over `zone`, prints "b", halts.
 Asm skewed_sync_program(uint32_t zone, bool skew_by_ipu = false) {
   Asm a;
-  a.csrr(a1, kCsrTile);
+  a.csrr(a1, IPU_CSR_TILE);
   a.slli(a2, a1, 6);
   if (skew_by_ipu) {
-    a.csrr(a3, kCsrIpu);
+    a.csrr(a3, IPU_CSR_IPU);
     a.slli(a3, a3, 12);
     a.add(a2, a2, a3);
   }
@@ -182,12 +182,11 @@ TEST(PlatformRun, GroupSyncSpansIpus) {
 
 TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
   Asm a;
-  a.csrr(a1, kCsrTile);
+  a.csrr(a1, IPU_CSR_TILE);
   a.addi(a2, zero, 2);
-  const size_t skip = a.code().size();
-  a.bne(a1, a2, a.pc());  // patched: only tile 2 takes the faulting load
-  a.lw(a3, zero, 0);
-  a.patch_branch(skip, a.pc());
+  a.bne(a1, a2, "skip");  // only tile 2 takes the faulting load
+  a.lw(a3, 0, zero);
+  a.label("skip");
   a.li(a2, 100000);  // the other tiles would halt far later
   a.spin(a2);
   a.print("late");
@@ -222,12 +221,11 @@ TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
 
 TEST(PlatformRun, SyncThatNeverCompletesIsADeadlock) {
   Asm a;
-  a.csrr(a1, kCsrTile);
-  const size_t skip = a.code().size();
-  a.beq(a1, zero, a.pc());  // patched: tile 0 halts without syncing
+  a.csrr(a1, IPU_CSR_TILE);
+  a.beq(a1, zero, "skip");  // tile 0 halts without syncing
   a.addi(a0, zero, 1);
   a.sync(a0);
-  a.patch_branch(skip, a.pc());
+  a.label("skip");
   a.halt(zero);
   Platform platform(test::small_system(3), quiet_options());
   platform.load(test::program(a));

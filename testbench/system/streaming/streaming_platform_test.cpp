@@ -88,18 +88,18 @@ TEST(StreamingPlatform, CopyTimeIsTheTilesExchangeStall) {
   a.addi(t0, zero, 1);
   a.sync(t0);
   a.li(a0, 0x2000);
-  a.xipu(3, 0, zero, a0, zero);  // smaddr 0x2000
+  a.smaddr(a0, zero);  // 0x2000
   a.li(a1, buf);
   a.li(a2, 4096);
-  a.xipu(3, 2, zero, a1, a2);    // smwrite
-  a.xipu(2, 4, zero, zero, zero);  // xwait
+  a.smwrite(a1, a2);
+  a.xwait();
   a.addi(t0, zero, 1);
   a.sync(t0);
   a.li(a0, 0x10000);
-  a.xipu(3, 0, zero, a0, zero);
-  a.xipu(3, 2, zero, a1, a2);
-  a.xipu(3, 1, zero, a1, a2);    // smread of the same 4096 bytes back from 0x10000 (old: zeros)
-  a.xipu(2, 4, zero, zero, zero);
+  a.smaddr(a0, zero);
+  a.smwrite(a1, a2);
+  a.smread(a1, a2);  // the same 4096 bytes back from 0x10000 (old: zeros)
+  a.xwait();
   a.halt(zero);
   p.load(program(a), platform::TileSelection::parse("0", 16));
   const platform::RunResult r = p.run();
@@ -122,11 +122,11 @@ Asm stream_reader(uint32_t& buf) {
   a.addi(t0, zero, 1);
   a.sync(t0);
   a.addi(a0, zero, 3);
-  a.xipu(4, 0, zero, a0, zero);  // hsid 3
+  a.hsid(a0);  // 3
   a.li(a1, buf);
   a.li(a2, 64);
-  a.xipu(4, 1, zero, a1, a2);    // hsread 64 bytes
-  a.xipu(2, 4, zero, zero, zero);
+  a.hsread(a1, a2);  // 64 bytes
+  a.xwait();
   a.halt(zero);
   return a;
 }

@@ -14,7 +14,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-constexpr uint32_t kF16 = 0, kF32 = 1;
+constexpr uint32_t kF16 = IPU_AMP_F16, kF32 = IPU_AMP_F32;
 constexpr uint32_t kAmpMaxRows = 64;  // the most rows any tile has (docs/xipu.md)
 constexpr uint32_t kW = 0x50000, kX = 0x58000, kOut = 0x5c000;  // inside the 64 KiB .bss of AmpHarness
 constexpr uint32_t kFflags = 0x001, kCycle = 0xc00, kRows16 = 0xcc9, kRows32 = 0xcca, kBanksCsr = 0xccb;

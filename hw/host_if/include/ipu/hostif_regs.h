@@ -12,20 +12,28 @@
 #define IPU_STATIC_ASSERT(c, m) _Static_assert(c, m)
 #endif
 
+#include <ipu/xipu_isa.h> /* IPU_STREAMS, IPU_SMEM_ALIGN, IPU_XFER_MAX (generated from hw/isa/xipu.yaml) */
+#ifndef IPU_STREAMS
+#error "ipu/xipu_isa.h does not define IPU_STREAMS"
+#endif
+#ifndef IPU_SMEM_ALIGN
+#error "ipu/xipu_isa.h does not define IPU_SMEM_ALIGN"
+#endif
+#ifndef IPU_XFER_MAX
+#error "ipu/xipu_isa.h does not define IPU_XFER_MAX"
+#endif
+
 #define IPU_VERSION_MAJOR 1u
 #define IPU_VERSION_MINOR 0u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
 #define IPU_BAR0_BYTES 0x1000u /* size of the register window */
-#define IPU_STREAMS 0x40u /* host stream ids 0 .. STREAMS-1 in each direction */
 #define IPU_DMA_CHANNELS 0x2u /* channel 0: host to device, 1: device to host */
 #define IPU_DMA_RING_MAX 0x1000u /* most descriptors in a ring (a power of 2) */
 #define IPU_ERR_TEXT_BYTES 0x100u /* size of the ERR_TEXT window (NUL-terminated) */
 #define IPU_ERR_KIND_BYTES 0x20u /* size of the ERR_KIND window (NUL-terminated) */
 #define IPU_ERR_ABSENT_MAX 0x8u /* absent tiles listed in the ERR_ABSENT window */
-#define IPU_SMEM_ALIGN 0x4u /* streaming memory addresses and lengths of tile copies are multiples of this */
-#define IPU_XFER_MAX 0x100000u /* most bytes one tile streaming-memory or stream copy moves */
 #define IPU_DESC_FLAG_IRQ 0x1u /* raise IRQ_STATUS.DMA<n> when this descriptor retires */
 
 /* IPU_STATE_*: the device's run state (STATUS.STATE) */
@@ -78,7 +86,7 @@
 #define IPU_REG_BOARD_INDEX 0x00Cu /* ro: this board's index in the system */
 #define IPU_REG_IPUS 0x010u /* ro: IPUs on this board */
 #define IPU_REG_TILES_PER_IPU 0x014u /* ro: tiles of each IPU */
-#define IPU_REG_SRAM_BYTES 0x018u /* ro: SRAM of each tile (tile addresses start at 0x40000) */
+#define IPU_REG_SRAM_BYTES 0x018u /* ro: SRAM of each tile (tile addresses start at IPU_SRAM_BASE of ipu/xipu_isa.h) */
 #define IPU_REG_TILE_CLOCK_KHZ 0x01Cu /* ro: tile clock */
 #define IPU_REG_SMEM_SIZE_LO 0x020u /* ro: streaming memory bytes, low word */
 #define IPU_REG_SMEM_SIZE_HI 0x024u /* ro: streaming memory bytes, high word */

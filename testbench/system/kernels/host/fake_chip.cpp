@@ -54,7 +54,7 @@ struct Chip {
 struct AmpState {
   float w[64 * 4] = {};
   bool w_is_f16 = true;
-  float acc[8][64] = {};  // IPU_AMP_BANKS banks
+  float acc[IPU_AMP_BANKS][IPU_AMP_MAX_ROWS] = {};
 };
 thread_local Chip* t_chip = nullptr;
 thread_local uint32_t t_tile = 0;
@@ -300,7 +300,7 @@ struct MacInputs {
   float x0, x1, x2, x3;
 };
 static void amp_mac(MacInputs in, uint32_t rows, uint32_t bank) {
-  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.mac into bank {} (8 banks)", kfake::where(), bank));
+  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.mac into bank {} ({} banks)", kfake::where(), bank, IPU_AMP_BANKS));
   for (uint32_t i = 0; i < rows; ++i) {
     const float* w = &t_amp.w[i * 4];
     float acc = t_amp.acc[bank][i];
@@ -334,7 +334,7 @@ const float* kfake_amp_mac_f32_bank(const float* x, uint32_t bank) {
 const void* ipu_amp_mac_f32(const void* x) { return kfake_amp_mac_f32_bank(static_cast<const float*>(x), 0); }
 
 void kfake_amp_st_bank(float* out, uint32_t bank) {
-  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.st from bank {} (8 banks)", kfake::where(), bank));
+  if (bank >= IPU_AMP_BANKS) t_chip->error(fmt::format("{}: amp.st from bank {} ({} banks)", kfake::where(), bank, IPU_AMP_BANKS));
   const uint32_t rows = t_amp.w_is_f16 ? t_chip->config.amp_rows16 : t_chip->config.amp_rows32;
   std::memcpy(out, t_amp.acc[bank], rows * sizeof(float));
 }

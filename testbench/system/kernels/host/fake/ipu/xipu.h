@@ -10,10 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IPU_SRAM_BASE 0x00040000u
-#define IPU_SYNC_WORKERS 0
-#define IPU_SYNC_IPU 1
-#define IPU_SYNC_GROUP 2
+/* The real constants (IPU_SRAM_BASE, IPU_SYNC_*, IPU_AMP_BANKS, ...): the ISA source's. */
+#include <ipu/xipu_isa.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,7 +49,6 @@ const void *ipu_amp_mac_f32(const void *x);
 void ipu_amp_st(float *out);
 void ipu_amp_clr(void);
 /* Accumulator banks (docs/xipu.md): the real header's macros take a compile-time bank. */
-#define IPU_AMP_BANKS 8
 uint32_t ipu_amp_banks(void);
 const void *kfake_amp_mac_f16_bank(const void *x, uint32_t bank);
 const float *kfake_amp_mac_f32_bank(const float *x, uint32_t bank);

@@ -1,0 +1,40 @@
+// The generated rows (xipu_ops.inc, xipu_csrs.inc) and linear lookups over them: the
+// tables are a few dozen rows and are searched at load (decode) and on rare paths only.
+#include "iss/isa_table.h"
+
+#include <ipu/xipu_isa.h>
+
+namespace ipusim::iss::isa {
+namespace {
+
+constexpr XipuInsn kXipuInsns[] = {
+#include "iss/xipu_ops.inc"
+};
+
+constexpr Csr kCsrs[] = {
+#include "iss/xipu_csrs.inc"
+};
+
+bool operands_in_range(const XipuInsn& x, uint32_t word) {
+  for (unsigned i = 0; i < x.count; ++i) {
+    const Operand& o = x.operands[i];
+    if (o.below != 0 && operand_value(o, word) >= o.below) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const XipuInsn* find_xipu(uint32_t word) {
+  for (const XipuInsn& x : kXipuInsns)
+    if ((word & x.mask) == x.match) return operands_in_range(x, word) ? &x : nullptr;  // encodings never overlap (isagen checks)
+  return nullptr;
+}
+
+const Csr* find_csr(uint32_t number) {
+  for (const Csr& c : kCsrs)
+    if (c.number == number) return &c;
+  return nullptr;
+}
+
+}  // namespace ipusim::iss::isa

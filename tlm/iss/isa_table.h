@@ -1,0 +1,48 @@
+// The Xipu instructions and the CSRs as tables, generated from the ISA source
+// (hw/isa/xipu.yaml -> tools/isagen -> xipu_ops.inc, xipu_csrs.inc). The decoder and the
+// disassembler both look Xipu words up here, so they accept exactly the same encodings;
+// the CSR unit takes each CSR's access from here. ISS-internal; load time and rare paths
+// only (the run loop never looks anything up).
+#pragma once
+
+#include <cstdint>
+
+#include "iss/decoded.h"
+
+namespace ipusim::iss::isa {
+
+enum class Field : uint8_t { rd, rs1, rs2 };   // the 5-bit register field an operand sits in
+enum class Kind : uint8_t { xreg, freg, imm };  // how its value is read
+
+struct Operand {
+  Field field;
+  Kind kind;
+  uint8_t below;  // imm: a legal value is less than this (0: any 5-bit value)
+  bool optional;  // imm: the disassembly leaves it out when 0
+};
+
+struct XipuInsn {
+  const char* mnemonic;
+  uint32_t match, mask;  // word & mask == match
+  Op op;                 // what the decoder makes of it
+  uint8_t count;         // operands, in assembly order
+  Operand operands[3];
+};
+
+// The Xipu instruction `word` encodes, with every operand in range; nullptr if none.
+const XipuInsn* find_xipu(uint32_t word);
+
+inline uint32_t operand_value(const Operand& o, uint32_t word) {
+  return (word >> (o.field == Field::rd ? 7 : o.field == Field::rs1 ? 15 : 20)) & 31;
+}
+
+struct Csr {
+  uint32_t number;
+  const char* name;
+  bool writable;  // false: a write is an illegal instruction
+};
+
+// The CSR numbered `number`; nullptr if the tile has none.
+const Csr* find_csr(uint32_t number);
+
+}  // namespace ipusim::iss::isa

@@ -1,0 +1,92 @@
+// The ISA source (hw/isa/xipu.yaml) as plain structs, parsed and checked once by
+// parse_isa(); the emitters (isa_emit.h) only format what is here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace isagen {
+
+// A problem in the source: "file:line: key: what" (exit status 2).
+struct SourceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Constant {  // a limit, an enum value or a major opcode
+  std::string name, doc;
+  uint64_t value = 0;
+  bool ld = false;  // a limit the linker script needs (a symbol in xipu_isa.ld)
+};
+
+struct Enum {
+  std::string name, doc;
+  std::vector<Constant> values;
+};
+
+enum class Field { rd, rs1, rs2 };
+enum class Kind { xreg, freg, imm };
+
+struct Operand {
+  std::string name;   // in assembly and as the encoder's parameter: rd, rs1, rs2, bank, ...
+  Field field = Field::rd;
+  Kind kind = Kind::xreg;
+  std::string below;  // imm: the limit (a name of `limits`) its value stays under; "" = none
+  uint64_t below_value = 0;
+  bool optional = false;  // imm: the disassembly leaves it out when 0
+};
+
+struct Insn {
+  std::string mnemonic;  // "amp.mac.f16"
+  std::string cname;     // "AMP_MAC_F16": IPU_OP_<cname>_*, ipu_encode_<lower cname>
+  std::string group;     // the group's name
+  std::string major;     // the major opcode's name
+  bool group_funct3 = false;  // funct3 comes from the group (IPU_F3_<group>)
+  uint32_t opcode = 0, funct3 = 0, funct7 = 0;
+  std::vector<Operand> operands;
+  std::string who, iss, doc;
+  uint32_t match = 0, mask = 0;  // word & mask == match; operand fields are outside mask
+  int line = 0;                  // in the source, for errors found after parsing
+};
+
+struct Group {
+  std::string name, title, major;
+  std::optional<uint32_t> funct3;
+  std::vector<Insn> insns;
+};
+
+struct Csr {
+  std::string name, access, doc;  // access: ro | rw
+  uint32_t number = 0;
+  bool standard = false;  // defined by RISC-V (F, Zicntr), not by Xipu
+};
+
+struct Isa {
+  std::string name, prefix;
+  uint32_t version_major = 0, version_minor = 0;
+  uint32_t address_bits = 32;
+  uint32_t sram_base = 0;
+  std::vector<Constant> limits;
+  std::vector<Enum> enums;
+  std::vector<Constant> majors;
+  std::vector<Group> groups;
+  std::vector<Csr> csrs;
+
+  // Every instruction, in source order.
+  std::vector<const Insn*> insns() const {
+    std::vector<const Insn*> out;
+    for (const Group& g : groups)
+      for (const Insn& i : g.insns) out.push_back(&i);
+    return out;
+  }
+};
+
+// Reads and checks `path`; throws SourceError naming file, line and key.
+Isa parse_isa(const std::string& path);
+
+const char* field_name(Field f);
+unsigned field_shift(Field f);  // rd 7, rs1 15, rs2 20 (5 bits each)
+
+}  // namespace isagen
