@@ -104,9 +104,7 @@ class SocketTransport : public Transport {
       const std::string error = std::strerror(errno);
       lock.lock();
       reply_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return closed_; });
-      if (reply_)
-        if (const auto* e = std::get_if<wire::Error>(&reply_->body))
-          throw TransportError(describe() + ": the server refused the session: " + e->text);
+      if (!refusal_.empty()) throw TransportError(describe() + ": " + refusal_);
       throw TransportError(describe() + ": send failed: " + error);
     }
     lock.lock();
@@ -156,7 +154,7 @@ class SocketTransport : public Transport {
     }
     std::lock_guard lock(reply_mutex_);
     closed_ = true;
-    close_reason_ = reason;
+    close_reason_ = refusal_.empty() ? reason : refusal_;
     reply_cv_.notify_all();
   }
 
@@ -167,6 +165,12 @@ class SocketTransport : public Transport {
       return;
     }
     std::lock_guard lock(reply_mutex_);
+    // An error that answers no request (seq 0) is the server refusing the session before
+    // it closes: kept apart from replies, since it may arrive before the first request.
+    if (const auto* e = std::get_if<wire::Error>(&m.body); e && m.seq == 0) {
+      refusal_ = "the server refused the session: " + e->text;
+      return;
+    }
     reply_ = std::move(m);
     reply_cv_.notify_all();
   }
@@ -181,6 +185,7 @@ class SocketTransport : public Transport {
   std::optional<wire::Message> reply_;
   bool closed_ = false;
   std::string close_reason_;
+  std::string refusal_;  // the server's unsolicited error before it closed, if any
   uint32_t seq_ = 0;
   std::mutex handler_mutex_;
   std::function<void()> handler_;
