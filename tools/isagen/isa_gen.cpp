@@ -9,24 +9,14 @@
 // current. Errors in the source name file, line and key, exit status 2.
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "isa_emit.h"
 
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 constexpr const char* kUsage =
     "usage: isa_gen --yaml SRC --header H --ld LD --iss-ops INC --iss-csrs INC --doc MD [--source-name NAME] [--check]\n";
@@ -54,35 +44,14 @@ int main(int argc, char** argv) {
     }
   const std::string yaml = args["--yaml"];
   const std::string source = args.count("--source-name") ? args["--source-name"] : yaml;
-  try {
+  return ipusim::gen::run_generator("isagen", yaml, [&] {
     const isagen::Isa isa = isagen::parse_isa(yaml);
-    const std::vector<std::pair<std::string, std::string>> outputs = {
-        {args["--header"], isagen::emit_header(isa, source)},
-        {args["--ld"], isagen::emit_ld(isa, source)},
-        {args["--iss-ops"], isagen::emit_iss_ops(isa, source)},
-        {args["--iss-csrs"], isagen::emit_iss_csrs(isa, source)},
-        {args["--doc"], isagen::emit_doc(isa, source)}};
-    int status = 0;
-    for (const auto& [path, content] : outputs) {
-      if (read_all(path) == content) continue;
-      if (check) {
-        std::cerr << "isagen: " << path << " is not what " << source << " generates; run: cmake --build build --target isagen\n";
-        status = 1;
-        continue;
-      }
-      std::ofstream out(path, std::ios::binary | std::ios::trunc);
-      out << content;
-      if (!out) {
-        std::cerr << "isagen: cannot write " << path << "\n";
-        return 2;
-      }
-    }
-    return status;
-  } catch (const isagen::SourceError& e) {
-    std::cerr << "isagen: " << e.what() << "\n";
-    return 2;
-  } catch (const YAML::Exception& e) {
-    std::cerr << "isagen: " << yaml << ":" << e.mark.line + 1 << ": " << e.msg << "\n";
-    return 2;
-  }
+    return ipusim::gen::write_generated("isagen", source, "isagen",
+                                        {{args["--header"], isagen::emit_header(isa, source)},
+                                         {args["--ld"], isagen::emit_ld(isa, source)},
+                                         {args["--iss-ops"], isagen::emit_iss_ops(isa, source)},
+                                         {args["--iss-csrs"], isagen::emit_iss_csrs(isa, source)},
+                                         {args["--doc"], isagen::emit_doc(isa, source)}},
+                                        check);
+  });
 }

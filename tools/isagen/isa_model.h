@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "generated_files.h"
+
 namespace isagen {
 
 // A problem in the source: "file:line: key: what" (exit status 2).
-struct SourceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using SourceError = ipusim::gen::SourceError;
 
 struct Constant {  // a limit, an enum value or a major opcode
   std::string name, doc;

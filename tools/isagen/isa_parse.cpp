@@ -205,14 +205,7 @@ void check_overlaps(const Reader& r, const Isa& isa) {
 }  // namespace
 
 Isa parse_isa(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw SourceError(fmt::format("{}: cannot open", path));
-  } catch (const YAML::ParserException& e) {
-    throw SourceError(fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg));
-  }
+  const YAML::Node root = ipusim::gen::load_source(path);
   const Reader r(path);
   Names names(r);
   r.keys(root, "the top level", {"name", "prefix", "version", "memory", "limits", "enums", "majors", "groups", "csrs"});

@@ -8,6 +8,8 @@
 // current. Errors in the source name the file, line and key, exit status 2.
 #include <yaml-cpp/yaml.h>
 
+#include "generated_files.h"
+
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -22,9 +24,7 @@
 
 namespace {
 
-struct SourceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using ipusim::gen::SourceError;
 
 std::string g_file;
 
@@ -129,14 +129,7 @@ unsigned type_bytes(const YAML::Node& n, const std::string& type) {
 
 Map parse(const std::string& path) {
   g_file = path;
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw SourceError(fmt::format("{}: cannot open", path));
-  } catch (const YAML::ParserException& e) {
-    throw SourceError(fmt::format("{}:{}: {}", path, e.mark.line + 1, e.msg));
-  }
+  const YAML::Node root = ipusim::gen::load_source(path);
   Map m;
   m.name = text(root, "name");
   m.prefix = text(root, "prefix");
@@ -315,14 +308,6 @@ std::string doc(const Map& m, const std::string& source) {
   return o.str();
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -353,31 +338,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (source_name.empty()) source_name = yaml;
-  try {
-    Map m = parse(yaml);
-    const std::pair<std::string, std::string> outputs[] = {{header_path, header(m, source_name)}, {doc_path, doc(m, source_name)}};
-    int status = 0;
-    for (const auto& [path, content] : outputs) {
-      if (read_all(path) == content) continue;
-      if (check) {
-        std::cerr << "regmap_gen: " << path << " is not what " << source_name
-                  << " generates; run: cmake --build build --target regmap\n";
-        status = 1;
-        continue;
-      }
-      std::ofstream out(path, std::ios::binary | std::ios::trunc);
-      out << content;
-      if (!out) {
-        std::cerr << "regmap_gen: cannot write " << path << "\n";
-        return 2;
-      }
-    }
-    return status;
-  } catch (const SourceError& e) {
-    std::cerr << "regmap_gen: " << e.what() << "\n";
-    return 2;
-  } catch (const YAML::Exception& e) {
-    std::cerr << "regmap_gen: " << yaml << ":" << e.mark.line + 1 << ": " << e.msg << "\n";
-    return 2;
-  }
+  return ipusim::gen::run_generator("regmap_gen", yaml, [&] {
+    const Map m = parse(yaml);
+    return ipusim::gen::write_generated("regmap_gen", source_name, "regmap",
+                                        {{header_path, header(m, source_name)}, {doc_path, doc(m, source_name)}}, check);
+  });
 }
