@@ -430,13 +430,7 @@ TEST(IssExchange, PostingFaults) {
     Harness h(a);
     if (c.in_phase) open_phase(h);
     h.run();
-    ASSERT_EQ(h.stop.reason, StopReason::Fault);
-    const Fault& f = *h.stop.fault;
-    EXPECT_EQ(f.kind, c.kind);
-    EXPECT_EQ(f.detail.substr(0, std::strlen(c.detail)), c.detail) << f.detail;
-    EXPECT_EQ(f.disasm, c.disasm);
-    EXPECT_EQ(f.pc, a.addr("bad"));
-    EXPECT_EQ(f.thread, c.thread);
+    expect_fault_at_bad(h.stop, a, c.kind, c.detail, c.disasm, c.thread);
     EXPECT_TRUE(h.core.exchange_posts().empty());
     EXPECT_EQ(h.core.run().reason, StopReason::Fault);  // a fault is final
   }

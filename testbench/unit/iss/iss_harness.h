@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,20 @@ inline uint32_t fbits(float v) {
   uint32_t b;
   std::memcpy(&b, &v, 4);
   return b;
+}
+
+// The program of `a` stopped on a fault of `kind` at the instruction labelled "bad"
+// (disassembled as `disasm`) of `thread` (unless nullopt: any), whose detail starts with
+// `detail`.
+inline void expect_fault_at_bad(const StopInfo& stop, const rvasm::Asm& a, const char* kind, const char* detail,
+                                const char* disasm, std::optional<uint32_t> thread) {
+  ASSERT_EQ(stop.reason, StopReason::Fault);
+  const Fault& f = *stop.fault;
+  EXPECT_EQ(f.kind, kind);
+  EXPECT_EQ(f.detail.substr(0, std::strlen(detail)), detail) << f.detail;
+  EXPECT_EQ(f.disasm, disasm);
+  EXPECT_EQ(f.pc, a.addr("bad"));
+  if (thread) EXPECT_EQ(f.thread, *thread);
 }
 
 }  // namespace isstest
