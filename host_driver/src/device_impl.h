@@ -69,6 +69,7 @@ class DeviceImpl {
 
   RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   RunStats read_stats();
+  std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
 
   std::unique_ptr<detail::Transport> t;

@@ -78,6 +78,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void map_host_memory(uint64_t bus_addr, std::span<std::byte> memory) override;
   void unmap_host_memory(uint64_t bus_addr) override;
   void set_interrupt_handler(InterruptHandler handler) override;
+  void set_trace_file(const std::string& path) override;
+  std::vector<SuperstepFigures> supersteps(uint32_t ipu) override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
   // The constructor attaches the board gateway's (gateway_ports.h).
@@ -146,6 +148,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void record(const Error& e);  // with the ERROR cause
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
+  void update_supersteps();  // the mirror of the board's superstep totals (a run's stop, RESET)
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
   void refresh_levels();
   bool dma_busy();
@@ -181,6 +184,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   std::array<uint32_t, 6> boot_regs_{};
   uint32_t irq_status_ = 0, irq_mask_ = 0;
   platform::BoardStats stats_;
+  std::string trace_path_;                               // set_trace_file: for the next RUN from READY
+  std::vector<std::vector<SuperstepFigures>> supersteps_;  // per IPU of the board, at the last stop
   Error error_;
   uint32_t error_count_ = 0;
   std::array<Channel, 2> channels_;

@@ -26,7 +26,8 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemC
       smem_(&smem_port_),
       streams_(&stream_port_),
       fifo_bytes_(gateway_.fifo_bytes()) {
-  // The driver serves the streams: a copy that finds its FIFO short waits (STREAM_WAIT).
+  // The host attaches here, and only here: the driver serves the streams, so a copy that
+  // finds its FIFO short waits (STREAM_WAIT) instead of failing the exchange.
   gateway_.set_host_connected(true);
   gateway_.set_fifo_listener([this](uint32_t stream, bool d2h) { level_changed(stream, d2h); });
   for (uint32_t i = 0; i < config.board.ipus; ++i) {
@@ -84,20 +85,29 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
       programs_.clear();
       ++model_epoch_;
       update_stats();
+      update_supersteps();
       refresh_levels();
       return;
     case Command::Kind::Boot:
       drain_dma(simulate);  // the program's DMA first
       boot(c.boot);
       update_stats();
+      raise(IPU_IRQ_STATUS_BOOT_DONE_MASK);  // after the stats: BOOTED_TILES counts them
       return;
     case Command::Kind::Run:
       drain_dma(simulate);
       if (c.resume) {
         gateway_.hold_streams(false);  // a copy waiting on a stream looks at its FIFO again
         platform_.continue_board(board_, c.a);
-      } else
+      } else {
+        std::string trace;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          trace = trace_path_;
+        }
+        platform_.set_board_trace(board_, trace);
         platform_.start_board(board_, c.a);
+      }
       running_ = true;
       return;
     case Command::Kind::Abort: {
@@ -109,6 +119,7 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
         return;
       }
       platform_.freeze_board(board_);
+      platform_.finish_board(board_);
       running_ = false;
       Error e;
       e.code = IPU_ERR_STATE;
@@ -183,6 +194,7 @@ void HostInterface::record(const Error& e) {
 
 void HostInterface::end_run(uint32_t state, uint32_t irq) {
   update_stats();
+  update_supersteps();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (reset_epoch_ != model_epoch_) return;
@@ -231,6 +243,7 @@ void HostInterface::after_simulate(bool starved) {
       return;
     case Kind::Halted:
       running_ = false;
+      platform_.finish_board(board_);
       platform_.flush_console();
       end_run(IPU_STATE_HALTED, 0);
       return;
@@ -251,6 +264,7 @@ void HostInterface::after_simulate(bool starved) {
   }
   running_ = false;
   platform_.freeze_board(board_);
+  platform_.finish_board(board_);
   platform_.flush_console();
   Error e;
   if (out.stop) {

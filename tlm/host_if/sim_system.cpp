@@ -30,26 +30,42 @@ class SimModel {
         elaborate(options);
         built.set_value();
       } catch (...) {
-        failed_ = true;
         built.set_exception(std::current_exception());
         return;
       }
       loop();
     });
-    thread_.detach();  // lives as long as the process (SystemC elaborates once)
-    ready.get();
-    // The statistics registers of a long run follow it: every kRefresh the kernel pauses
-    // at its next batch and the boards update their mirrors.
-    std::thread([this] {
-      for (;;) {
-        std::this_thread::sleep_for(kRefresh);
-        if (simulating_.load(std::memory_order_relaxed)) attention_.store(true, std::memory_order_release);
-      }
-    }).detach();
+    try {
+      ready.get();
+    } catch (...) {
+      thread_.join();  // it has returned: elaboration failed
+      throw;
+    }
+    ticker_ = std::thread([this] { tick(); });
   }
 
+  // Stops and joins the model thread and the ticker. The model thread stops at the next
+  // point it can: idle, or between two batches of a run (a batch that never ends, a tile
+  // in an endless loop without a sync, cannot be interrupted). The platform stays: see
+  // ModelOwner.
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return;
+      stopping_ = true;
+    }
+    attention_.store(true, std::memory_order_release);
+    cv_.notify_all();
+    tick_cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (ticker_.joinable()) ticker_.join();
+  }
+
+  // Hands over the elaborated modules (ModelOwner keeps them past the threads).
+  std::unique_ptr<platform::Platform> release_platform() { return std::move(platform_); }
+  std::vector<std::unique_ptr<HostInterface>> release_boards() { return std::move(boards_); }
+
   const config::SystemConfig& config() const { return config_; }
-  bool failed() const { return failed_; }
   bool open = false;
   HostInterface& board(uint32_t b) { return *boards_.at(b); }
   uint32_t boards() const { return uint32_t(boards_.size()); }
@@ -87,7 +103,6 @@ class SimModel {
   void elaborate(const SimSystemOptions& options) {
     platform::PlatformOptions po;
     po.device = true;
-    po.stream_host = true;  // the driver serves the host streams (STREAM_WAIT)
     po.host_threads = options.host_threads;
     po.console_out = options.console;
     po.console = options.console_mode;
@@ -105,13 +120,22 @@ class SimModel {
     for (auto& b : boards_) b->after_simulate(starved);
   }
 
+  // The statistics registers of a long run follow it: every kRefresh of a run the kernel
+  // pauses at its next batch and the boards update their mirrors.
+  void tick() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!tick_cv_.wait_for(lock, kRefresh, [&] { return stopping_; }))
+      if (simulating_.load(std::memory_order_relaxed)) attention_.store(true, std::memory_order_release);
+  }
+
   void loop() {
     const std::function<void()> simulate = [this] { step(); };
     for (;;) {
       std::vector<std::function<void()>> calls;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [&] { return pending_ || busy_; });
+        cv_.wait(lock, [&] { return pending_ || busy_ || stopping_; });
+        if (stopping_) return;
         pending_ = false;
         calls.swap(calls_);
       }
@@ -130,43 +154,65 @@ class SimModel {
   }
 
   const config::SystemConfig config_;
-  std::thread thread_;
-  bool failed_ = false;
+  std::thread thread_;  // the model: elaboration, then loop()
+  std::thread ticker_;  // tick()
   std::unique_ptr<platform::Platform> platform_;
   std::vector<std::unique_ptr<HostInterface>> boards_;
   static constexpr auto kRefresh = std::chrono::milliseconds(20);
   std::atomic<bool> attention_{false};
   std::atomic<bool> simulating_{false};
   std::mutex mutex_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;       // the model thread waits for work on it
+  std::condition_variable tick_cv_;  // the ticker's own: a wake-up for the model is never its
   bool pending_ = false;
   bool busy_ = false;
+  bool stopping_ = false;
   std::vector<std::function<void()>> calls_;
 };
 
 namespace {
 
+// The process's one model. At exit it stops and joins the model thread and the ticker,
+// then keeps the elaborated modules: SystemC 2.3.4 cannot elaborate again in this
+// process, so destroying them buys nothing, and tearing a big system down is slow
+// (SystemC unregisters ports one by one: about a second for a POD16) and would run
+// module destructors after main() with the kernel paused mid-simulation.
+class ModelOwner {
+ public:
+  ~ModelOwner() {
+    if (!model_) return;
+    model_->stop();
+    // Kept on purpose (above): never freed, the process is ending.
+    static_cast<void>(model_->release_platform().release());
+    for (auto& b : model_->release_boards()) static_cast<void>(b.release());
+  }
+  SimModel* get() const { return model_.get(); }
+  void set(std::unique_ptr<SimModel> model) { model_ = std::move(model); }
+
+ private:
+  std::unique_ptr<SimModel> model_;
+};
+
 std::mutex g_open_mutex;
-SimModel* g_model = nullptr;  // never destroyed: the process elaborates once
+ModelOwner g_model;
 
 }  // namespace
 
 std::unique_ptr<SimSystem> SimSystem::open(const config::SystemConfig& config, const SimSystemOptions& options) {
   std::lock_guard<std::mutex> lock(g_open_mutex);
-  if (g_model) {
-    if (g_model->open) throw std::runtime_error("SimSystem::open: a simulated system is already open in this process");
-    if (!(g_model->config() == config))
-      throw std::runtime_error("SimSystem::open: this process already elaborated the system '" + g_model->config().name +
+  if (SimModel* model = g_model.get()) {
+    if (model->open) throw std::runtime_error("SimSystem::open: a simulated system is already open in this process");
+    if (!(model->config() == config))
+      throw std::runtime_error("SimSystem::open: this process already elaborated the system '" + model->config().name +
                                "'; SystemC elaborates once per process, so a different config ('" + config.name +
                                "') needs a new process");
-    g_model->set_console(options.console);
+    model->set_console(options.console);
   } else {
     if (options.host_threads == 0) throw std::invalid_argument("SimSystem: host_threads must be at least 1");
-    auto* model = new SimModel(config, options);  // throws what elaboration throws
-    g_model = model;
+    g_model.set(std::make_unique<SimModel>(config, options));  // throws what elaboration throws
   }
-  g_model->open = true;
-  return std::unique_ptr<SimSystem>(new SimSystem(*g_model));
+  g_model.get()->open = true;
+  return std::unique_ptr<SimSystem>(new SimSystem(*g_model.get()));
 }
 
 SimSystem::~SimSystem() {

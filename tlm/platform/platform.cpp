@@ -55,9 +55,11 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
     trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble);
   }
+  // Opened before anything is elaborated, so a bad path fails first.
+  std::unique_ptr<Timeline> timeline;
   if (!options_.timeline_path.empty())
-    timeline_ = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
-                                           options_.timeline_tracks_max);
+    timeline = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
+                                          options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
@@ -72,6 +74,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
     domains_.push_back(std::move(dom));
   }
+  domains_.front()->timeline = std::move(timeline);
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
@@ -85,7 +88,10 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   }
   for (uint32_t b = 0; b < config.boards; ++b) {
     streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
-    gc.host_connected = options_.stream_host;
+    // Nobody serves the host streams until a host attaches to the board (the host
+    // interface says so: Gateway::set_host_connected); until then a copy that would wait
+    // on a stream fails the exchange, as in `ipusim run`.
+    gc.host_connected = false;
     const std::string name = "gateway" + std::to_string(b);
     gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
@@ -121,8 +127,7 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
         ++loaded_;
         ++domain_of(ipu->index()).loaded;
       }
-      tile.load(program);
-      tile.connect(*engine_, *this);
+      tile.load(program, *engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
     }
   }
@@ -164,10 +169,9 @@ void Platform::tile_stopped(const tile::Tile& tile) {
 }
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
-  if (options_.device) return;  // a device reports totals only (registers)
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
-  if (timeline_) timeline_->add(id.ipu, id.tile, record);
+  if (Timeline* timeline = domain_of(id.ipu).timeline.get()) timeline->add(id.ipu, id.tile, record);
   if (keep_tile_supersteps_)
     tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
@@ -191,14 +195,10 @@ RunResult Platform::run() {
   ran_ = true;
   keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
+  Domain& dom = *domains_.front();
   for (auto& ipu : ipus_) {
     ipu->prepare_run();
-    if (timeline_) {
-      std::vector<uint32_t> loaded;
-      for (uint32_t t = 0; t < ipu->tile_count(); ++t)
-        if (ipu->tile(t).loaded()) loaded.push_back(t);
-      timeline_->add_ipu(ipu->index(), ipu->tile_count(), loaded);
-    }
+    if (dom.timeline) add_timeline_ipu(*dom.timeline, *ipu);
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).start();
   }
 
@@ -213,14 +213,9 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  const Domain& dom = *domains_.front();
   const std::optional<StopRequest>& stop = dom.control->fired();
   const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
-  for (auto& ipu : ipus_)
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t)
-      if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted)
-        ipu->tile(t).end_accounting();
-  if (timeline_) timeline_->write();
+  end_run_accounting(dom, 0, ipu_count());
   collect(result, end_cycle);
 
   if (stop && stop->kind == StopRequest::Kind::Fault) {
@@ -234,6 +229,26 @@ RunResult Platform::run() {
     result.deadlock = describe_stuck(0, ipu_count());
   }
   return result;
+}
+
+void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
+  std::vector<uint32_t> loaded;
+  for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+    if (ipu.tile(t).loaded()) loaded.push_back(t);
+  timeline.add_ipu(ipu.index(), ipu.tile_count(), loaded);
+}
+
+void Platform::end_run_accounting(Domain& dom, uint32_t first, uint32_t count) {
+  for (uint32_t i = first; i < first + count; ++i) {
+    Ipu& ipu = *ipus_.at(i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+      if (ipu.tile(t).loaded() && ipu.tile(t).state() != tile::TileState::Halted) ipu.tile(t).end_accounting();
+  }
+  if (dom.timeline) {
+    // Dropped even if writing fails: the next run starts a trace of its own.
+    std::unique_ptr<Timeline> timeline = std::move(dom.timeline);
+    timeline->write();
+  }
 }
 
 void Platform::collect(RunResult& result, uint64_t end_cycle) {

@@ -53,9 +53,6 @@ struct PlatformOptions {
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
   // Keep every tile's superstep records in the result when at most this many tiles run.
   uint32_t per_tile_supersteps_max = 64;
-  // A host serves the host streams (the device model): a copy that finds its stream's
-  // FIFO short waits for it. false (`ipusim run`, no host): such a copy fails the exchange.
-  bool stream_host = true;
   // Device mode (tlm/host_if, docs/platform.md "Device mode"): every board is a device
   // of its own that boots, runs, pauses and resets again and again in one elaboration.
   // Off: load() + run() once, as `ipusim run`.
@@ -193,6 +190,17 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // run control and figures.
   void reset_board(uint32_t board);
   BoardStats board_stats(uint32_t board) const;
+  // The superstep trace (Timeline, `--trace`) of the board's runs: a run started from
+  // READY after this call writes `path` when it ends (halt, error, or a reset of a paused
+  // run); "" writes none. A path that cannot be opened then costs the trace (a line on
+  // stderr), not the run.
+  void set_board_trace(uint32_t board, const std::string& path);
+  // The board's run is over (halted, error, abort): closes the supersteps of the tiles that
+  // did not halt (marked incomplete, as `ipusim run` does) and writes the board's trace.
+  void finish_board(uint32_t board);
+  // Per IPU of the board (board-local index), per superstep: the totals since the board's
+  // last RUN from READY (the same SuperstepTotals `ipusim run` reports).
+  std::vector<std::vector<SuperstepTotals>> board_supersteps(uint32_t board) const;
   void set_console(std::FILE* out) { console_.set_output(out); }
   void flush_console() { console_.flush(); }
 
@@ -215,6 +223,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     std::unique_ptr<RunControl> control;
     std::unique_ptr<sync::GroupSync> group;
     sc_core::sc_time epoch;  // SystemC time of cycle 0 (device mode)
+    std::unique_ptr<Timeline> timeline;  // the superstep trace of the current run, if any
+    std::string trace_path;              // device mode: the trace of the next run from READY
+    bool finished = true;                // device mode: no run, or finish_board done for it
     uint32_t loaded = 0, halted = 0;
     uint64_t last_halt_cycle = 0;
   };
@@ -224,13 +235,16 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
   }
   std::string describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
+  // The run of IPUs [first, first + count) ended: close the supersteps of tiles that did
+  // not halt and write the domain's trace.
+  void end_run_accounting(Domain& dom, uint32_t first, uint32_t count);
+  void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;
   PlatformOptions options_;
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
-  std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<tile::TileEngine> engine_;
   std::vector<std::unique_ptr<Domain>> domains_;
   uint32_t ipus_per_domain_ = 1;

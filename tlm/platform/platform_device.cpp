@@ -2,6 +2,7 @@
 // resets over and over in one elaboration (docs/platform.md "Device mode"). The host
 // interface (tlm/host_if) calls these between simulate()s, on the kernel's thread.
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -23,13 +24,42 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
 
 void Platform::start_board(uint32_t board, uint32_t supersteps) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
-  domains_.at(board)->epoch = sc_core::sc_time_stamp();
+  Domain& dom = *domains_.at(board);
+  dom.epoch = sc_core::sc_time_stamp();
+  dom.finished = false;
+  if (!dom.trace_path.empty()) {
+    try {
+      dom.timeline = std::make_unique<Timeline>(dom.trace_path, config_.board.chip.clock_hz,
+                                                options_.timeline_tracks_max);
+    } catch (const std::runtime_error& e) {
+      // The host interface checked the path when the host set it; a directory that went
+      // away since costs the trace only, not the run.
+      std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());
+    }
+  }
   for (const uint32_t i : board_ipus(board)) {
     Ipu& ipu = *ipus_[i];
+    accounts_.clear(i);
     ipu.prepare_run();
+    if (dom.timeline) add_timeline_ipu(*dom.timeline, ipu);
     ipu.sync_controller().set_superstep_limit(supersteps);
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
   }
+}
+
+void Platform::set_board_trace(uint32_t board, const std::string& path) { domains_.at(board)->trace_path = path; }
+
+void Platform::finish_board(uint32_t board) {
+  Domain& dom = *domains_.at(board);
+  if (dom.finished) return;
+  dom.finished = true;
+  end_run_accounting(dom, board * ipus_per_domain_, ipus_per_domain_);
+}
+
+std::vector<std::vector<SuperstepTotals>> Platform::board_supersteps(uint32_t board) const {
+  std::vector<std::vector<SuperstepTotals>> out;
+  for (const uint32_t i : board_ipus(board)) out.push_back(accounts_.ipu(i));
+  return out;
 }
 
 void Platform::continue_board(uint32_t board, uint32_t supersteps) {
@@ -91,6 +121,7 @@ void Platform::freeze_board(uint32_t board) {
 }
 
 void Platform::reset_board(uint32_t board) {
+  finish_board(board);  // a paused run's trace is written with what it did
   Domain& dom = *domains_.at(board);
   for (const uint32_t i : board_ipus(board)) {
     Ipu& ipu = *ipus_[i];
@@ -109,6 +140,7 @@ void Platform::reset_board(uint32_t board) {
   dom.control->rearm();
   dom.loaded = dom.halted = 0;
   dom.last_halt_cycle = 0;
+  for (const uint32_t i : board_ipus(board)) accounts_.clear(i);
   dom.epoch = sc_core::sc_time_stamp();
 }
 

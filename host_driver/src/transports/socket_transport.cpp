@@ -82,6 +82,26 @@ class SocketTransport : public Transport {
     handler_ = std::move(handler);
   }
   std::string describe() const override { return "unix:" + path_; }
+  void set_trace_file(const std::string& path) override {
+    if (path.size() > wire::kMaxText) throw UsageError("set_trace: a path of at most " + std::to_string(wire::kMaxText) + " bytes");
+    try {
+      expect_ok(request(wire::SetTrace{path}), "SET_TRACE");
+    } catch (const ProtocolError& e) {
+      throw UsageError(std::string("set_trace: ") + e.what());  // the server could not open it
+    }
+  }
+  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
+    std::vector<SuperstepStats> out;
+    for (;;) {  // a page per request: a reply holds at most kMaxSuperstepsPerReply
+      auto reply = request(wire::Supersteps{ipu, uint32_t(out.size())});
+      const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      for (const wire::SuperstepRecord& s : r->records)
+        out.push_back({s.tiles, s.exchanging_tiles, s.incomplete_tiles, s.begin_cycle, s.end_cycle, s.compute_cycles,
+                       s.sync_cycles, s.exchange_cycles, s.instructions, s.exchange_bytes});
+      if (out.size() >= r->total || r->records.empty()) return out;
+    }
+  }
 
   void map(uint64_t bus, size_t bytes, int fd) { expect_ok(request(wire::Map{bus, bytes, 0}, fd), "MAP"); }
   void unmap(uint64_t bus) { expect_ok(request(wire::Unmap{bus}), "UNMAP"); }
