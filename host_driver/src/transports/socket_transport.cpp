@@ -127,6 +127,7 @@ class SocketTransport : public Transport {
       if (reply_)
         if (const auto* e = std::get_if<wire::Error>(&reply_->body))
           throw TransportError(describe() + ": the server refused the session: " + e->text);
+      if (!close_reason_.empty()) throw TransportError(describe() + ": " + close_reason_);
       throw TransportError(describe() + ": send failed: " + error);
     }
     lock.lock();
@@ -176,7 +177,7 @@ class SocketTransport : public Transport {
     }
     std::lock_guard lock(reply_mutex_);
     closed_ = true;
-    close_reason_ = reason;
+    if (close_reason_.empty()) close_reason_ = reason;  // a refusal said first is the reason
     reply_cv_.notify_all();
   }
 
@@ -187,6 +188,14 @@ class SocketTransport : public Transport {
       return;
     }
     std::lock_guard lock(reply_mutex_);
+    if (const auto* e = std::get_if<wire::Error>(&m.body); e && m.seq == 0) {
+      // Unsolicited (a busy server refusing the session as it accepts): it may come before
+      // the HELLO it would answer, so it is kept as the reason the connection closes, not
+      // as a reply the next request would discard.
+      close_reason_ = "the server refused the session: " + e->text;
+      reply_cv_.notify_all();
+      return;
+    }
     reply_ = std::move(m);
     reply_cv_.notify_all();
   }
