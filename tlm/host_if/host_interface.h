@@ -65,7 +65,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
       HostInterface, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   TileSocket tile_socket;
 
-  // `platform` must be in device mode; binds tile_socket to the board's tiles.
+  // `platform` must run each board alone (PlatformOptions::RunScope::Board); binds
+  // tile_socket to the board's tiles and gives each its SRAM.
   // `wake` is called (from any thread) when a command is queued: the model thread must
   // call take_commands() soon.
   HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,

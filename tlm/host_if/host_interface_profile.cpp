@@ -35,7 +35,7 @@ std::vector<SuperstepFigures> HostInterface::supersteps(uint32_t ipu) {
 
 void HostInterface::update_supersteps() {
   std::vector<std::vector<SuperstepFigures>> figures;
-  for (const auto& steps : platform_.board_supersteps(board_)) {
+  for (const auto& steps : platform_.domain_supersteps(board_)) {
     auto& out = figures.emplace_back();
     out.reserve(steps.size());
     for (const platform::SuperstepTotals& t : steps)

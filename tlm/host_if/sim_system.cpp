@@ -102,7 +102,7 @@ class SimModel {
  private:
   void elaborate(const SimSystemOptions& options) {
     platform::PlatformOptions po;
-    po.device = true;
+    po.scope = platform::PlatformOptions::RunScope::Board;  // each board is a device of its own
     po.host_threads = options.host_threads;
     po.console_out = options.console;
     po.console = options.console_mode;

@@ -1,5 +1,5 @@
 // The simulated system as a set of devices: elaborates a SystemConfig once per process
-// (platform::Platform in device mode plus one HostInterface per board), runs the
+// (platform::Platform, one run domain per board, plus one HostInterface per board), runs the
 // SystemC kernel on its own model thread, and hands out one thread-safe DeviceLink per
 // board. This is what the driver's in-process transport and `ipusim serve` open.
 //

@@ -14,7 +14,7 @@ namespace ipusim::platform {
 namespace {
 
 // SystemC's own reports go to stderr, so stdout carries only the tiles' console.
-// "Simulation stopped by user" (our own sc_stop) is not news.
+// Its informational reports are not news.
 void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
   if (actions & sc_core::SC_DISPLAY)
     std::fprintf(stderr, "%s\n", sc_core::sc_report_compose_message(report).c_str());
@@ -46,10 +46,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   quiet_systemc();
   if (sc_core::sc_is_running() || sc_core::sc_end_of_simulation_invoked())
     throw std::logic_error("a process can elaborate and run only one Platform");
-  sc_core::sc_set_stop_mode(sc_core::SC_STOP_FINISH_DELTA);
-  // A device simulates whenever the host asks, sometimes with nothing to do: not news.
-  if (options_.device)
-    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
+  // simulate() runs whenever its caller asks (a host between commands), sometimes with
+  // nothing to do: not news.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
@@ -64,13 +63,14 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  // One run domain for `ipusim run`; one per board for a device.
-  const uint32_t domains = options_.device ? config.boards : 1;
+  const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
+  const uint32_t domains = per_board ? config.boards : 1;
   ipus_per_domain_ = ipus / domains;
   for (uint32_t d = 0; d < domains; ++d) {
     auto dom = std::make_unique<Domain>();
-    const std::string name = options_.device ? "control" + std::to_string(d) : std::string("control");
-    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz, options_.device);
+    const std::string name = per_board ? "control" + std::to_string(d) : std::string("control");
+    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz);
+    dom->control->set_epoch(&dom->epoch);
     dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
     domains_.push_back(std::move(dom));
   }
@@ -81,10 +81,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     Domain& dom = domain_of(i);
     ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
-    if (options_.device) {
-      ipus_.back()->set_epoch(&dom.epoch);
-      for (uint32_t t = 0; t < ipus_.back()->tile_count(); ++t) ipus_.back()->tile(t).give_sram();
-    }
+    ipus_.back()->set_epoch(&dom.epoch);
   }
   for (uint32_t b = 0; b < config.boards; ++b) {
     streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
@@ -97,8 +94,6 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
       ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
   }
-  if (options_.device)
-    for (auto& dom : domains_) dom->control->set_epoch(&dom->epoch);
 }
 
 Platform::~Platform() = default;
@@ -190,21 +185,18 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
 
 // ---- the run ---------------------------------------------------------------------------
 
+// `ipusim run`: the lifecycle once, for the whole system (one domain: RunScope::System).
 RunResult Platform::run() {
   if (ran_) throw std::logic_error("Platform::run called twice");
+  if (domains_.size() != 1) throw std::logic_error("Platform::run runs the whole system: RunScope::System");
   ran_ = true;
   keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
-  Domain& dom = *domains_.front();
-  for (auto& ipu : ipus_) {
-    ipu->prepare_run();
-    if (dom.timeline) add_timeline_ipu(*dom.timeline, *ipu);
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).start();
-  }
+  start_domain(0, 0);
 
   RunResult result;
   const auto start = std::chrono::steady_clock::now();
-  if (loaded_ > 0) sc_core::sc_start();
+  if (loaded_ > 0) simulate();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();
@@ -213,9 +205,10 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
+  Domain& dom = *domains_.front();
   const std::optional<StopRequest>& stop = dom.control->fired();
   const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
-  end_run_accounting(dom, 0, ipu_count());
+  finish_domain(0);
   collect(result, end_cycle);
 
   if (stop && stop->kind == StopRequest::Kind::Fault) {

@@ -1,6 +1,7 @@
-// Platform in device mode: each board boots, runs (in pieces of supersteps), stops and
-// resets over and over in one elaboration (docs/platform.md "Device mode"). The host
-// interface (tlm/host_if) calls these between simulate()s, on the kernel's thread.
+// The lifecycle of a run domain: boot, start, simulate, outcome, finish, reset, over and
+// over in one elaboration (docs/platform.md "How a run proceeds"). Platform::run calls
+// them once for the whole system; the host interface (tlm/host_if) board by board,
+// between simulate()s, on the kernel's thread.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -13,7 +14,6 @@
 namespace ipusim::platform {
 
 void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<const iss::Program> program) {
-  if (!options_.device) throw std::logic_error("Platform::boot_tile outside device mode");
   tile::Tile& tile = ipus_.at(ipu)->tile(tile_index);
   if (!tile.loaded()) {
     ++loaded_;
@@ -22,7 +22,7 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
   tile.boot(std::move(program), *engine_, *this);
 }
 
-void Platform::start_board(uint32_t board, uint32_t supersteps) {
+void Platform::start_domain(uint32_t board, uint32_t supersteps) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
   Domain& dom = *domains_.at(board);
   dom.epoch = sc_core::sc_time_stamp();
@@ -37,7 +37,7 @@ void Platform::start_board(uint32_t board, uint32_t supersteps) {
       std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());
     }
   }
-  for (const uint32_t i : board_ipus(board)) {
+  for (const uint32_t i : domain_ipus(board)) {
     Ipu& ipu = *ipus_[i];
     accounts_.clear(i);
     ipu.prepare_run();
@@ -47,23 +47,23 @@ void Platform::start_board(uint32_t board, uint32_t supersteps) {
   }
 }
 
-void Platform::set_board_trace(uint32_t board, const std::string& path) { domains_.at(board)->trace_path = path; }
+void Platform::set_domain_trace(uint32_t board, const std::string& path) { domains_.at(board)->trace_path = path; }
 
-void Platform::finish_board(uint32_t board) {
+void Platform::finish_domain(uint32_t board) {
   Domain& dom = *domains_.at(board);
   if (dom.finished) return;
   dom.finished = true;
   end_run_accounting(dom, board * ipus_per_domain_, ipus_per_domain_);
 }
 
-std::vector<std::vector<SuperstepTotals>> Platform::board_supersteps(uint32_t board) const {
+std::vector<std::vector<SuperstepTotals>> Platform::domain_supersteps(uint32_t board) const {
   std::vector<std::vector<SuperstepTotals>> out;
-  for (const uint32_t i : board_ipus(board)) out.push_back(accounts_.ipu(i));
+  for (const uint32_t i : domain_ipus(board)) out.push_back(accounts_.ipu(i));
   return out;
 }
 
-void Platform::continue_board(uint32_t board, uint32_t supersteps) {
-  for (const uint32_t i : board_ipus(board))
+void Platform::continue_domain(uint32_t board, uint32_t supersteps) {
+  for (const uint32_t i : domain_ipus(board))
     ipus_[i]->sync_controller().continue_run(supersteps);
 }
 
@@ -72,7 +72,7 @@ bool Platform::simulate() {
   return !sc_core::sc_pending_activity();
 }
 
-BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
+BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
   const Domain& dom = *domains_.at(board);
   BoardOutcome out;
   if (const auto& stop = dom.control->fired()) {
@@ -85,7 +85,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     // Other boards keep the kernel busy: this one is paused all the same if each of its
     // IPUs holds a release or has no tile left (nothing of it can move until RUN).
     bool holds = false;
-    for (const uint32_t i : board_ipus(board)) {
+    for (const uint32_t i : domain_ipus(board)) {
       const sync::SyncController& sc = ipus_[i]->sync_controller();
       if (sc.holding())
         holds = true;
@@ -102,7 +102,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     out.stream = wait;
     return out;
   }
-  for (const uint32_t i : board_ipus(board))
+  for (const uint32_t i : domain_ipus(board))
     if (ipus_[i]->sync_controller().holding()) {
       out.kind = BoardOutcome::Kind::Paused;
       return out;
@@ -116,14 +116,14 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
   return out;
 }
 
-void Platform::freeze_board(uint32_t board) {
-  for (const uint32_t i : board_ipus(board)) engine_->set_frozen(i, true);
+void Platform::freeze_domain(uint32_t board) {
+  for (const uint32_t i : domain_ipus(board)) engine_->set_frozen(i, true);
 }
 
-void Platform::reset_board(uint32_t board) {
-  finish_board(board);  // a paused run's trace is written with what it did
+void Platform::reset_domain(uint32_t board) {
+  finish_domain(board);  // a paused run's trace is written with what it did
   Domain& dom = *domains_.at(board);
-  for (const uint32_t i : board_ipus(board)) {
+  for (const uint32_t i : domain_ipus(board)) {
     Ipu& ipu = *ipus_[i];
     engine_->set_frozen(i, true);  // drops its ready tiles
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
@@ -140,17 +140,17 @@ void Platform::reset_board(uint32_t board) {
   dom.control->rearm();
   dom.loaded = dom.halted = 0;
   dom.last_halt_cycle = 0;
-  for (const uint32_t i : board_ipus(board)) accounts_.clear(i);
+  for (const uint32_t i : domain_ipus(board)) accounts_.clear(i);
   dom.epoch = sc_core::sc_time_stamp();
 }
 
-BoardStats Platform::board_stats(uint32_t board) const {
+BoardStats Platform::domain_stats(uint32_t board) const {
   const Domain& dom = *domains_.at(board);
   const auto& stop = dom.control->fired();
   const uint64_t end = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
   BoardStats s;
   bool counted_supersteps = false;
-  for (const uint32_t i : board_ipus(board)) {
+  for (const uint32_t i : domain_ipus(board)) {
     const Ipu& ipu = *ipus_[i];
     bool any = false;
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {

@@ -122,7 +122,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener);
   void start();
   void unboot();
-  // Cycle 0 is SystemC time *epoch (device mode: the board's last reset).
+  // Cycle 0 is SystemC time *epoch (its run domain's last start).
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
   // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
   // sink is called from the host thread that runs the tile.
