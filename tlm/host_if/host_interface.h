@@ -20,7 +20,7 @@
 // Statistics: the BAR0 registers themselves (CYCLES, INSTRET, SUPERSTEPS, ...).
 //
 // Threads: read32 / write32 / map / unmap / set_interrupt_handler from any host thread.
-// Everything else is the model thread's (SimSystem): take_commands(), after_simulate(),
+// Everything else is the model thread's (ModelSession): take_commands(), after_simulate(),
 // busy(), and the SystemC processes. Interrupts are delivered on the model thread.
 //
 // Command order: commands act in the order written, doorbells too: a channel issues the
@@ -89,7 +89,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
 
   // ---- the model thread -----------------------------------------------------------
   // Acts on the queued commands. `simulate` runs the kernel once for every board (the
-  // SimSystem's step), used to let DMA retire before BOOT / RUN.
+  // ModelSession's step), used to let DMA retire before BOOT / RUN.
   void take_commands(const std::function<void()>& simulate);
   // After each simulate(): classifies this board's run, updates the register mirror,
   // raises RUN_DONE and ERROR.
@@ -97,7 +97,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   // The kernel has work for this board: a run, or DMA descriptors to retire.
   bool busy();
   // Forgets host memory, the interrupt handler, IRQ_MASK, the DMA rings and the BOOT_* /
-  // RUN_SUPERSTEPS values (SimSystem close; call after a RESET).
+  // RUN_SUPERSTEPS values (ModelSession close; call after a RESET).
   void detach_host();
   uint32_t board() const { return board_; }
 

@@ -1,28 +1,35 @@
-// SimSystem: the process-wide model (elaborated once, on its own thread) and the
-// sessions that open it. The model thread loops: take every board's queued commands,
-// then, while some board runs or has DMA to retire, run the kernel (Platform::simulate)
-// and let each board classify what happened. A host write sets the attention flag, so a
-// running kernel pauses at the engine's next batch and the command is taken promptly; a
-// ticker does the same every 20 ms of a run, so the statistics registers follow it.
-#include "host_if/sim_system.h"
+// The process's device model: the system elaborated once (platform::Platform with one
+// run domain per board, and one HostInterface per board) and the two threads that run
+// it. The model thread loops: take every board's queued commands, then, while some
+// board runs or has DMA to retire, run the kernel (Platform::simulate) and let each
+// board classify what happened. A host write sets the attention flag, so a running
+// kernel pauses at the engine's next batch and the command is taken promptly; the ticker
+// does the same every 20 ms of a run, so the statistics registers follow it. Sessions
+// (model_session.h) open it; the process owns it (model_session.cpp). Internal to
+// tlm/host_if.
+#pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <exception>
+#include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "host_if/host_interface.h"
+#include "host_if/model_session.h"
 #include "platform/platform.h"
 
 namespace ipusim::host_if {
 
-class SimModel {
+class DeviceModel {
  public:
-  SimModel(const config::SystemConfig& config, const SimSystemOptions& options) : config_(config) {
+  DeviceModel(const config::SystemConfig& config, const ModelOptions& options) : config_(config) {
     std::promise<void> built;
     auto ready = built.get_future();
     thread_ = std::thread([this, options, &built] {
@@ -100,7 +107,7 @@ class SimModel {
   }
 
  private:
-  void elaborate(const SimSystemOptions& options) {
+  void elaborate(const ModelOptions& options) {
     platform::PlatformOptions po;
     po.scope = platform::PlatformOptions::RunScope::Board;  // each board is a device of its own
     po.host_threads = options.host_threads;
@@ -169,71 +176,5 @@ class SimModel {
   bool stopping_ = false;
   std::vector<std::function<void()>> calls_;
 };
-
-namespace {
-
-// The process's one model. At exit it stops and joins the model thread and the ticker,
-// then keeps the elaborated modules: SystemC 2.3.4 cannot elaborate again in this
-// process, so destroying them buys nothing, and tearing a big system down is slow
-// (SystemC unregisters ports one by one: about a second for a POD16) and would run
-// module destructors after main() with the kernel paused mid-simulation.
-class ModelOwner {
- public:
-  ~ModelOwner() {
-    if (!model_) return;
-    model_->stop();
-    // Kept on purpose (above): never freed, the process is ending.
-    static_cast<void>(model_->release_platform().release());
-    for (auto& b : model_->release_boards()) static_cast<void>(b.release());
-  }
-  SimModel* get() const { return model_.get(); }
-  void set(std::unique_ptr<SimModel> model) { model_ = std::move(model); }
-
- private:
-  std::unique_ptr<SimModel> model_;
-};
-
-std::mutex g_open_mutex;
-ModelOwner g_model;
-
-}  // namespace
-
-std::unique_ptr<SimSystem> SimSystem::open(const config::SystemConfig& config, const SimSystemOptions& options) {
-  std::lock_guard<std::mutex> lock(g_open_mutex);
-  if (SimModel* model = g_model.get()) {
-    if (model->open) throw std::runtime_error("SimSystem::open: a simulated system is already open in this process");
-    if (!(model->config() == config))
-      throw std::runtime_error("SimSystem::open: this process already elaborated the system '" + model->config().name +
-                               "'; SystemC elaborates once per process, so a different config ('" + config.name +
-                               "') needs a new process");
-    model->set_console(options.console);
-  } else {
-    if (options.host_threads == 0) throw std::invalid_argument("SimSystem: host_threads must be at least 1");
-    g_model.set(std::make_unique<SimModel>(config, options));  // throws what elaboration throws
-  }
-  g_model.get()->open = true;
-  return std::unique_ptr<SimSystem>(new SimSystem(*g_model.get()));
-}
-
-SimSystem::~SimSystem() {
-  for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
-  wait_idle();
-  for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).detach_host();
-  std::lock_guard<std::mutex> lock(g_open_mutex);
-  model_.open = false;
-}
-
-uint32_t SimSystem::boards() const { return model_.boards(); }
-const config::SystemConfig& SimSystem::config() const { return model_.config(); }
-DeviceLink& SimSystem::link(uint32_t board) { return host_interface(board); }
-
-HostInterface& SimSystem::host_interface(uint32_t board) {
-  if (board >= model_.boards())
-    throw std::out_of_range("SimSystem: board " + std::to_string(board) + " (the system has " +
-                            std::to_string(model_.boards()) + ")");
-  return model_.board(board);
-}
-
-void SimSystem::wait_idle() { model_.run_on_model([] {}); }
 
 }  // namespace ipusim::host_if
