@@ -54,15 +54,9 @@ void Tile::give_sram() {
 // `ipusim run`'s load is a host's: the program's image written into the tile's SRAM (its
 // segments, .bss left zero), then the one boot path.
 void Tile::load(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
-  if (core_) unboot();
+  if (core_) unboot_core();
   give_sram();
-  for (const iss::Segment& s : program->segments()) {
-    if (s.bytes.empty()) continue;
-    if (s.vaddr < iss::kSramBase || s.vaddr - iss::kSramBase + uint64_t{s.bytes.size()} > sram_->size())
-      throw std::invalid_argument(fmt::format("{}: segment 0x{:08x} (+{} bytes) outside tile {}'s SRAM", program->name(),
-                                              s.vaddr, s.bytes.size(), identity().tile));
-    std::memcpy(sram_->data() + (s.vaddr - iss::kSramBase), s.bytes.data(), s.bytes.size());
-  }
+  iss::load_image(*sram_, *program);
   boot(std::move(program), engine, listener);
 }
 
