@@ -174,7 +174,9 @@ Device::~Device() {
     } catch (...) {
     }
   }
-  if (impl_) impl_->gate.enter();  // waits for a run_async thread to let go
+  if (!impl_) return;
+  impl_->gate.enter();  // waits for a run_async thread to let go
+  if (impl_->async_run.joinable()) impl_->async_run.join();
 }
 
 const DeviceInfo& Device::info() const { return impl_->info; }

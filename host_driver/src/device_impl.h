@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <semaphore>
+#include <thread>
 #include <utility>
 
 #include "dma_channel.h"
@@ -82,6 +83,7 @@ class DeviceImpl {
   detail::StreamTable streams;
   ApiGate gate;
   std::atomic<bool> running{false};
+  std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
  private:
   void serve_stream_wait();

@@ -154,18 +154,20 @@ std::future<RunResult> Device::run_async(uint32_t supersteps) {
   // Take the API lock here so that a call right after run_async sees the device busy,
   // then hand it to the run's thread.
   auto lock = impl_->lock_api("run_async");
+  // The previous run's thread let go of the gate as its last act: it is ending, or over.
+  if (impl_->async_run.joinable()) impl_->async_run.join();
   impl_->running = true;
   std::promise<RunResult> promise;
   auto future = promise.get_future();
-  std::thread([this, supersteps, lock = std::move(lock), promise = std::move(promise)]() mutable {
+  impl_->async_run = std::thread([this, supersteps, lock = std::move(lock), promise = std::move(promise)]() mutable {
     try {
       promise.set_value(impl_->run_locked(supersteps, std::chrono::steady_clock::time_point::max()));
     } catch (...) {
       promise.set_exception(std::current_exception());
     }
     impl_->running = false;
-    lock.release();  // last touch of impl_: the Device may go right after
-  }).detach();
+    lock.release();  // last touch of impl_: ~Device, which waits for the gate, joins us
+  });
   return future;
 }
 
