@@ -3,7 +3,7 @@
 //
 //   host_link_dma [--config configs/m2000.yaml] [--mib 64] [--descriptor-kib 512]
 //
-// Opens the system in-process (host_if::SimSystem), maps a host buffer and moves --mib
+// Opens the system in-process (host_if::ModelSession), maps a host buffer and moves --mib
 // MiB through one DMA channel in --descriptor-kib descriptors, for each case: a
 // broadcast to every tile of IPU 0 (host to device; the link carries the bytes once), one
 // tile at a time (host to device), one tile at a time back (device to host), and
@@ -26,7 +26,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "ipu/hostif_regs.h"
 #include "iss/tile_core.h"
 #include "config/config_loader.h"
@@ -85,9 +85,9 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const config::SystemConfig config = config::load_system(config_path);
-  host_if::SimSystemOptions options;
+  host_if::ModelOptions options;
   options.console = nullptr;
-  auto sys = host_if::SimSystem::open(config, options);
+  auto sys = host_if::ModelSession::open(config, options);
   const uint32_t desc_bytes = desc_kib * 1024;
   if (desc_bytes > config.board.chip.tile.sram_bytes) {
     std::fprintf(stderr, "host_link_dma: --descriptor-kib %u exceeds a tile's SRAM\n", desc_kib);

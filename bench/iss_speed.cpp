@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "child_run.h"
+#include "iss/sram.h"
 #include "iss/tile_core.h"
 
 
@@ -77,10 +78,13 @@ int main(int argc, char** argv) {
     params.sram_bytes = sram_kib * 1024;
     params.thread_quantum = quantum;
     CountingConsole console;
-    ipusim::iss::TileCore core(params, program, &console);
+    ipusim::iss::Sram sram(params.sram_bytes);
+    ipusim::iss::load_image(sram, *program);
+    ipusim::iss::TileCore core(params, program, sram, &console);
     Timing iss;
     ipusim::iss::StopInfo stop;
     for (int r = 0; r < reps; ++r) {
+      ipusim::iss::load_image(sram, *program);  // every repetition from the image as loaded
       core.reset();
       const auto t0 = Clock::now();
       const double c0 = thread_cpu_seconds();

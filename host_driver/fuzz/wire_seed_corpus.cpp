@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
       wire::Write32{0x40, 2},            wire::Map{0x100000000, 0x10000, 0},
       wire::Unmap{0x100000000},          wire::Interrupt{7},
       wire::Ok{},                        wire::Error{wire::ErrorCode::kMalformed, "bad magic"},
-      wire::Bye{}};
+      wire::Bye{},                       wire::SetTrace{"/tmp/run.trace.json"},
+      wire::Supersteps{0, 0},            wire::SuperstepsReply{1, {{16, 4, 0, 0, 250, 3000, 400, 500, 9000, 1024}}}};
   int n = 0;
   std::vector<uint8_t> all;
   for (const auto& b : bodies) {

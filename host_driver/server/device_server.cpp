@@ -216,6 +216,17 @@ struct DeviceServer::Impl {
       send(seq, wire::Ok{});
       return true;
     }
+    if (const auto* tr = std::get_if<wire::SetTrace>(&m.body)) {
+      try {
+        link.set_trace_file(tr->path);
+      } catch (const std::exception& e) {
+        send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
+        return true;  // a refused path leaves the session intact
+      }
+      send(seq, wire::Ok{});
+      return true;
+    }
+    if (const auto* q = std::get_if<wire::Supersteps>(&m.body)) return supersteps(seq, *q);
     if (std::holds_alternative<wire::Bye>(m.body)) {
       send(seq, wire::Ok{});
       end_session("client said BYE");
@@ -223,6 +234,26 @@ struct DeviceServer::Impl {
     }
     refuse(seq, std::string(wire::type_name(uint16_t(wire::type_of(m.body)))) + " is not a request");
     return false;
+  }
+
+  // A page of IPU q.ipu's per-superstep totals: from q.first, as many as fit a reply.
+  bool supersteps(uint32_t seq, const wire::Supersteps& q) {
+    std::vector<ipusim::host_if::SuperstepFigures> all;
+    try {
+      all = link.supersteps(q.ipu);
+    } catch (const std::exception& e) {
+      send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
+      return true;
+    }
+    wire::SuperstepsReply reply;
+    reply.total = uint32_t(all.size());
+    for (size_t i = q.first; i < all.size() && reply.records.size() < wire::kMaxSuperstepsPerReply; ++i) {
+      const auto& f = all[i];
+      reply.records.push_back({f.tiles, f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle, f.end_cycle,
+                               f.compute_cycles, f.sync_cycles, f.exchange_cycles, f.instructions, f.exchange_bytes});
+    }
+    send(seq, reply);
+    return true;
   }
 
   bool map(uint32_t seq, const wire::Map& mp) {
@@ -275,6 +306,7 @@ struct DeviceServer::Impl {
     if (!session) return;
     // Stop the device first so that no DMA touches the memory about to be unmapped.
     link.set_interrupt_handler({});
+    link.set_trace_file("");  // the next client traces only if it asks
     link.write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
     for (auto& [bus, m] : session->mappings) {
       try {

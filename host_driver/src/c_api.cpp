@@ -2,6 +2,7 @@
 // the message (and the device's error registers) per thread and returns a status code.
 #include "ipudrv/ipudrv.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <fstream>
@@ -238,6 +239,28 @@ int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipu
 
 int ipudrv_abort(ipudrv_device* dev) {
   return guarded([&] { checked(dev).abort(); });
+}
+
+int ipudrv_set_trace(ipudrv_device* dev, const char* path) {
+  return guarded([&] { checked(dev).set_trace(path ? path : ""); });
+}
+
+int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, size_t capacity, size_t* count) {
+  return guarded([&] {
+    need(count, "count");
+    const auto all = checked(dev).superstep_stats();
+    if (ipu >= all.size())
+      throw ipudrv::UsageError("ipudrv_supersteps: ipu " + std::to_string(ipu) + ": the board has " +
+                               std::to_string(all.size()) + " IPUs");
+    const auto& steps = all[ipu];
+    if (capacity > 0) need(out, "out");
+    for (size_t i = 0; i < std::min(capacity, steps.size()); ++i) {
+      const ipudrv::SuperstepStats& s = steps[i];
+      out[i] = {s.tiles, s.exchanging_tiles, s.incomplete_tiles, s.begin_cycle, s.end_cycle, s.compute_cycles,
+                s.sync_cycles, s.exchange_cycles, s.instructions, s.exchange_bytes};
+    }
+    *count = steps.size();
+  });
 }
 
 int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value) {

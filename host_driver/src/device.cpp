@@ -13,7 +13,7 @@ namespace ipudrv {
 namespace {
 
 constexpr uint32_t kAllIrqs = IPU_IRQ_STATUS_RUN_DONE_MASK | IPU_IRQ_STATUS_DMA0_MASK | IPU_IRQ_STATUS_DMA1_MASK |
-                              IPU_IRQ_STATUS_ERROR_MASK;
+                              IPU_IRQ_STATUS_ERROR_MASK | IPU_IRQ_STATUS_BOOT_DONE_MASK;
 
 std::span<std::byte> mutable_bytes(std::span<const std::byte> s) {
   // Channel 0 only reads a request's bytes; DmaRequest has one span type for both ways.
@@ -55,6 +55,7 @@ DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
 
 DeviceImpl::DeviceImpl(std::unique_ptr<detail::Transport> transport, std::string locator, const OpenOptions& opts)
     : t(std::move(transport)), info(read_info(*t, std::move(locator))), options(opts), smem(info.smem_bytes) {
+  if (!options.trace_path.empty()) t->set_trace_file(options.trace_path);  // first: nothing to undo if refused
   for (unsigned ch = 0; ch < IPU_DMA_CHANNELS; ++ch)
     dma.push_back(std::make_unique<detail::DmaChannel>(*t, irq, ch, options));
   if (options.use_interrupts) {
@@ -144,9 +145,12 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
     t->write32(IPU_REG_BOOT_CMD, IPU_BOOT_CMD_GO_MASK);
     booted += r.tile_count;
     // BOOT_CMD takes effect when the model next can: wait until the tiles count as
-    // booted, or the boot is refused.
+    // booted (the device raises BOOT_DONE) or the boot is refused (ERROR). The generation
+    // is taken before the registers are read, so an interrupt between the two is not lost.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    const detail::PollPolicy poll{options.use_interrupts};
     for (int round = 0;; ++round) {
+      const uint64_t gen = irq.generation();
       if (t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) {
         const DeviceErrorInfo e = detail::read_error_registers(*t);
         loaded.clear();
@@ -156,7 +160,7 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
       }
       if (t->read32(IPU_REG_BOOTED_TILES) >= booted) break;
       if (std::chrono::steady_clock::now() > deadline) throw TimeoutError("load: the device did not boot within 60 s");
-      std::this_thread::sleep_for(std::chrono::microseconds(round < 20 ? 10 : 1000));
+      irq.wait(gen, poll.next(round));
     }
     loaded.emplace(r, elf);
   }
@@ -173,7 +177,9 @@ Device::~Device() {
     } catch (...) {
     }
   }
-  if (impl_) impl_->gate.enter();  // waits for a run_async thread to let go
+  if (!impl_) return;
+  impl_->gate.enter();  // waits for a run_async thread to let go
+  if (impl_->async_run.joinable()) impl_->async_run.join();
 }
 
 const DeviceInfo& Device::info() const { return impl_->info; }

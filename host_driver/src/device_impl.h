@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <semaphore>
+#include <thread>
 #include <utility>
 
 #include "dma_channel.h"
@@ -69,6 +70,7 @@ class DeviceImpl {
 
   RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   RunStats read_stats();
+  std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
 
   std::unique_ptr<detail::Transport> t;
@@ -81,6 +83,7 @@ class DeviceImpl {
   detail::StreamTable streams;
   ApiGate gate;
   std::atomic<bool> running{false};
+  std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
  private:
   void serve_stream_wait();

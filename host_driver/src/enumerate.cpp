@@ -3,7 +3,7 @@
 #include <functional>
 
 #include "device_impl.h"
-#include "device_model.h"
+#include "system_backend.h"
 #include "transports/inproc_transport.h"
 #include "transports/socket_transport.h"
 
@@ -34,7 +34,7 @@ std::vector<DeviceRef> enumerate(const std::string& locator) {
   }
   const std::string path = locator.rfind("config:", 0) == 0 ? locator.substr(7) : locator;
   if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
-  std::shared_ptr<detail::SimulatedSystem> system = detail::open_simulated_system(path);
+  std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
   for (size_t b = 0; b < system->board_count(); ++b) {
     const std::string where = "config:" + path + "#" + std::to_string(b);
     auto make = [system, b, where] {

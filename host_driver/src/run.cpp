@@ -21,6 +21,12 @@ RunStats DeviceImpl::read_stats() {
   return s;
 }
 
+std::vector<std::vector<SuperstepStats>> DeviceImpl::read_supersteps() {
+  std::vector<std::vector<SuperstepStats>> out;
+  for (uint32_t ipu = 0; ipu < info.ipus; ++ipu) out.push_back(t->supersteps(ipu));
+  return out;
+}
+
 uint32_t DeviceImpl::read_state() { return (t->read32(IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) >> IPU_STATUS_STATE_SHIFT; }
 
 // CTRL.RUN takes effect when the model next can, so STATUS read right after it may still
@@ -126,6 +132,7 @@ RunResult DeviceImpl::run_locked(uint32_t supersteps, std::chrono::steady_clock:
   }
   drain_d2h_streams();
   result.stats = read_stats();
+  result.supersteps = read_supersteps();
   return result;
 }
 
@@ -148,23 +155,31 @@ std::future<RunResult> Device::run_async(uint32_t supersteps) {
   // Take the API lock here so that a call right after run_async sees the device busy,
   // then hand it to the run's thread.
   auto lock = impl_->lock_api("run_async");
+  // The previous run's thread let go of the gate as its last act: it is ending, or over.
+  if (impl_->async_run.joinable()) impl_->async_run.join();
   impl_->running = true;
   std::promise<RunResult> promise;
   auto future = promise.get_future();
-  std::thread([this, supersteps, lock = std::move(lock), promise = std::move(promise)]() mutable {
+  impl_->async_run = std::thread([this, supersteps, lock = std::move(lock), promise = std::move(promise)]() mutable {
     try {
       promise.set_value(impl_->run_locked(supersteps, std::chrono::steady_clock::time_point::max()));
     } catch (...) {
       promise.set_exception(std::current_exception());
     }
     impl_->running = false;
-    lock.release();  // last touch of impl_: the Device may go right after
-  }).detach();
+    lock.release();  // last touch of impl_: ~Device, which waits for the gate, joins us
+  });
   return future;
 }
 
 void Device::abort() { impl_->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK); }
 RunStats Device::stats() { return impl_->read_stats(); }
+std::vector<std::vector<SuperstepStats>> Device::superstep_stats() { return impl_->read_supersteps(); }
+
+void Device::set_trace(const std::string& path) {
+  auto lock = impl_->lock_api("set_trace");
+  impl_->t->set_trace_file(path);
+}
 uint32_t Device::state() { return impl_->read_state(); }
 
 }  // namespace ipudrv

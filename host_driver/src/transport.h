@@ -10,6 +10,9 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "ipudrv/device.h"
 
 namespace ipudrv::detail {
 
@@ -50,6 +53,11 @@ class Transport {
   // Called on a transport or device thread on each interrupt; must not call back into
   // the transport. Empty: none.
   virtual void set_interrupt_handler(std::function<void()> handler) = 0;
+  // The device's profiling side channel (host_if/device_link.h): the superstep trace of
+  // the next runs (UsageError if the device cannot write `path`), and IPU `ipu`'s
+  // per-superstep totals as of the last stop.
+  virtual void set_trace_file(const std::string& path) = 0;
+  virtual std::vector<SuperstepStats> supersteps(uint32_t ipu) = 0;
   // "in-process m2000.yaml board 1", "unix:/tmp/ipu.sock".
   virtual std::string describe() const = 0;
 };

@@ -7,6 +7,10 @@
 //   MAP          u64 bus address, u64 bytes, u64 fd offset (all page multiples)
 //   UNMAP        u64 bus address                 INTERRUPT     u64 count
 //   ERROR        u32 code, text                  OK, BYE       empty
+//   SET_TRACE    text path ("" = none)           SUPERSTEPS    u32 ipu, u32 first
+//   SUPERSTEPS_REPLY  u32 total, u32 count (<= 14), count x (u32 tiles, u32 exchanging,
+//                u32 incomplete, u64 begin, end, compute, sync, exchange cycles,
+//                instructions, exchange bytes)
 #include "wire_protocol.h"
 
 #include <ipu/hostif_regs.h>
@@ -186,6 +190,41 @@ Body decode_body(Type type, Reader& r) {
     case Type::kBye:
       r.expect_end();
       return Bye{};
+    case Type::kSetTrace: {
+      SetTrace m{r.text("path")};
+      r.expect_end();
+      return m;
+    }
+    case Type::kSupersteps: {
+      Supersteps m;
+      m.ipu = r.u32("ipu");
+      m.first = r.u32("first");
+      r.expect_end();
+      return m;
+    }
+    case Type::kSuperstepsReply: {
+      SuperstepsReply m;
+      m.total = r.u32("total");
+      const uint32_t count = r.u32("count");
+      if (r.ok() && count > kMaxSuperstepsPerReply)
+        r.fail("count " + std::to_string(count) + ", at most " + std::to_string(kMaxSuperstepsPerReply));
+      for (uint32_t i = 0; i < count && r.ok(); ++i) {
+        SuperstepRecord s;
+        s.tiles = r.u32("tiles");
+        s.exchanging_tiles = r.u32("exchanging_tiles");
+        s.incomplete_tiles = r.u32("incomplete_tiles");
+        s.begin_cycle = r.u64("begin_cycle");
+        s.end_cycle = r.u64("end_cycle");
+        s.compute_cycles = r.u64("compute_cycles");
+        s.sync_cycles = r.u64("sync_cycles");
+        s.exchange_cycles = r.u64("exchange_cycles");
+        s.instructions = r.u64("instructions");
+        s.exchange_bytes = r.u64("exchange_bytes");
+        m.records.push_back(s);
+      }
+      r.expect_end();
+      return m;
+    }
   }
   r.fail("unknown type");
   return Ok{};
@@ -196,7 +235,8 @@ Body decode_body(Type type, Reader& r) {
 Type type_of(const Body& body) {
   static constexpr Type kTypes[] = {Type::kHello, Type::kHelloReply, Type::kRead32, Type::kRead32Reply,
                                     Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
-                                    Type::kOk, Type::kError, Type::kBye};
+                                    Type::kOk, Type::kError, Type::kBye, Type::kSetTrace,
+                                    Type::kSupersteps, Type::kSuperstepsReply};
   static_assert(std::size(kTypes) == std::variant_size_v<Body>);
   return kTypes[body.index()];
 }
@@ -214,6 +254,9 @@ const char* type_name(uint16_t type) {
     case Type::kOk: return "OK";
     case Type::kError: return "ERROR";
     case Type::kBye: return "BYE";
+    case Type::kSetTrace: return "SET_TRACE";
+    case Type::kSupersteps: return "SUPERSTEPS";
+    case Type::kSuperstepsReply: return "SUPERSTEPS_REPLY";
   }
   return "unknown";
 }
@@ -241,6 +284,21 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
           put64(p, m.count);
         } else if constexpr (std::is_same_v<T, Error>) {
           put32(p, uint32_t(m.code)), put_text(p, m.text);
+        } else if constexpr (std::is_same_v<T, SetTrace>) {
+          put_text(p, m.path);
+        } else if constexpr (std::is_same_v<T, Supersteps>) {
+          put32(p, m.ipu), put32(p, m.first);
+        } else if constexpr (std::is_same_v<T, SuperstepsReply>) {
+          // Encoding truncates rather than fails, as put_text: the decoder refuses more.
+          const size_t n = std::min(m.records.size(), kMaxSuperstepsPerReply);
+          put32(p, m.total), put32(p, uint32_t(n));
+          for (size_t i = 0; i < n; ++i) {
+            const SuperstepRecord& s = m.records[i];
+            put32(p, s.tiles), put32(p, s.exchanging_tiles), put32(p, s.incomplete_tiles);
+            for (uint64_t v : {s.begin_cycle, s.end_cycle, s.compute_cycles, s.sync_cycles, s.exchange_cycles,
+                               s.instructions, s.exchange_bytes})
+              put64(p, v);
+          }
         }
       },
       msg.body);
@@ -282,7 +340,7 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
     if (have >= 6 && le(4, 2) != kVersionMajor)
       return invalid("frame version " + std::to_string(le(4, 2)) + ", this side speaks " + std::to_string(kVersionMajor));
     const uint16_t type = uint16_t(le(6, 2));
-    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kBye)))
+    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kSuperstepsReply)))
       return invalid("unknown message type " + std::to_string(type));
     if (have >= 12) d.seq = uint32_t(le(8, 4));
     if (have < kHeaderBytes) return d;  // kNeedMore

@@ -23,7 +23,7 @@ namespace ipusim::wire {
 
 inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
 inline constexpr uint16_t kVersionMajor = 1;     // a peer refuses any other major
-inline constexpr uint16_t kVersionMinor = 0;     // compatible additions (carried in HELLO)
+inline constexpr uint16_t kVersionMinor = 1;     // compatible additions (carried in HELLO); 1: SET_TRACE, SUPERSTEPS
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kMaxPayload = 1024;      // no message needs more
 inline constexpr size_t kMaxText = 512;          // longest text (error message, peer name)
@@ -45,6 +45,9 @@ enum class Type : uint16_t {
   kOk = 9,            // s->c: the request with this seq was done
   kError = 10,        // s->c: the request with this seq failed: code, text
   kBye = 11,          // c->s: end of session (the server resets the device)
+  kSetTrace = 12,     // c->s: the superstep trace file of the next runs (OK or ERROR DEVICE)
+  kSupersteps = 13,   // c->s: IPU, first superstep: per-superstep totals
+  kSuperstepsReply = 14,  // s->c: total supersteps, then up to kMaxSuperstepsPerReply of them
 };
 
 // Codes of an ERROR reply.
@@ -69,9 +72,22 @@ struct Interrupt { uint64_t count = 0; };  // interrupts raised since the sessio
 struct Ok {};
 struct Error { ErrorCode code = ErrorCode::kMalformed; std::string text; };
 struct Bye {};
+struct SetTrace { std::string path; };  // "" stops tracing
+struct Supersteps { uint32_t ipu = 0, first = 0; };
+// One superstep of one IPU: host_if::SuperstepFigures on the wire.
+struct SuperstepRecord {
+  uint32_t tiles = 0, exchanging_tiles = 0, incomplete_tiles = 0;
+  uint64_t begin_cycle = 0, end_cycle = 0, compute_cycles = 0, sync_cycles = 0, exchange_cycles = 0,
+           instructions = 0, exchange_bytes = 0;
+  bool operator==(const SuperstepRecord&) const = default;
+};
+inline constexpr size_t kSuperstepRecordBytes = 3 * 4 + 7 * 8;
+inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / kSuperstepRecordBytes;  // 14
+// Supersteps [first, first + records.size()) of `total`.
+struct SuperstepsReply { uint32_t total = 0; std::vector<SuperstepRecord> records; };
 
 using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap,
-                          Interrupt, Ok, Error, Bye>;
+                          Interrupt, Ok, Error, Bye, SetTrace, Supersteps, SuperstepsReply>;
 
 struct Message {
   uint32_t seq = 0;

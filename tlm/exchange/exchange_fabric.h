@@ -93,7 +93,7 @@ class ExchangeFabric : public sc_core::sc_module {
   void set_participant(uint32_t tile);
   uint32_t participants() const { return participant_count_; }
   const ExchangeFabricConfig& config() const { return config_; }
-  // Device mode: back to the state after elaboration (no participant, no phase, counters
+  // A reset (a device's): back to the state after elaboration (no participant, no phase, counters
   // zero; an exchange waiting for its done time is dropped). Cycle 0 at *epoch.
   void reset();
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }

@@ -16,8 +16,27 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace ipusim::host_if {
+
+// One superstep of one IPU, summed over its tiles (docs/chip.md "Accounting"): the figures
+// `ipusim run --json` reports as supersteps[k].ipus[i].
+struct SuperstepFigures {
+  uint32_t tiles = 0;             // tiles that ran the superstep
+  uint32_t exchanging_tiles = 0;  // of which posted messages
+  uint32_t incomplete_tiles = 0;  // of which the run ended inside it
+  uint64_t begin_cycle = 0;       // earliest tile begin
+  uint64_t end_cycle = 0;         // latest tile end
+  uint64_t compute_cycles = 0;    // sums over the tiles
+  uint64_t sync_cycles = 0;
+  uint64_t exchange_cycles = 0;
+  uint64_t instructions = 0;
+  uint64_t exchange_bytes = 0;    // received
+  bool operator==(const SuperstepFigures&) const = default;
+};
 
 class DeviceLink {
  public:
@@ -40,6 +59,24 @@ class DeviceLink {
   // must not call back into the DeviceLink. Replaces any previous handler; empty = none.
   using InterruptHandler = std::function<void()>;
   virtual void set_interrupt_handler(InterruptHandler handler) = 0;
+
+  // The simulator's profiling side channel (what a hardware trace unit streams to the
+  // host, outside BAR0). A device without one (a test's fake) keeps these defaults.
+  //
+  // The superstep trace (Chrome / Perfetto JSON, docs/chip.md "Trace") of the runs started
+  // from READY after this call, written when such a run ends (HALTED, ERROR, or a RESET of
+  // a paused run), before RUN_DONE is raised; "" writes none. Throws std::runtime_error if
+  // `path` cannot be opened for writing.
+  virtual void set_trace_file(const std::string& path) {
+    if (!path.empty()) throw std::runtime_error("this device writes no superstep trace");
+  }
+  // IPU `ipu` of the board, per superstep since the last RUN from READY, as of the last
+  // stop of the run (RUN_DONE); empty after RESET. Throws std::out_of_range for an IPU the
+  // board does not have.
+  virtual std::vector<SuperstepFigures> supersteps(uint32_t ipu) {
+    (void)ipu;
+    return {};
+  }
 };
 
 }  // namespace ipusim::host_if

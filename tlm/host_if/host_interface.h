@@ -20,7 +20,7 @@
 // Statistics: the BAR0 registers themselves (CYCLES, INSTRET, SUPERSTEPS, ...).
 //
 // Threads: read32 / write32 / map / unmap / set_interrupt_handler from any host thread.
-// Everything else is the model thread's (SimSystem): take_commands(), after_simulate(),
+// Everything else is the model thread's (ModelSession): take_commands(), after_simulate(),
 // busy(), and the SystemC processes. Interrupts are delivered on the model thread.
 //
 // Command order: commands act in the order written, doorbells too: a channel issues the
@@ -65,7 +65,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
       HostInterface, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   TileSocket tile_socket;
 
-  // `platform` must be in device mode; binds tile_socket to the board's tiles.
+  // `platform` must run each board alone (PlatformOptions::RunScope::Board); binds
+  // tile_socket to the board's tiles and gives each its SRAM.
   // `wake` is called (from any thread) when a command is queued: the model thread must
   // call take_commands() soon.
   HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,
@@ -78,6 +79,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void map_host_memory(uint64_t bus_addr, std::span<std::byte> memory) override;
   void unmap_host_memory(uint64_t bus_addr) override;
   void set_interrupt_handler(InterruptHandler handler) override;
+  void set_trace_file(const std::string& path) override;
+  std::vector<SuperstepFigures> supersteps(uint32_t ipu) override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
   // The constructor attaches the board gateway's (gateway_ports.h).
@@ -86,7 +89,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
 
   // ---- the model thread -----------------------------------------------------------
   // Acts on the queued commands. `simulate` runs the kernel once for every board (the
-  // SimSystem's step), used to let DMA retire before BOOT / RUN.
+  // ModelSession's step), used to let DMA retire before BOOT / RUN.
   void take_commands(const std::function<void()>& simulate);
   // After each simulate(): classifies this board's run, updates the register mirror,
   // raises RUN_DONE and ERROR.
@@ -94,7 +97,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   // The kernel has work for this board: a run, or DMA descriptors to retire.
   bool busy();
   // Forgets host memory, the interrupt handler, IRQ_MASK, the DMA rings and the BOOT_* /
-  // RUN_SUPERSTEPS values (SimSystem close; call after a RESET).
+  // RUN_SUPERSTEPS values (ModelSession close; call after a RESET).
   void detach_host();
   uint32_t board() const { return board_; }
 
@@ -145,6 +148,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void to_board(Problem& p) const;  // system-wide IPUs -> this board's
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
+  void update_supersteps();  // the mirror of the board's superstep totals (a run's stop, RESET)
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
   void refresh_levels();
   bool dma_busy();
@@ -180,6 +184,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   std::array<uint32_t, 6> boot_regs_{};
   uint32_t irq_status_ = 0, irq_mask_ = 0;
   platform::BoardStats stats_;
+  std::string trace_path_;                               // set_trace_file: for the next RUN from READY
+  std::vector<std::vector<SuperstepFigures>> supersteps_;  // per IPU of the board, at the last stop
   Error error_;
   std::string error_text_;  // ERR_TEXT: to_text(error_) fitted to the window
   uint32_t error_count_ = 0;

@@ -26,12 +26,18 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemC
       smem_(&smem_port_),
       streams_(&stream_port_),
       fifo_bytes_(gateway_.fifo_bytes()) {
-  // The driver serves the streams: a copy that finds its FIFO short waits (STREAM_WAIT).
+  // The host attaches here, and only here: the driver serves the streams, so a copy that
+  // finds its FIFO short waits (STREAM_WAIT) instead of failing the exchange.
   gateway_.set_host_connected(true);
   gateway_.set_fifo_listener([this](uint32_t stream, bool d2h) { level_changed(stream, d2h); });
   for (uint32_t i = 0; i < config.board.ipus; ++i) {
     platform::Ipu& ipu = platform.ipu(first_ipu_ + i);
-    for (uint32_t t = 0; t < ipu.tile_count(); ++t) tile_socket.bind(ipu.tile(t).mem_socket);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
+      // A host writes programs into SRAM before any core exists (an on-demand mapping:
+      // untouched SRAM costs nothing).
+      ipu.tile(t).give_sram();
+      tile_socket.bind(ipu.tile(t).mem_socket);
+    }
   }
   sc_core::sc_spawn([this] { channel_thread(0); }, "dma0");
   sc_core::sc_spawn([this] { channel_thread(1); }, "dma1");
@@ -79,25 +85,34 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
   switch (c.kind) {
     case Command::Kind::Reset:
       running_ = false;
-      platform_.reset_board(board_);
+      platform_.reset_domain(board_);
       gateway_.reset_streams();  // FIFOs empty, blocked copies dropped; memory kept
       programs_.clear();
       ++model_epoch_;
       update_stats();
+      update_supersteps();
       refresh_levels();
       return;
     case Command::Kind::Boot:
       drain_dma(simulate);  // the program's DMA first
       boot(c.boot);
       update_stats();
+      raise(IPU_IRQ_STATUS_BOOT_DONE_MASK);  // after the stats: BOOTED_TILES counts them
       return;
     case Command::Kind::Run:
       drain_dma(simulate);
       if (c.resume) {
         gateway_.hold_streams(false);  // a copy waiting on a stream looks at its FIFO again
-        platform_.continue_board(board_, c.a);
-      } else
-        platform_.start_board(board_, c.a);
+        platform_.continue_domain(board_, c.a);
+      } else {
+        std::string trace;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          trace = trace_path_;
+        }
+        platform_.set_domain_trace(board_, trace);
+        platform_.start_domain(board_, c.a);
+      }
       running_ = true;
       return;
     case Command::Kind::Abort: {
@@ -108,7 +123,8 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
         record(e);
         return;
       }
-      platform_.freeze_board(board_);
+      platform_.freeze_domain(board_);
+      platform_.finish_domain(board_);
       running_ = false;
       Error e;
       e.code = ProblemCode::State;
@@ -183,6 +199,7 @@ void HostInterface::record(const Error& e, const std::string& text) {
 
 void HostInterface::end_run(uint32_t state, uint32_t irq) {
   update_stats();
+  update_supersteps();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (reset_epoch_ != model_epoch_) return;
@@ -208,7 +225,7 @@ void HostInterface::refresh_levels() {
 }
 
 void HostInterface::update_stats() {
-  const platform::BoardStats s = platform_.board_stats(board_);
+  const platform::BoardStats s = platform_.domain_stats(board_);
   std::lock_guard<std::mutex> lock(mutex_);
   if (reset_epoch_ == model_epoch_) stats_ = s;
 }
@@ -229,7 +246,7 @@ void HostInterface::after_simulate(bool starved) {
     update_stats();
     return;
   }
-  const platform::BoardOutcome out = platform_.board_outcome(board_, starved);
+  const platform::BoardOutcome out = platform_.domain_outcome(board_, starved);
   using Kind = platform::BoardOutcome::Kind;
   switch (out.kind) {
     case Kind::Running:
@@ -242,6 +259,7 @@ void HostInterface::after_simulate(bool starved) {
       return;
     case Kind::Halted:
       running_ = false;
+      platform_.finish_domain(board_);
       platform_.flush_console();
       end_run(IPU_STATE_HALTED, 0);
       return;
@@ -261,7 +279,8 @@ void HostInterface::after_simulate(bool starved) {
       break;
   }
   running_ = false;
-  platform_.freeze_board(board_);
+  platform_.freeze_domain(board_);
+  platform_.finish_domain(board_);
   platform_.flush_console();
   // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
   // or the board's stuck state; only its IPUs become the board's.

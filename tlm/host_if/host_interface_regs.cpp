@@ -227,6 +227,7 @@ void HostInterface::ctrl_locked(uint32_t value) {
     ++reset_epoch_;
     state_ = IPU_STATE_IDLE;
     stats_ = platform::BoardStats{};
+    supersteps_.clear();
     error_ = Error{};
     error_text_.clear();
     error_count_ = 0;
@@ -342,6 +343,7 @@ void HostInterface::detach_host() {
   std::lock_guard<std::mutex> lock(mutex_);
   irq_mask_ = 0;
   run_supersteps_ = 0;
+  trace_path_.clear();
   boot_regs_ = {};
   for (Channel& c : channels_) {
     c = Channel{.generation = c.generation + 1};

@@ -57,16 +57,10 @@ class HostFpEnv {
 
 }  // namespace
 
-TileState::TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console)
-    : params_(checked(params, *program)), program_(std::move(program)), console_(console),
-      sram_(params_.sram_bytes) {
-  init_views();
-}
-
 TileState::TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
                      Sram& sram)
     : params_(checked(params, *program)), program_(std::move(program)), console_(console),
-      sram_(Sram::Borrow{}, sram), keep_sram_(true) {
+      sram_(Sram::Borrow{}, sram) {
   if (sram.size() != params_.sram_bytes)
     throw std::invalid_argument(fmt::format("tile {}: SRAM of {} bytes for a tile of {}", params_.id.tile,
                                             sram.size(), params_.sram_bytes));
@@ -92,11 +86,6 @@ void TileState::init_views() {
 }
 
 void TileState::reset() {
-  if (!keep_sram_) {
-    sram_.clear();
-    for (const Segment& s : program_->segments())
-      if (!s.bytes.empty()) std::memcpy(sram_.data() + (s.vaddr - kSramBase), s.bytes.data(), s.bytes.size());
-  }
   for (Thread& t : threads_) {
     const uint32_t id = t.id;
     t = Thread{};

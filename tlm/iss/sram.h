@@ -1,8 +1,9 @@
 // A tile's SRAM: an anonymous private mapping, so untouched pages cost no host memory
 // (1472 tiles x 624 KiB with only code loaded stay far below the full size), and a
 // reset returns the pages to the kernel instead of clearing them byte by byte.
-// A Sram may also borrow another Sram's mapping (Sram::borrow): a core booted over SRAM
-// the host already wrote (device mode, tlm/host_if) uses the tile's own mapping.
+// A Sram may also borrow another Sram's mapping (Sram::Borrow): a core (TileCore) boots
+// over SRAM a host already wrote (load_image, or a device's DMA) and uses the tile's own
+// mapping.
 #pragma once
 
 #include <cstddef>

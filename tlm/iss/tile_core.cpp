@@ -1,6 +1,7 @@
 // TileCore: the public face of TileState (see tile_core.h).
 #include "iss/tile_core.h"
 
+#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -13,9 +14,15 @@ struct TileCore::Impl : TileState {
   using TileState::TileState;
 };
 
-TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console) {
-  if (!program) throw std::invalid_argument("TileCore: no program");
-  impl_ = std::make_unique<Impl>(params, std::move(program), console);
+void load_image(Sram& sram, const Program& program) {
+  sram.clear();
+  for (const Segment& s : program.segments()) {
+    if (s.bytes.empty()) continue;
+    if (s.vaddr < kSramBase || s.vaddr - kSramBase + uint64_t{s.bytes.size()} > sram.size())
+      throw ProgramError(fmt::format("{}: segment 0x{:08x} (+{} bytes) is outside the {} bytes of tile SRAM",
+                                     program.name(), s.vaddr, s.bytes.size(), sram.size()));
+    std::memcpy(sram.data() + (s.vaddr - kSramBase), s.bytes.data(), s.bytes.size());
+  }
 }
 
 TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> program, Sram& sram,

@@ -127,22 +127,26 @@ class TraceSink {
                       uint32_t insn) = 0;
 };
 
+// A host's load: every byte of `sram` zero, then the program's segments copied in (.bss
+// stays zero). Throws ProgramError for a segment outside the SRAM.
+void load_image(Sram& sram, const Program& program);
+
 class TileCore {
  public:
-  TileCore(const TileParams& params, std::shared_ptr<const Program> program,
-           ConsoleSink* console = nullptr);
   // Boots over `sram`, which the caller owns and keeps alive, as it is: the program's
-  // bytes are expected there already (a host wrote them), reset() never touches it. The
-  // program's executable range becomes read-only to the host (write()).
+  // bytes are expected there already (a host wrote them: load_image() or DMA); the core
+  // never clears or loads it. The program's executable range becomes read-only to the
+  // host (write()). Throws ProgramError for an image beyond the SRAM, and
+  // std::invalid_argument for bad parameters or an SRAM of another size.
   TileCore(const TileParams& params, std::shared_ptr<const Program> program, Sram& sram,
            ConsoleSink* console = nullptr);
   ~TileCore();
   TileCore(const TileCore&) = delete;
   TileCore& operator=(const TileCore&) = delete;
 
-  // Copies the program's segments into SRAM (zeroing .bss) and puts the supervisor at
-  // the entry point with cycle 0. Called by the constructor; call again to rerun. A core
-  // booted over existing SRAM keeps the SRAM as it is.
+  // Puts the supervisor at the entry point with cycle 0 and every other thread idle.
+  // Called by the constructor; call again to rerun (after load_image() if the program
+  // must find its image as loaded). SRAM is left as it is.
   void reset();
 
   // Runs until the tile halts, reaches a sync or an exchange, or faults. After Halted or

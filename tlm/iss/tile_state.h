@@ -66,7 +66,6 @@ inline uint32_t* thread_regs(Thread& t) { return t.hart.regs; }
 
 class TileState {
  public:
-  TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console);
   // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
   TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
             Sram& sram);
@@ -149,8 +148,7 @@ class TileState {
   std::shared_ptr<const Program> program_;
   ConsoleSink* console_;
   TraceSink* trace_ = nullptr;
-  Sram sram_;
-  bool keep_sram_ = false;  // booted over existing SRAM: reset() leaves it alone
+  Sram sram_;  // borrowed: the caller's (the tile's) SRAM
   MemView mem_;
   std::array<Thread, kMaxThreads> threads_;
   // Per-tile Xipu CSRs.

@@ -60,7 +60,7 @@ class Ipu : public sc_core::sc_module {
   exchange::ExchangeFabric& exchange_fabric() { return *exchange_; }
   const exchange::ExchangeFabric& exchange_fabric() const { return *exchange_; }
 
-  // Device mode: cycle 0 of every module of the IPU is SystemC time *epoch.
+  // Cycle 0 of every module of the IPU is SystemC time *epoch (its run domain's start).
   void set_epoch(const sc_core::sc_time* epoch);
   // The number of tiles with a program.
   uint32_t loaded_tiles() const;

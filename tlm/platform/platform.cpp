@@ -14,7 +14,7 @@ namespace ipusim::platform {
 namespace {
 
 // SystemC's own reports go to stderr, so stdout carries only the tiles' console.
-// "Simulation stopped by user" (our own sc_stop) is not news.
+// Its informational reports are not news.
 void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
   if (actions & sc_core::SC_DISPLAY)
     std::fprintf(stderr, "%s\n", sc_core::sc_report_compose_message(report).c_str());
@@ -46,53 +46,54 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   quiet_systemc();
   if (sc_core::sc_is_running() || sc_core::sc_end_of_simulation_invoked())
     throw std::logic_error("a process can elaborate and run only one Platform");
-  sc_core::sc_set_stop_mode(sc_core::SC_STOP_FINISH_DELTA);
-  // A device simulates whenever the host asks, sometimes with nothing to do: not news.
-  if (options_.device)
-    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
+  // simulate() runs whenever its caller asks (a host between commands), sometimes with
+  // nothing to do: not news.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
     trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble);
   }
+  // Opened before anything is elaborated, so a bad path fails first.
+  std::unique_ptr<Timeline> timeline;
   if (!options_.timeline_path.empty())
-    timeline_ = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
-                                           options_.timeline_tracks_max);
+    timeline = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
+                                          options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  // One run domain for `ipusim run`; one per board for a device.
-  const uint32_t domains = options_.device ? config.boards : 1;
+  const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
+  const uint32_t domains = per_board ? config.boards : 1;
   ipus_per_domain_ = ipus / domains;
   for (uint32_t d = 0; d < domains; ++d) {
     auto dom = std::make_unique<Domain>();
-    const std::string name = options_.device ? "control" + std::to_string(d) : std::string("control");
-    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz, options_.device);
+    const std::string name = per_board ? "control" + std::to_string(d) : std::string("control");
+    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz);
+    dom->control->set_epoch(&dom->epoch);
     dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
     domains_.push_back(std::move(dom));
   }
+  domains_.front()->timeline = std::move(timeline);
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
     Domain& dom = domain_of(i);
     ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
-    if (options_.device) {
-      ipus_.back()->set_epoch(&dom.epoch);
-      for (uint32_t t = 0; t < ipus_.back()->tile_count(); ++t) ipus_.back()->tile(t).give_sram();
-    }
+    ipus_.back()->set_epoch(&dom.epoch);
   }
   for (uint32_t b = 0; b < config.boards; ++b) {
     streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
-    gc.host_connected = options_.stream_host;
+    // Nobody serves the host streams until a host attaches to the board (the host
+    // interface says so: Gateway::set_host_connected); until then a copy that would wait
+    // on a stream fails the exchange, as in `ipusim run`.
+    gc.host_connected = false;
     const std::string name = "gateway" + std::to_string(b);
     gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
       ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
   }
-  if (options_.device)
-    for (auto& dom : domains_) dom->control->set_epoch(&dom->epoch);
 }
 
 Platform::~Platform() = default;
@@ -121,8 +122,7 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
         ++loaded_;
         ++domain_of(ipu->index()).loaded;
       }
-      tile.load(program);
-      tile.connect(*engine_, *this);
+      tile.load(program, *engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
     }
   }
@@ -164,10 +164,9 @@ void Platform::tile_stopped(const tile::Tile& tile) {
 }
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
-  if (options_.device) return;  // a device reports totals only (registers)
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
-  if (timeline_) timeline_->add(id.ipu, id.tile, record);
+  if (Timeline* timeline = domain_of(id.ipu).timeline.get()) timeline->add(id.ipu, id.tile, record);
   if (keep_tile_supersteps_)
     tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
@@ -186,25 +185,18 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
 
 // ---- the run ---------------------------------------------------------------------------
 
+// `ipusim run`: the lifecycle once, for the whole system (one domain: RunScope::System).
 RunResult Platform::run() {
   if (ran_) throw std::logic_error("Platform::run called twice");
+  if (domains_.size() != 1) throw std::logic_error("Platform::run runs the whole system: RunScope::System");
   ran_ = true;
   keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
-  for (auto& ipu : ipus_) {
-    ipu->prepare_run();
-    if (timeline_) {
-      std::vector<uint32_t> loaded;
-      for (uint32_t t = 0; t < ipu->tile_count(); ++t)
-        if (ipu->tile(t).loaded()) loaded.push_back(t);
-      timeline_->add_ipu(ipu->index(), ipu->tile_count(), loaded);
-    }
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).start();
-  }
+  start_domain(0, 0);
 
   RunResult result;
   const auto start = std::chrono::steady_clock::now();
-  if (loaded_ > 0) sc_core::sc_start();
+  if (loaded_ > 0) simulate();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();
@@ -213,14 +205,10 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  const Domain& dom = *domains_.front();
+  Domain& dom = *domains_.front();
   const std::optional<StopRequest>& stop = dom.control->fired();
   const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
-  for (auto& ipu : ipus_)
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t)
-      if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted)
-        ipu->tile(t).end_accounting();
-  if (timeline_) timeline_->write();
+  finish_domain(0);
   collect(result, end_cycle);
 
   if (stop && stop->kind == StopRequest::Kind::Fault) {
@@ -233,6 +221,26 @@ RunResult Platform::run() {
     result.deadlock = describe_stuck(0, ipu_count());
   }
   return result;
+}
+
+void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
+  std::vector<uint32_t> loaded;
+  for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+    if (ipu.tile(t).loaded()) loaded.push_back(t);
+  timeline.add_ipu(ipu.index(), ipu.tile_count(), loaded);
+}
+
+void Platform::end_run_accounting(Domain& dom, uint32_t first, uint32_t count) {
+  for (uint32_t i = first; i < first + count; ++i) {
+    Ipu& ipu = *ipus_.at(i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+      if (ipu.tile(t).loaded() && ipu.tile(t).state() != tile::TileState::Halted) ipu.tile(t).end_accounting();
+  }
+  if (dom.timeline) {
+    // Dropped even if writing fails: the next run starts a trace of its own.
+    std::unique_ptr<Timeline> timeline = std::move(dom.timeline);
+    timeline->write();
+  }
 }
 
 void Platform::collect(RunResult& result, uint64_t end_cycle) {

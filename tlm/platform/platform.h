@@ -10,10 +10,12 @@
 //                IPU fabric of the board binds its gateway_socket to it
 //   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
 //
-// A process elaborates one Platform (SystemC allows one elaboration per process) and
-// runs it once, or, in device mode (PlatformOptions::device, the host interface's
-// SimSystem), boots, runs and resets each board as often as the host asks. run() simulates until every loaded tile has halted, or until the first (in
-// simulated time) fault, failed exchange or sync deadlock. Console lines are printed as
+// A process elaborates one Platform (SystemC allows one elaboration per process). Every
+// run goes through one lifecycle: boot tiles over their SRAM, start a run domain,
+// simulate, read its outcome, finish it, collect results; `ipusim run` does it once for
+// the whole system (load() + run()), the host interface (tlm/host_if) board by board as
+// often as the host asks. A run lasts until every booted tile of its domain has halted,
+// or until the first (in simulated time) fault, failed exchange or sync deadlock. Console lines are printed as
 // each compute batch ends (platform_console.h). docs/platform.md and docs/chip.md.
 #pragma once
 
@@ -53,16 +55,15 @@ struct PlatformOptions {
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
   // Keep every tile's superstep records in the result when at most this many tiles run.
   uint32_t per_tile_supersteps_max = 64;
-  // A host serves the host streams (the device model): a copy that finds its stream's
-  // FIFO short waits for it. false (`ipusim run`, no host): such a copy fails the exchange.
-  bool stream_host = true;
-  // Device mode (tlm/host_if, docs/platform.md "Device mode"): every board is a device
-  // of its own that boots, runs, pauses and resets again and again in one elaboration.
-  // Off: load() + run() once, as `ipusim run`.
-  bool device = false;
+  // What one run spans (a run domain: its own RunControl, sync group, cycle 0 and
+  // halt counts). System: the whole system runs as one (`ipusim run`; zone 2 spans every
+  // IPU). Board: each board is a device of its own (tlm/host_if), run, paused and reset
+  // on its own; domain d = board d.
+  enum class RunScope { System, Board };
+  RunScope scope = RunScope::System;
 };
 
-// Device mode: how a board's run stands after a simulate().
+// How a run domain's run stands after a simulate() (a board's, for a device).
 struct BoardOutcome {
   // StreamWait: the kernel starved while a copy of the board waits on a host stream.
   enum class Kind { Running, Paused, Halted, Error, StreamWait };
@@ -72,7 +73,7 @@ struct BoardOutcome {
   std::optional<streaming::StreamWait> stream;  // StreamWait: the oldest blocked copy
 };
 
-// Device mode: a board's figures since its last reset.
+// A run domain's figures since its last reset (a board's, for a device).
 struct BoardStats {
   uint64_t cycles = 0;          // max over booted tiles (where simulated time reached)
   uint64_t instret = 0;         // all booted tiles
@@ -175,31 +176,45 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   uint32_t loaded_tiles() const { return loaded_; }
   const tile::TileEngine& engine() const { return *engine_; }
 
-  // ---- device mode (options.device) ------------------------------------------------
+  // ---- the lifecycle of a run (docs/platform.md "How a run proceeds") -----------------
+  // boot tiles -> start_domain -> simulate ... -> domain_outcome -> finish_domain ->
+  // results; then reset_domain to boot again. load() + run() are this lifecycle for the
+  // whole system once (`ipusim run`); the host interface drives it board by board.
   // Called between simulate()s, on the thread that runs the kernel.
   uint32_t boards() const { return config_.boards; }
   uint32_t ipus_per_board() const { return config_.board.ipus; }
+  uint32_t domains() const { return uint32_t(domains_.size()); }
   // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
   void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
-  // RUN from READY: cycle 0 becomes the current SystemC time; the booted tiles become
-  // the participants of their IPU's syncs and exchanges and start; every IPU of the
-  // board holds its `supersteps`-th sync release
-  // (0: none). RUN from PAUSED: continue_board releases what was held.
-  void start_board(uint32_t board, uint32_t supersteps);
-  void continue_board(uint32_t board, uint32_t supersteps);
-  // Runs the kernel until nothing is pending, a board's run stops (RunControl), or the
+  // A run from the booted state: cycle 0 becomes the current SystemC time; the booted
+  // tiles become the participants of their IPU's syncs and exchanges and start; every
+  // IPU of the domain holds its `supersteps`-th sync release (0: none).
+  // continue_domain releases what was held (a paused run goes on).
+  void start_domain(uint32_t domain, uint32_t supersteps);
+  void continue_domain(uint32_t domain, uint32_t supersteps);
+  // Runs the kernel until nothing is pending, a domain's run stops (RunControl), or the
   // engine sees `attention` (set_attention). Returns true if the kernel starved.
   bool simulate();
   void set_attention(const std::atomic<bool>* flag) { engine_->set_attention(flag); }
-  // How `board`'s run stands; `starved`: what simulate() returned.
-  BoardOutcome board_outcome(uint32_t board, bool starved) const;
-  // Stops the board's tiles where they are (an error or an abort): nothing of it runs
-  // again until reset_board().
-  void freeze_board(uint32_t board);
-  // Unboots every tile of the board, zeroes its SRAM, clears its controllers, fabrics,
-  // run control and figures.
-  void reset_board(uint32_t board);
-  BoardStats board_stats(uint32_t board) const;
+  // How the domain's run stands; `starved`: what simulate() returned.
+  BoardOutcome domain_outcome(uint32_t domain, bool starved) const;
+  // Stops the domain's tiles where they are (an error or an abort): nothing of it runs
+  // again until reset_domain().
+  void freeze_domain(uint32_t domain);
+  // The domain's run is over (halted, error, abort): closes the supersteps of the tiles
+  // that did not halt (marked incomplete) and writes the domain's trace. Once per run.
+  void finish_domain(uint32_t domain);
+  // Unboots every tile of the domain, zeroes its SRAM, clears its controllers, fabrics,
+  // run control and figures (a paused run is finished first: its trace is written).
+  void reset_domain(uint32_t domain);
+  BoardStats domain_stats(uint32_t domain) const;
+  // The superstep trace (Timeline, `--trace`) of the domain's runs: a run started after
+  // this call writes `path` when it is finished; "" writes none. A path that cannot be
+  // opened then costs the trace (a line on stderr), not the run.
+  void set_domain_trace(uint32_t domain, const std::string& path);
+  // Per IPU of the domain (domain-local index), per superstep: the totals since the
+  // domain's last start (the SuperstepTotals `ipusim run --json` reports).
+  std::vector<std::vector<SuperstepTotals>> domain_supersteps(uint32_t domain) const;
   void set_console(std::FILE* out) { console_.set_output(out); }
   void flush_console() { console_.flush(); }
 
@@ -216,29 +231,35 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // sync::SyncObserver
   void sync_deadlock(const sync::SyncDeadlock& deadlock) override;
 
-  // A run domain: the IPUs one RunControl ends. `ipusim run`: the whole system; device
-  // mode: one board (with its own sync group and cycle-0 epoch).
+  // A run domain: the IPUs one RunControl ends, with their sync group and cycle-0 epoch
+  // (PlatformOptions::scope: the whole system, or one board).
   struct Domain {
     std::unique_ptr<RunControl> control;
     std::unique_ptr<sync::GroupSync> group;
-    sc_core::sc_time epoch;  // SystemC time of cycle 0 (device mode)
+    sc_core::sc_time epoch;  // SystemC time of cycle 0: the domain's last start
+    std::unique_ptr<Timeline> timeline;  // the superstep trace of the current run, if any
+    std::string trace_path;              // the trace of the next start (set_domain_trace)
+    bool finished = true;                // no run, or finish_domain done for it
     uint32_t loaded = 0, halted = 0;
     uint64_t last_halt_cycle = 0;
   };
   Domain& domain_of(uint32_t ipu) { return *domains_.at(ipu / ipus_per_domain_); }
   // The global indices of a board's (a domain's) IPUs.
-  auto board_ipus(uint32_t board) const {
+  auto domain_ipus(uint32_t board) const {
     return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
   }
   Problem describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
   Problem deadlock_now(const StopRequest& deadlock) const;
+  // The run of IPUs [first, first + count) ended: close the supersteps of tiles that did
+  // not halt and write the domain's trace.
+  void end_run_accounting(Domain& dom, uint32_t first, uint32_t count);
+  void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;
   PlatformOptions options_;
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
-  std::unique_ptr<Timeline> timeline_;
   std::unique_ptr<tile::TileEngine> engine_;
   std::vector<std::unique_ptr<Domain>> domains_;
   uint32_t ipus_per_domain_ = 1;

@@ -30,6 +30,8 @@ class SuperstepAccounts {
  public:
   explicit SuperstepAccounts(uint32_t ipus) : per_ipu_(ipus) {}
   void add(uint32_t ipu, const tile::SuperstepRecord& r);
+  // A new run on IPU `i` (a device's RUN from READY, its reset): no supersteps yet.
+  void clear(uint32_t i) { per_ipu_.at(i).clear(); }
   // Entry k: superstep k of the IPU's tiles (empty for an IPU that ran nothing).
   const std::vector<SuperstepTotals>& ipu(uint32_t i) const { return per_ipu_.at(i); }
   uint32_t ipus() const { return uint32_t(per_ipu_.size()); }

@@ -8,8 +8,7 @@ bool StopRequest::before(const StopRequest& o) const {
   return std::tie(cycle, kind, ipu, tile) < std::tie(o.cycle, o.kind, o.ipu, o.tile);
 }
 
-RunControl::RunControl(sc_core::sc_module_name name, double clock_hz, bool resumable)
-    : sc_module(name), clock_(clock_hz), resumable_(resumable) {
+RunControl::RunControl(sc_core::sc_module_name name, double clock_hz) : sc_module(name), clock_(clock_hz) {
   SC_HAS_PROCESS(RunControl);
   SC_METHOD(fire);
   sensitive << stop_event_;
@@ -28,10 +27,7 @@ void RunControl::request(StopRequest request) {
 void RunControl::fire() {
   if (fired_ || !best_) return;
   fired_ = best_;
-  if (resumable_)
-    sc_core::sc_pause();
-  else
-    sc_core::sc_stop();
+  sc_core::sc_pause();
 }
 
 void RunControl::rearm() {

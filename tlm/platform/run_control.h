@@ -3,7 +3,8 @@
 // Tiles compute ahead of SystemC time, so what stops a run (a fault, a failed exchange, a
 // sync deadlock, the last halt) is known before simulated time reaches it. Each is a
 // request at its tile cycle; the control keeps the earliest (cycle, then kind in the
-// order of Kind, then ipu, tile) and calls sc_stop() when SystemC time gets there. Any
+// order of Kind, then ipu, tile) and pauses the kernel (sc_pause) when SystemC time gets
+// there. Any
 // earlier event still happens first, so the run ends at the first stop in simulated
 // time whatever order the requests came in, and SystemC time ends at that cycle.
 #pragma once
@@ -34,11 +35,11 @@ struct StopRequest {
 
 class RunControl : public sc_core::sc_module {
  public:
-  // `resumable` (device mode): the stop pauses the kernel (sc_pause) instead of ending
-  // it, so the device can simulate again after reading the result and rearm().
-  RunControl(sc_core::sc_module_name name, double clock_hz, bool resumable = false);
+  // The stop pauses the kernel (sc_pause) rather than ending it, so the caller can read
+  // the result and, after rearm(), simulate again (a device's next run).
+  RunControl(sc_core::sc_module_name name, double clock_hz);
 
-  // Device mode: forget the request that fired (or is pending); cycle 0 at *epoch.
+  // Forget the request that fired (or is pending), for the next run; cycle 0 at *epoch.
   void rearm();
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
 
@@ -51,7 +52,6 @@ class RunControl : public sc_core::sc_module {
   void fire();  // SC_METHOD
 
   TileClock clock_;
-  bool resumable_;
   std::optional<StopRequest> best_;
   std::optional<StopRequest> fired_;
   sc_core::sc_event stop_event_;

@@ -98,7 +98,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   void join_group();
   void set_observer(SyncObserver* observer) { observer_ = observer; }
 
-  // Device mode (tlm/host_if, docs/host_if.md "Running"): the superstep gate. After
+  // A host's run (tlm/host_if, docs/host_if.md "Running"): the superstep gate. After
   // set_superstep_limit(n) (n > 0) the controller counts the releases it computes and
   // holds the n-th: its tiles stay waiting, nothing is scheduled, so the simulation
   // starves there. continue_run(n) answers what was held at the release cycles already
@@ -112,7 +112,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   // Back to the state after elaboration: no participant, nothing waiting or pending,
   // counters zero (a release in flight is dropped).
   void reset();
-  // Cycle 0 is SystemC time *epoch (device mode).
+  // Cycle 0 is SystemC time *epoch (the run's start).
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
 
   const SyncControllerConfig& config() const { return config_; }

@@ -32,7 +32,7 @@ Tile::Tile(sc_core::sc_module_name name, const TileModuleConfig& config)
       exchange_socket("exchange_socket"),
       config_(config),
       clock_(config.clock_hz),
-      supersteps_(superstep_sink()) {
+      run_(superstep_sink()) {
   mem_socket.register_b_transport(this, &Tile::b_transport);
   mem_socket.register_transport_dbg(this, &Tile::transport_dbg);
   sync_socket.register_nb_transport_bw(this, &Tile::sync_bw);
@@ -51,45 +51,33 @@ void Tile::give_sram() {
   if (!sram_) sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
 }
 
+// `ipusim run`'s load is a host's: the program's image written into the tile's SRAM (its
+// segments, .bss left zero), then the one boot path.
+void Tile::load(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
+  if (core_) unboot_core();
+  give_sram();
+  iss::load_image(*sram_, *program);
+  boot(std::move(program), engine, listener);
+}
+
 void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
-  if (!sram_) throw std::logic_error("Tile::boot without device SRAM (give_sram)");
+  if (!sram_) throw std::logic_error("Tile::boot without SRAM (give_sram)");
   if (core_) unboot_core();
   iss::ConsoleSink* console = this;
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
-  state_ = TileState::Running;
+  run_.state = TileState::Running;
   connect(engine, listener);
 }
 
 // Back to the state of a tile never loaded; the SRAM keeps its bytes.
 void Tile::unboot_core() {
   core_.reset();
-  supersteps_ = SuperstepTracker(superstep_sink());
-  state_ = TileState::Idle;
-  stop_ = iss::StopInfo{};
-  pending_release_ = Release::None;
-  computed_stop_cycle_ = instret_ = 0;
-  console_.clear();
-  resume_cycle_ = stop_cycle_ = prev_stop_cycle_ = last_stretch_cycles_ = 0;
-  computed_ = exchange_phase_open_ = false;
-  sync_msg_ = leave_msg_ = sync::SyncMessage{};
-  exchange_msg_ = close_msg_ = exchange::ExchangeMessage{};
-  syncs_ = exchanges_ = 0;
-  sync_stall_cycles_ = exchange_stall_cycles_ = exchange_bytes_out_ = exchange_bytes_in_ = 0;
-  exit_code_ = 0;
-  fault_.reset();
-  exchange_errors_.clear();
-  exchange_failure_cycle_ = 0;
+  run_ = RunState(superstep_sink());
 }
 
 void Tile::unboot() {
   unboot_core();
   if (sram_) sram_->clear();
-}
-
-void Tile::load(std::shared_ptr<const iss::Program> program) {
-  iss::ConsoleSink* console = this;
-  core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), console);
-  state_ = TileState::Running;
 }
 
 void Tile::connect(TileEngine& engine, TileListener& listener) {
@@ -99,7 +87,7 @@ void Tile::connect(TileEngine& engine, TileListener& listener) {
 
 void Tile::start() {
   if (!core_ || !engine_) return;
-  resume_cycle_ = 0;
+  run_.resume_cycle = 0;
   engine_->schedule(*this);
 }
 
@@ -111,15 +99,15 @@ uint64_t Tile::instructions() const { return core_ ? core_->instret() : 0; }
 
 uint64_t Tile::cycles_at(uint64_t end_cycle) const {
   if (!core_) return 0;
-  if (computed_ && stop_cycle_ <= end_cycle) return stop_cycle_;
-  if (resume_cycle_ <= end_cycle) return resume_cycle_;
-  if (prev_stop_cycle_ <= end_cycle) return prev_stop_cycle_;
+  if (run_.computed && run_.stop_cycle <= end_cycle) return run_.stop_cycle;
+  if (run_.resume_cycle <= end_cycle) return run_.resume_cycle;
+  if (run_.prev_stop_cycle <= end_cycle) return run_.prev_stop_cycle;
   return 0;
 }
 
 TileState Tile::state_at(uint64_t end_cycle) const {
-  if (core_ && computed_ && stop_cycle_ > end_cycle) return TileState::Running;
-  return state_;
+  if (core_ && run_.computed && run_.stop_cycle > end_cycle) return TileState::Running;
+  return run_.state;
 }
 
 sc_core::sc_time Tile::delay_to(uint64_t cycle) const {
@@ -132,37 +120,37 @@ sc_core::sc_time Tile::delay_to(uint64_t cycle) const {
 
 void Tile::prefetch_for_finish() const {
   const char* p = reinterpret_cast<const char*>(&engine_);
-  const char* end = reinterpret_cast<const char*>(&fault_);
+  const char* end = reinterpret_cast<const char*>(&notice_trans_ + 1);
   for (; p < end; p += 64) __builtin_prefetch(p, 1);
 }
 
 void Tile::compute() {
-  switch (pending_release_) {
-    case Release::Sync: core_->release_sync(resume_cycle_); break;
-    case Release::Exchange: core_->release_exchange(resume_cycle_); break;
+  switch (run_.pending_release) {
+    case Release::Sync: core_->release_sync(run_.resume_cycle); break;
+    case Release::Exchange: core_->release_exchange(run_.resume_cycle); break;
     case Release::None: break;
   }
-  pending_release_ = Release::None;
-  stop_ = core_->run();
-  computed_stop_cycle_ = core_->cycle();
-  instret_ = core_->instret();
+  run_.pending_release = Release::None;
+  run_.stop = core_->run();
+  run_.computed_stop_cycle = core_->cycle();
+  run_.instret = core_->instret();
 }
 
 void Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text) {
-  console_.push_back(ConsoleLine{thread, std::string(text)});
+  run_.console.push_back(ConsoleLine{thread, std::string(text)});
 }
 
 void Tile::finish_compute(uint64_t batch) {
   if (listener_)
-    for (const ConsoleLine& l : console_) listener_->console_line(*this, batch, l.thread, l.text);
-  console_.clear();
-  stop_cycle_ = computed_stop_cycle_;
-  computed_ = true;
-  last_stretch_cycles_ = stop_cycle_ - resume_cycle_;
-  switch (stop_.reason) {
+    for (const ConsoleLine& l : run_.console) listener_->console_line(*this, batch, l.thread, l.text);
+  run_.console.clear();
+  run_.stop_cycle = run_.computed_stop_cycle;
+  run_.computed = true;
+  run_.last_stretch_cycles = run_.stop_cycle - run_.resume_cycle;
+  switch (run_.stop.reason) {
     case iss::StopReason::Sync:
       close_exchange_phase();
-      arrive_at_sync(stop_.sync_zone);
+      arrive_at_sync(run_.stop.sync_zone);
       return;
     case iss::StopReason::Exchange:
       post_exchange();
@@ -172,8 +160,8 @@ void Tile::finish_compute(uint64_t batch) {
       return;
     case iss::StopReason::Fault: {
       iss::Fault f;
-      if (stop_.fault) {
-        f = *stop_.fault;
+      if (run_.stop.fault) {
+        f = *run_.stop.fault;
       } else {
         f.code = ProblemCode::TileFault;
         f.kind = "fault";
@@ -186,31 +174,31 @@ void Tile::finish_compute(uint64_t batch) {
 }
 
 void Tile::resume(uint64_t cycle, Release release) {
-  pending_release_ = release;
-  prev_stop_cycle_ = stop_cycle_;
-  resume_cycle_ = cycle;
-  computed_ = false;
-  state_ = TileState::Running;
+  run_.pending_release = release;
+  run_.prev_stop_cycle = run_.stop_cycle;
+  run_.resume_cycle = cycle;
+  run_.computed = false;
+  run_.state = TileState::Running;
   engine_->schedule(*this);
 }
 
 // ---- sync ------------------------------------------------------------------------------
 
 void Tile::arrive_at_sync(uint32_t zone) {
-  supersteps_.on_sync_arrival(stop_cycle_, instret_, zone);
-  sync_msg_ = sync::SyncMessage{};
-  sync_msg_.kind = sync::SyncMessage::Kind::Arrive;
-  sync_msg_.tile = identity().tile;
-  sync_msg_.zone = zone;
-  sync_msg_.cycle = stop_cycle_;
-  state_ = TileState::AtSync;
+  run_.supersteps.on_sync_arrival(run_.stop_cycle, run_.instret, zone);
+  run_.sync_msg = sync::SyncMessage{};
+  run_.sync_msg.kind = sync::SyncMessage::Kind::Arrive;
+  run_.sync_msg.tile = identity().tile;
+  run_.sync_msg.zone = zone;
+  run_.sync_msg.cycle = run_.stop_cycle;
+  run_.state = TileState::AtSync;
   if (sync_socket.size() == 0) {
     fault_here("sync", fmt::format("zone {}: the tile has no sync controller", zone));
     return;
   }
-  attach_message(sync_trans_, sync_msg_);
+  attach_message(sync_trans_, run_.sync_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = delay_to(stop_cycle_);
+  sc_core::sc_time delay = delay_to(run_.stop_cycle);
   if (sync_socket->nb_transport_fw(sync_trans_, phase, delay) != tlm::TLM_COMPLETED) return;
   // Answered at once: refused, or (a controller may) released immediately.
   if (!sync_trans_.is_response_ok()) {
@@ -224,20 +212,20 @@ void Tile::arrive_at_sync(uint32_t zone) {
 
 tlm::tlm_sync_enum Tile::sync_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                  sc_core::sc_time&) {
-  if (&trans != &sync_trans_ || phase != tlm::BEGIN_RESP || state_ != TileState::AtSync)
+  if (&trans != &sync_trans_ || phase != tlm::BEGIN_RESP || run_.state != TileState::AtSync)
     return tlm::TLM_COMPLETED;  // not ours to act on (END_RESP etc.)
-  const uint64_t release = sync_msg_.release_cycle;
-  if (!trans.is_response_ok() || release < sync_msg_.cycle) {
+  const uint64_t release = run_.sync_msg.release_cycle;
+  if (!trans.is_response_ok() || release < run_.sync_msg.cycle) {
     fault_here("sync", fmt::format("zone {}: bad release from the sync controller ({}, cycle {} "
                                    "for an arrival at {})",
-                                   sync_msg_.zone, trans.get_response_string(), release,
-                                   sync_msg_.cycle));
+                                   run_.sync_msg.zone, trans.get_response_string(), release,
+                                   run_.sync_msg.cycle));
     return tlm::TLM_COMPLETED;
   }
-  supersteps_.on_sync_release(release);
-  ++syncs_;
-  sync_stall_cycles_ += release - sync_msg_.cycle;
-  exchange_phase_open_ = true;
+  run_.supersteps.on_sync_release(release);
+  ++run_.syncs;
+  run_.sync_stall_cycles += release - run_.sync_msg.cycle;
+  run_.exchange_phase_open = true;
   resume(release, Release::Sync);
   return tlm::TLM_COMPLETED;
 }
@@ -245,45 +233,45 @@ tlm::tlm_sync_enum Tile::sync_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase
 // ---- exchange --------------------------------------------------------------------------
 
 void Tile::close_exchange_phase() {
-  if (!exchange_phase_open_) return;
-  exchange_phase_open_ = false;
+  if (!run_.exchange_phase_open) return;
+  run_.exchange_phase_open = false;
   if (exchange_socket.size() == 0) return;
-  close_msg_ = exchange::ExchangeMessage{};
-  close_msg_.kind = exchange::ExchangeMessage::Kind::Close;
-  close_msg_.tile = identity().tile;
-  close_msg_.cycle = stop_cycle_;
-  attach_message(notice_trans_, close_msg_);
+  run_.close_msg = exchange::ExchangeMessage{};
+  run_.close_msg.kind = exchange::ExchangeMessage::Kind::Close;
+  run_.close_msg.tile = identity().tile;
+  run_.close_msg.cycle = run_.stop_cycle;
+  attach_message(notice_trans_, run_.close_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = delay_to(stop_cycle_);
+  sc_core::sc_time delay = delay_to(run_.stop_cycle);
   exchange_socket->nb_transport_fw(notice_trans_, phase, delay);
 }
 
 void Tile::post_exchange() {
   const std::vector<iss::ExchangePost>& posts = core_->exchange_posts();
-  if (!exchange_phase_open_) {
+  if (!run_.exchange_phase_open) {
     // An `xwait` with nothing posted outside an exchange phase waits for nothing.
     if (posts.empty()) {
-      resume(stop_cycle_, Release::Exchange);
+      resume(run_.stop_cycle, Release::Exchange);
     } else {
       fault_here("exchange", "messages posted outside an exchange phase");
     }
     return;
   }
-  exchange_phase_open_ = false;
-  supersteps_.on_exchange_start(stop_cycle_, instret_);
-  state_ = TileState::AtExchange;
+  run_.exchange_phase_open = false;
+  run_.supersteps.on_exchange_start(run_.stop_cycle, run_.instret);
+  run_.state = TileState::AtExchange;
   if (exchange_socket.size() == 0) {
     fault_here("exchange", "the tile has no exchange fabric");
     return;
   }
-  exchange_msg_ = exchange::ExchangeMessage{};
-  exchange_msg_.kind = exchange::ExchangeMessage::Kind::Post;
-  exchange_msg_.tile = identity().tile;
-  exchange_msg_.cycle = stop_cycle_;
-  exchange_msg_.posts = &posts;
-  attach_message(exchange_trans_, exchange_msg_);
+  run_.exchange_msg = exchange::ExchangeMessage{};
+  run_.exchange_msg.kind = exchange::ExchangeMessage::Kind::Post;
+  run_.exchange_msg.tile = identity().tile;
+  run_.exchange_msg.cycle = run_.stop_cycle;
+  run_.exchange_msg.posts = &posts;
+  attach_message(exchange_trans_, run_.exchange_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = delay_to(stop_cycle_);
+  sc_core::sc_time delay = delay_to(run_.stop_cycle);
   if (exchange_socket->nb_transport_fw(exchange_trans_, phase, delay) != tlm::TLM_COMPLETED)
     return;
   phase = tlm::BEGIN_RESP;
@@ -292,12 +280,12 @@ void Tile::post_exchange() {
 
 tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time&) {
-  if (&trans != &exchange_trans_ || phase != tlm::BEGIN_RESP || state_ != TileState::AtExchange)
+  if (&trans != &exchange_trans_ || phase != tlm::BEGIN_RESP || run_.state != TileState::AtExchange)
     return tlm::TLM_COMPLETED;
   if (!trans.is_response_ok()) {
-    exchange_failure_cycle_ = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
-    if (exchange_msg_.problems && !exchange_msg_.problems->empty()) {
-      exchange_errors_ = *exchange_msg_.problems;
+    run_.exchange_failure_cycle = std::max(run_.exchange_msg.done_cycle, run_.exchange_msg.cycle);
+    if (run_.exchange_msg.problems && !run_.exchange_msg.problems->empty()) {
+      run_.exchange_errors = *run_.exchange_msg.problems;
     } else {
       Problem p;
       p.code = ProblemCode::Exchange;
@@ -306,22 +294,22 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
       p.tile = identity().tile;
       p.detail = fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}", identity().tile,
                              identity().ipu, trans.get_response_string());
-      exchange_errors_ = {std::move(p)};
+      run_.exchange_errors = {std::move(p)};
     }
-    for (Problem& p : exchange_errors_) {  // the fabric knows the phase, the tile its superstep
-      if (!p.cycle) p.cycle = exchange_failure_cycle_;
-      if (!p.superstep) p.superstep = syncs_;
+    for (Problem& p : run_.exchange_errors) {  // the fabric knows the phase, the tile its superstep
+      if (!p.cycle) p.cycle = run_.exchange_failure_cycle;
+      if (!p.superstep) p.superstep = run_.syncs;
     }
-    state_ = TileState::ExchangeFailed;
+    run_.state = TileState::ExchangeFailed;
     if (listener_) listener_->tile_stopped(*this);
     return tlm::TLM_COMPLETED;
   }
-  const uint64_t done = std::max(exchange_msg_.done_cycle, exchange_msg_.cycle);
-  supersteps_.on_exchange_done(done, exchange_msg_.bytes_out, exchange_msg_.bytes_in);
-  ++exchanges_;
-  exchange_bytes_out_ += exchange_msg_.bytes_out;
-  exchange_bytes_in_ += exchange_msg_.bytes_in;
-  exchange_stall_cycles_ += done - exchange_msg_.cycle;
+  const uint64_t done = std::max(run_.exchange_msg.done_cycle, run_.exchange_msg.cycle);
+  run_.supersteps.on_exchange_done(done, run_.exchange_msg.bytes_out, run_.exchange_msg.bytes_in);
+  ++run_.exchanges;
+  run_.exchange_bytes_out += run_.exchange_msg.bytes_out;
+  run_.exchange_bytes_in += run_.exchange_msg.bytes_in;
+  run_.exchange_stall_cycles += done - run_.exchange_msg.cycle;
   resume(done, Release::Exchange);
   return tlm::TLM_COMPLETED;
 }
@@ -330,17 +318,17 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
 
 void Tile::halt() {
   close_exchange_phase();
-  supersteps_.on_halt(stop_cycle_, instret_);
-  exit_code_ = stop_.exit_code;
-  state_ = TileState::Halted;
+  run_.supersteps.on_halt(run_.stop_cycle, run_.instret);
+  run_.exit_code = run_.stop.exit_code;
+  run_.state = TileState::Halted;
   if (sync_socket.size() != 0) {
-    leave_msg_ = sync::SyncMessage{};
-    leave_msg_.kind = sync::SyncMessage::Kind::Leave;
-    leave_msg_.tile = identity().tile;
-    leave_msg_.cycle = stop_cycle_;
-    attach_message(notice_trans_, leave_msg_);
+    run_.leave_msg = sync::SyncMessage{};
+    run_.leave_msg.kind = sync::SyncMessage::Kind::Leave;
+    run_.leave_msg.tile = identity().tile;
+    run_.leave_msg.cycle = run_.stop_cycle;
+    attach_message(notice_trans_, run_.leave_msg);
     tlm::tlm_phase phase = tlm::BEGIN_REQ;
-    sc_core::sc_time delay = delay_to(stop_cycle_);
+    sc_core::sc_time delay = delay_to(run_.stop_cycle);
     sync_socket->nb_transport_fw(notice_trans_, phase, delay);
   }
   if (listener_) listener_->tile_stopped(*this);
@@ -361,16 +349,16 @@ void Tile::stop_with_fault(iss::Fault fault) {
   // The ISS knows the tile and the thread; here are the tile cycle and the superstep.
   fault.ipu = identity().ipu;
   fault.tile = identity().tile;
-  fault.cycle = stop_cycle_;
-  fault.superstep = syncs_;
-  fault_ = std::move(fault);
-  state_ = TileState::Faulted;
+  fault.cycle = run_.stop_cycle;
+  fault.superstep = run_.syncs;
+  run_.fault = std::move(fault);
+  run_.state = TileState::Faulted;
   if (listener_) listener_->tile_stopped(*this);
 }
 
 void Tile::end_accounting() {
   if (!core_) return;
-  supersteps_.on_run_end(computed_ ? stop_cycle_ : resume_cycle_, core_->instret());
+  run_.supersteps.on_run_end(run_.computed ? run_.stop_cycle : run_.resume_cycle, core_->instret());
 }
 
 // ---- mem_socket ------------------------------------------------------------------------
@@ -392,10 +380,10 @@ tlm::tlm_response_status Tile::access(tlm::tlm_generic_payload& trans) {
   if (trans.get_streaming_width() < length) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (trans.is_read() == trans.is_write()) return tlm::TLM_OK_RESPONSE;  // TLM_IGNORE_COMMAND
   const uint64_t address = trans.get_address();
-  if ((!core_ && !sram_) || address > UINT32_MAX || address + length > (uint64_t(1) << 32))
+  if (!sram_ || address > UINT32_MAX || address + length > (uint64_t(1) << 32))
     return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   const auto addr = uint32_t(address);
-  if (!core_) {  // device mode, not booted: plain SRAM
+  if (!core_) {  // not booted: plain SRAM
     if (addr < iss::kSramBase || addr - iss::kSramBase + uint64_t{length} > sram_->size())
       return tlm::TLM_ADDRESS_ERROR_RESPONSE;
     uint8_t* at = sram_->data() + (addr - iss::kSramBase);

@@ -108,21 +108,21 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   Tile(sc_core::sc_module_name name, const TileModuleConfig& config);
   ~Tile() override;
 
-  // Elaboration-time set-up. load() creates the core with `program` in SRAM; a tile
-  // never loaded stays Idle. connect() must precede the start of simulation for a loaded
-  // tile; start() puts it on the engine's ready list (before or during simulation).
-  void load(std::shared_ptr<const iss::Program> program);
-  void connect(TileEngine& engine, TileListener& listener);
-  void start();
-  // Device mode (tlm/host_if): the tile owns its SRAM before any program, so a host can
-  // write it by DMA (mem_socket serves it with no core); boot() then creates the core
-  // over it as it is, and unboot() returns the tile to Idle with every byte zero and
-  // every statistic cleared. give_sram() is elaboration-time; sram() is null without it.
+  // A program's life on the tile. The tile owns its SRAM (give_sram(), at elaboration for
+  // a device; an on-demand mapping, so untouched SRAM costs nothing), and mem_socket
+  // serves it with no core, so a host can write a program in by DMA. boot() creates the
+  // core over the SRAM as it is and connects the tile to the engine and its listener;
+  // load() is a host's load done here: the program's image written into SRAM, then
+  // boot(). start() puts a booted tile on the engine's ready list (before or during
+  // simulation). unboot() returns the tile to Idle with every byte zero and every
+  // statistic cleared. A tile never booted stays Idle. sram() is null before give_sram().
   void give_sram();
   iss::Sram* sram() { return sram_.get(); }
+  void load(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener);
   void boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener);
+  void start();
   void unboot();
-  // Cycle 0 is SystemC time *epoch (device mode: the board's last reset).
+  // Cycle 0 is SystemC time *epoch (its run domain's last start).
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
   // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
   // sink is called from the host thread that runs the tile.
@@ -135,8 +135,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void compute();
   void finish_compute(uint64_t batch);
   // Cycles of the last compute stretch: the engine starts the longest first.
-  uint64_t last_stretch_cycles() const { return last_stretch_cycles_; }
-  // Asks the CPU to fetch the members finish_compute() touches (engine_ .. fault_). In
+  uint64_t last_stretch_cycles() const { return run_.last_stretch_cycles; }
+  // Asks the CPU to fetch the members finish_compute() touches (engine_ .. notice_trans_). In
   // the serial pass over a thousand tiles every tile is cold; the engine calls this a
   // few tiles ahead (measured: the pass 15-20 % shorter).
   void prefetch_for_finish() const;
@@ -144,33 +144,33 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   const iss::TileIdentity& identity() const { return config_.core.id; }
   const TileModuleConfig& config() const { return config_; }
   const TileClock& clock() const { return clock_; }
-  TileState state() const { return state_; }
+  TileState state() const { return run_.state; }
   bool loaded() const { return core_ != nullptr; }
   // The core, for host-side inspection (nullptr while Idle).
   iss::TileCore* core() { return core_.get(); }
   const iss::TileCore* core() const { return core_.get(); }
 
-  uint64_t stop_cycle() const { return stop_cycle_; }
+  uint64_t stop_cycle() const { return run_.stop_cycle; }
   uint64_t cycles_at(uint64_t end_cycle) const;
   // The state simulated time saw at `end_cycle`: Running if the tile's latest stop lies
   // beyond it (its core ran ahead), else state().
   TileState state_at(uint64_t end_cycle) const;
   uint64_t instructions() const;
-  uint32_t syncs() const { return syncs_; }
-  uint64_t sync_stall_cycles() const { return sync_stall_cycles_; }
-  uint32_t exchanges() const { return exchanges_; }
-  uint64_t exchange_stall_cycles() const { return exchange_stall_cycles_; }
-  uint64_t exchange_bytes_out() const { return exchange_bytes_out_; }
-  uint64_t exchange_bytes_in() const { return exchange_bytes_in_; }
-  int32_t exit_code() const { return exit_code_; }
+  uint32_t syncs() const { return run_.syncs; }
+  uint64_t sync_stall_cycles() const { return run_.sync_stall_cycles; }
+  uint32_t exchanges() const { return run_.exchanges; }
+  uint64_t exchange_stall_cycles() const { return run_.exchange_stall_cycles; }
+  uint64_t exchange_bytes_out() const { return run_.exchange_bytes_out; }
+  uint64_t exchange_bytes_in() const { return run_.exchange_bytes_in; }
+  int32_t exit_code() const { return run_.exit_code; }
   // State Faulted: the fault (the ISS's problem record, with the cycle and superstep).
-  const std::optional<iss::Fault>& fault() const { return fault_; }
-  const std::vector<Problem>& exchange_errors() const { return exchange_errors_; }
+  const std::optional<iss::Fault>& fault() const { return run_.fault; }
+  const std::vector<Problem>& exchange_errors() const { return run_.exchange_errors; }
   // State ExchangeFailed: the cycle the exchange failed (its last participant's xwait).
-  uint64_t exchange_failure_cycle() const { return exchange_failure_cycle_; }
+  uint64_t exchange_failure_cycle() const { return run_.exchange_failure_cycle; }
   // While AtSync: the zone and the cycle the tile arrived.
-  uint32_t sync_zone() const { return sync_msg_.zone; }
-  uint64_t sync_arrival_cycle() const { return sync_msg_.cycle; }
+  uint32_t sync_zone() const { return run_.sync_msg.zone; }
+  uint64_t sync_arrival_cycle() const { return run_.sync_msg.cycle; }
   // Closes the open superstep at the end of a run that did not end with this tile's halt.
   void end_accounting();
 
@@ -186,6 +186,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   sc_core::sc_time delay_to(uint64_t cycle) const;
   SuperstepTracker::Sink superstep_sink();
   void unboot_core();
+  void connect(TileEngine& engine, TileListener& listener);
 
   // iss::ConsoleSink: buffered while the core runs on a host thread.
   void line(const iss::TileIdentity& who, uint32_t thread, std::string_view text) override;
@@ -203,48 +204,56 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
   TileModuleConfig config_;
   TileClock clock_;
-  std::unique_ptr<iss::Sram> sram_;  // device mode: the SRAM the core boots over
+  std::unique_ptr<iss::Sram> sram_;  // the SRAM the core boots over (from load / give_sram)
   std::unique_ptr<iss::TileCore> core_;
-  // engine_ .. fault_: the members finish_compute() and the responses touch, kept
+  // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().
   TileEngine* engine_ = nullptr;
   TileListener* listener_ = nullptr;
-  SuperstepTracker supersteps_;
 
-  TileState state_ = TileState::Idle;
-  iss::StopInfo stop_;                 // of the last compute()
-  // Work done in compute(), on the host thread that runs the tile, while its state is in
-  // that thread's cache: the release that resumes the core, and the stop's figures.
-  Release pending_release_ = Release::None;
-  uint64_t computed_stop_cycle_ = 0;
-  uint64_t instret_ = 0;               // at the last stop
   struct ConsoleLine {
     uint32_t thread;
     std::string text;
   };
-  std::vector<ConsoleLine> console_;   // lines of the running stretch
-  uint64_t resume_cycle_ = 0;          // start of the current stretch
-  uint64_t stop_cycle_ = 0;            // end of the last computed stretch
-  uint64_t prev_stop_cycle_ = 0;       // the stop before it
-  bool computed_ = false;              // the current stretch has run (stop_cycle_ is its end)
-  uint64_t last_stretch_cycles_ = 0;
-  bool exchange_phase_open_ = false;   // released from a sync, no xwait yet
+  // Everything one run of a program changes. unboot resets it by assignment, so a field
+  // added here can never be left over from the previous program.
+  struct RunState {
+    explicit RunState(SuperstepTracker::Sink sink) : supersteps(std::move(sink)) {}
+    SuperstepTracker supersteps;
+    TileState state = TileState::Idle;
+    iss::StopInfo stop;                 // of the last compute()
+    // Work done in compute(), on the host thread that runs the tile, while its state is in
+    // that thread's cache: the release that resumes the core, and the stop's figures.
+    Release pending_release = Release::None;
+    uint64_t computed_stop_cycle = 0;
+    uint64_t instret = 0;               // at the last stop
+    std::vector<ConsoleLine> console;   // lines of the running stretch
+    uint64_t resume_cycle = 0;          // start of the current stretch
+    uint64_t stop_cycle = 0;            // end of the last computed stretch
+    uint64_t prev_stop_cycle = 0;       // the stop before it
+    bool computed = false;              // the current stretch has run (stop_cycle is its end)
+    uint64_t last_stretch_cycles = 0;
+    bool exchange_phase_open = false;   // released from a sync, no xwait yet
+    // The messages of the transactions in flight (one of each at most).
+    sync::SyncMessage sync_msg, leave_msg;
+    exchange::ExchangeMessage exchange_msg, close_msg;
 
-  // Transactions in flight (one of each at most) and their messages; the one-shot
-  // Close and Leave reuse one payload (constructing a payload allocates).
+    uint32_t syncs = 0;
+    uint64_t sync_stall_cycles = 0;
+    uint32_t exchanges = 0;
+    uint64_t exchange_stall_cycles = 0;
+    uint64_t exchange_bytes_out = 0, exchange_bytes_in = 0;
+    int32_t exit_code = 0;
+    std::optional<iss::Fault> fault;
+    std::vector<Problem> exchange_errors;
+    uint64_t exchange_failure_cycle = 0;
+  };
+  RunState run_;
+
+  // Transactions in flight (one of each at most); the one-shot Close and Leave reuse one
+  // payload. Not run state: constructing a payload allocates, so they live as long as
+  // the tile.
   tlm::tlm_generic_payload sync_trans_, exchange_trans_, notice_trans_;
-  sync::SyncMessage sync_msg_, leave_msg_;
-  exchange::ExchangeMessage exchange_msg_, close_msg_;
-
-  uint32_t syncs_ = 0;
-  uint64_t sync_stall_cycles_ = 0;
-  uint32_t exchanges_ = 0;
-  uint64_t exchange_stall_cycles_ = 0;
-  uint64_t exchange_bytes_out_ = 0, exchange_bytes_in_ = 0;
-  int32_t exit_code_ = 0;
-  std::optional<iss::Fault> fault_;
-  std::vector<Problem> exchange_errors_;
-  uint64_t exchange_failure_cycle_ = 0;
 };
 
 }  // namespace ipusim::tile

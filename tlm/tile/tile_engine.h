@@ -58,11 +58,11 @@ class TileEngine : public sc_core::sc_module {
   void schedule(Tile& tile);
   // One tile at a time on the kernel's thread (instruction traces).
   void set_serial(bool serial) { serial_ = serial; }
-  // Device mode (tlm/host_if): before each batch, if *flag is set the engine pauses the
+  // A host (tlm/host_if): before each batch, if *flag is set the engine pauses the
   // kernel (sc_pause), so a host's command is taken between batches; the batch runs when
   // the kernel is started again.
   void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
-  // Device mode: tiles of a frozen IPU (a board stopped on an error, or being reset) are
+  // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
 

@@ -73,7 +73,6 @@ int run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
-  options.stream_host = false;  // nothing serves host streams here: waiting on one is an error
 
   const auto elaboration_start = std::chrono::steady_clock::now();
   // Never destroyed: the process ends after the report, and tearing down a SystemC

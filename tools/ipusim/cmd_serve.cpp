@@ -9,7 +9,7 @@
 #include <string>
 
 #include "commands.h"
-#include "device_model.h"
+#include "system_backend.h"
 #include "device_server.h"
 #include "ipudrv/errors.h"
 #include "socket_path.h"
@@ -25,9 +25,9 @@ struct ServeOptions {
 };
 
 int run_serve(const ServeOptions& o) {
-  std::shared_ptr<ipudrv::detail::SimulatedSystem> system;
+  std::shared_ptr<ipudrv::detail::SystemBackend> system;
   try {
-    system = ipudrv::detail::open_simulated_system(o.config);
+    system = ipudrv::detail::open_system_backend(o.config);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;

@@ -49,6 +49,7 @@ struct DeviceInfo {
 
 struct OpenOptions {
   bool use_interrupts = true;        // false: poll registers only
+  std::string trace_path;            // non-empty: Device::set_trace(trace_path) at open
   uint32_t ring_entries = 64;        // descriptors per DMA ring (power of 2)
   uint32_t chunk_bytes = 1u << 20;   // most bytes one descriptor moves
   uint32_t staging_bytes = 4u << 20; // host memory per channel for copies of caller buffers
@@ -65,11 +66,30 @@ struct RunStats {
   uint32_t booted_tiles = 0;
 };
 
+// One superstep of one IPU, summed over the tiles that ran it (docs/chip.md
+// "Accounting"): what `ipusim run --json` reports as supersteps[k].ipus[i].
+struct SuperstepStats {
+  uint32_t tiles = 0;             // tiles that ran the superstep
+  uint32_t exchanging_tiles = 0;  // of which posted messages
+  uint32_t incomplete_tiles = 0;  // of which the run ended inside it
+  uint64_t begin_cycle = 0;       // earliest tile begin
+  uint64_t end_cycle = 0;         // latest tile end
+  uint64_t compute_cycles = 0;    // sums over the tiles
+  uint64_t sync_cycles = 0;
+  uint64_t exchange_cycles = 0;
+  uint64_t instructions = 0;
+  uint64_t exchange_bytes = 0;    // received in the exchange
+  bool operator==(const SuperstepStats&) const = default;
+};
+
 struct RunResult {
   RunState state = RunState::kHalted;
   int32_t exit_code = 0;        // HALTED: 0 or the lowest-numbered tile's non-zero code
   RunStats stats;
   uint32_t stream_services = 0; // STREAM_WAIT stops the driver served in this run
+  // [IPU of the board][superstep k]: every superstep since the program started (the
+  // first run after load), as of this run's end; a run of n supersteps sees them grow.
+  std::vector<std::vector<SuperstepStats>> supersteps;
 };
 
 // A range of the board's streaming memory, from Device::alloc_smem.
@@ -140,6 +160,16 @@ class Device {
 
   RunStats stats();
   uint32_t state();  // STATUS.STATE (IPU_STATE_*)
+
+  // The superstep trace (Chrome / Perfetto JSON, docs/chip.md "Trace"; the file
+  // `ipusim run --trace` writes) of the runs started after this call: written at `path`
+  // (on the device's host: the server's, for "unix:") when the program's run ends —
+  // halted, error, abort, or reset() after a paused run — before run() returns. "" stops
+  // tracing. Throws UsageError if the device cannot open `path` for writing.
+  void set_trace(const std::string& path);
+  // [IPU of the board][superstep k] since the program started, as of the last run's end
+  // (what RunResult::supersteps holds; also after a run that threw a device error).
+  std::vector<std::vector<SuperstepStats>> superstep_stats();
 
   // The device's error registers now (code 0: none).
   DeviceErrorInfo error_registers();

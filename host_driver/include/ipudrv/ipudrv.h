@@ -60,6 +60,13 @@ typedef struct ipudrv_run_result {
   uint32_t supersteps, stream_services;
 } ipudrv_run_result;
 
+/* One superstep of one IPU, summed over its tiles (ipudrv::SuperstepStats). */
+typedef struct ipudrv_superstep {
+  uint32_t tiles, exchanging_tiles, incomplete_tiles;
+  uint64_t begin_cycle, end_cycle, compute_cycles, sync_cycles, exchange_cycles;
+  uint64_t instructions, exchange_bytes;
+} ipudrv_superstep;
+
 typedef struct ipudrv_program {
   uint32_t ipu, tile_first, tile_count;
   const char* elf_path;
@@ -103,6 +110,13 @@ int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id);
 /* supersteps 0: until every tile halts; timeout_ms 0: no timeout. */
 int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* out);
 int ipudrv_abort(ipudrv_device* dev);
+
+/* The superstep trace (Perfetto JSON) of the runs started after this call; "" or NULL: none. */
+int ipudrv_set_trace(ipudrv_device* dev, const char* path);
+/* IPU `ipu`'s supersteps since the program started, as of the last run's end: *count of
+   them in all; the first min(*count, capacity) copied to `out` (which may be NULL when
+   capacity is 0). */
+int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, size_t capacity, size_t* count);
 
 int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value);
 

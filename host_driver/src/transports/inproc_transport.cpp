@@ -52,6 +52,20 @@ class InprocTransport : public Transport {
     link_.set_interrupt_handler(std::move(handler));
   }
   std::string describe() const override { return description_; }
+  void set_trace_file(const std::string& path) override {
+    try {
+      link_.set_trace_file(path);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("set_trace: ") + e.what());
+    }
+  }
+  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
+    std::vector<SuperstepStats> out;
+    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu))
+      out.push_back({f.tiles, f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle, f.end_cycle, f.compute_cycles,
+                     f.sync_cycles, f.exchange_cycles, f.instructions, f.exchange_bytes});
+    return out;
+  }
 
  private:
   std::shared_ptr<void> owner_;

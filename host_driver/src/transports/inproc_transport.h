@@ -1,5 +1,5 @@
 // The in-process transport: direct calls on a DeviceLink of this process (the device
-// model's SimSystem, or a test double). Host memory is anonymous memory mapped into the
+// model's ModelSession, or a test double). Host memory is anonymous memory mapped into the
 // link, so the device's DMA reads and writes it in place.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace ipudrv::detail {
 
-// `owner` keeps the link alive (e.g. the SimulatedSystem it belongs to).
+// `owner` keeps the link alive (e.g. the SystemBackend it belongs to).
 std::unique_ptr<Transport> make_inproc_transport(std::shared_ptr<void> owner,
                                                  ipusim::host_if::DeviceLink& link,
                                                  std::string description);

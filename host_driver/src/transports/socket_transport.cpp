@@ -82,6 +82,26 @@ class SocketTransport : public Transport {
     handler_ = std::move(handler);
   }
   std::string describe() const override { return "unix:" + path_; }
+  void set_trace_file(const std::string& path) override {
+    if (path.size() > wire::kMaxText) throw UsageError("set_trace: a path of at most " + std::to_string(wire::kMaxText) + " bytes");
+    try {
+      expect_ok(request(wire::SetTrace{path}), "SET_TRACE");
+    } catch (const ProtocolError& e) {
+      throw UsageError(std::string("set_trace: ") + e.what());  // the server could not open it
+    }
+  }
+  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
+    std::vector<SuperstepStats> out;
+    for (;;) {  // a page per request: a reply holds at most kMaxSuperstepsPerReply
+      auto reply = request(wire::Supersteps{ipu, uint32_t(out.size())});
+      const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      for (const wire::SuperstepRecord& s : r->records)
+        out.push_back({s.tiles, s.exchanging_tiles, s.incomplete_tiles, s.begin_cycle, s.end_cycle, s.compute_cycles,
+                       s.sync_cycles, s.exchange_cycles, s.instructions, s.exchange_bytes});
+      if (out.size() >= r->total || r->records.empty()) return out;
+    }
+  }
 
   void map(uint64_t bus, size_t bytes, int fd) { expect_ok(request(wire::Map{bus, bytes, 0}, fd), "MAP"); }
   void unmap(uint64_t bus) { expect_ok(request(wire::Unmap{bus}), "UNMAP"); }
@@ -104,7 +124,10 @@ class SocketTransport : public Transport {
       const std::string error = std::strerror(errno);
       lock.lock();
       reply_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return closed_; });
-      if (!refusal_.empty()) throw TransportError(describe() + ": " + refusal_);
+      if (reply_)
+        if (const auto* e = std::get_if<wire::Error>(&reply_->body))
+          throw TransportError(describe() + ": the server refused the session: " + e->text);
+      if (!close_reason_.empty()) throw TransportError(describe() + ": " + close_reason_);
       throw TransportError(describe() + ": send failed: " + error);
     }
     lock.lock();
@@ -154,7 +177,7 @@ class SocketTransport : public Transport {
     }
     std::lock_guard lock(reply_mutex_);
     closed_ = true;
-    close_reason_ = refusal_.empty() ? reason : refusal_;
+    if (close_reason_.empty()) close_reason_ = reason;  // a refusal said first is the reason
     reply_cv_.notify_all();
   }
 
@@ -165,10 +188,12 @@ class SocketTransport : public Transport {
       return;
     }
     std::lock_guard lock(reply_mutex_);
-    // An error that answers no request (seq 0) is the server refusing the session before
-    // it closes: kept apart from replies, since it may arrive before the first request.
     if (const auto* e = std::get_if<wire::Error>(&m.body); e && m.seq == 0) {
-      refusal_ = "the server refused the session: " + e->text;
+      // Unsolicited (a busy server refusing the session as it accepts): it may come before
+      // the HELLO it would answer, so it is kept as the reason the connection closes, not
+      // as a reply the next request would discard.
+      close_reason_ = "the server refused the session: " + e->text;
+      reply_cv_.notify_all();
       return;
     }
     reply_ = std::move(m);
@@ -185,7 +210,6 @@ class SocketTransport : public Transport {
   std::optional<wire::Message> reply_;
   bool closed_ = false;
   std::string close_reason_;
-  std::string refusal_;  // the server's unsolicited error before it closed, if any
   uint32_t seq_ = 0;
   std::mutex handler_mutex_;
   std::function<void()> handler_;

@@ -15,6 +15,7 @@
 #include "exchange/exchange_fabric.h"
 #include "test_system.h"
 #include "tile/tile.h"
+#include "tile/tile_engine.h"
 #include "common/payload.h"
 
 namespace ipusim {
@@ -101,11 +102,21 @@ std::vector<uint8_t> pattern(uint32_t len, uint8_t first) {
 }
 
 // A fabric for IPU `ipu` of kTiles tiles, wired to kTiles loaded Tile memories.
+// The tiles are booted (their memory is the fabric's target) but never started: nothing
+// they would tell a listener can happen.
+struct NoListener : tile::TileListener {
+  void console_line(const tile::Tile&, uint64_t, uint32_t, std::string_view) override {}
+  void tile_stopped(const tile::Tile&) override {}
+  void superstep_closed(const tile::Tile&, const tile::SuperstepRecord&) override {}
+};
+
 struct Bench {
   config::SystemConfig system = test::small_system(kTiles);
   std::vector<std::unique_ptr<tile::Tile>> tiles;
   std::unique_ptr<exchange::ExchangeFabric> fabric;
   Posters posters{"posters"};
+  tile::TileEngine engine{"engine", 1};
+  NoListener listener;
 
   explicit Bench(uint32_t ipu = 0) {
     test::Asm a;
@@ -120,7 +131,7 @@ struct Bench {
       id.ipus = 2;
       tiles.push_back(std::make_unique<tile::Tile>(("tile" + std::to_string(t)).c_str(),
                                                    tile::TileModuleConfig::from(system.board.chip, id)));
-      tiles.back()->load(program);
+      tiles.back()->load(program, engine, listener);
       fabric->memory_socket.bind(tiles.back()->mem_socket);
       posters.socket.bind(fabric->tile_socket);
       fabric->set_participant(t);

@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "device_model.h"
+#include "system_backend.h"
 #include "device_server.h"
 #include "fake_device.h"
 #include "ipudrv/device.h"
@@ -53,7 +53,7 @@ class ServerThread {
 };
 
 // One simulated system of one fake board, for the in-process factory.
-class FakeSystem : public ipudrv::detail::SimulatedSystem {
+class FakeSystem : public ipudrv::detail::SystemBackend {
  public:
   explicit FakeSystem(std::shared_ptr<fakedev::FakeDevice> d) : d_(std::move(d)) {}
   size_t board_count() const override { return 1; }
@@ -69,7 +69,7 @@ class DriverTest : public ::testing::TestWithParam<Backend> {
     fake_ = std::make_shared<fakedev::FakeDevice>(geometry());
     if (GetParam() == Backend::kInProcess) {
       auto fake = fake_;
-      ipudrv::detail::set_system_factory_for_tests([fake](const std::string& path) -> std::shared_ptr<ipudrv::detail::SimulatedSystem> {
+      ipudrv::detail::set_system_factory_for_tests([fake](const std::string& path) -> std::shared_ptr<ipudrv::detail::SystemBackend> {
         if (path != "fake-board.yaml") throw ipudrv::UsageError("test factory: unknown config " + path);
         return std::make_shared<FakeSystem>(fake);
       });

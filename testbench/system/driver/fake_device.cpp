@@ -262,6 +262,7 @@ void FakeDevice::boot() {
   }
   for (uint32_t t = first; t < first + count; ++t) booted_tiles_[size_t(ipu) * g_.tiles_per_ipu + t] = true;
   booted_ += count;
+  raise(IPU_IRQ_STATUS_BOOT_DONE_MASK);
   last_entry_ = entry;
   state_ = IPU_STATE_READY;
 }

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "iss/program.h"
 #include "common/config.h"
 #include "sim_fixture.h"
@@ -17,8 +17,8 @@
 namespace ipusim::test {
 namespace {
 
-using host_if::SimSystem;
-using host_if::SimSystemOptions;
+using host_if::ModelSession;
+using host_if::ModelOptions;
 
 // The first error's code, once the device has recorded one.
 uint32_t error_code(TestHost& host) {
@@ -27,7 +27,7 @@ uint32_t error_code(TestHost& host) {
 }
 
 TEST(HostIfErrors, BadRegisterAccesses) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   EXPECT_EQ(host.reg(0x002), 0xFFFFFFFFu);  // misaligned
   EXPECT_EQ(error_code(host), IPU_ERR_REG);
@@ -49,7 +49,7 @@ TEST(HostIfErrors, BadRegisterAccesses) {
 }
 
 TEST(HostIfErrors, CommandsInTheWrongStateAndBadBoots) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   host.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);  // IDLE: nothing booted
   EXPECT_EQ(error_code(host), IPU_ERR_STATE);
@@ -82,7 +82,7 @@ TEST(HostIfErrors, CommandsInTheWrongStateAndBadBoots) {
 }
 
 TEST(HostIfErrors, BadDescriptorsHaltTheChannel) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   struct Case {
     uint32_t ch;
@@ -142,7 +142,7 @@ TEST(HostIfErrors, BadDescriptorsHaltTheChannel) {
 }
 
 TEST(HostIfErrors, UnmappedRingAndCodeWrites) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   // A ring outside host memory: the descriptor cannot even be read.
   host.set(IPU_REG_DMA0_RING_LO, 0x4000);
@@ -176,7 +176,7 @@ TEST(HostIfErrors, UnmappedRingAndCodeWrites) {
 }
 
 TEST(HostIfErrors, DeadlockNamesTheTiles) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   Asm a;  // tile 1 halts, the others sync forever
   a.csrr(t1, IPU_CSR_TILE);
@@ -206,7 +206,7 @@ std::shared_ptr<const iss::Program> firmware(const std::string& name) {
 // Each fault program stops at its `fault_site`: ERR_* name the tile, the thread and that
 // pc; the board is reset and reused between them.
 TEST(HostIfErrors, TileFaultsNameTileThreadAndPc) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   for (const char* name : {"fault_illegal", "fault_misaligned", "fault_out_of_sram", "fault_store_code",
                            "fault_worker_halt", "fault_ecall"}) {
@@ -229,7 +229,7 @@ TEST(HostIfErrors, TileFaultsNameTileThreadAndPc) {
 }
 
 TEST(HostIfErrors, ExchangeErrorsNameTheTiles) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   host.load(*firmware("system/xerr_no_recv.elf"), 0, 0, 4);
   EXPECT_EQ(host.run(), IPU_STATE_ERROR);

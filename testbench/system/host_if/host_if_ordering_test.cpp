@@ -16,7 +16,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "iss/program.h"
 #include "iss/tile_core.h"
 #include "common/config.h"
@@ -26,8 +26,8 @@
 namespace ipusim::test {
 namespace {
 
-using host_if::SimSystem;
-using host_if::SimSystemOptions;
+using host_if::ModelSession;
+using host_if::ModelOptions;
 using namespace std::chrono_literals;
 
 // Blocks the model thread in the first interrupt until the test lets it go.
@@ -61,7 +61,7 @@ class ModelGate {
 // again and posts B to tile SRAM. B must act after the RESET: its bytes are in SRAM.
 TEST(HostIfOrdering, DmaPostedAfterResetActsAfterTheReset) {
   ModelGate gate;  // outlives the session (the handler refers to it)
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   sys->link(0).set_interrupt_handler([&] { gate.in_interrupt(); });
   host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA0_MASK);
@@ -95,7 +95,7 @@ TEST(HostIfOrdering, DmaPostedAfterResetActsAfterTheReset) {
 #ifdef IPUSIM_FIRMWARE_DIR
 TEST(HostIfOrdering, ProgramLoadedAfterResetMidSimulateBootsAndRuns) {
   ModelGate gate;
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   sys->link(0).set_interrupt_handler([&] { gate.in_interrupt(); });
   host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA0_MASK);

@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "sim_fixture.h"
@@ -21,8 +21,8 @@
 namespace ipusim::test {
 namespace {
 
-using host_if::SimSystem;
-using host_if::SimSystemOptions;
+using host_if::ModelSession;
+using host_if::ModelOptions;
 
 config::SystemConfig tiny16_smem() { return config::load_system("configs/test/tiny16_smem.yaml"); }
 
@@ -68,7 +68,7 @@ std::vector<uint8_t> smem_read(TestHost& host, uint64_t offset, uint32_t length,
 }
 
 TEST(HostIfSmem, DmaRoundTripsAtRandomSizesAndOffsets) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0));
   EXPECT_EQ(host.reg(IPU_REG_CAPS), IPU_CAPS_SMEM_MASK | IPU_CAPS_STREAMS_MASK);
   const uint64_t size = host.reg64(IPU_REG_SMEM_SIZE_LO);
@@ -107,7 +107,7 @@ TEST(HostIfSmem, DmaRoundTripsAtRandomSizesAndOffsets) {
 
 TEST(HostIfSmem, M2000HighOffsetsRoundTripAndTheEndIsARangeError) {
   const config::SystemConfig m2000 = config::load_system("configs/m2000.yaml");
-  auto sys = SimSystem::open(m2000, quiet());
+  auto sys = ModelSession::open(m2000, quiet());
   TestHost host(sys->link(0));
   const uint64_t size = host.reg64(IPU_REG_SMEM_SIZE_LO);
   ASSERT_EQ(size, 256ull << 30);
@@ -142,7 +142,7 @@ TEST(HostIfSmem, M2000HighOffsetsRoundTripAndTheEndIsARangeError) {
 }
 
 TEST(HostIfSmem, RangeErrorsOnEitherChannelNameTheDescriptor) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0));
   const uint64_t size = 64ull << 20;
   smem_write(host, 0, std::vector<uint8_t>(64, 1));
@@ -175,7 +175,7 @@ TEST(HostIfSmem, DmaTimeIsTheSlowerOfLinkAndStreamingMemory) {
   c.board.streaming_memory_bytes_per_second = 2e9;  // slower than the host link
   c.board.streaming_memory_latency_ns = 300;
   ASSERT_GT(c.board.host_link_bytes_per_second, 2e9);
-  auto sys = SimSystem::open(c, quiet());
+  auto sys = ModelSession::open(c, quiet());
   TestHost host(sys->link(0));
   const uint32_t length = 1 << 20;
   std::memset(host.data(), 5, 2 * length);
@@ -192,7 +192,7 @@ TEST(HostIfSmem, DmaTimeIsTheSlowerOfLinkAndStreamingMemory) {
 // STREAM descriptors: a push is all or nothing (more than the FIFO's room fails with
 // STREAM_OVERFLOW, nothing moved); a pop takes what the FIFO holds (bytes_done, maybe 0).
 TEST(HostIfStreams, PushIsAllOrNothingPopTakesWhatIsHeld) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0));
   const uint32_t fifo = host.reg(IPU_REG_STREAM_FIFO_BYTES);
   ASSERT_EQ(fifo, uint32_t(IPU_XFER_MAX));
@@ -326,7 +326,7 @@ std::vector<uint8_t> as_bytes(const std::vector<uint32_t>& w) {
 }
 
 TEST(HostIfStreams, EchoFirmwareThroughStreamWaitBothWays) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0), 2 << 20);
   host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_RUN_DONE_MASK);
   host.load(*firmware("host_if/stream_echo.elf"), 0, 0, kTiles);
@@ -344,7 +344,7 @@ TEST(HostIfStreams, EchoFirmwareThroughStreamWaitBothWays) {
 // The same service gives the same cycles; a different service (whole FIFOs at a time)
 // gives the same bytes.
 TEST(HostIfStreams, EchoIsDeterministicAndServiceSizeChangesNoBytes) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0), 2 << 20);
   const std::vector<uint32_t> input = echo_input();
   std::vector<EchoRun> runs;
@@ -362,7 +362,7 @@ TEST(HostIfStreams, EchoIsDeterministicAndServiceSizeChangesNoBytes) {
 // RESET while tiles wait on a stream drops the blocked copies; the board then runs a
 // fresh program as after power-on.
 TEST(HostIfStreams, ResetInStreamWaitThenRunAgain) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0), 2 << 20);
   host.load(*firmware("host_if/stream_echo.elf"), 0, 0, kTiles);
   ASSERT_EQ(host.run(), IPU_STATE_STREAM_WAIT);
@@ -394,7 +394,7 @@ TEST(HostIfStreams, ResetInStreamWaitThenRunAgain) {
 // structured first problem in ERR_*: SMEM_RANGE, the tile, thread 0, the posting's pc and
 // the offset.
 TEST(HostIfStreams, FirmwareSmemRangeErrorNamesTileAndPc) {
-  auto sys = SimSystem::open(tiny16_smem(), quiet());
+  auto sys = ModelSession::open(tiny16_smem(), quiet());
   TestHost host(sys->link(0));
   const auto program = firmware("streaming/smem_error1.elf");
   host.load(*program, 0, 0, kTiles);

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "sim_fixture.h"
@@ -18,8 +18,8 @@
 namespace ipusim::test {
 namespace {
 
-using host_if::SimSystem;
-using host_if::SimSystemOptions;
+using host_if::ModelSession;
+using host_if::ModelOptions;
 
 #ifdef IPUSIM_FIRMWARE_DIR
 std::shared_ptr<const iss::Program> firmware(const std::string& name) {
@@ -29,7 +29,7 @@ std::shared_ptr<const iss::Program> firmware(const std::string& name) {
 
 TEST(HostIf, IdentityRegistersComeFromTheConfig) {
   const config::SystemConfig m2000 = config::load_system("configs/m2000.yaml");
-  auto sys = SimSystem::open(m2000, quiet());
+  auto sys = ModelSession::open(m2000, quiet());
   ASSERT_EQ(sys->boards(), m2000.boards);
   TestHost host(sys->link(0));
   EXPECT_EQ(host.reg(IPU_REG_ID), IPU_ID_MAGIC);
@@ -61,21 +61,21 @@ TEST(HostIf, IdentityRegistersComeFromTheConfig) {
 
 TEST(HostIf, ReopenSameConfigReusesTheModelAndADifferentOneThrows) {
   {
-    auto sys = SimSystem::open(tiny4(), quiet());
-    EXPECT_THROW(SimSystem::open(tiny4(), quiet()), std::runtime_error);  // already open
+    auto sys = ModelSession::open(tiny4(), quiet());
+    EXPECT_THROW(ModelSession::open(tiny4(), quiet()), std::runtime_error);  // already open
     TestHost host(sys->link(0));
     uint32_t v = 0x12345678;
     host.write_tiles(0, 0, 1, iss::kSramBase, &v, 4);
   }
   {
-    auto sys = SimSystem::open(tiny4(), quiet());
+    auto sys = ModelSession::open(tiny4(), quiet());
     TestHost host(sys->link(0));
     EXPECT_EQ(host.state(), IPU_STATE_IDLE);
     // Closing reset the board: SRAM is zero again.
     EXPECT_EQ(host.read_tile(0, 0, iss::kSramBase, 4), std::vector<uint8_t>(4, 0));
   }
   try {
-    SimSystem::open(config::load_system("configs/test/tile1.yaml"), quiet());
+    ModelSession::open(config::load_system("configs/test/tile1.yaml"), quiet());
     FAIL() << "a second config must not elaborate";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("elaborates once per process"), std::string::npos) << e.what();
@@ -83,7 +83,7 @@ TEST(HostIf, ReopenSameConfigReusesTheModelAndADifferentOneThrows) {
 }
 
 TEST(HostIf, DmaBroadcastWritesEveryTileAndReadsBack) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   std::vector<uint8_t> bytes(10000);
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7 + 3);
@@ -97,9 +97,9 @@ TEST(HostIf, DmaBroadcastWritesEveryTileAndReadsBack) {
 #ifdef IPUSIM_FIRMWARE_DIR
 TEST(HostIf, HelloBootsByDmaAndHalts) {
   CapturedFile console;
-  SimSystemOptions o;
+  ModelOptions o;
   o.console = console.file();
-  auto sys = SimSystem::open(tiny4(), o);
+  auto sys = ModelSession::open(tiny4(), o);
   TestHost host(sys->link(0));
   host.load(*firmware("hello.elf"), 0, 0, 4);
   EXPECT_EQ(host.state(), IPU_STATE_READY);
@@ -118,7 +118,7 @@ TEST(HostIf, HelloBootsByDmaAndHalts) {
 }
 
 TEST(HostIf, VecaddResultsReadByDma) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   auto prog = firmware("vecadd.elf");
   host.load(*prog, 0, 0, 4);
@@ -139,10 +139,10 @@ TEST(HostIf, VecaddResultsReadByDma) {
 // console and SRAM of one unsplit run (gtest ASSERTs in a helper return from it alone).
 void superstep_runs_equal_an_unsplit_run(unsigned host_threads) {
   CapturedFile console;
-  SimSystemOptions o;
+  ModelOptions o;
   o.console = console.file();
   o.host_threads = host_threads;
-  auto sys = SimSystem::open(tiny4(), o);
+  auto sys = ModelSession::open(tiny4(), o);
   TestHost host(sys->link(0));
   auto prog = firmware("jacobi.elf");
   struct Result {
@@ -204,7 +204,7 @@ TEST(HostIf, SuperstepRunsEqualAnUnsplitRunOnTwoHostThreads) { superstep_runs_eq
 // An endless BSP loop (sync, repeat) is stopped by RESET between supersteps, and the board
 // is usable again at once.
 TEST(HostIf, ResetMidRunThenReuse) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   auto forever = forever_sync_loop();
   host.load(*forever, 0, 0, 4);
@@ -229,7 +229,7 @@ TEST(HostIf, ResetMidRunThenReuse) {
 }
 
 TEST(HostIf, AbortMidRunIsAnError) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   host.load(*forever_sync_loop(), 0, 0, 4);
   host.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
@@ -244,7 +244,7 @@ TEST(HostIf, AbortMidRunIsAnError) {
 }
 
 TEST(HostIf, InterruptsAreDeliveredForEnabledCauses) {
-  auto sys = SimSystem::open(tiny4(), quiet());
+  auto sys = ModelSession::open(tiny4(), quiet());
   TestHost host(sys->link(0));
   std::atomic<int> calls{0};
   sys->link(0).set_interrupt_handler([&] { ++calls; });
@@ -284,7 +284,7 @@ TEST(HostIf, BoardsRunAndResetIndependently) {
   config::SystemConfig two = small_system(4, 2);
   two.boards = 2;
   two.kind = "system";
-  auto sys = SimSystem::open(two, quiet());
+  auto sys = ModelSession::open(two, quiet());
   ASSERT_EQ(sys->boards(), 2u);
   TestHost b0(sys->link(0)), b1(sys->link(1));
   EXPECT_EQ(b1.reg(IPU_REG_BOARD_INDEX), 1u);

@@ -1,11 +1,11 @@
 // Shared pieces of the device tests: the test configuration most of them open, a
-// SimSystem that prints nothing, and the endless BSP program the reset / abort / pause
+// ModelSession that prints nothing, and the endless BSP program the reset / abort / pause
 // cases stop from the host.
 #pragma once
 
 #include <memory>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "test_program.h"
@@ -16,8 +16,8 @@ namespace ipusim::test {
 inline config::SystemConfig tiny4() { return config::load_system("configs/test/tiny4.yaml"); }
 
 // A device test reads results through registers, not the console.
-inline host_if::SimSystemOptions quiet() {
-  host_if::SimSystemOptions o;
+inline host_if::ModelOptions quiet() {
+  host_if::ModelOptions o;
   o.console = nullptr;
   return o;
 }

@@ -32,8 +32,10 @@ Platform& make_platform(const std::string& config, bool host = true) {
   platform::PlatformOptions options;
   options.console_out = nullptr;
   options.host_threads = 2;
-  options.stream_host = host;
-  return *new Platform(system, options);  // one per process; left to the OS
+  Platform& p = *new Platform(system, options);  // one per process; left to the OS
+  // The test serves the streams itself, as a host interface would.
+  for (uint32_t b = 0; b < system.boards; ++b) p.gateway(b).set_host_connected(host);
+  return p;
 }
 
 TEST(StreamingPlatform, MemoryHoldsEveryTilesLastRound) {

@@ -22,7 +22,22 @@ std::vector<wire::Body> every_message() {
           wire::Interrupt{12345678901},
           wire::Ok{},
           wire::Error{wire::ErrorCode::kBusy, "busy"},
-          wire::Bye{}};
+          wire::Bye{},
+          wire::SetTrace{"/tmp/run.trace.json"},
+          wire::Supersteps{3, 14},
+          wire::SuperstepsReply{40, {{16, 4, 0, 10, 250, 3000, 400, 500, 9000, 1024},
+                                     {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}}};
+}
+
+TEST(WireProtocol, SuperstepRecordsRoundTripExactly) {
+  wire::SuperstepsReply full{1000, {}};
+  for (uint32_t i = 0; i < wire::kMaxSuperstepsPerReply; ++i)
+    full.records.push_back({i, i + 1, i + 2, ~uint64_t{0} - i, 1, 2, 3, 4, uint64_t{1} << 40, i});
+  const auto d = wire::decode(wire::encode({3, full}));
+  ASSERT_EQ(d.status, Status::kMessage) << d.error;
+  const auto& got = std::get<wire::SuperstepsReply>(d.message.body);
+  EXPECT_EQ(got.total, 1000u);
+  EXPECT_EQ(got.records, full.records);
 }
 
 TEST(WireProtocol, EveryMessageRoundTrips) {
@@ -85,7 +100,9 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"magic", with(wire::Ok{}, 0, {'X'}), "magic"},
       {"frame version", with(wire::Ok{}, 4, {2, 0}), "version"},
       {"type 0", with(wire::Ok{}, 6, {0, 0}), "unknown message type 0"},
-      {"type 12", with(wire::Ok{}, 6, {12, 0}), "unknown message type 12"},
+      {"type 15", with(wire::Ok{}, 6, {15, 0}), "unknown message type 15"},
+      {"superstep count", with(wire::SuperstepsReply{1, {}}, 16 + 4, {15, 0, 0, 0}), "count 15, at most 14"},
+      {"superstep short", with(wire::SuperstepsReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
       {"payload too big", set_payload_len(wire::encode({5, wire::Ok{}}), 1025), "at most 1024"},
       {"trailing bytes", trailing, "after the last field"},
       {"short payload", set_payload_len(wire::encode({5, wire::Write32{0, 0}}), 4), "ends inside"},
@@ -123,7 +140,7 @@ TEST(WireProtocol, RandomBytesNeverCrashAndNeverOverrun) {
     if (i % 2 && b.size() >= 8) {  // plausible headers reach the payload checks
       const auto h = wire::encode({1, wire::Ok{}});
       std::copy(h.begin(), h.begin() + 6, b.begin());
-      b[6] = uint8_t(1 + rng() % 11), b[7] = 0;
+      b[6] = uint8_t(1 + rng() % 14), b[7] = 0;
       if (b.size() >= 16) b[12] = uint8_t(b.size() - 16), b[13] = b[14] = b[15] = 0;
     }
     const auto d = wire::decode(b);

@@ -133,8 +133,9 @@ TileParams tile_params(uint32_t tile) {
 
 // Runs the tile to its halt: each sync released 7 * (tile + 1) cycles later, each
 // exchange 13 cycles later.
-TileResult run_tile(TileCore& core, CaptureConsole& console) {
+TileResult run_tile(TileCore& core, CaptureConsole& console, Sram& sram, const Program& program) {
   console.lines.clear();
+  load_image(sram, program);  // a rerun starts from the image, as a host's load leaves it
   core.reset();
   TileResult r;
   for (;;) {
@@ -173,13 +174,17 @@ TileResult run_tile(TileCore& core, CaptureConsole& console) {
 
 struct Tile {
   std::unique_ptr<CaptureConsole> console = std::make_unique<CaptureConsole>();
+  std::unique_ptr<Sram> sram;
   std::unique_ptr<TileCore> core;
 };
 
 std::vector<Tile> make_tiles(const std::shared_ptr<const Program>& program) {
   std::vector<Tile> tiles(kTiles);
   for (uint32_t i = 0; i < kTiles; ++i)
-    tiles[i].core = std::make_unique<TileCore>(tile_params(i), program, tiles[i].console.get());
+  {
+    tiles[i].sram = loaded_sram(tile_params(i).sram_bytes, *program);
+    tiles[i].core = std::make_unique<TileCore>(tile_params(i), program, *tiles[i].sram, tiles[i].console.get());
+  }
   return tiles;
 }
 
@@ -204,7 +209,7 @@ TEST(IssConcurrency, TilesSharingAProgramOnFourThreadsMatchSequential) {
   const std::shared_ptr<const Program> program = make_program(tile_program());
   std::vector<Tile> tiles = make_tiles(program);
   std::vector<TileResult> expected(kTiles);
-  for (uint32_t i = 0; i < kTiles; ++i) expected[i] = run_tile(*tiles[i].core, *tiles[i].console);
+  for (uint32_t i = 0; i < kTiles; ++i) expected[i] = run_tile(*tiles[i].core, *tiles[i].console, *tiles[i].sram, *program);
 
   // Sanity: the tiles differ from each other and did what the program says.
   for (uint32_t i = 0; i < kTiles; ++i) {
@@ -236,7 +241,7 @@ TEST(IssConcurrency, TilesSharingAProgramOnFourThreadsMatchSequential) {
       while (ready.load() < kHostThreads) std::this_thread::yield();  // start together
       for (uint32_t round = 0; round < kRounds; ++round)
         for (uint32_t i = k; i < kTiles; i += kHostThreads)
-          got[i].push_back(run_tile(*tiles[i].core, *tiles[i].console));
+          got[i].push_back(run_tile(*tiles[i].core, *tiles[i].console, *tiles[i].sram, *program));
     });
   for (std::thread& t : threads) t.join();
   for (uint32_t i = 0; i < kTiles; ++i) {

@@ -65,7 +65,8 @@ TEST(IssConsole, WithoutSinkLinesGoToStdout) {
   put_string(a, "to stdout\n");
   a.halt(zero);
   auto program = make_program(a);
-  TileCore core(test_params(), program);
+  auto sram = loaded_sram(test_params().sram_bytes, *program);
+  TileCore core(test_params(), program, *sram);
   testing::internal::CaptureStdout();
   const StopInfo s = core.run();
   const std::string out = testing::internal::GetCapturedStdout();
@@ -149,7 +150,7 @@ TEST(IssTrace, CanBeSwitchedOff) {
   h.run_ok();
   EXPECT_EQ(trace.log.size(), 2u);
   h.core.set_trace(nullptr);
-  h.core.reset();
+  h.reset();
   h.run_ok();
   EXPECT_EQ(trace.log.size(), 2u);
 }

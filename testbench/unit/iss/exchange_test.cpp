@@ -313,7 +313,7 @@ TEST(IssExchange, ResetForgetsTheExchange) {
   Harness h(a);
   open_phase(h);
   ASSERT_EQ(h.run().reason, StopReason::Exchange);
-  h.core.reset();
+  h.reset();
   EXPECT_TRUE(h.core.exchange_posts().empty());
   EXPECT_THROW(h.core.release_exchange(1000), std::logic_error);
   ASSERT_EQ(h.run().reason, StopReason::Sync);

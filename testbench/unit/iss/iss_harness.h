@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "iss/sram.h"
 #include "iss/tile_core.h"
 #include "rv_asm.h"
 #include "test_elf.h"
@@ -56,17 +57,30 @@ inline std::shared_ptr<const Program> make_program(const rvasm::Asm& a, testelf:
   return Program::from_bytes(testelf::build(img), "test.elf");
 }
 
+// A tile's SRAM with `program`'s image in it, as a host's load leaves it.
+inline std::unique_ptr<Sram> loaded_sram(uint32_t bytes, const Program& program) {
+  auto sram = std::make_unique<Sram>(bytes);
+  load_image(*sram, program);
+  return sram;
+}
+
 // Movable (the tile and the console live on the heap, where the tile's pointers point).
 class Harness {
  public:
   explicit Harness(const rvasm::Asm& a, TileParams params = test_params(), testelf::Image img = {})
       : program(make_program(a, std::move(img))),
         console_holder(std::make_unique<CaptureConsole>()),
-        core_holder(std::make_unique<TileCore>(params, program, console_holder.get())),
+        sram_holder(loaded_sram(params.sram_bytes, *program)),
+        core_holder(std::make_unique<TileCore>(params, program, *sram_holder, console_holder.get())),
         console(*console_holder),
         core(*core_holder) {}
   Harness(Harness&&) = default;
 
+  // The program's image written again, then TileCore::reset: a rerun from the start.
+  void reset() {
+    load_image(*sram_holder, *program);
+    core.reset();
+  }
   StopInfo run() {
     stop = core.run();
     return stop;
@@ -93,6 +107,7 @@ class Harness {
 
   std::shared_ptr<const Program> program;
   std::unique_ptr<CaptureConsole> console_holder;
+  std::unique_ptr<Sram> sram_holder;  // the tile's SRAM, loaded as a host would
   std::unique_ptr<TileCore> core_holder;
   CaptureConsole& console;
   TileCore& core;

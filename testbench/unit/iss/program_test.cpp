@@ -125,7 +125,8 @@ TEST(IssProgram, RejectsImageLargerThanTileSram) {
   img.bss_bytes = 300 * 1024;  // data at 0x50000 + 300 KiB > 0x40000 + 256 KiB
   auto p = Program::from_bytes(testelf::build(img), "big.elf");
   try {
-    TileCore core(test_params(), p);
+    Sram sram(test_params().sram_bytes);  // as a host left it: the image did not fit
+    TileCore core(test_params(), p, sram);
     FAIL() << "accepted an image beyond SRAM";
   } catch (const ProgramError& e) {
     EXPECT_NE(std::string(e.what()).find("big.elf: image ends at"), std::string::npos) << e.what();
@@ -136,13 +137,15 @@ TEST(IssProgram, RejectsBadTileParams) {
   auto p = Program::from_bytes(testelf::build(simple_image()), "ok.elf");
   TileParams params = test_params();
   params.workers = 7;
-  EXPECT_THROW(TileCore(params, p), std::invalid_argument);
+  auto sram = loaded_sram(test_params().sram_bytes, *p);
+  EXPECT_THROW(TileCore(params, p, *sram), std::invalid_argument);
   params = test_params();
   params.thread_quantum = 0;
-  EXPECT_THROW(TileCore(params, p), std::invalid_argument);
+  EXPECT_THROW(TileCore(params, p, *sram), std::invalid_argument);
   params = test_params();
   params.sram_bytes = 1001;
-  EXPECT_THROW(TileCore(params, p), std::invalid_argument);
+  Sram odd(1001);
+  EXPECT_THROW(TileCore(params, p, odd), std::invalid_argument);
 }
 
 }  // namespace

@@ -51,10 +51,12 @@ TEST(IssSram, UntouchedPagesCostNothing) {
   TileParams p = test_params();
   p.sram_bytes = 624 * 1024;
   const size_t before = resident_bytes();
+  std::vector<std::unique_ptr<Sram>> srams;
   std::vector<std::unique_ptr<TileCore>> tiles;
   for (uint32_t i = 0; i < 1472; ++i) {
     p.id.tile = i;
-    tiles.push_back(std::make_unique<TileCore>(p, program));
+    srams.push_back(loaded_sram(p.sram_bytes, *program));
+    tiles.push_back(std::make_unique<TileCore>(p, program, *srams.back()));
     ASSERT_EQ(tiles.back()->run().reason, StopReason::Halted);
   }
   const size_t grown = resident_bytes() - before;

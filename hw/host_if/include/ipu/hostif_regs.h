@@ -24,7 +24,7 @@
 #endif
 
 #define IPU_VERSION_MAJOR 1u
-#define IPU_VERSION_MINOR 0u
+#define IPU_VERSION_MINOR 1u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
@@ -139,6 +139,8 @@
 #define IPU_IRQ_STATUS_DMA1_MASK 0x00000004u /* channel 1 likewise */
 #define IPU_IRQ_STATUS_ERROR_SHIFT 3u
 #define IPU_IRQ_STATUS_ERROR_MASK 0x00000008u /* ERR_CODE became non-zero */
+#define IPU_IRQ_STATUS_BOOT_DONE_SHIFT 4u
+#define IPU_IRQ_STATUS_BOOT_DONE_MASK 0x00000010u /* the model acted on a BOOT_CMD: its tiles are booted (BOOTED_TILES counts them) */
 #define IPU_REG_IRQ_MASK 0x0C4u /* rw: 1 = cause enabled (reset: 0) */
 #define IPU_REG_STREAM_WAIT_ID 0x0E0u /* ro: STREAM_WAIT: the stream tiles wait on */
 #define IPU_REG_STREAM_WAIT_BYTES 0x0E4u /* ro: STREAM_WAIT: bytes the host-to-device FIFO lacks, or the device-to-host FIFO holds */

@@ -1,11 +1,11 @@
-// The adapter between open_simulated_system() and the device model: the config loaded
-// into validated structs, a host_if::SimSystem elaborated from it (once per process; the
-// model runs on its own thread), wrapped in a SimulatedSystem.
+// The adapter between open_system_backend() and the device model: the config loaded
+// into validated structs, a host_if::ModelSession elaborated from it (once per process; the
+// model runs on its own thread), wrapped in a SystemBackend.
 //
 // Model options come from the environment, so a host program needs no model-specific
 // API: IPUSIM_THREADS (host threads computing tiles; default: the machine's cores, which
 // changes nothing but speed) and IPUSIM_CONSOLE (stdout, the default; stderr; none).
-#include "device_model.h"
+#include "system_backend.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "host_if/sim_system.h"
+#include "host_if/model_session.h"
 #include "ipudrv/errors.h"
 #include "config/config_loader.h"
 
@@ -24,18 +24,18 @@ namespace {
 std::mutex g_factory_mutex;
 SystemFactory g_test_factory;
 
-class ModelSystem final : public SimulatedSystem {
+class ModelBackend final : public SystemBackend {
  public:
-  explicit ModelSystem(std::unique_ptr<ipusim::host_if::SimSystem> system) : system_(std::move(system)) {}
+  explicit ModelBackend(std::unique_ptr<ipusim::host_if::ModelSession> system) : system_(std::move(system)) {}
   size_t board_count() const override { return system_->boards(); }
   ipusim::host_if::DeviceLink& board_link(size_t board) override { return system_->link(uint32_t(board)); }
 
  private:
-  std::unique_ptr<ipusim::host_if::SimSystem> system_;
+  std::unique_ptr<ipusim::host_if::ModelSession> system_;
 };
 
-ipusim::host_if::SimSystemOptions options_from_environment() {
-  ipusim::host_if::SimSystemOptions options;
+ipusim::host_if::ModelOptions options_from_environment() {
+  ipusim::host_if::ModelOptions options;
   options.host_threads = std::max(1u, std::thread::hardware_concurrency());
   if (const char* t = std::getenv("IPUSIM_THREADS")) {
     char* end = nullptr;
@@ -54,7 +54,7 @@ ipusim::host_if::SimSystemOptions options_from_environment() {
   return options;
 }
 
-std::shared_ptr<SimulatedSystem> model_system(const std::string& config_path) {
+std::shared_ptr<SystemBackend> model_system(const std::string& config_path) {
   ipusim::config::SystemConfig config;
   try {
     config = ipusim::config::load_system(config_path);
@@ -62,7 +62,7 @@ std::shared_ptr<SimulatedSystem> model_system(const std::string& config_path) {
     throw UsageError(e.what());
   }
   try {
-    return std::make_shared<ModelSystem>(ipusim::host_if::SimSystem::open(config, options_from_environment()));
+    return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options_from_environment()));
   } catch (const std::invalid_argument& e) {
     throw UsageError("in-process device for '" + config_path + "': " + e.what());
   } catch (const std::runtime_error& e) {
@@ -72,7 +72,7 @@ std::shared_ptr<SimulatedSystem> model_system(const std::string& config_path) {
 
 }  // namespace
 
-std::shared_ptr<SimulatedSystem> open_simulated_system(const std::string& config_path) {
+std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path) {
   SystemFactory factory;
   {
     std::lock_guard lock(g_factory_mutex);

@@ -1,14 +1,14 @@
-// The simulated system as a set of devices: elaborates a SystemConfig once per process
-// (platform::Platform in device mode plus one HostInterface per board), runs the
-// SystemC kernel on its own model thread, and hands out one thread-safe DeviceLink per
-// board. This is what the driver's in-process transport and `ipusim serve` open.
+// A session on the process's device model (device_model.h): the simulated system as a
+// set of devices, elaborated from a SystemConfig once per process, its SystemC kernel on
+// the model's own thread, one thread-safe DeviceLink per board. This is what the
+// driver's in-process transport and `ipusim serve` open.
 //
-//   SimSystem::open(config, options)  -> session; link(board) -> DeviceLink
-//   ~SimSystem (close)                -> every board RESET, host memory and interrupt
+//   ModelSession::open(config, options)  -> session; link(board) -> DeviceLink
+//   ~ModelSession (close)                -> every board RESET, host memory and interrupt
 //                                        handlers dropped; the model stays for the next open
 //
 // SystemC elaborates once per process: the first open builds the model (on the model
-// thread, which then lives until the process exits). A later open of an equal config
+// thread, which then runs until the process exits: a static owner stops and joins it). A later open of an equal config
 // reuses it (every board was reset at close); a different config, or an open while a
 // session is open, throws std::runtime_error. host_threads is fixed by the first open;
 // the console sink may change with each open. docs/host_if.md "The model side".
@@ -24,24 +24,24 @@
 
 namespace ipusim::host_if {
 
-struct SimSystemOptions {
+struct ModelOptions {
   unsigned host_threads = 1;                          // threads computing tiles (>= 1)
   std::FILE* console = stdout;                        // firmware console lines; nullptr: none
   platform::ConsoleMode console_mode = platform::ConsoleMode::Tagged;
 };
 
 class HostInterface;
-class SimModel;
+class DeviceModel;  // device_model.h
 
-class SimSystem {
+class ModelSession {
  public:
   // Throws std::runtime_error (another session open, another config elaborated) and
   // whatever elaboration throws (std::invalid_argument for a config the models cannot
   // build).
-  static std::unique_ptr<SimSystem> open(const config::SystemConfig& config, const SimSystemOptions& options = {});
-  ~SimSystem();
-  SimSystem(const SimSystem&) = delete;
-  SimSystem& operator=(const SimSystem&) = delete;
+  static std::unique_ptr<ModelSession> open(const config::SystemConfig& config, const ModelOptions& options = {});
+  ~ModelSession();
+  ModelSession(const ModelSession&) = delete;
+  ModelSession& operator=(const ModelSession&) = delete;
 
   uint32_t boards() const;
   const config::SystemConfig& config() const;
@@ -54,8 +54,8 @@ class SimSystem {
   void wait_idle();
 
  private:
-  explicit SimSystem(SimModel& model) : model_(model) {}
-  SimModel& model_;
+  explicit ModelSession(DeviceModel& model) : model_(model) {}
+  DeviceModel& model_;
 };
 
 }  // namespace ipusim::host_if

@@ -1,7 +1,9 @@
-// Platform in device mode: each board boots, runs (in pieces of supersteps), stops and
-// resets over and over in one elaboration (docs/platform.md "Device mode"). The host
-// interface (tlm/host_if) calls these between simulate()s, on the kernel's thread.
+// The lifecycle of a run domain: boot, start, simulate, outcome, finish, reset, over and
+// over in one elaboration (docs/platform.md "How a run proceeds"). Platform::run calls
+// them once for the whole system; the host interface (tlm/host_if) board by board,
+// between simulate()s, on the kernel's thread.
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -12,7 +14,6 @@
 namespace ipusim::platform {
 
 void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<const iss::Program> program) {
-  if (!options_.device) throw std::logic_error("Platform::boot_tile outside device mode");
   tile::Tile& tile = ipus_.at(ipu)->tile(tile_index);
   if (!tile.loaded()) {
     ++loaded_;
@@ -21,19 +22,48 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
   tile.boot(std::move(program), *engine_, *this);
 }
 
-void Platform::start_board(uint32_t board, uint32_t supersteps) {
+void Platform::start_domain(uint32_t board, uint32_t supersteps) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
-  domains_.at(board)->epoch = sc_core::sc_time_stamp();
-  for (const uint32_t i : board_ipus(board)) {
+  Domain& dom = *domains_.at(board);
+  dom.epoch = sc_core::sc_time_stamp();
+  dom.finished = false;
+  if (!dom.trace_path.empty()) {
+    try {
+      dom.timeline = std::make_unique<Timeline>(dom.trace_path, config_.board.chip.clock_hz,
+                                                options_.timeline_tracks_max);
+    } catch (const std::runtime_error& e) {
+      // The host interface checked the path when the host set it; a directory that went
+      // away since costs the trace only, not the run.
+      std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());
+    }
+  }
+  for (const uint32_t i : domain_ipus(board)) {
     Ipu& ipu = *ipus_[i];
+    accounts_.clear(i);
     ipu.prepare_run();
+    if (dom.timeline) add_timeline_ipu(*dom.timeline, ipu);
     ipu.sync_controller().set_superstep_limit(supersteps);
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
   }
 }
 
-void Platform::continue_board(uint32_t board, uint32_t supersteps) {
-  for (const uint32_t i : board_ipus(board))
+void Platform::set_domain_trace(uint32_t board, const std::string& path) { domains_.at(board)->trace_path = path; }
+
+void Platform::finish_domain(uint32_t board) {
+  Domain& dom = *domains_.at(board);
+  if (dom.finished) return;
+  dom.finished = true;
+  end_run_accounting(dom, board * ipus_per_domain_, ipus_per_domain_);
+}
+
+std::vector<std::vector<SuperstepTotals>> Platform::domain_supersteps(uint32_t board) const {
+  std::vector<std::vector<SuperstepTotals>> out;
+  for (const uint32_t i : domain_ipus(board)) out.push_back(accounts_.ipu(i));
+  return out;
+}
+
+void Platform::continue_domain(uint32_t board, uint32_t supersteps) {
+  for (const uint32_t i : domain_ipus(board))
     ipus_[i]->sync_controller().continue_run(supersteps);
 }
 
@@ -42,7 +72,7 @@ bool Platform::simulate() {
   return !sc_core::sc_pending_activity();
 }
 
-BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
+BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
   const Domain& dom = *domains_.at(board);
   BoardOutcome out;
   if (const auto& stop = dom.control->fired()) {
@@ -56,7 +86,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     // Other boards keep the kernel busy: this one is paused all the same if each of its
     // IPUs holds a release or has no tile left (nothing of it can move until RUN).
     bool holds = false;
-    for (const uint32_t i : board_ipus(board)) {
+    for (const uint32_t i : domain_ipus(board)) {
       const sync::SyncController& sc = ipus_[i]->sync_controller();
       if (sc.holding())
         holds = true;
@@ -73,7 +103,7 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
     out.stream = wait;
     return out;
   }
-  for (const uint32_t i : board_ipus(board))
+  for (const uint32_t i : domain_ipus(board))
     if (ipus_[i]->sync_controller().holding()) {
       out.kind = BoardOutcome::Kind::Paused;
       return out;
@@ -87,13 +117,14 @@ BoardOutcome Platform::board_outcome(uint32_t board, bool starved) const {
   return out;
 }
 
-void Platform::freeze_board(uint32_t board) {
-  for (const uint32_t i : board_ipus(board)) engine_->set_frozen(i, true);
+void Platform::freeze_domain(uint32_t board) {
+  for (const uint32_t i : domain_ipus(board)) engine_->set_frozen(i, true);
 }
 
-void Platform::reset_board(uint32_t board) {
+void Platform::reset_domain(uint32_t board) {
+  finish_domain(board);  // a paused run's trace is written with what it did
   Domain& dom = *domains_.at(board);
-  for (const uint32_t i : board_ipus(board)) {
+  for (const uint32_t i : domain_ipus(board)) {
     Ipu& ipu = *ipus_[i];
     engine_->set_frozen(i, true);  // drops its ready tiles
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
@@ -110,16 +141,17 @@ void Platform::reset_board(uint32_t board) {
   dom.control->rearm();
   dom.loaded = dom.halted = 0;
   dom.last_halt_cycle = 0;
+  for (const uint32_t i : domain_ipus(board)) accounts_.clear(i);
   dom.epoch = sc_core::sc_time_stamp();
 }
 
-BoardStats Platform::board_stats(uint32_t board) const {
+BoardStats Platform::domain_stats(uint32_t board) const {
   const Domain& dom = *domains_.at(board);
   const auto& stop = dom.control->fired();
   const uint64_t end = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
   BoardStats s;
   bool counted_supersteps = false;
-  for (const uint32_t i : board_ipus(board)) {
+  for (const uint32_t i : domain_ipus(board)) {
     const Ipu& ipu = *ipus_[i];
     bool any = false;
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {

@@ -1,0 +1,33 @@
+// The driver's backend: the system a `config:` locator opens, elaborated from a config on
+// the model's own thread, handing out one thread-safe DeviceLink per board
+// (tlm/host_if/device_link.h). system_backend.cpp is the only file that knows the model's
+// own class (host_if::ModelSession); `ipusim serve` uses the same factory.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "host_if/device_link.h"
+
+namespace ipudrv::detail {
+
+class SystemBackend {
+ public:
+  virtual ~SystemBackend() = default;
+  virtual size_t board_count() const = 0;
+  // Valid while the system lives; board < board_count().
+  virtual ipusim::host_if::DeviceLink& board_link(size_t board) = 0;
+};
+
+// Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError
+// with the config loader's FILE:LINE: KEY message for a bad config, TransportError when
+// this build has no device model.
+std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path);
+
+// Tests only: route open_system_backend to `factory` (empty: back to the model).
+using SystemFactory = std::function<std::shared_ptr<SystemBackend>(const std::string&)>;
+void set_system_factory_for_tests(SystemFactory factory);
+
+}  // namespace ipudrv::detail

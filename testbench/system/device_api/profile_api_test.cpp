@@ -1,0 +1,151 @@
+// Per-superstep figures and the superstep trace of a host program, through the driver's
+// public API on both transports: the same figures (`RunResult::supersteps`) and the same
+// Perfetto trace file as `ipusim run --json / --trace` give for the same firmware and
+// config (docs/chip.md "Accounting", "Trace"; docs/host_driver.md).
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "device_fixture.h"
+
+namespace devapi {
+namespace {
+
+using ipusim::test::read_file;
+
+const std::string kXchg = "system/uneven_xchg.elf";  // uneven compute, a ring exchange per superstep
+
+class Profile : public DeviceApiTest {
+ protected:
+  std::string temp(const std::string& name) { return ipusim::test::temp_path("devapi_profile_", name); }
+
+  // `ipusim run --json J --trace T` of `elf_name` on `config`: the parsed JSON and the trace text.
+  std::pair<nlohmann::json, std::string> ipusim_run(const std::string& config, const std::string& elf_name) {
+    const std::string json = temp("cli.json"), trace = temp("cli.trace.json");
+    const auto r = ipusim::test::run_cli(IPUSIM_BIN, "devapi_profile_",
+                                         "--config " + config + " --elf " + firmware(elf_name) + " --threads 1 --json " +
+                                             json + " --trace " + trace);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return {nlohmann::json::parse(read_file(json)), read_file(trace)};
+  }
+
+  // Every superstep of every IPU equals the JSON's supersteps[k].ipus[] entry.
+  static void expect_equal(const nlohmann::json& j, const std::vector<std::vector<ipudrv::SuperstepStats>>& got) {
+    size_t compared = 0;
+    for (const auto& step : j["supersteps"]) {
+      const size_t k = step["superstep"].get<size_t>();
+      for (const auto& e : step["ipus"]) {
+        const size_t ipu = e["ipu"].get<size_t>();
+        ASSERT_LT(ipu, got.size());
+        ASSERT_LT(k, got[ipu].size()) << "ipu " << ipu;
+        const ipudrv::SuperstepStats& s = got[ipu][k];
+        SCOPED_TRACE("ipu " + std::to_string(ipu) + " superstep " + std::to_string(k));
+        EXPECT_EQ(s.tiles, e["tiles"].get<uint32_t>());
+        EXPECT_EQ(s.exchanging_tiles, e["exchanging_tiles"].get<uint32_t>());
+        EXPECT_EQ(s.incomplete_tiles, e["incomplete_tiles"].get<uint32_t>());
+        EXPECT_EQ(s.begin_cycle, e["begin_cycle"].get<uint64_t>());
+        EXPECT_EQ(s.end_cycle, e["end_cycle"].get<uint64_t>());
+        EXPECT_EQ(s.compute_cycles, e["compute_cycles"].get<uint64_t>());
+        EXPECT_EQ(s.sync_cycles, e["sync_cycles"].get<uint64_t>());
+        EXPECT_EQ(s.exchange_cycles, e["exchange_cycles"].get<uint64_t>());
+        EXPECT_EQ(s.instructions, e["instructions"].get<uint64_t>());
+        EXPECT_EQ(s.exchange_bytes, e["exchange_bytes"].get<uint64_t>());
+        ++compared;
+      }
+    }
+    size_t have = 0;
+    for (const auto& ipu : got)
+      for (const auto& s : ipu) have += s.tiles > 0 ? 1 : 0;
+    EXPECT_EQ(have, compared) << "the device reports supersteps `ipusim run` does not";
+    EXPECT_GT(compared, 0u);
+  }
+};
+
+TEST_P(Profile, SuperstepStatsAndTraceEqualIpusimRun) {
+  const std::string config = "configs/test/tiny16.yaml";
+  const auto [json, cli_trace] = ipusim_run(config, kXchg);
+  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
+  ipudrv::OpenOptions o;
+  o.trace_path = trace;
+  auto dev = open(config, o);
+  dev->load(elf(kXchg));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
+  ASSERT_EQ(r.supersteps.size(), 1u);
+  expect_equal(json, r.supersteps);
+  EXPECT_EQ(r.stats.cycles, json["tile_cycles"].get<uint64_t>());
+  EXPECT_EQ(dev->superstep_stats(), r.supersteps);
+
+  // The trace: written when run() returns, valid JSON, byte for byte `ipusim run`'s.
+  const std::string text = read_file(trace);
+  const nlohmann::json t = nlohmann::json::parse(text);
+  ASSERT_TRUE(t.contains("traceEvents"));
+  std::set<std::string> tracks, names;
+  size_t supersteps = 0;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "thread_name") tracks.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "X") {
+      const std::string name = e["name"].get<std::string>();
+      names.insert(name);
+      if (name.rfind("superstep ", 0) == 0) ++supersteps;
+      EXPECT_EQ(e["pid"], 0);
+    }
+  }
+  EXPECT_EQ(tracks.size(), 16u);  // one track per tile
+  EXPECT_TRUE(tracks.count("tile 0") && tracks.count("tile 15"));
+  for (const char* n : {"compute", "sync", "exchange"}) EXPECT_TRUE(names.count(n)) << n;
+  EXPECT_EQ(supersteps, 16u * r.supersteps[0].size());
+  EXPECT_EQ(text, cli_trace);
+}
+
+TEST_P(Profile, TwoIpusOfABoardEqualIpusimRun) {
+  const std::string config = "configs/test/tiny4x2_smem.yaml";
+  const auto [json, cli_trace] = ipusim_run(config, kXchg);
+  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
+  auto dev = open(config);
+  dev->set_trace(trace);
+  dev->load(elf(kXchg));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
+  ASSERT_EQ(r.supersteps.size(), 2u);
+  expect_equal(json, r.supersteps);
+  EXPECT_EQ(read_file(trace), cli_trace);
+}
+
+TEST_P(Profile, ARunSplitIntoSuperstepsGrowsToTheSameFigures) {
+  const std::string config = "configs/test/tiny16.yaml";
+  const auto [json, cli_trace] = ipusim_run(config, kXchg);
+  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
+  auto dev = open(config);
+  dev->set_trace(trace);
+  dev->load(elf(kXchg));
+  ipudrv::RunResult r = dev->run(1);
+  ASSERT_EQ(r.state, ipudrv::RunState::kPaused);
+  const size_t first = r.supersteps.at(0).size();
+  EXPECT_LT(first, json["supersteps"].size());
+  EXPECT_FALSE(std::filesystem::exists(trace) && !read_file(trace).empty()) << "written only when the run ends";
+  while (r.state == ipudrv::RunState::kPaused) r = dev->run(1);
+  expect_equal(json, r.supersteps);
+  EXPECT_EQ(read_file(trace), cli_trace);
+  dev->reset();
+  EXPECT_TRUE(dev->superstep_stats().at(0).empty()) << "a reset forgets the supersteps";
+}
+
+TEST_P(Profile, AnUnwritableTracePathIsAUsageError) {
+  auto dev = open("configs/test/tiny4.yaml");
+  expect_error<ipudrv::UsageError>([&] { dev->set_trace("/nonexistent-dir/x/trace.json"); }, "cannot open");
+  dev->set_trace("");  // none: fine
+  dev->load(elf(kXchg));
+  EXPECT_EQ(dev->run(0, std::chrono::seconds(60)).state, ipudrv::RunState::kHalted);
+}
+
+DEVAPI_TRANSPORTS(Profile);
+
+}  // namespace
+}  // namespace devapi

@@ -1,0 +1,129 @@
+// DeviceModel (device_model.h): elaboration on the model thread, the model loop, the
+// ticker. The loop takes every board's queued commands, then, while some board runs or
+// has DMA to retire, runs the kernel and lets each board classify what happened.
+#include "host_if/device_model.h"
+
+#include <exception>
+#include <future>
+#include <string>
+
+namespace ipusim::host_if {
+
+DeviceModel::DeviceModel(const config::SystemConfig& config, const ModelOptions& options) : config_(config) {
+  std::promise<void> built;
+  auto ready = built.get_future();
+  thread_ = std::thread([this, options, &built] {
+    try {
+      elaborate(options);
+      built.set_value();
+    } catch (...) {
+      built.set_exception(std::current_exception());
+      return;
+    }
+    loop();
+  });
+  try {
+    ready.get();
+  } catch (...) {
+    thread_.join();  // it has returned: elaboration failed
+    throw;
+  }
+  ticker_ = std::thread([this] { tick(); });
+}
+
+void DeviceModel::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+  }
+  attention_.store(true, std::memory_order_release);
+  cv_.notify_all();
+  tick_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (ticker_.joinable()) ticker_.join();
+}
+
+void DeviceModel::set_console(std::FILE* out) {
+  run_on_model([this, out] { platform_->set_console(out); });
+}
+
+void DeviceModel::wake() {
+  attention_.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_ = true;
+  }
+  cv_.notify_one();
+}
+
+void DeviceModel::run_on_model(std::function<void()> f) {
+  std::promise<void> done;
+  auto fut = done.get_future();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    calls_.push_back([&] {
+      f();
+      done.set_value();
+    });
+    pending_ = true;
+  }
+  attention_.store(true, std::memory_order_release);
+  cv_.notify_one();
+  fut.get();
+}
+
+void DeviceModel::elaborate(const ModelOptions& options) {
+  platform::PlatformOptions po;
+  po.scope = platform::PlatformOptions::RunScope::Board;  // each board is a device of its own
+  po.host_threads = options.host_threads;
+  po.console_out = options.console;
+  po.console = options.console_mode;
+  platform_ = std::make_unique<platform::Platform>(config_, po);
+  platform_->set_attention(&attention_);
+  for (uint32_t b = 0; b < config_.boards; ++b) {
+    const std::string name = "host_if" + std::to_string(b);
+    boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, [this] { wake(); }));
+  }
+  platform_->simulate();  // ends elaboration, starts the processes; nothing runs yet
+}
+
+void DeviceModel::step() {
+  const bool starved = platform_->simulate();
+  for (auto& b : boards_) b->after_simulate(starved);
+}
+
+// The statistics registers of a long run follow it: every kRefresh of a run the kernel
+// pauses at its next batch and the boards update their mirrors.
+void DeviceModel::tick() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!tick_cv_.wait_for(lock, kRefresh, [&] { return stopping_; }))
+    if (simulating_.load(std::memory_order_relaxed)) attention_.store(true, std::memory_order_release);
+}
+
+void DeviceModel::loop() {
+  const std::function<void()> simulate = [this] { step(); };
+  for (;;) {
+    std::vector<std::function<void()>> calls;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [&] { return pending_ || busy_ || stopping_; });
+      if (stopping_) return;
+      pending_ = false;
+      calls.swap(calls_);
+    }
+    attention_.store(false, std::memory_order_release);
+    for (auto& b : boards_) b->take_commands(simulate);
+    for (auto& c : calls) c();
+    bool busy = false;
+    for (auto& b : boards_) busy = busy || b->busy();
+    simulating_.store(busy, std::memory_order_relaxed);
+    if (busy) step();
+    busy = false;
+    for (auto& b : boards_) busy = busy || b->busy();
+    std::lock_guard<std::mutex> lock(mutex_);
+    busy_ = busy;
+  }
+}
+
+}  // namespace ipusim::host_if

@@ -1,0 +1,80 @@
+// The process's device model: the system elaborated once (platform::Platform with one
+// run domain per board, and one HostInterface per board) and the two threads that run
+// it. The model thread loops: take every board's queued commands, then, while some
+// board runs or has DMA to retire, run the kernel (Platform::simulate) and let each
+// board classify what happened. A host write sets the attention flag, so a running
+// kernel pauses at the engine's next batch and the command is taken promptly; the ticker
+// does the same every 20 ms of a run, so the statistics registers follow it. Sessions
+// (model_session.h) open it; the process owns it (model_session.cpp). Internal to
+// tlm/host_if.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "common/config.h"
+#include "host_if/host_interface.h"
+#include "host_if/model_session.h"
+#include "platform/platform.h"
+
+namespace ipusim::host_if {
+
+class DeviceModel {
+ public:
+  // Elaborates on the model thread and returns once that is done; throws what
+  // elaboration throws (the thread is joined first).
+  DeviceModel(const config::SystemConfig& config, const ModelOptions& options);
+
+  // Stops and joins the model thread and the ticker. The model thread stops at the next
+  // point it can: idle, or between two batches of a run (a batch that never ends, a tile
+  // in an endless loop without a sync, cannot be interrupted). The platform stays: see
+  // ModelOwner (model_session.cpp).
+  void stop();
+
+  // Hands over the elaborated modules (ModelOwner keeps them past the threads).
+  std::unique_ptr<platform::Platform> release_platform() { return std::move(platform_); }
+  std::vector<std::unique_ptr<HostInterface>> release_boards() { return std::move(boards_); }
+
+  const config::SystemConfig& config() const { return config_; }
+  bool open = false;  // a session has it (ModelSession, under its open mutex)
+  HostInterface& board(uint32_t b) { return *boards_.at(b); }
+  uint32_t boards() const { return uint32_t(boards_.size()); }
+  void set_console(std::FILE* out);
+
+  // A board queued a command (any thread): the model thread takes it soon.
+  void wake();
+  // Runs `f` on the model thread after every command queued before, and waits for it.
+  void run_on_model(std::function<void()> f);
+
+ private:
+  void elaborate(const ModelOptions& options);
+  void step();  // one simulate() and every board's classification
+  void tick();  // the ticker thread
+  void loop();  // the model thread after elaboration
+
+  const config::SystemConfig config_;
+  std::thread thread_;  // the model: elaboration, then loop()
+  std::thread ticker_;  // tick()
+  std::unique_ptr<platform::Platform> platform_;
+  std::vector<std::unique_ptr<HostInterface>> boards_;
+  static constexpr auto kRefresh = std::chrono::milliseconds(20);
+  std::atomic<bool> attention_{false};
+  std::atomic<bool> simulating_{false};
+  std::mutex mutex_;
+  std::condition_variable cv_;       // the model thread waits for work on it
+  std::condition_variable tick_cv_;  // the ticker's own: a wake-up for the model is never its
+  bool pending_ = false;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::vector<std::function<void()>> calls_;
+};
+
+}  // namespace ipusim::host_if

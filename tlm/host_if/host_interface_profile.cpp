@@ -1,0 +1,57 @@
+// The host interface's profiling side channel (DeviceLink::set_trace_file / supersteps):
+// the board's superstep trace and per-superstep totals, the same figures and file as
+// `ipusim run --trace / --json` give for the same firmware. The host sets the trace path
+// under the mirror's mutex; the model thread hands it to the platform at RUN from READY
+// and mirrors the totals at each stop of the run, before RUN_DONE is raised, so a host
+// that saw RUN_DONE reads the stop's figures.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "host_if/host_interface.h"
+
+namespace ipusim::host_if {
+
+void HostInterface::set_trace_file(const std::string& path) {
+  if (!path.empty()) {
+    // Checked here, where the host can be told; the run truncates it again when it starts.
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw std::runtime_error(fmt::format("trace: cannot open '{}' for writing: {}", path, std::strerror(errno)));
+    std::fclose(f);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  trace_path_ = path;
+}
+
+std::vector<SuperstepFigures> HostInterface::supersteps(uint32_t ipu) {
+  if (ipu >= config_.board.ipus)
+    throw std::out_of_range(fmt::format("supersteps: IPU {} (the board has {})", ipu, config_.board.ipus));
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ipu < supersteps_.size() ? supersteps_[ipu] : std::vector<SuperstepFigures>{};
+}
+
+void HostInterface::update_supersteps() {
+  std::vector<std::vector<SuperstepFigures>> figures;
+  for (const auto& steps : platform_.domain_supersteps(board_)) {
+    auto& out = figures.emplace_back();
+    out.reserve(steps.size());
+    for (const platform::SuperstepTotals& t : steps)
+      out.push_back({.tiles = t.tiles,
+                     .exchanging_tiles = t.exchanging_tiles,
+                     .incomplete_tiles = t.incomplete_tiles,
+                     .begin_cycle = t.tiles ? t.begin_cycle : 0,
+                     .end_cycle = t.end_cycle,
+                     .compute_cycles = t.compute_cycles,
+                     .sync_cycles = t.sync_cycles,
+                     .exchange_cycles = t.exchange_cycles,
+                     .instructions = t.instructions,
+                     .exchange_bytes = t.bytes_in});
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (reset_epoch_ == model_epoch_) supersteps_ = std::move(figures);
+}
+
+}  // namespace ipusim::host_if

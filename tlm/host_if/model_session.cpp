@@ -1,0 +1,78 @@
+// ModelSession: the sessions that open the process's one DeviceModel (device_model.h),
+// and the static owner that stops the model's threads at exit.
+#include "host_if/model_session.h"
+
+#include <mutex>
+#include <stdexcept>
+
+#include "host_if/device_model.h"
+
+namespace ipusim::host_if {
+
+namespace {
+
+// The process's one model. At exit it stops and joins the model thread and the ticker,
+// then keeps the elaborated modules: SystemC 2.3.4 cannot elaborate again in this
+// process, so destroying them buys nothing, and tearing a big system down is slow
+// (SystemC unregisters ports one by one: about a second for a POD16) and would run
+// module destructors after main() with the kernel paused mid-simulation.
+class ModelOwner {
+ public:
+  ~ModelOwner() {
+    if (!model_) return;
+    model_->stop();
+    // Kept on purpose (above): never freed, the process is ending.
+    static_cast<void>(model_->release_platform().release());
+    for (auto& b : model_->release_boards()) static_cast<void>(b.release());
+  }
+  DeviceModel* get() const { return model_.get(); }
+  void set(std::unique_ptr<DeviceModel> model) { model_ = std::move(model); }
+
+ private:
+  std::unique_ptr<DeviceModel> model_;
+};
+
+std::mutex g_open_mutex;
+ModelOwner g_model;
+
+}  // namespace
+
+std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& config, const ModelOptions& options) {
+  std::lock_guard<std::mutex> lock(g_open_mutex);
+  if (DeviceModel* model = g_model.get()) {
+    if (model->open) throw std::runtime_error("ModelSession::open: a simulated system is already open in this process");
+    if (!(model->config() == config))
+      throw std::runtime_error("ModelSession::open: this process already elaborated the system '" + model->config().name +
+                               "'; SystemC elaborates once per process, so a different config ('" + config.name +
+                               "') needs a new process");
+    model->set_console(options.console);
+  } else {
+    if (options.host_threads == 0) throw std::invalid_argument("ModelSession: host_threads must be at least 1");
+    g_model.set(std::make_unique<DeviceModel>(config, options));  // throws what elaboration throws
+  }
+  g_model.get()->open = true;
+  return std::unique_ptr<ModelSession>(new ModelSession(*g_model.get()));
+}
+
+ModelSession::~ModelSession() {
+  for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+  wait_idle();
+  for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).detach_host();
+  std::lock_guard<std::mutex> lock(g_open_mutex);
+  model_.open = false;
+}
+
+uint32_t ModelSession::boards() const { return model_.boards(); }
+const config::SystemConfig& ModelSession::config() const { return model_.config(); }
+DeviceLink& ModelSession::link(uint32_t board) { return host_interface(board); }
+
+HostInterface& ModelSession::host_interface(uint32_t board) {
+  if (board >= model_.boards())
+    throw std::out_of_range("ModelSession: board " + std::to_string(board) + " (the system has " +
+                            std::to_string(model_.boards()) + ")");
+  return model_.board(board);
+}
+
+void ModelSession::wait_idle() { model_.run_on_model([] {}); }
+
+}  // namespace ipusim::host_if
