@@ -2,7 +2,7 @@
 // checks, faults and the per-thread state. amp.ldw and amp.mac have a fast entry (the
 // thread's state exists, the operand is aligned and inside SRAM: one rotate-compare, as
 // for loads, then the arithmetic); everything else, amp.st, amp.clr, a thread's first
-// AMP instruction and every fault, goes through TileState::amp. Compiled with the run
+// AMP instruction and every fault, goes through CoreState::amp. Compiled with the run
 // loop's floating-point flags (see amp_math.h).
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "iss/amp_math.h"
 #include "iss/decode.h"
 #include "iss/host_fp_status.h"
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
@@ -98,7 +98,7 @@ bool loop_amp(Quantum& q, const DecodedInsn* ip) {
 
 std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
 
-AmpState& TileState::amp_state(Thread& t) {
+AmpState& CoreState::amp_state(Thread& t) {
   if (!t.amp) {
     t.amp = std::make_unique<AmpState>();
     AmpState& s = *t.amp;
@@ -114,7 +114,7 @@ AmpState& TileState::amp_state(Thread& t) {
   return *t.amp;
 }
 
-bool TileState::amp(Quantum& q, const DecodedInsn* ip) {
+bool CoreState::amp(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];

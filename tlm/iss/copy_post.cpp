@@ -12,13 +12,13 @@
 
 #include <ipu/xipu_isa.h>  // IPU_STREAMS, IPU_SMEM_ALIGN, IPU_XFER_MAX
 
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
 std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
 
-bool TileState::select_stream(const Thread& t, const DecodedInsn* ip, uint32_t stream) {
+bool CoreState::select_stream(const Thread& t, const DecodedInsn* ip, uint32_t stream) {
   if (stream >= IPU_STREAMS) {
     raise(t, ip, "exchange misuse", fmt::format("hsid {}: host stream ids are 0..{}", stream, IPU_STREAMS - 1),
           stream);
@@ -28,7 +28,7 @@ bool TileState::select_stream(const Thread& t, const DecodedInsn* ip, uint32_t s
   return true;
 }
 
-bool TileState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr,
+bool CoreState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr,
                           uint32_t len, uint64_t cycle) {
   const bool smem = kind == ExchangePost::Kind::SmemRead || kind == ExchangePost::Kind::SmemWrite;
   const bool into_tile = kind == ExchangePost::Kind::SmemRead || kind == ExchangePost::Kind::StreamRead;

@@ -10,11 +10,11 @@
 #include "iss/disasm.h"
 #include "iss/fpu.h"
 #include "iss/isa_table.h"
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
-bool TileState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+bool CoreState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   const uint32_t w = word_at(ip);

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
@@ -60,7 +60,7 @@ const char* mnemonic(Op op) {
 
 }  // namespace
 
-bool TileState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+bool CoreState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const Thread& t = *q.thread;
   const Op op = code().ops[code().index_of(ip)];
   if (t.id != 0) {
@@ -89,7 +89,7 @@ bool TileState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   }
 }
 
-bool TileState::add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count) {
+bool CoreState::add_destinations(const Thread& t, const DecodedInsn* ip, uint32_t first, uint32_t count) {
   if (count == 0) return true;  // adds nothing, names no tile
   if (uint64_t{first} + count > system_tiles()) {
     raise(t, ip, "exchange misuse",
@@ -106,7 +106,7 @@ bool TileState::add_destinations(const Thread& t, const DecodedInsn* ip, uint32_
   return true;
 }
 
-bool TileState::set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile) {
+bool CoreState::set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile) {
   if (tile >= system_tiles()) {
     raise(t, ip, "exchange misuse",
           fmt::format("source tile {} is not a tile of the system (global ids 0..{}: {} IPU(s) x {} tiles)", tile,
@@ -117,20 +117,20 @@ bool TileState::set_source(const Thread& t, const DecodedInsn* ip, uint32_t tile
   return true;
 }
 
-std::string TileState::outside_phase_detail() const {
+std::string CoreState::outside_phase_detail() const {
   return fmt::format(" outside an exchange phase (this is tile {}; a sync of zone 1 or 2 opens the phase, "
                      "xwait closes it)",
                      global_tile());
 }
 
-std::optional<std::string> TileState::code_overlap(uint32_t addr, uint32_t len) const {
+std::optional<std::string> CoreState::code_overlap(uint32_t addr, uint32_t len) const {
   for (const Segment& s : program_->segments())
     if (s.executable && len != 0 && uint64_t{addr} + len > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size)
       return fmt::format(": the buffer overlaps code [0x{:08x}, 0x{:08x})", s.vaddr, s.vaddr + s.mem_size);
   return std::nullopt;
 }
 
-bool TileState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
+bool CoreState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
                      uint64_t cycle) {
   const bool send = kind == ExchangePost::Kind::Send;
   const std::vector<uint32_t> peers = send ? xdst_ : xsrc_ ? std::vector<uint32_t>{*xsrc_} : std::vector<uint32_t>{};

@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "iss/fpu.h"
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 namespace {

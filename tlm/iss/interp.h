@@ -10,7 +10,7 @@
 
 namespace ipusim::iss {
 
-class TileState;
+class CoreState;
 struct Thread;
 
 // A thread's architectural registers, in the layout of decoded.h (x, sink, f, frm, fflags).
@@ -36,12 +36,12 @@ struct MemView {
 enum class LoopExit : uint8_t {
   Budget,  // the quantum is used up (or the stepping guard refused the next instruction)
   Event,   // ip is an Xipu thread instruction (run/join/wexit/halt/sync/xwait) for the scheduler
-  Fault,   // TileState holds the fault
+  Fault,   // CoreState holds the fault
 };
 
 struct Quantum {
   // In.
-  TileState* tile = nullptr;
+  CoreState* tile = nullptr;
   Thread* thread = nullptr;
   const MemView* mem = nullptr;
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only

@@ -5,7 +5,7 @@
 #include "iss/disasm.h"
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
@@ -48,7 +48,7 @@ std::string sram_range_text(uint32_t sram_bytes) {
   return fmt::format("[0x{:08x}, 0x{:08x})", kSramBase, kSramBase + sram_bytes);
 }
 
-void TileState::fault_at(Quantum& q, const DecodedInsn* ip) {
+void CoreState::fault_at(Quantum& q, const DecodedInsn* ip) {
   const Thread& t = *q.thread;
   const uint32_t* R = t.hart.regs;
   const DecodedCode& dc = code();
@@ -84,7 +84,7 @@ void TileState::fault_at(Quantum& q, const DecodedInsn* ip) {
 
 // A store that failed the fast check: below the code, in a gap between code segments,
 // or a fault.
-bool TileState::store_slow(Quantum& q, const DecodedInsn* ip) {
+bool CoreState::store_slow(Quantum& q, const DecodedInsn* ip) {
   const Thread& t = *q.thread;
   const uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
@@ -114,7 +114,7 @@ bool TileState::store_slow(Quantum& q, const DecodedInsn* ip) {
   return true;
 }
 
-bool TileState::console(Quantum& q, const DecodedInsn* ip) {
+bool CoreState::console(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
@@ -139,7 +139,7 @@ bool TileState::console(Quantum& q, const DecodedInsn* ip) {
   return true;
 }
 
-void TileState::emit_line(Thread& t) {
+void CoreState::emit_line(Thread& t) {
   if (console_)
     console_->line(params_.id, t.id, t.line);
   else if (t.id == 0)
@@ -149,11 +149,11 @@ void TileState::emit_line(Thread& t) {
   t.line.clear();
 }
 
-void TileState::flush_line(Thread& t) {
+void CoreState::flush_line(Thread& t) {
   if (!t.line.empty()) emit_line(t);
 }
 
-void TileState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+void CoreState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   Thread& t = *q.thread;
   if (q.amp_fp_saved) {  // inside a run of AMP instructions: its flags are not the thread's
     host_fp_status_restore(q.amp_saved_fp_status);
@@ -164,7 +164,7 @@ void TileState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   });
 }
 
-void TileState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,
+void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,
                       std::optional<uint64_t> address) {
   Fault f;
   f.code = ProblemCode::TileFault;
@@ -206,14 +206,14 @@ uint32_t exact(FpOp op, uint32_t a, uint32_t b, uint32_t c, uint32_t rm, uint32_
 }  // namespace
 
 // Resolves a rounding-mode field (7 = dyn: frm); a reserved mode is an illegal instruction.
-static bool resolve_rm(TileState& tile, const Thread& t, const DecodedInsn* ip, uint32_t& rm) {
+static bool resolve_rm(CoreState& tile, const Thread& t, const DecodedInsn* ip, uint32_t& rm) {
   if (rm == fpu::DYN) rm = t.hart.regs[kFrmReg];
   if (rm <= fpu::RMM) return true;
   tile.raise(t, ip, "illegal instruction", fmt::format("dynamic rounding mode with frm = {} (reserved)", rm));
   return false;
 }
 
-bool TileState::fp_exact(Quantum& q, const DecodedInsn* ip) {
+bool CoreState::fp_exact(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   uint32_t rm = static_cast<uint32_t>(ip->imm) & 0xff;
@@ -223,12 +223,12 @@ bool TileState::fp_exact(Quantum& q, const DecodedInsn* ip) {
   return true;
 }
 
-uint32_t TileState::fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op) {
+uint32_t CoreState::fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op) {
   uint32_t* R = q.thread->hart.regs;
   return exact(op, R[ip->rs1], R[ip->rs2], R[ip->rs3], fpu::RNE, R[kFflagsReg]);
 }
 
-bool TileState::fp_convert(Quantum& q, const DecodedInsn* ip) {
+bool CoreState::fp_convert(Quantum& q, const DecodedInsn* ip) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
   uint32_t rm = static_cast<uint32_t>(ip->imm);

@@ -1,4 +1,4 @@
-// TileState construction, reset and the thread scheduler (see tile_state.h and the
+// CoreState construction, reset and the thread scheduler (see core_state.h and the
 // "Threads" section of docs/iss.md for why each rule keeps the cycle counts exact).
 #include <algorithm>
 #include <cfenv>
@@ -13,7 +13,7 @@
 #include "iss/disasm.h"
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 namespace {
@@ -57,7 +57,7 @@ class HostFpEnv {
 
 }  // namespace
 
-TileState::TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
+CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
                      Sram& sram)
     : params_(checked(params, *program)), program_(std::move(program)), console_(console),
       sram_(Sram::Borrow{}, sram) {
@@ -67,7 +67,7 @@ TileState::TileState(const TileParams& params, std::shared_ptr<const Program> pr
   init_views();
 }
 
-void TileState::init_views() {
+void CoreState::init_views() {
   const DecodedCode& dc = code();
   const uint32_t sram_end = kSramBase + params_.sram_bytes;
   const uint32_t store_bytes = sram_end - std::min(dc.store_lo, sram_end);
@@ -85,7 +85,7 @@ void TileState::init_views() {
   reset();
 }
 
-void TileState::reset() {
+void CoreState::reset() {
   for (Thread& t : threads_) {
     const uint32_t id = t.id;
     t = Thread{};
@@ -107,7 +107,7 @@ void TileState::reset() {
   posts_.clear();
 }
 
-StopInfo TileState::run() {
+StopInfo CoreState::run() {
   if (stopped_) return *stopped_;
   HostFpEnv fp_env;
   while (!stopped_) {
@@ -129,7 +129,7 @@ StopInfo TileState::run() {
   return *stopped_;
 }
 
-void TileState::release_sync(uint64_t release_cycle) {
+void CoreState::release_sync(uint64_t release_cycle) {
   Thread& sup = threads_[0];
   if (!awaiting_release_)
     throw std::logic_error(fmt::format("tile {}: release_sync() without a pending sync", params_.id.tile));
@@ -145,7 +145,7 @@ void TileState::release_sync(uint64_t release_cycle) {
   stopped_.reset();
 }
 
-void TileState::release_exchange(uint64_t done_cycle) {
+void CoreState::release_exchange(uint64_t done_cycle) {
   Thread& sup = threads_[0];
   if (!awaiting_exchange_)
     throw std::logic_error(fmt::format("tile {}: release_exchange() without a pending exchange", params_.id.tile));
@@ -162,7 +162,7 @@ void TileState::release_exchange(uint64_t done_cycle) {
 
 // The active thread with the smallest (clock, id). The supervisor is always active
 // while the tile runs, so there is one.
-Thread* TileState::pick() {
+Thread* CoreState::pick() {
   Thread* best = &threads_[0];
   for (uint32_t i = 1; i < thread_count(); ++i) {
     Thread& t = threads_[i];
@@ -171,7 +171,7 @@ Thread* TileState::pick() {
   return best;
 }
 
-TileState::Order TileState::others_min(uint32_t self) const {
+CoreState::Order CoreState::others_min(uint32_t self) const {
   Order m{kNever, ~0u};
   for (uint32_t i = 0; i < thread_count(); ++i) {
     const Thread& t = threads_[i];
@@ -180,14 +180,14 @@ TileState::Order TileState::others_min(uint32_t self) const {
   return m;
 }
 
-bool TileState::any_worker_running() const {
+bool CoreState::any_worker_running() const {
   for (uint32_t i = 1; i < thread_count(); ++i)
     if (threads_[i].state == ThreadState::Running) return true;
   return false;
 }
 
 // Workers holding an issue slot at cycle t: from their first issue until their exit.
-unsigned TileState::slot_holders(uint64_t t) const {
+unsigned CoreState::slot_holders(uint64_t t) const {
   unsigned n = 0;
   for (uint32_t i = 1; i < thread_count(); ++i) {
     const Thread& w = threads_[i];
@@ -199,7 +199,7 @@ unsigned TileState::slot_holders(uint64_t t) const {
 // With every slot held at t (and the supervisor the minimum thread), the earliest cycle
 // a slot can free: an exited holder's exit, or a running one's clock + 6 (its next
 // instruction could be wexit).
-uint64_t TileState::next_slot_free(uint64_t t) const {
+uint64_t CoreState::next_slot_free(uint64_t t) const {
   uint64_t next = kNever;
   for (uint32_t i = 1; i < thread_count(); ++i) {
     const Thread& w = threads_[i];
@@ -212,7 +212,7 @@ uint64_t TileState::next_slot_free(uint64_t t) const {
 // The supervisor waits (join, halt, sync) until no worker runs; it resumes at the latest
 // worker exit. While a worker still runs its clock only rises to a lower bound of that
 // (every running worker exits at clock + 6 or later), which lets the workers proceed.
-void TileState::resolve_wait(Thread& sup) {
+void CoreState::resolve_wait(Thread& sup) {
   uint64_t resume = sup.clock;
   bool running = false;
   for (uint32_t i = 1; i < thread_count(); ++i) {
@@ -256,7 +256,7 @@ void TileState::resolve_wait(Thread& sup) {
   }
 }
 
-void TileState::run_quantum(Thread& t) {
+void CoreState::run_quantum(Thread& t) {
   Quantum q;
   q.tile = this;
   q.thread = &t;
@@ -289,19 +289,19 @@ void TileState::run_quantum(Thread& t) {
   if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
 }
 
-bool TileState::may_issue(Quantum& q, uint64_t executed) {
+bool CoreState::may_issue(Quantum& q, uint64_t executed) {
   const uint64_t t = q.thread->clock + kIssueSlots * executed;
   return t <= horizon_ && slot_holders(t) < kIssueSlots;
 }
 
-void TileState::retire_event(Thread& t, const DecodedInsn* ip) {
+void CoreState::retire_event(Thread& t, const DecodedInsn* ip) {
   if (trace_) trace_->retire(params_.id, t.id, t.clock, pc_of(ip), word_at(ip));
   t.clock += kIssueSlots;
   t.instret += 1;
   t.ip = ip + 1;
 }
 
-void TileState::execute_event(Thread& t) {
+void CoreState::execute_event(Thread& t) {
   const DecodedInsn* ip = t.ip;
   const uint32_t* R = t.hart.regs;
   const Op op = mem_.ops[code().index_of(ip)];
@@ -361,7 +361,7 @@ void TileState::execute_event(Thread& t) {
 // before it: it waits for the workers, stops for the exchange and, once released, issues
 // (the thread's ip stays on it, so the next quantum executes it again, now with nothing
 // pending). Returns true if it began that wait.
-bool TileState::begin_implicit_exchange(Thread& sup) {
+bool CoreState::begin_implicit_exchange(Thread& sup) {
   if (!exchange_open_ || posts_.empty()) return false;
   sup.state = ThreadState::ExchangeWait;
   sup.wait_arg = 1;
@@ -369,7 +369,7 @@ bool TileState::begin_implicit_exchange(Thread& sup) {
   return true;
 }
 
-void TileState::start_worker(Thread& parent, const DecodedInsn* ip) {
+void CoreState::start_worker(Thread& parent, const DecodedInsn* ip) {
   uint32_t* R = parent.hart.regs;
   const uint32_t entry = R[ip->rs1], arg = R[ip->rs2];
   const uint64_t now = parent.clock;
@@ -406,7 +406,7 @@ void TileState::start_worker(Thread& parent, const DecodedInsn* ip) {
   retire_event(parent, ip);
 }
 
-void TileState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {
+void CoreState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {
   StopInfo s;
   s.reason = reason;
   s.exit_code = exit_code;
@@ -414,14 +414,14 @@ void TileState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {
   stopped_ = s;
 }
 
-const DecodedInsn* TileState::entry_for(uint32_t pc) const {
+const DecodedInsn* CoreState::entry_for(uint32_t pc) const {
   const DecodedCode& dc = code();
   const uint32_t off = pc - dc.begin;
   if ((off & 3) != 0 || off / 4 >= dc.words) return nullptr;
   return dc.insns.data() + off / 4;
 }
 
-uint32_t TileState::word_at(const DecodedInsn* ip) const {
+uint32_t CoreState::word_at(const DecodedInsn* ip) const {
   const DecodedCode& dc = code();
   const uint32_t idx = dc.index_of(ip);
   if (idx < dc.words && dc.ops[idx] != Op::fetch_fault) return dc.raw[idx];

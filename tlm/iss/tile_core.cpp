@@ -1,4 +1,4 @@
-// TileCore: the public face of TileState (see tile_core.h).
+// TileCore: the public face of CoreState (see tile_core.h).
 #include "iss/tile_core.h"
 
 #include <cstring>
@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "iss/tile_state.h"
+#include "iss/core_state.h"
 
 namespace ipusim::iss {
 
-struct TileCore::Impl : TileState {
-  using TileState::TileState;
+struct TileCore::Impl : CoreState {
+  using CoreState::CoreState;
 };
 
 void load_image(Sram& sram, const Program& program) {
@@ -93,7 +93,7 @@ bool TileCore::write(uint32_t addr, std::span<const uint8_t> in) {
 }
 
 // Code is fixed per Program (tiles share its decoded form), so the host may not change it.
-bool TileState::host_write_allowed(uint32_t addr, uint32_t size) const {
+bool CoreState::host_write_allowed(uint32_t addr, uint32_t size) const {
   if (size == 0) return true;
   for (const Segment& s : program_->segments())
     if (s.executable && uint64_t{addr} + size > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) return false;

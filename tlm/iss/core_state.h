@@ -1,4 +1,4 @@
-// TileState: everything a TileCore is (ISS-internal). SRAM, the supervisor and worker
+// CoreState: everything a TileCore is (ISS-internal). SRAM, the supervisor and worker
 // contexts, the per-tile CSRs and the deterministic thread scheduler (scheduler.cpp);
 // the run loop's out-of-line services live in loop_services.cpp and csr.cpp.
 //
@@ -64,10 +64,10 @@ struct Thread {
 
 inline uint32_t* thread_regs(Thread& t) { return t.hart.regs; }
 
-class TileState {
+class CoreState {
  public:
   // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
-  TileState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
+  CoreState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
             Sram& sram);
 
   void reset();
