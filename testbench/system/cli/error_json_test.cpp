@@ -34,17 +34,25 @@ nlohmann::json run_error(const std::string& config, const std::string& elf, cons
   return j["error"];
 }
 
+// The error is of class `code` and `kind`, at tile `tile` of IPU 0 (and, unless
+// `thread` is negative, that thread).
+void expect_at(const nlohmann::json& e, const char* code, const char* kind, int tile, int thread = 0) {
+  EXPECT_EQ(e["code"], code);
+  EXPECT_EQ(e["kind"], kind);
+  EXPECT_EQ(e["ipu"], 0);
+  EXPECT_EQ(e["tile"], tile);
+  if (thread >= 0) {
+    EXPECT_EQ(e["thread"], thread);
+  }
+}
+
 uint32_t symbol(const std::string& elf, const char* name) {
   return iss::Program::load(kFirmware + elf)->symbol(name).value();
 }
 
 TEST(ErrorJson, TileFault) {
   const nlohmann::json e = run_error(kTiny4, "faults/fault_misaligned.elf", " --tiles 2");
-  EXPECT_EQ(e["code"], "TILE_FAULT");
-  EXPECT_EQ(e["kind"], "misaligned access");
-  EXPECT_EQ(e["ipu"], 0);
-  EXPECT_EQ(e["tile"], 2);
-  EXPECT_EQ(e["thread"], 0);
+  expect_at(e, "TILE_FAULT", "misaligned access", 2);
   EXPECT_EQ(e["pc"], symbol("faults/fault_misaligned.elf", "fault_site"));
   EXPECT_EQ(e["address"].get<uint64_t>() % 4, 2u) << "the address of the misaligned load";
   EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
@@ -56,10 +64,7 @@ TEST(ErrorJson, TileFault) {
 
 TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
   const nlohmann::json e = run_error(kTiny4, "system/xerr_length.elf");
-  EXPECT_EQ(e["code"], "EXCHANGE");
-  EXPECT_EQ(e["kind"], "length mismatch");
-  EXPECT_EQ(e["ipu"], 0);
-  EXPECT_EQ(e["tile"], 0);  // the sender
+  expect_at(e, "EXCHANGE", "length mismatch", 0, -1);  // the sender
   EXPECT_FALSE(e["pc"].is_null());
   ASSERT_FALSE(e["peer"].is_null());
   EXPECT_EQ(e["peer"]["ipu"], 0);
@@ -72,10 +77,7 @@ TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
 
 TEST(ErrorJson, DeadlockNamesTheTileThatNeverArrivedAndHowManyWaited) {
   const nlohmann::json e = run_error(kTiny4, "system/halt_early.elf");
-  EXPECT_EQ(e["code"], "DEADLOCK");
-  EXPECT_EQ(e["kind"], "sync");
-  EXPECT_EQ(e["ipu"], 0);
-  EXPECT_EQ(e["tile"], 1);  // halted early: it never arrives
+  expect_at(e, "DEADLOCK", "sync", 1, -1);  // halted early: it never arrives
   EXPECT_EQ(e["waiting"], 3);
   ASSERT_EQ(e["absent"].size(), 1u);
   EXPECT_EQ(e["absent"][0]["ipu"], 0);
@@ -89,11 +91,7 @@ TEST(ErrorJson, DeadlockNamesTheTileThatNeverArrivedAndHowManyWaited) {
 
 TEST(ErrorJson, StreamingMemoryRange) {
   const nlohmann::json e = run_error(kSmem, "streaming/smem_error1.elf");
-  EXPECT_EQ(e["code"], "SMEM_RANGE");
-  EXPECT_EQ(e["kind"], "beyond streaming memory");
-  EXPECT_EQ(e["ipu"], 0);
-  EXPECT_EQ(e["tile"], 1);
-  EXPECT_EQ(e["thread"], 0);
+  expect_at(e, "SMEM_RANGE", "beyond streaming memory", 1);
   EXPECT_FALSE(e["pc"].is_null());
   EXPECT_EQ(e["address"], 0x8ffffffc0ull);
   EXPECT_EQ(e["superstep"], 1);
@@ -102,20 +100,13 @@ TEST(ErrorJson, StreamingMemoryRange) {
 // A misaligned streaming-memory offset is refused by the ISS when the copy is posted.
 TEST(ErrorJson, StreamingMemoryAlignment) {
   const nlohmann::json e = run_error(kSmem, "streaming/smem_error2.elf");
-  EXPECT_EQ(e["code"], "TILE_FAULT");
-  EXPECT_EQ(e["kind"], "misaligned access");
-  EXPECT_EQ(e["tile"], 1);
-  EXPECT_EQ(e["thread"], 0);
+  expect_at(e, "TILE_FAULT", "misaligned access", 1);
   EXPECT_EQ(e["address"], 0x1002);
 }
 
 TEST(ErrorJson, HostStreamNobodyServes) {
   const nlohmann::json e = run_error(kSmem, "streaming/smem_error4.elf");
-  EXPECT_EQ(e["code"], "STREAM");
-  EXPECT_EQ(e["kind"], "no host");
-  EXPECT_EQ(e["ipu"], 0);
-  EXPECT_EQ(e["tile"], 1);
-  EXPECT_EQ(e["thread"], 0);
+  expect_at(e, "STREAM", "no host", 1);
   EXPECT_EQ(e["address"], 5) << "the stream id";
 }
 
