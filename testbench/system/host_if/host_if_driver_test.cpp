@@ -14,11 +14,12 @@
 #include <random>
 #include <vector>
 
+#include "stream_echo_plan.h"
+
 namespace {
 
 const std::string kLocator = "config:configs/test/tiny16_smem.yaml";
-constexpr uint32_t kTiles = 16, kRounds = 6, kChunk = 16384, kIn = 3, kOut = 7;
-constexpr size_t kWords = size_t(kTiles) * kRounds * kChunk / 4;
+using namespace stream_echo;  // kTiles, kChunk, kIn, kOut, kWords, expected()
 
 std::unique_ptr<ipudrv::Device> open_device() {
   setenv("IPUSIM_CONSOLE", "none", 1);
@@ -28,17 +29,7 @@ std::unique_ptr<ipudrv::Device> open_device() {
 
 ipudrv::Elf firmware(const std::string& name) { return ipudrv::Elf::from_file(std::string(IPUSIM_FIRMWARE_DIR) + "/" + name); }
 
-std::vector<uint32_t> echo_input() {
-  std::vector<uint32_t> in(kWords);
-  std::mt19937 rng(5);
-  for (auto& w : in) w = rng();
-  return in;
-}
-std::vector<uint32_t> echo_expected(const std::vector<uint32_t>& in) {
-  std::vector<uint32_t> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[i] * 3u + uint32_t(i / (kChunk / 4) % kTiles);
-  return out;
-}
+std::vector<uint32_t> echo_input() { return stream_echo::input(5); }
 
 TEST(HostIfDriver, InfoComesFromTheDevice) {
   auto dev = open_device();
@@ -98,7 +89,7 @@ TEST(HostIfDriver, EchoWithStreamBuffers) {
   EXPECT_GE(r.stream_services, 3u);  // 1.5 MiB in through a 1 MiB FIFO; 1.5 MiB out
   EXPECT_EQ(dev->d2h_stream_bytes(kOut), kWords * 4);
   output.resize(kWords);
-  EXPECT_EQ(output, echo_expected(input));
+  EXPECT_EQ(output, expected(input));
   std::printf("stream_echo through the driver: %u stream services, %llu cycles\n", r.stream_services,
               (unsigned long long)r.stats.cycles);
 }
@@ -122,7 +113,7 @@ TEST(HostIfDriver, EchoWithCallbacksInSmallPieces) {
   const ipudrv::RunResult r = dev->run();
   EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
   EXPECT_GT(calls, input.size() * 4 / 3000);
-  const std::vector<uint32_t> expect = echo_expected(input);
+  const std::vector<uint32_t> expect = expected(input);
   ASSERT_EQ(got.size(), expect.size() * 4);
   EXPECT_EQ(std::memcmp(got.data(), expect.data(), got.size()), 0);
 }

@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "stream_echo_plan.h"
+
 #include "host_if/model_session.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
@@ -234,20 +236,9 @@ std::shared_ptr<const iss::Program> firmware(const std::string& name) {
 
 // stream_echo (firmware/stream_echo.c): 16 tiles, 6 rounds of 16 KiB from stream 3, each
 // word w -> w * 3 + tile, to stream 7.
-constexpr uint32_t kTiles = 16, kRounds = 6, kChunk = 16384, kIn = 3, kOut = 7;
-constexpr size_t kWords = size_t(kTiles) * kRounds * kChunk / 4;
+using namespace stream_echo;  // kTiles, kChunk, kIn, kOut, kWords, expected()
 
-std::vector<uint32_t> echo_input() {
-  std::vector<uint32_t> in(kWords);
-  std::mt19937 rng(99);
-  for (auto& w : in) w = rng();
-  return in;
-}
-std::vector<uint32_t> echo_expected(const std::vector<uint32_t>& in) {
-  std::vector<uint32_t> out(in.size());
-  for (size_t i = 0; i < in.size(); ++i) out[i] = in[i] * 3u + uint32_t(i / (kChunk / 4) % kTiles);
-  return out;
-}
+std::vector<uint32_t> echo_input() { return stream_echo::input(99); }
 
 // A driver's stream service by hand: RUN; at STREAM_WAIT push up to `push_max` bytes of
 // the input (at most the room) or pop what the device-to-host FIFO holds, RUN again.
@@ -333,7 +324,7 @@ TEST(HostIfStreams, EchoFirmwareThroughStreamWaitBothWays) {
   const std::vector<uint32_t> input = echo_input();
   // Pushes of 100 000 bytes: copies get their bytes in pieces across stops.
   const EchoRun r = serve_echo(host, input, 100000);
-  EXPECT_EQ(r.out, as_bytes(echo_expected(input)));
+  EXPECT_EQ(r.out, as_bytes(expected(input)));
   EXPECT_GE(r.h2d_stops, uint32_t(input.size() * 4 / 100000));
   EXPECT_GE(r.d2h_stops, 1u);  // 1.5 MiB out, 1 MiB FIFO
   EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE) << host.err_text();
@@ -352,7 +343,7 @@ TEST(HostIfStreams, EchoIsDeterministicAndServiceSizeChangesNoBytes) {
     host.reset();
     host.load(*firmware("host_if/stream_echo.elf"), 0, 0, kTiles);
     runs.push_back(serve_echo(host, input, push));
-    EXPECT_EQ(runs.back().out, as_bytes(echo_expected(input))) << "pushes of " << push;
+    EXPECT_EQ(runs.back().out, as_bytes(expected(input))) << "pushes of " << push;
   }
   EXPECT_EQ(runs[0].cycles, runs[1].cycles);
   EXPECT_EQ(runs[0].h2d_stops, runs[1].h2d_stops);
@@ -386,7 +377,7 @@ TEST(HostIfStreams, ResetInStreamWaitThenRunAgain) {
   host.load(*firmware("host_if/stream_echo.elf"), 0, 0, kTiles);
   const std::vector<uint32_t> input = echo_input();
   const EchoRun r = serve_echo(host, input, uint32_t(IPU_XFER_MAX));
-  EXPECT_EQ(r.out, as_bytes(echo_expected(input)));
+  EXPECT_EQ(r.out, as_bytes(expected(input)));
   EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE) << host.err_text();
 }
 
