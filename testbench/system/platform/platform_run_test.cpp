@@ -23,11 +23,8 @@ namespace {
 using platform::Platform;
 using platform::PlatformOptions;
 using platform::RunResult;
-using test::Asm;
 using tile::TileState;
-using namespace test;  // registers
-
-using test::quiet_options;
+using namespace test;  // Asm, quiet_options, registers
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
