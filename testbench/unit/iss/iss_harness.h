@@ -131,7 +131,9 @@ inline void expect_fault_at_bad(const StopInfo& stop, const rvasm::Asm& a, const
   EXPECT_EQ(f.detail.substr(0, std::strlen(detail)), detail) << f.detail;
   EXPECT_EQ(f.disasm, disasm);
   EXPECT_EQ(f.pc, a.addr("bad"));
-  if (thread) EXPECT_EQ(f.thread, *thread);
+  if (thread) {
+    EXPECT_EQ(f.thread, *thread);
+  }
 }
 
 }  // namespace isstest
