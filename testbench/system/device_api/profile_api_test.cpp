@@ -65,12 +65,22 @@ class Profile : public DeviceApiTest {
     EXPECT_EQ(have, compared) << "the device reports supersteps `ipusim run` does not";
     EXPECT_GT(compared, 0u);
   }
+
+  std::string trace_path() { return temp(serve() ? "serve.trace.json" : "inproc.trace.json"); }
+
+  // A device of `config` that traces to `trace` (Device::set_trace), with kXchg loaded.
+  std::unique_ptr<ipudrv::Device> open_traced(const std::string& config, const std::string& trace) {
+    auto dev = open(config);
+    dev->set_trace(trace);
+    dev->load(elf(kXchg));
+    return dev;
+  }
 };
 
 TEST_P(Profile, SuperstepStatsAndTraceEqualIpusimRun) {
   const std::string config = "configs/test/tiny16.yaml";
   const auto [json, cli_trace] = ipusim_run(config, kXchg);
-  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
+  const std::string trace = trace_path();
   ipudrv::OpenOptions o;
   o.trace_path = trace;
   auto dev = open(config, o);
@@ -107,10 +117,8 @@ TEST_P(Profile, SuperstepStatsAndTraceEqualIpusimRun) {
 TEST_P(Profile, TwoIpusOfABoardEqualIpusimRun) {
   const std::string config = "configs/test/tiny4x2_smem.yaml";
   const auto [json, cli_trace] = ipusim_run(config, kXchg);
-  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
-  auto dev = open(config);
-  dev->set_trace(trace);
-  dev->load(elf(kXchg));
+  const std::string trace = trace_path();
+  auto dev = open_traced(config, trace);
   const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
   ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
   ASSERT_EQ(r.supersteps.size(), 2u);
@@ -121,10 +129,8 @@ TEST_P(Profile, TwoIpusOfABoardEqualIpusimRun) {
 TEST_P(Profile, ARunSplitIntoSuperstepsGrowsToTheSameFigures) {
   const std::string config = "configs/test/tiny16.yaml";
   const auto [json, cli_trace] = ipusim_run(config, kXchg);
-  const std::string trace = temp(serve() ? "serve.trace.json" : "inproc.trace.json");
-  auto dev = open(config);
-  dev->set_trace(trace);
-  dev->load(elf(kXchg));
+  const std::string trace = trace_path();
+  auto dev = open_traced(config, trace);
   ipudrv::RunResult r = dev->run(1);
   ASSERT_EQ(r.state, ipudrv::RunState::kPaused);
   const size_t first = r.supersteps.at(0).size();

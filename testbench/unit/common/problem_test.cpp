@@ -1,6 +1,9 @@
 // to_text() and code_name() of tlm/common/problem.h: what the CLI prints and ERR_TEXT holds.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "common/problem.h"
 
 namespace ipusim {
@@ -16,6 +19,18 @@ Problem deadlock(uint32_t waiting, uint32_t absent) {
   return p;
 }
 
+// A problem of `code` at tile `tile` of IPU 0, thread `thread`, pc `pc`, with `detail`.
+Problem located(ProblemCode code, uint32_t tile, uint32_t thread, uint32_t pc, std::string detail) {
+  Problem p;
+  p.code = code;
+  p.ipu = 0;
+  p.tile = tile;
+  p.thread = thread;
+  p.pc = pc;
+  p.detail = std::move(detail);
+  return p;
+}
+
 TEST(ProblemCode, NamesAreTheRegisterMapsAndValuesItsCodes) {
   EXPECT_STREQ(code_name(ProblemCode::TileFault), "TILE_FAULT");
   EXPECT_STREQ(code_name(ProblemCode::StreamOverflow), "STREAM_OVERFLOW");
@@ -25,14 +40,8 @@ TEST(ProblemCode, NamesAreTheRegisterMapsAndValuesItsCodes) {
 }
 
 TEST(ProblemText, TileFaultNamesTileThreadPcKindDetailAndInstruction) {
-  Problem p;
-  p.code = ProblemCode::TileFault;
+  Problem p = located(ProblemCode::TileFault, 12, 3, 0x40a10, "load of 4 bytes at 0x00000002");
   p.kind = "misaligned access";
-  p.ipu = 0;
-  p.tile = 12;
-  p.thread = 3;
-  p.pc = 0x40a10;
-  p.detail = "load of 4 bytes at 0x00000002";
   p.insn = 0x0025a503;
   p.disasm = "lw a0, 2(a1)";
   EXPECT_EQ(to_text(p),
@@ -41,13 +50,7 @@ TEST(ProblemText, TileFaultNamesTileThreadPcKindDetailAndInstruction) {
 }
 
 TEST(ProblemText, CopyProblemIsLocatedThenDescribed) {
-  Problem p;
-  p.code = ProblemCode::SmemRange;
-  p.ipu = 0;
-  p.tile = 1;
-  p.thread = 0;
-  p.pc = 0x40120;
-  p.detail = "smread of 64 bytes: beyond the end";
+  Problem p = located(ProblemCode::SmemRange, 1, 0, 0x40120, "smread of 64 bytes: beyond the end");
   EXPECT_EQ(to_text(p), "tile 1 (ipu 0) thread 0 pc 0x00040120: smread of 64 bytes: beyond the end");
   p.code = ProblemCode::Stream;
   p.kind = "no host";
@@ -57,13 +60,9 @@ TEST(ProblemText, CopyProblemIsLocatedThenDescribed) {
 }
 
 TEST(ProblemText, ExchangeProblemIsItsSentence) {
-  Problem p;
-  p.code = ProblemCode::Exchange;
-  p.ipu = 0;
-  p.tile = 3;
-  p.pc = 0x40120;
+  Problem p = located(ProblemCode::Exchange, 3, Problem::kNone, 0x40120,
+                      "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3");
   p.peer = Problem::Peer{0, 7};
-  p.detail = "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3";
   EXPECT_EQ(to_text(p), p.detail);
 }
 
