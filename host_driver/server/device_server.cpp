@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
@@ -247,11 +248,9 @@ struct DeviceServer::Impl {
     }
     wire::SuperstepsReply reply;
     reply.total = uint32_t(all.size());
-    for (size_t i = q.first; i < all.size() && reply.records.size() < wire::kMaxSuperstepsPerReply; ++i) {
-      const auto& f = all[i];
-      reply.records.push_back({f.tiles, f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle, f.end_cycle,
-                               f.compute_cycles, f.sync_cycles, f.exchange_cycles, f.instructions, f.exchange_bytes});
-    }
+    const size_t first = std::min<size_t>(q.first, all.size());
+    const size_t end = std::min(all.size(), first + wire::kMaxSuperstepsPerReply);
+    reply.records.assign(all.begin() + long(first), all.begin() + long(end));
     send(seq, reply);
     return true;
   }

@@ -26,6 +26,11 @@ MappedHostMemory::~MappedHostMemory() {
   if (data_) ::munmap(data_, size_);
 }
 
+SuperstepStats superstep_stats_of(const ipusim::host_if::SuperstepFigures& f) {
+  return {f.tiles,          f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle,  f.end_cycle,
+          f.compute_cycles, f.sync_cycles,      f.exchange_cycles,  f.instructions, f.exchange_bytes};
+}
+
 uint64_t read64(Transport& t, uint32_t lo_offset, uint32_t hi_offset) {
   const uint64_t lo = t.read32(lo_offset);
   return lo | uint64_t(t.read32(hi_offset)) << 32;

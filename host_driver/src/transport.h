@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "host_if/device_link.h"
 #include "ipudrv/device.h"
 
 namespace ipudrv::detail {
@@ -66,6 +67,9 @@ class Transport {
 // so a late DMA to a freed range fails with DMA_HOST_ADDR instead of hitting new memory,
 // and two sessions on one in-process link never collide.
 uint64_t allocate_bus_range(size_t bytes);
+
+// The public record of the device link's per-superstep figures (both transports).
+SuperstepStats superstep_stats_of(const ipusim::host_if::SuperstepFigures& f);
 
 size_t round_to_pages(size_t bytes);
 

@@ -19,6 +19,8 @@
 #include <variant>
 #include <vector>
 
+#include "host_if/device_link.h"
+
 namespace ipusim::wire {
 
 inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
@@ -74,13 +76,9 @@ struct Error { ErrorCode code = ErrorCode::kMalformed; std::string text; };
 struct Bye {};
 struct SetTrace { std::string path; };  // "" stops tracing
 struct Supersteps { uint32_t ipu = 0, first = 0; };
-// One superstep of one IPU: host_if::SuperstepFigures on the wire.
-struct SuperstepRecord {
-  uint32_t tiles = 0, exchanging_tiles = 0, incomplete_tiles = 0;
-  uint64_t begin_cycle = 0, end_cycle = 0, compute_cycles = 0, sync_cycles = 0, exchange_cycles = 0,
-           instructions = 0, exchange_bytes = 0;
-  bool operator==(const SuperstepRecord&) const = default;
-};
+// One superstep of one IPU: the DeviceLink's record itself, since the wire carries the
+// DeviceLink's calls to a device in another process.
+using SuperstepRecord = ipusim::host_if::SuperstepFigures;
 inline constexpr size_t kSuperstepRecordBytes = 3 * 4 + 7 * 8;
 inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / kSuperstepRecordBytes;  // 14
 // Supersteps [first, first + records.size()) of `total`.

@@ -61,9 +61,7 @@ class InprocTransport : public Transport {
   }
   std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
     std::vector<SuperstepStats> out;
-    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu))
-      out.push_back({f.tiles, f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle, f.end_cycle, f.compute_cycles,
-                     f.sync_cycles, f.exchange_cycles, f.instructions, f.exchange_bytes});
+    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu)) out.push_back(superstep_stats_of(f));
     return out;
   }
 

@@ -96,9 +96,7 @@ class SocketTransport : public Transport {
       auto reply = request(wire::Supersteps{ipu, uint32_t(out.size())});
       const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
       if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-      for (const wire::SuperstepRecord& s : r->records)
-        out.push_back({s.tiles, s.exchanging_tiles, s.incomplete_tiles, s.begin_cycle, s.end_cycle, s.compute_cycles,
-                       s.sync_cycles, s.exchange_cycles, s.instructions, s.exchange_bytes});
+      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_stats_of(s));
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }
