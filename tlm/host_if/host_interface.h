@@ -148,7 +148,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void to_board(Problem& p) const;  // system-wide IPUs -> this board's
   void end_run(uint32_t state, uint32_t irq);
   void update_stats();
-  void update_supersteps();  // the mirror of the board's superstep totals (a run's stop, RESET)
+  void update_supersteps();  // the mirror of the board's superstep totals, at each stop of a run
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
   void refresh_levels();
   bool dma_busy();

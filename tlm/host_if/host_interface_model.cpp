@@ -89,8 +89,7 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
       gateway_.reset_streams();  // FIFOs empty, blocked copies dropped; memory kept
       programs_.clear();
       ++model_epoch_;
-      update_stats();
-      update_supersteps();
+      update_stats();  // the superstep mirror was cleared with the RESET (ctrl_locked)
       refresh_levels();
       return;
     case Command::Kind::Boot:
@@ -110,8 +109,7 @@ void HostInterface::apply(const Command& c, const std::function<void()>& simulat
           std::lock_guard<std::mutex> lock(mutex_);
           trace = trace_path_;
         }
-        platform_.set_domain_trace(board_, trace);
-        platform_.start_domain(board_, c.a);
+        platform_.start_domain(board_, c.a, trace);
       }
       running_ = true;
       return;
@@ -284,7 +282,7 @@ void HostInterface::after_simulate(bool starved) {
   platform_.flush_console();
   // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
   // or the board's stuck state; only its IPUs become the board's.
-  Error e = out.stop && !out.stop->problems.empty() ? out.stop->problems.front() : out.stuck;
+  Error e = out.problems.front();
   if (e.code == ProblemCode::None) e.code = ProblemCode::Deadlock;
   if (out.stop && !e.cycle) e.cycle = out.stop->cycle;
   const std::string text = to_text(e, IPU_ERR_TEXT_BYTES - 1);

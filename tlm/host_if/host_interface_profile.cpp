@@ -35,7 +35,8 @@ std::vector<SuperstepFigures> HostInterface::supersteps(uint32_t ipu) {
 
 void HostInterface::update_supersteps() {
   std::vector<std::vector<SuperstepFigures>> figures;
-  for (const auto& steps : platform_.domain_supersteps(board_)) {
+  for (uint32_t i = 0; i < config_.board.ipus; ++i) {
+    const std::vector<platform::SuperstepTotals>& steps = platform_.ipu_supersteps(board_ * config_.board.ipus + i);
     auto& out = figures.emplace_back();
     out.reserve(steps.size());
     for (const platform::SuperstepTotals& t : steps)

@@ -150,12 +150,10 @@ void Platform::tile_stopped(const tile::Tile& tile) {
       break;
     case tile::TileState::Faulted:
       r.kind = StopRequest::Kind::Fault;
-      r.problems = {*tile.fault()};
       break;
     case tile::TileState::ExchangeFailed:
       r.kind = StopRequest::Kind::ExchangeError;
       r.cycle = tile.exchange_failure_cycle();
-      r.problems = tile.exchange_errors();
       break;
     default:
       return;
@@ -179,7 +177,6 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
     r.ipu = deadlock.waiting.front().ipu;
     r.tile = deadlock.waiting.front().tile;
   }
-  r.problems = {deadlock.problem()};
   domain_of(r.ipu).control->request(std::move(r));
 }
 
@@ -205,21 +202,21 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  Domain& dom = *domains_.front();
-  const std::optional<StopRequest>& stop = dom.control->fired();
-  const uint64_t end_cycle = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
+  // The run has stopped or starved: its outcome as a host would see it.
+  const BoardOutcome out = domain_outcome(0, /*starved=*/true);
+  const uint64_t end_cycle = out.stop ? out.stop->cycle : std::numeric_limits<uint64_t>::max();
   finish_domain(0);
   collect(result, end_cycle);
 
-  if (stop && stop->kind == StopRequest::Kind::Fault) {
-    result.fault = stop->problems.at(0);
-  } else if (stop && stop->kind == StopRequest::Kind::ExchangeError) {
-    result.exchange_errors = stop->problems;
-  } else if (stop && stop->kind == StopRequest::Kind::Deadlock) {
-    result.deadlock = deadlock_now(*stop);
-  } else if (dom.halted < dom.loaded) {
+  using Kind = StopRequest::Kind;
+  if (out.stop && out.stop->kind == Kind::Fault)
+    result.fault = out.problems.at(0);
+  else if (out.stop && out.stop->kind == Kind::ExchangeError)
+    result.exchange_errors = out.problems;
+  else if (out.kind == BoardOutcome::Kind::Error)  // a deadlock, or tiles left waiting
+    result.deadlock = out.problems.at(0);
+  else if (out.kind != BoardOutcome::Kind::Halted)  // no host to serve a stream or a hold
     result.deadlock = describe_stuck(0, ipu_count());
-  }
   return result;
 }
 
@@ -228,19 +225,6 @@ void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
   for (uint32_t t = 0; t < ipu.tile_count(); ++t)
     if (ipu.tile(t).loaded()) loaded.push_back(t);
   timeline.add_ipu(ipu.index(), ipu.tile_count(), loaded);
-}
-
-void Platform::end_run_accounting(Domain& dom, uint32_t first, uint32_t count) {
-  for (uint32_t i = first; i < first + count; ++i) {
-    Ipu& ipu = *ipus_.at(i);
-    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
-      if (ipu.tile(t).loaded() && ipu.tile(t).state() != tile::TileState::Halted) ipu.tile(t).end_accounting();
-  }
-  if (dom.timeline) {
-    // Dropped even if writing fails: the next run starts a trace of its own.
-    std::unique_ptr<Timeline> timeline = std::move(dom.timeline);
-    timeline->write();
-  }
 }
 
 void Platform::collect(RunResult& result, uint64_t end_cycle) {
@@ -286,29 +270,46 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 
 // Described again at the end of the run: every tile that arrived by then is among the
 // waiters (the request was made when the first tile found the sync could not complete).
-Problem Platform::deadlock_now(const StopRequest& stop) const {
-  return ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem();
+std::vector<Problem> Platform::stop_problems(const StopRequest& stop) const {
+  const tile::Tile& tile = ipus_.at(stop.ipu)->tile(stop.tile);
+  switch (stop.kind) {
+    case StopRequest::Kind::Fault:
+      return {*tile.fault()};
+    case StopRequest::Kind::ExchangeError:
+      return tile.exchange_errors();
+    case StopRequest::Kind::Deadlock:
+      // Described now, not when it was found: every tile that arrived by the end is named.
+      return {ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem()};
+    case StopRequest::Kind::Finished:
+      break;
+  }
+  return {};
 }
 
 // The simulation ran out of events with tiles still waiting: a copy waiting on a host
 // stream, else a sync that cannot complete, else the tiles that never finished.
-Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
+std::optional<streaming::StreamWait> Platform::stream_wait(uint32_t first_ipu, uint32_t ipu_count) const {
   const uint32_t per_board = config_.board.ipus;
   for (uint32_t b = first_ipu / per_board; b < gateways_.size() && b * per_board < first_ipu + ipu_count; ++b)
-    if (auto w = gateways_[b]->stream_wait()) {
-      Problem p;
-      p.code = ProblemCode::Deadlock;
-      p.kind = "stream wait";
-      p.ipu = w->ipu;
-      p.tile = w->tile;
-      p.pc = w->pc;
-      p.address = w->stream;
-      p.detail = fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
-                             w->stream, w->tile, w->ipu, w->pc,
-                             w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
-                                    : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
-      return p;
-    }
+    if (auto w = gateways_[b]->stream_wait()) return w;
+  return std::nullopt;
+}
+
+Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
+  if (auto w = stream_wait(first_ipu, ipu_count)) {
+    Problem p;
+    p.code = ProblemCode::Deadlock;
+    p.kind = "stream wait";
+    p.ipu = w->ipu;
+    p.tile = w->tile;
+    p.pc = w->pc;
+    p.address = w->stream;
+    p.detail = fmt::format("host stream {}: tile {} (ipu {}) pc 0x{:08x} waits to {} (nobody serves the stream)",
+                           w->stream, w->tile, w->ipu, w->pc,
+                           w->d2h ? fmt::format("write; its device-to-host FIFO holds {} bytes", w->bytes)
+                                  : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
+    return p;
+  }
   const auto ipus = std::span(ipus_).subspan(first_ipu, ipu_count);
   for (const auto& ipu : ipus)
     if (auto d = ipu->sync_controller().stuck()) return d->problem();

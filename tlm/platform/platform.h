@@ -69,7 +69,10 @@ struct BoardOutcome {
   enum class Kind { Running, Paused, Halted, Error, StreamWait };
   Kind kind = Kind::Running;
   std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
-  Problem stuck;                    // Error without a stop: the kernel starved with tiles waiting
+  // Error: what stopped the run, the first being the one to report: the stop's fault,
+  // every problem of its failed exchange or its deadlock; without a stop, why the kernel
+  // starved with tiles waiting.
+  std::vector<Problem> problems;
   std::optional<streaming::StreamWait> stream;  // StreamWait: the oldest blocked copy
 };
 
@@ -181,16 +184,15 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // results; then reset_domain to boot again. load() + run() are this lifecycle for the
   // whole system once (`ipusim run`); the host interface drives it board by board.
   // Called between simulate()s, on the thread that runs the kernel.
-  uint32_t boards() const { return config_.boards; }
-  uint32_t ipus_per_board() const { return config_.board.ipus; }
-  uint32_t domains() const { return uint32_t(domains_.size()); }
   // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
   void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
   // A run from the booted state: cycle 0 becomes the current SystemC time; the booted
   // tiles become the participants of their IPU's syncs and exchanges and start; every
-  // IPU of the domain holds its `supersteps`-th sync release (0: none).
-  // continue_domain releases what was held (a paused run goes on).
-  void start_domain(uint32_t domain, uint32_t supersteps);
+  // IPU of the domain holds its `supersteps`-th sync release (0: none). A non-empty
+  // `trace_path` gets the run's superstep trace (Timeline, as `--trace`) when it is
+  // finished; a path that cannot be opened or written costs the trace (a line on
+  // stderr), not the run. continue_domain releases what was held (a paused run goes on).
+  void start_domain(uint32_t domain, uint32_t supersteps, const std::string& trace_path = {});
   void continue_domain(uint32_t domain, uint32_t supersteps);
   // Runs the kernel until nothing is pending, a domain's run stops (RunControl), or the
   // engine sees `attention` (set_attention). Returns true if the kernel starved.
@@ -208,13 +210,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // run control and figures (a paused run is finished first: its trace is written).
   void reset_domain(uint32_t domain);
   BoardStats domain_stats(uint32_t domain) const;
-  // The superstep trace (Timeline, `--trace`) of the domain's runs: a run started after
-  // this call writes `path` when it is finished; "" writes none. A path that cannot be
-  // opened then costs the trace (a line on stderr), not the run.
-  void set_domain_trace(uint32_t domain, const std::string& path);
-  // Per IPU of the domain (domain-local index), per superstep: the totals since the
-  // domain's last start (the SuperstepTotals `ipusim run --json` reports).
-  std::vector<std::vector<SuperstepTotals>> domain_supersteps(uint32_t domain) const;
+  // IPU `ipu`'s totals per superstep since its domain's last start (the SuperstepTotals
+  // `ipusim run --json` reports).
+  const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
   void flush_console() { console_.flush(); }
 
@@ -238,7 +236,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     std::unique_ptr<sync::GroupSync> group;
     sc_core::sc_time epoch;  // SystemC time of cycle 0: the domain's last start
     std::unique_ptr<Timeline> timeline;  // the superstep trace of the current run, if any
-    std::string trace_path;              // the trace of the next start (set_domain_trace)
+    bool timeline_is_hosts = false;      // from start_domain's trace_path: its failure is no run error
     bool finished = true;                // no run, or finish_domain done for it
     uint32_t loaded = 0, halted = 0;
     uint64_t last_halt_cycle = 0;
@@ -248,11 +246,12 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   auto domain_ipus(uint32_t board) const {
     return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
   }
+  // The first host-stream copy of the IPUs [first, first + count) that waits for a host.
+  std::optional<streaming::StreamWait> stream_wait(uint32_t first_ipu, uint32_t ipu_count) const;
   Problem describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
-  Problem deadlock_now(const StopRequest& deadlock) const;
-  // The run of IPUs [first, first + count) ended: close the supersteps of tiles that did
-  // not halt and write the domain's trace.
-  void end_run_accounting(Domain& dom, uint32_t first, uint32_t count);
+  // The problem records of what `stop` reports (described now: a deadlock names every
+  // tile that arrived by the end).
+  std::vector<Problem> stop_problems(const StopRequest& stop) const;
   void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
   void collect(RunResult& result, uint64_t end_cycle);
 

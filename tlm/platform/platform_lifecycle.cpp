@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -22,15 +23,15 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
   tile.boot(std::move(program), *engine_, *this);
 }
 
-void Platform::start_domain(uint32_t board, uint32_t supersteps) {
+void Platform::start_domain(uint32_t board, uint32_t supersteps, const std::string& trace_path) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
   Domain& dom = *domains_.at(board);
   dom.epoch = sc_core::sc_time_stamp();
   dom.finished = false;
-  if (!dom.trace_path.empty()) {
+  if (!trace_path.empty()) {
     try {
-      dom.timeline = std::make_unique<Timeline>(dom.trace_path, config_.board.chip.clock_hz,
-                                                options_.timeline_tracks_max);
+      dom.timeline = std::make_unique<Timeline>(trace_path, config_.board.chip.clock_hz, options_.timeline_tracks_max);
+      dom.timeline_is_hosts = true;
     } catch (const std::runtime_error& e) {
       // The host interface checked the path when the host set it; a directory that went
       // away since costs the trace only, not the run.
@@ -47,19 +48,25 @@ void Platform::start_domain(uint32_t board, uint32_t supersteps) {
   }
 }
 
-void Platform::set_domain_trace(uint32_t board, const std::string& path) { domains_.at(board)->trace_path = path; }
-
 void Platform::finish_domain(uint32_t board) {
   Domain& dom = *domains_.at(board);
   if (dom.finished) return;
   dom.finished = true;
-  end_run_accounting(dom, board * ipus_per_domain_, ipus_per_domain_);
-}
-
-std::vector<std::vector<SuperstepTotals>> Platform::domain_supersteps(uint32_t board) const {
-  std::vector<std::vector<SuperstepTotals>> out;
-  for (const uint32_t i : domain_ipus(board)) out.push_back(accounts_.ipu(i));
-  return out;
+  for (const uint32_t i : domain_ipus(board)) {
+    Ipu& ipu = *ipus_[i];
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+      if (ipu.tile(t).loaded() && ipu.tile(t).state() != tile::TileState::Halted) ipu.tile(t).end_accounting();
+  }
+  if (!dom.timeline) return;
+  // Dropped even if writing fails: the next run starts a trace of its own.
+  std::unique_ptr<Timeline> timeline = std::move(dom.timeline);
+  const bool hosts = std::exchange(dom.timeline_is_hosts, false);
+  try {
+    timeline->write();
+  } catch (const std::runtime_error& e) {
+    if (!hosts) throw;  // `ipusim run --trace`: a trace it cannot write is the run's error
+    std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());  // a host's: costs the trace
+  }
 }
 
 void Platform::continue_domain(uint32_t board, uint32_t supersteps) {
@@ -77,7 +84,7 @@ BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
   BoardOutcome out;
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
-    if (stop->kind == StopRequest::Kind::Deadlock) out.stop->problems = {deadlock_now(*stop)};
+    out.problems = stop_problems(*stop);
     out.kind = stop->kind == StopRequest::Kind::Finished ? BoardOutcome::Kind::Halted : BoardOutcome::Kind::Error;
     return out;
   }
@@ -98,7 +105,7 @@ BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
   }
   // A copy waiting on a host stream comes first: its IPU cannot reach a sync until the
   // host serves the stream, whatever the others hold.
-  if (auto wait = gateways_.at(board)->stream_wait()) {
+  if (auto wait = stream_wait(first, ipus_per_domain_)) {
     out.kind = BoardOutcome::Kind::StreamWait;
     out.stream = wait;
     return out;
@@ -113,7 +120,7 @@ BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
     return out;
   }
   out.kind = BoardOutcome::Kind::Error;
-  out.stuck = describe_stuck(first, ipus_per_domain_);
+  out.problems = {describe_stuck(first, ipus_per_domain_)};
   return out;
 }
 

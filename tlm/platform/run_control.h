@@ -17,7 +17,6 @@
 #include <systemc>
 
 #include "common/clock.h"
-#include "common/problem.h"
 
 namespace ipusim::platform {
 
@@ -25,10 +24,7 @@ struct StopRequest {
   enum class Kind { Fault = 0, ExchangeError = 1, Deadlock = 2, Finished = 3 };
   uint64_t cycle = 0;
   Kind kind = Kind::Finished;
-  uint32_t ipu = 0, tile = 0;
-  // What to report, as problem records: the fault, every problem of the failed exchange
-  // (the first is the one a board reports), the deadlock; none for Finished.
-  std::vector<Problem> problems;
+  uint32_t ipu = 0, tile = 0;  // the tile that stopped (Deadlock: one that waits)
 
   bool before(const StopRequest& other) const;
 };
