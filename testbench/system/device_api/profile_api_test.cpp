@@ -151,6 +151,19 @@ TEST_P(Profile, AnUnwritableTracePathIsAUsageError) {
   EXPECT_EQ(dev->run(0, std::chrono::seconds(60)).state, ipudrv::RunState::kHalted);
 }
 
+// A trace that opens but cannot be written (a full device) costs the trace, not the run
+// or the device: the run halts, its figures are there, and the device runs again.
+TEST_P(Profile, ATraceThatCannotBeWrittenCostsOnlyTheTrace) {
+  auto dev = open_traced("configs/test/tiny4.yaml", "/dev/full");
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_FALSE(r.supersteps.at(0).empty());
+  dev->set_trace("");
+  dev->reset();
+  dev->load(elf(kXchg));
+  EXPECT_EQ(dev->run(0, std::chrono::seconds(60)).state, ipudrv::RunState::kHalted);
+}
+
 DEVAPI_TRANSPORTS(Profile);
 
 }  // namespace
