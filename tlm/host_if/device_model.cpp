@@ -49,11 +49,12 @@ void DeviceModel::set_console(std::FILE* out) {
 }
 
 void DeviceModel::wake() {
-  attention_.store(true, std::memory_order_release);
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
     pending_ = true;
   }
+  attention_.store(true, std::memory_order_release);
   cv_.notify_one();
 }
 
@@ -62,6 +63,7 @@ void DeviceModel::run_on_model(std::function<void()> f) {
   auto fut = done.get_future();
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;  // the model thread is gone, or runs the queued calls and ends
     calls_.push_back([&] {
       f();
       done.set_value();
@@ -108,9 +110,14 @@ void DeviceModel::loop() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       cv_.wait(lock, [&] { return pending_ || busy_ || stopping_; });
-      if (stopping_) return;
       pending_ = false;
       calls.swap(calls_);
+      if (stopping_) {
+        // Their callers wait for them; no call can be queued any more.
+        lock.unlock();
+        for (auto& c : calls) c();
+        return;
+      }
     }
     attention_.store(false, std::memory_order_release);
     for (auto& b : boards_) b->take_commands(simulate);
@@ -121,6 +128,7 @@ void DeviceModel::loop() {
     if (busy) step();
     busy = false;
     for (auto& b : boards_) busy = busy || b->busy();
+    simulating_.store(busy, std::memory_order_relaxed);  // idle: the ticker stops nudging
     std::lock_guard<std::mutex> lock(mutex_);
     busy_ = busy;
   }

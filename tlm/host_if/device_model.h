@@ -35,13 +35,10 @@ class DeviceModel {
 
   // Stops and joins the model thread and the ticker. The model thread stops at the next
   // point it can: idle, or between two batches of a run (a batch that never ends, a tile
-  // in an endless loop without a sync, cannot be interrupted). The platform stays: see
+  // in an endless loop without a sync, cannot be interrupted). Calls queued before run
+  // first; after it, run_on_model() and wake() do nothing. The model itself stays: see
   // ModelOwner (model_session.cpp).
   void stop();
-
-  // Hands over the elaborated modules (ModelOwner keeps them past the threads).
-  std::unique_ptr<platform::Platform> release_platform() { return std::move(platform_); }
-  std::vector<std::unique_ptr<HostInterface>> release_boards() { return std::move(boards_); }
 
   const config::SystemConfig& config() const { return config_; }
   bool open = false;  // a session has it (ModelSession, under its open mutex)
@@ -51,7 +48,8 @@ class DeviceModel {
 
   // A board queued a command (any thread): the model thread takes it soon.
   void wake();
-  // Runs `f` on the model thread after every command queued before, and waits for it.
+  // Runs `f` on the model thread after every command queued before, and waits for it
+  // (once stop() began: returns at once without running it).
   void run_on_model(std::function<void()> f);
 
  private:

@@ -12,18 +12,17 @@ namespace ipusim::host_if {
 namespace {
 
 // The process's one model. At exit it stops and joins the model thread and the ticker,
-// then keeps the elaborated modules: SystemC 2.3.4 cannot elaborate again in this
-// process, so destroying them buys nothing, and tearing a big system down is slow
-// (SystemC unregisters ports one by one: about a second for a POD16) and would run
-// module destructors after main() with the kernel paused mid-simulation.
+// then keeps the model: SystemC 2.3.4 cannot elaborate again in this process, so
+// destroying it buys nothing; tearing a big system down is slow (SystemC unregisters
+// ports one by one: about a second for a POD16) and would run module destructors after
+// main() with the kernel paused mid-simulation; and a session closed later in static
+// destruction (a Device in another static) still reaches a model that is there.
 class ModelOwner {
  public:
   ~ModelOwner() {
     if (!model_) return;
     model_->stop();
-    // Kept on purpose (above): never freed, the process is ending.
-    static_cast<void>(model_->release_platform().release());
-    for (auto& b : model_->release_boards()) static_cast<void>(b.release());
+    static_cast<void>(model_.release());  // kept on purpose (above); the process is ending
   }
   DeviceModel* get() const { return model_.get(); }
   void set(std::unique_ptr<DeviceModel> model) { model_ = std::move(model); }
