@@ -248,16 +248,20 @@ int ipudrv_set_trace(ipudrv_device* dev, const char* path) {
 int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, size_t capacity, size_t* count) {
   return guarded([&] {
     need(count, "count");
-    const auto all = checked(dev).superstep_stats();
-    if (ipu >= all.size())
-      throw ipudrv::UsageError("ipudrv_supersteps: ipu " + std::to_string(ipu) + ": the board has " +
-                               std::to_string(all.size()) + " IPUs");
-    const auto& steps = all[ipu];
+    const std::vector<ipudrv::SuperstepStats> steps = checked(dev).superstep_stats(ipu);  // this IPU's only
     if (capacity > 0) need(out, "out");
     for (size_t i = 0; i < std::min(capacity, steps.size()); ++i) {
       const ipudrv::SuperstepStats& s = steps[i];
-      out[i] = {s.tiles, s.exchanging_tiles, s.incomplete_tiles, s.begin_cycle, s.end_cycle, s.compute_cycles,
-                s.sync_cycles, s.exchange_cycles, s.instructions, s.exchange_bytes};
+      out[i] = {.tiles = s.tiles,
+                .exchanging_tiles = s.exchanging_tiles,
+                .incomplete_tiles = s.incomplete_tiles,
+                .begin_cycle = s.begin_cycle,
+                .end_cycle = s.end_cycle,
+                .compute_cycles = s.compute_cycles,
+                .sync_cycles = s.sync_cycles,
+                .exchange_cycles = s.exchange_cycles,
+                .instructions = s.instructions,
+                .exchange_bytes = s.exchange_bytes};
     }
     *count = steps.size();
   });

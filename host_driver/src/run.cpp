@@ -176,6 +176,13 @@ void Device::abort() { impl_->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK); }
 RunStats Device::stats() { return impl_->read_stats(); }
 std::vector<std::vector<SuperstepStats>> Device::superstep_stats() { return impl_->read_supersteps(); }
 
+std::vector<SuperstepStats> Device::superstep_stats(uint32_t ipu) {
+  if (ipu >= impl_->info.ipus)
+    throw UsageError("superstep_stats: ipu " + std::to_string(ipu) + ": the board has " +
+                     std::to_string(impl_->info.ipus) + " IPUs");
+  return impl_->t->supersteps(ipu);
+}
+
 void Device::set_trace(const std::string& path) {
   auto lock = impl_->lock_api("set_trace");
   impl_->t->set_trace_file(path);

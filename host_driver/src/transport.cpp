@@ -27,8 +27,16 @@ MappedHostMemory::~MappedHostMemory() {
 }
 
 SuperstepStats superstep_stats_of(const ipusim::host_if::SuperstepFigures& f) {
-  return {f.tiles,          f.exchanging_tiles, f.incomplete_tiles, f.begin_cycle,  f.end_cycle,
-          f.compute_cycles, f.sync_cycles,      f.exchange_cycles,  f.instructions, f.exchange_bytes};
+  return {.tiles = f.tiles,
+          .exchanging_tiles = f.exchanging_tiles,
+          .incomplete_tiles = f.incomplete_tiles,
+          .begin_cycle = f.begin_cycle,
+          .end_cycle = f.end_cycle,
+          .compute_cycles = f.compute_cycles,
+          .sync_cycles = f.sync_cycles,
+          .exchange_cycles = f.exchange_cycles,
+          .instructions = f.instructions,
+          .exchange_bytes = f.exchange_bytes};
 }
 
 uint64_t read64(Transport& t, uint32_t lo_offset, uint32_t hi_offset) {

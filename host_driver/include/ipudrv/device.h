@@ -170,6 +170,8 @@ class Device {
   // [IPU of the board][superstep k] since the program started, as of the last run's end
   // (what RunResult::supersteps holds; also after a run that threw a device error).
   std::vector<std::vector<SuperstepStats>> superstep_stats();
+  // The same for IPU `ipu` of the board alone (UsageError past the board's IPUs).
+  std::vector<SuperstepStats> superstep_stats(uint32_t ipu);
 
   // The device's error registers now (code 0: none).
   DeviceErrorInfo error_registers();

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include <ipudrv/ipudrv.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
@@ -162,6 +163,48 @@ TEST_P(Profile, ATraceThatCannotBeWrittenCostsOnlyTheTrace) {
   dev->reset();
   dev->load(elf(kXchg));
   EXPECT_EQ(dev->run(0, std::chrono::seconds(60)).state, ipudrv::RunState::kHalted);
+}
+
+// One IPU's supersteps alone, in C++ and through the C API (two calls: the count, then
+// the records), equal to what the run reported for that IPU; an IPU past the board's is
+// a usage error.
+TEST_P(Profile, OneIpusSuperstepsInCppAndC) {
+  const std::string config = "configs/test/tiny4x2_smem.yaml";
+  std::vector<ipudrv::SuperstepStats> ipu1;
+  {
+    auto dev = open(config);
+    dev->load(elf(kXchg));
+    const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+    ipu1 = dev->superstep_stats(1);
+    EXPECT_EQ(ipu1, r.supersteps.at(1));
+    EXPECT_FALSE(ipu1.empty());
+    expect_error<ipudrv::UsageError>([&] { dev->superstep_stats(2); }, "the board has 2 IPUs");
+  }
+  ipudrv_device* c = nullptr;
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &c), IPUDRV_OK) << ipudrv_last_error();
+  ASSERT_EQ(ipudrv_load(c, firmware(kXchg).c_str()), IPUDRV_OK) << ipudrv_last_error();
+  ipudrv_run_result rr{};
+  ASSERT_EQ(ipudrv_run(c, 0, 60000, &rr), IPUDRV_OK) << ipudrv_last_error();
+  size_t count = 0;
+  ASSERT_EQ(ipudrv_supersteps(c, 1, nullptr, 0, &count), IPUDRV_OK) << ipudrv_last_error();
+  ASSERT_EQ(count, ipu1.size());
+  std::vector<ipudrv_superstep> out(count);
+  ASSERT_EQ(ipudrv_supersteps(c, 1, out.data(), out.size(), &count), IPUDRV_OK) << ipudrv_last_error();
+  for (size_t k = 0; k < count; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(out[k].tiles, ipu1[k].tiles);
+    EXPECT_EQ(out[k].exchanging_tiles, ipu1[k].exchanging_tiles);
+    EXPECT_EQ(out[k].incomplete_tiles, ipu1[k].incomplete_tiles);
+    EXPECT_EQ(out[k].begin_cycle, ipu1[k].begin_cycle);
+    EXPECT_EQ(out[k].end_cycle, ipu1[k].end_cycle);
+    EXPECT_EQ(out[k].compute_cycles, ipu1[k].compute_cycles);
+    EXPECT_EQ(out[k].sync_cycles, ipu1[k].sync_cycles);
+    EXPECT_EQ(out[k].exchange_cycles, ipu1[k].exchange_cycles);
+    EXPECT_EQ(out[k].instructions, ipu1[k].instructions);
+    EXPECT_EQ(out[k].exchange_bytes, ipu1[k].exchange_bytes);
+  }
+  EXPECT_EQ(ipudrv_supersteps(c, 2, nullptr, 0, &count), IPUDRV_E_USAGE);
+  ipudrv_close(c);
 }
 
 DEVAPI_TRANSPORTS(Profile);
