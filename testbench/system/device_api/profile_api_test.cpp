@@ -165,6 +165,21 @@ TEST_P(Profile, ATraceThatCannotBeWrittenCostsOnlyTheTrace) {
   EXPECT_EQ(dev->run(0, std::chrono::seconds(60)).state, ipudrv::RunState::kHalted);
 }
 
+// 100 supersteps: more than one SUPERSTEPS reply holds (14), so the socket client pages
+// them in; every page lines up with `ipusim run --json`.
+TEST_P(Profile, ManySuperstepsAreReadInPages) {
+  const std::string config = "configs/test/tiny4.yaml";
+  const std::string spin = "system/spin1k.elf";
+  const auto [json, cli_trace] = ipusim_run(config, spin);
+  auto dev = open(config);
+  dev->load(elf(spin));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
+  ASSERT_GT(r.supersteps.at(0).size(), 3 * 14u);
+  expect_equal(json, r.supersteps);
+  EXPECT_EQ(dev->superstep_stats(0), r.supersteps.at(0));
+}
+
 // One IPU's supersteps alone, in C++ and through the C API (two calls: the count, then
 // the records), equal to what the run reported for that IPU; an IPU past the board's is
 // a usage error.
