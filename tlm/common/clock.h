@@ -20,8 +20,8 @@ class TileClock {
   uint64_t hz() const { return hz_; }
   // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time.
   sc_core::sc_time time_of(uint64_t cycle) const;
-  // Cycle 0 of a resumable device (tlm/host_if) is the time of its last reset, not time
-  // 0: the clock reads it from `epoch`, which must outlive the clock (nullptr: time 0).
+  // Cycle 0 of a run is the time its run domain started (Platform::start_domain), not
+  // time 0: the clock reads it from `epoch`, which must outlive the clock (nullptr: time 0).
   void set_epoch(const sc_core::sc_time* epoch) { epoch_ = epoch; }
   double seconds_of(uint64_t cycle) const { return double(cycle) / double(hz_); }
 

@@ -54,9 +54,8 @@ void Tile::give_sram() {
 // `ipusim run`'s load is a host's: the program's image written into the tile's SRAM (its
 // segments, .bss left zero), then the one boot path.
 void Tile::load(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
-  if (core_) unboot_core();
   give_sram();
-  iss::load_image(*sram_, *program);
+  iss::load_image(*sram_, *program);  // boot() replaces a core the tile had
   boot(std::move(program), engine, listener);
 }
 
