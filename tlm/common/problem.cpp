@@ -32,9 +32,9 @@ std::string tiles(const std::vector<SyncTile>& list, size_t listed) {
 
 // `waiters` / `absent`: how many of each list to name.
 std::string deadlock(const Problem& p, size_t waiters, size_t absent) {
-  if (p.waiting > 0) {
-    std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete", p.waiting);
-    if (!p.waiters.empty()) out += ": " + tiles(p.waiters, waiters);
+  if (!p.waiters.empty()) {
+    std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete", p.waiters.size());
+    out += ": " + tiles(p.waiters, waiters);
     if (!p.absent.empty()) out += fmt::format("; {} tile(s) never arrive: {}", p.absent.size(), tiles(p.absent, absent));
     return out;
   }

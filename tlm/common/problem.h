@@ -70,11 +70,9 @@ struct Problem {
   std::string detail;            // what happened, e.g. "load of 4 bytes at 0x00000002"
   uint32_t insn = 0;             // faults: the instruction word
   std::string disasm;            // faults: it disassembled (empty: none)
-  // Deadlocks: every tile that never arrived and every one that waits ((ipu, tile) order);
-  // `waiting` counts the waiters (waiters.size()).
+  // Deadlocks: every tile that never arrived and every one that waits ((ipu, tile) order).
   std::vector<SyncTile> absent;
   std::vector<SyncTile> waiters;
-  uint32_t waiting = 0;
 
   bool has_tile() const { return tile != kNone; }
   bool operator==(const Problem&) const = default;

@@ -118,7 +118,7 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_ERR_PEER_PC: return error_.peer ? error_.peer->pc : Problem::kNone;
     case IPU_REG_ERR_SUPERSTEP:
       return error_.superstep ? uint32_t(std::min<uint64_t>(*error_.superstep, Problem::kNone - 1)) : Problem::kNone;
-    case IPU_REG_ERR_WAITING: return error_.waiting;
+    case IPU_REG_ERR_WAITING: return uint32_t(error_.waiters.size());
     case IPU_REG_ERR_ABSENT_COUNT: return uint32_t(error_.absent.size());
     default: break;
   }

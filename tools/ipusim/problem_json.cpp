@@ -36,7 +36,7 @@ nlohmann::ordered_json problem_json(const Problem& p) {
   j["detail"] = p.detail;
   j["disasm"] = p.disasm.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.disasm);
   j["absent"] = tiles(p.absent);
-  j["waiting"] = p.waiting;
+  j["waiting"] = p.waiters.size();
   j["waiters"] = tiles(p.waiters);
   j["text"] = to_text(p);
   return j;

@@ -13,7 +13,6 @@ Problem deadlock(uint32_t waiting, uint32_t absent) {
   Problem p;
   p.code = ProblemCode::Deadlock;
   p.kind = "sync";
-  p.waiting = waiting;
   for (uint32_t t = 0; t < waiting; ++t) p.waiters.push_back({0, t, "zone 1, since cycle 30"});
   for (uint32_t t = 0; t < absent; ++t) p.absent.push_back({1, 100 + t, "halted at cycle 24"});
   return p;
