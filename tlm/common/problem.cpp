@@ -65,25 +65,8 @@ std::string text(const Problem& p) {
 
 }  // namespace
 
-const char* code_name(ProblemCode code) {
-  switch (code) {
-    case ProblemCode::None: return "NONE";
-    case ProblemCode::TileFault: return "TILE_FAULT";
-    case ProblemCode::Exchange: return "EXCHANGE";
-    case ProblemCode::Deadlock: return "DEADLOCK";
-    case ProblemCode::SmemRange: return "SMEM_RANGE";
-    case ProblemCode::SmemAlign: return "SMEM_ALIGN";
-    case ProblemCode::Stream: return "STREAM";
-    case ProblemCode::DmaHostAddr: return "DMA_HOST_ADDR";
-    case ProblemCode::DmaDesc: return "DMA_DESC";
-    case ProblemCode::DmaTile: return "DMA_TILE";
-    case ProblemCode::Boot: return "BOOT";
-    case ProblemCode::Reg: return "REG";
-    case ProblemCode::State: return "STATE";
-    case ProblemCode::StreamOverflow: return "STREAM_OVERFLOW";
-  }
-  return "UNKNOWN";
-}
+// The register map's table (tools/regmap generates ipu_err_name from registers.yaml).
+const char* code_name(ProblemCode code) { return ipu_err_name(uint32_t(code)); }
 
 std::string to_text(const Problem& p) { return text(p); }
 

@@ -36,7 +36,8 @@ enum class ProblemCode : uint32_t {
   StreamOverflow = IPU_ERR_STREAM_OVERFLOW,
 };
 
-// "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN".
+// "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN":
+// the generated ipu_err_name() of ipu/hostif_regs.h.
 const char* code_name(ProblemCode code);
 
 // A tile of a deadlock: one that never arrived ("halted at cycle 24", "waits at zone 2",
