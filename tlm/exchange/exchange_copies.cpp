@@ -176,10 +176,11 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   copy_data_.clear();  // a phase's buffers do not outlive it
 }
 
-void ExchangeFabric::set_failure_cycle(const std::vector<Entry>& entries) {
+uint64_t ExchangeFabric::set_failure_cycle(const std::vector<Entry>& entries) {
   uint64_t cycle = 0;
   for (const Entry& e : entries) cycle = std::max(cycle, e.cycle);
   for (Problem& p : errors_) p.cycle = cycle;
+  return cycle;
 }
 
 }  // namespace ipusim::exchange

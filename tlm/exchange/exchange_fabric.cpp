@@ -121,8 +121,7 @@ void ExchangeFabric::exchange_thread() {
     ++exchanges_;
     if (!errors_.empty()) {
       ++failed_;
-      set_failure_cycle(entries);
-      answer(entries, nullptr);
+      answer(entries, nullptr, set_failure_cycle(entries));
       continue;
     }
     // Every poster learns its done cycle at once; SystemC time goes to the earliest.
@@ -134,7 +133,7 @@ void ExchangeFabric::exchange_thread() {
     const uint64_t generation = generation_;
     if (at > now) wait(at - now);
     if (generation != generation_) continue;  // reset meanwhile
-    answer(entries, &outcomes);
+    answer(entries, &outcomes, 0);
   }
 }
 
@@ -186,12 +185,9 @@ void ExchangeFabric::deliver(const ExchangePlan& plan) {
   }
 }
 
-void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes) {
+void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes,
+                            uint64_t failure_cycle) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // A failed exchange fails when the last participant got there: every poster learns it
-  // as of that cycle.
-  uint64_t failure_cycle = 0;
-  for (const Entry& e : entries) failure_cycle = std::max(failure_cycle, e.cycle);
   for (size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     if (!e.trans) continue;
@@ -204,7 +200,7 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector
       if (at > now) delay = at - now;
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
-      e.msg->done_cycle = failure_cycle;
+      e.msg->done_cycle = failure_cycle;  // every poster learns it as of that cycle
       e.msg->problems = &errors_;
       e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }

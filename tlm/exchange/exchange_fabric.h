@@ -132,11 +132,14 @@ class ExchangeFabric : public sc_core::sc_module {
   bool tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
                    uint8_t* data, uint32_t len);
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // the first tile cycle at or after t
-  // Every problem of a failed phase happened at the cycle the phase failed.
-  void set_failure_cycle(const std::vector<Entry>& entries);
+  // Every problem of a failed phase happened at the cycle the phase failed (the last
+  // participant's arrival): sets it on each and returns it.
+  uint64_t set_failure_cycle(const std::vector<Entry>& entries);
   // A problem the fabric finds itself (a tile access it could not make): code Exchange.
   Problem fabric_problem(std::string kind, uint32_t tile, std::string detail) const;
-  void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);
+  // outcomes: the done cycles of an exchange that succeeded; nullptr: it failed at
+  // failure_cycle (set_failure_cycle()), and the posters get errors_.
+  void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes, uint64_t failure_cycle);
 
   ExchangeFabricConfig config_;
   TileClock clock_;

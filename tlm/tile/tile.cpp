@@ -294,12 +294,11 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
       p.tile = identity().tile;
       p.detail = fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}", identity().tile,
                              identity().ipu, trans.get_response_string());
+      p.cycle = run_.exchange_failure_cycle;
       run_.exchange_errors = {std::move(p)};
     }
-    for (Problem& p : run_.exchange_errors) {  // the fabric knows the phase, the tile its superstep
-      if (!p.cycle) p.cycle = run_.exchange_failure_cycle;
+    for (Problem& p : run_.exchange_errors)  // the fabric knows the phase's cycle, the tile its superstep
       if (!p.superstep) p.superstep = run_.syncs;
-    }
     run_.state = TileState::ExchangeFailed;
     if (listener_) listener_->tile_stopped(*this);
     return tlm::TLM_COMPLETED;
