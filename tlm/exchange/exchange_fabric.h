@@ -124,9 +124,8 @@ class ExchangeFabric : public sc_core::sc_module {
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
   // Streaming copies (exchange_copies.cpp).
   void collect_copies(const std::vector<Entry>& entries);
-  bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: errors in gateway_errors_
+  bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: problems added to errors_
   void check_copies();       // adds to errors_ if a copy cannot be done
-  void take_gateway_errors();  // gateway_errors_ into errors_
   void run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries);
   // One b_transport to a tile's memory, reusing `trans`; false if refused (reason in trans).
   bool tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
@@ -155,7 +154,6 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<Problem> errors_;
   std::vector<streaming::GatewayCopy> copies_of_phase_;
   std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
-  std::vector<Problem> gateway_errors_;
   uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
   double plan_seconds_ = 0;
