@@ -10,7 +10,7 @@
 //   1. plans the exchange over all of them (closed tiles count as posting nothing, so a
 //      send to one is reported as "posts no receive");
 //   2. on any error answers every poster with TLM_GENERIC_ERROR_RESPONSE and the list of
-//      problems (errors()), and moves nothing: every receive buffer keeps its contents;
+//      problems (ExchangeMessage::problems), and moves nothing: every receive buffer keeps its contents;
 //   3. sends the phase's streaming-memory and host-stream copies (docs/xipu.md funct3 = 3
 //      and 4) to the board's gateway for a Check; any problem fails the exchange as in 2;
 //   4. otherwise copies every delivery (b_transport read from the sender's mem_socket,
@@ -103,8 +103,6 @@ class ExchangeFabric : public sc_core::sc_module {
   uint64_t messages() const { return messages_; }
   uint64_t bytes() const { return bytes_; }
   double plan_seconds() const { return plan_seconds_; }
-  // The problems of the last failed exchange (what the error responses point to).
-  const std::vector<Problem>& errors() const { return errors_; }
   uint64_t copies() const { return copies_; }
   uint64_t copy_bytes() const { return copy_bytes_; }
 
