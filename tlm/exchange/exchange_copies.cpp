@@ -76,20 +76,10 @@ bool ExchangeFabric::gateway_call(streaming::GatewayRequest::Kind kind) {
 
 void ExchangeFabric::check_copies() {
   if (gateway_socket.size() == 0) {
-    for (const GatewayCopy& c : copies_of_phase_) {
-      const bool smem = streaming::is_smem(c.op);
-      Problem e;
-      e.code = smem ? ProblemCode::SmemRange : ProblemCode::Stream;
-      e.kind = "no gateway";
-      e.ipu = c.ipu;
-      e.tile = c.tile;
-      e.thread = 0;
-      e.pc = c.pc;
-      e.address = smem ? c.smem_addr : c.stream;
-      e.detail = fmt::format("{}: no streaming memory or host streams (no gateway connected to ipu {})",
-                             streaming::describe(c), c.ipu);
-      errors_.push_back(std::move(e));
-    }
+    for (const GatewayCopy& c : copies_of_phase_)
+      errors_.push_back(streaming::copy_problem(
+          c, streaming::is_smem(c.op) ? ProblemCode::SmemRange : ProblemCode::Stream, "no gateway",
+          fmt::format("no streaming memory or host streams (no gateway connected to ipu {})", c.ipu)));
   } else {
     gateway_call(streaming::GatewayRequest::Kind::Check);
   }

@@ -147,17 +147,13 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
       for (uint32_t peer : p.peers)
         if (peer < first || peer >= last) {
           const bool send = p.kind == iss::ExchangePost::Kind::Send;
-          Problem x;
-          x.code = ProblemCode::Exchange;
-          x.kind = "between IPUs";
-          x.ipu = config_.ipu;
-          x.tile = e.tile;
+          Problem x = fabric_problem(
+              "between IPUs", e.tile,
+              fmt::format("tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
+                          "needs the IPU-Links, which this platform does not model yet",
+                          first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc));
           x.pc = p.pc;
           x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
-          x.detail = fmt::format(
-              "tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
-              "needs the IPU-Links, which this platform does not model yet",
-              first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc);
           out.push_back(std::move(x));
         }
   }

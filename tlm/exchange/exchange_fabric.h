@@ -132,7 +132,8 @@ class ExchangeFabric : public sc_core::sc_module {
   // Every problem of a failed phase happened at the cycle the phase failed (the last
   // participant's arrival): sets it on each and returns it.
   uint64_t set_failure_cycle(const std::vector<Entry>& entries);
-  // A problem the fabric finds itself (a tile access it could not make): code Exchange.
+  // A problem the fabric finds itself (a tile access it could not make, a message to
+  // another IPU): code Exchange, this IPU, `tile`.
   Problem fabric_problem(std::string kind, uint32_t tile, std::string detail) const;
   // outcomes: the done cycles of an exchange that succeeded; nullptr: it failed at
   // failure_cycle (set_failure_cycle()), and the posters get errors_.
