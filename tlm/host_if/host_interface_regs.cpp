@@ -11,6 +11,9 @@
 #include "iss/tile_core.h"
 
 namespace ipusim::host_if {
+
+static_assert(IPU_ERR_ABSENT_MAX * 4 == IPU_WIN_ERR_ABSENT_BYTES, "ERR_ABSENT: one word per listed absent tile");
+
 namespace {
 
 uint32_t lo(uint64_t v) { return uint32_t(v); }

@@ -32,7 +32,6 @@
 #define IPU_DMA_CHANNELS 0x2u /* channel 0: host to device, 1: device to host */
 #define IPU_DMA_RING_MAX 0x1000u /* most descriptors in a ring (a power of 2) */
 #define IPU_ERR_TEXT_BYTES 0x100u /* size of the ERR_TEXT window (NUL-terminated) */
-#define IPU_ERR_KIND_BYTES 0x20u /* size of the ERR_KIND window (NUL-terminated) */
 #define IPU_ERR_ABSENT_MAX 0x8u /* absent tiles listed in the ERR_ABSENT window */
 #define IPU_DESC_FLAG_IRQ 0x1u /* raise IRQ_STATUS.DMA<n> when this descriptor retires */
 
