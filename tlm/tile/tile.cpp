@@ -164,6 +164,8 @@ void Tile::finish_compute(uint64_t batch) {
         f = *run_.stop.fault;
       } else {
         f.code = ProblemCode::TileFault;
+        f.ipu = identity().ipu;
+        f.tile = identity().tile;
         f.kind = "fault";
         f.detail = "the core reported a fault without details";
       }
@@ -336,6 +338,8 @@ void Tile::halt() {
 void Tile::fault_here(std::string kind, std::string detail) {
   iss::Fault f;
   f.code = ProblemCode::TileFault;
+  f.ipu = identity().ipu;
+  f.tile = identity().tile;
   f.kind = std::move(kind);
   f.detail = std::move(detail);
   f.thread = 0;
@@ -345,9 +349,8 @@ void Tile::fault_here(std::string kind, std::string detail) {
 }
 
 void Tile::stop_with_fault(iss::Fault fault) {
-  // The ISS knows the tile and the thread; here are the tile cycle and the superstep.
-  fault.ipu = identity().ipu;
-  fault.tile = identity().tile;
+  // The fault names its tile and thread (the ISS's, or fault_here's); here are the tile
+  // cycle and the superstep.
   fault.cycle = run_.stop_cycle;
   fault.superstep = run_.syncs;
   run_.fault = std::move(fault);
