@@ -64,7 +64,7 @@ struct Problem {
   // The second tile of a problem between two (the receiver of a send, the sender of a
   // receive).
   struct Peer {
-    uint32_t ipu = kNone, tile = kNone, thread = kNone, pc = kNone;
+    uint32_t ipu = kNone, tile = kNone, pc = kNone;
     bool operator==(const Peer&) const = default;
   };
   std::optional<Peer> peer;

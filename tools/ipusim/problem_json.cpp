@@ -29,8 +29,7 @@ nlohmann::ordered_json problem_json(const Problem& p) {
   j["superstep"] = number(p.superstep);
   j["cycle"] = number(p.cycle);
   if (p.peer)
-    j["peer"] = {{"ipu", id(p.peer->ipu)}, {"tile", id(p.peer->tile)}, {"thread", id(p.peer->thread)},
-                 {"pc", id(p.peer->pc)}};
+    j["peer"] = {{"ipu", id(p.peer->ipu)}, {"tile", id(p.peer->tile)}, {"pc", id(p.peer->pc)}};
   else
     j["peer"] = nullptr;
   j["detail"] = p.detail;
