@@ -5,9 +5,18 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <type_traits>
 #include <fstream>
 
+#include <ipu/hostif_regs.h>
+
 #include "ipudrv/device.h"
+
+// ipudrv.h is plain C and spells its arrays' sizes out: they are the register windows'.
+static_assert(sizeof(ipudrv_device_error::text) == IPU_ERR_TEXT_BYTES, "text: the ERR_TEXT window");
+static_assert(sizeof(ipudrv_device_error::kind) == IPU_WIN_ERR_KIND_BYTES, "kind: the ERR_KIND window");
+static_assert(std::extent_v<decltype(ipudrv_device_error::absent_ipu)> == IPU_ERR_ABSENT_MAX, "absent_ipu: ERR_ABSENT");
+static_assert(std::extent_v<decltype(ipudrv_device_error::absent_tile)> == IPU_ERR_ABSENT_MAX, "absent_tile: ERR_ABSENT");
 
 struct ipudrv_device {
   std::unique_ptr<ipudrv::Device> dev;

@@ -7,25 +7,8 @@
 
 namespace ipudrv {
 
-const char* device_error_name(uint32_t code) {
-  switch (code) {
-    case IPU_ERR_NONE: return "NONE";
-    case IPU_ERR_TILE_FAULT: return "TILE_FAULT";
-    case IPU_ERR_EXCHANGE: return "EXCHANGE";
-    case IPU_ERR_DEADLOCK: return "DEADLOCK";
-    case IPU_ERR_SMEM_RANGE: return "SMEM_RANGE";
-    case IPU_ERR_SMEM_ALIGN: return "SMEM_ALIGN";
-    case IPU_ERR_STREAM: return "STREAM";
-    case IPU_ERR_DMA_HOST_ADDR: return "DMA_HOST_ADDR";
-    case IPU_ERR_DMA_DESC: return "DMA_DESC";
-    case IPU_ERR_DMA_TILE: return "DMA_TILE";
-    case IPU_ERR_BOOT: return "BOOT";
-    case IPU_ERR_REG: return "REG";
-    case IPU_ERR_STATE: return "STATE";
-    case IPU_ERR_STREAM_OVERFLOW: return "STREAM_OVERFLOW";
-  }
-  return "UNKNOWN";
-}
+// The register map's table (tools/regmap generates ipu_err_name from registers.yaml).
+const char* device_error_name(uint32_t code) { return ipu_err_name(code); }
 
 std::string describe(const DeviceErrorInfo& e) {
   std::string s = std::string(device_error_name(e.code)) + " (" + std::to_string(e.code) + ")";

@@ -32,9 +32,9 @@ std::string tiles(const std::vector<SyncTile>& list, size_t listed) {
 
 // `waiters` / `absent`: how many of each list to name.
 std::string deadlock(const Problem& p, size_t waiters, size_t absent) {
-  if (p.waiting > 0) {
-    std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete", p.waiting);
-    if (!p.waiters.empty()) out += ": " + tiles(p.waiters, waiters);
+  if (!p.waiters.empty()) {
+    std::string out = fmt::format("sync deadlock: {} tile(s) wait at a sync that can never complete", p.waiters.size());
+    out += ": " + tiles(p.waiters, waiters);
     if (!p.absent.empty()) out += fmt::format("; {} tile(s) never arrive: {}", p.absent.size(), tiles(p.absent, absent));
     return out;
   }
@@ -65,25 +65,8 @@ std::string text(const Problem& p) {
 
 }  // namespace
 
-const char* code_name(ProblemCode code) {
-  switch (code) {
-    case ProblemCode::None: return "NONE";
-    case ProblemCode::TileFault: return "TILE_FAULT";
-    case ProblemCode::Exchange: return "EXCHANGE";
-    case ProblemCode::Deadlock: return "DEADLOCK";
-    case ProblemCode::SmemRange: return "SMEM_RANGE";
-    case ProblemCode::SmemAlign: return "SMEM_ALIGN";
-    case ProblemCode::Stream: return "STREAM";
-    case ProblemCode::DmaHostAddr: return "DMA_HOST_ADDR";
-    case ProblemCode::DmaDesc: return "DMA_DESC";
-    case ProblemCode::DmaTile: return "DMA_TILE";
-    case ProblemCode::Boot: return "BOOT";
-    case ProblemCode::Reg: return "REG";
-    case ProblemCode::State: return "STATE";
-    case ProblemCode::StreamOverflow: return "STREAM_OVERFLOW";
-  }
-  return "UNKNOWN";
-}
+// The register map's table (tools/regmap generates ipu_err_name from registers.yaml).
+const char* code_name(ProblemCode code) { return ipu_err_name(uint32_t(code)); }
 
 std::string to_text(const Problem& p) { return text(p); }
 

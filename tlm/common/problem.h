@@ -36,7 +36,8 @@ enum class ProblemCode : uint32_t {
   StreamOverflow = IPU_ERR_STREAM_OVERFLOW,
 };
 
-// "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN".
+// "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN":
+// the generated ipu_err_name() of ipu/hostif_regs.h.
 const char* code_name(ProblemCode code);
 
 // A tile of a deadlock: one that never arrived ("halted at cycle 24", "waits at zone 2",
@@ -63,18 +64,16 @@ struct Problem {
   // The second tile of a problem between two (the receiver of a send, the sender of a
   // receive).
   struct Peer {
-    uint32_t ipu = kNone, tile = kNone, thread = kNone, pc = kNone;
+    uint32_t ipu = kNone, tile = kNone, pc = kNone;
     bool operator==(const Peer&) const = default;
   };
   std::optional<Peer> peer;
   std::string detail;            // what happened, e.g. "load of 4 bytes at 0x00000002"
   uint32_t insn = 0;             // faults: the instruction word
   std::string disasm;            // faults: it disassembled (empty: none)
-  // Deadlocks: every tile that never arrived and every one that waits ((ipu, tile) order);
-  // `waiting` counts the waiters (waiters.size()).
+  // Deadlocks: every tile that never arrived and every one that waits ((ipu, tile) order).
   std::vector<SyncTile> absent;
   std::vector<SyncTile> waiters;
-  uint32_t waiting = 0;
 
   bool has_tile() const { return tile != kNone; }
   bool operator==(const Problem&) const = default;

@@ -52,52 +52,37 @@ void ExchangeFabric::collect_copies(const std::vector<Entry>& entries) {
 }
 
 bool ExchangeFabric::gateway_call(streaming::GatewayRequest::Kind kind) {
-  gateway_errors_.clear();
+  const size_t errors_before = errors_.size();
   streaming::GatewayRequest req;
   req.kind = kind;
   req.copies = &copies_of_phase_;
-  req.errors = &gateway_errors_;
+  req.errors = &errors_;  // the gateway appends
   tlm::tlm_generic_payload trans;
   attach_message(trans, req);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   gateway_socket[0]->b_transport(trans, delay);
-  if (trans.is_response_ok() && gateway_errors_.empty()) return true;
-  if (gateway_errors_.empty()) {
+  const bool added = errors_.size() != errors_before;
+  if (trans.is_response_ok() && !added) return true;
+  if (!added) {
     const GatewayCopy& c = copies_of_phase_.front();
     Problem e = fabric_problem("gateway refused", c.tile,
                                fmt::format("exchange fabric of ipu {}: the gateway refused the copies: {}", config_.ipu,
                                            trans.get_response_string()));
     e.pc = c.pc;
-    gateway_errors_.push_back(std::move(e));
+    errors_.push_back(std::move(e));
   }
   return false;
 }
 
 void ExchangeFabric::check_copies() {
   if (gateway_socket.size() == 0) {
-    gateway_errors_.clear();
-    for (const GatewayCopy& c : copies_of_phase_) {
-      const bool smem = streaming::is_smem(c.op);
-      Problem e;
-      e.code = smem ? ProblemCode::SmemRange : ProblemCode::Stream;
-      e.kind = "no gateway";
-      e.ipu = c.ipu;
-      e.tile = c.tile;
-      e.thread = 0;
-      e.pc = c.pc;
-      e.address = smem ? c.smem_addr : c.stream;
-      e.detail = fmt::format("{}: no streaming memory or host streams (no gateway connected to ipu {})",
-                             streaming::describe(c), c.ipu);
-      gateway_errors_.push_back(std::move(e));
-    }
-  } else if (gateway_call(streaming::GatewayRequest::Kind::Check)) {
-    return;
+    for (const GatewayCopy& c : copies_of_phase_)
+      errors_.push_back(streaming::copy_problem(
+          c, streaming::is_smem(c.op) ? ProblemCode::SmemRange : ProblemCode::Stream, "no gateway",
+          fmt::format("no streaming memory or host streams (no gateway connected to ipu {})", c.ipu)));
+  } else {
+    gateway_call(streaming::GatewayRequest::Kind::Check);
   }
-  take_gateway_errors();
-}
-
-void ExchangeFabric::take_gateway_errors() {
-  errors_.insert(errors_.end(), gateway_errors_.begin(), gateway_errors_.end());
 }
 
 Problem ExchangeFabric::fabric_problem(std::string kind, uint32_t tile, std::string detail) const {
@@ -154,10 +139,7 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   const uint64_t generation = generation_;
   const bool ran = gateway_call(streaming::GatewayRequest::Kind::Run);
   if (generation != generation_) return;  // reset while a stream copy waited: drop the phase
-  if (!ran) {
-    take_gateway_errors();  // errors_ is empty here: run_copies() runs only on a clean phase
-    return;
-  }
+  if (!ran) return;  // the gateway's problems are in errors_
   // entries are in tile order, like the copies.
   size_t entry = 0;
   for (size_t i = 0; i < copies_of_phase_.size(); ++i) {
@@ -176,10 +158,11 @@ void ExchangeFabric::run_copies(std::vector<TileOutcome>& outcomes, const std::v
   copy_data_.clear();  // a phase's buffers do not outlive it
 }
 
-void ExchangeFabric::set_failure_cycle(const std::vector<Entry>& entries) {
+uint64_t ExchangeFabric::set_failure_cycle(const std::vector<Entry>& entries) {
   uint64_t cycle = 0;
   for (const Entry& e : entries) cycle = std::max(cycle, e.cycle);
   for (Problem& p : errors_) p.cycle = cycle;
+  return cycle;
 }
 
 }  // namespace ipusim::exchange

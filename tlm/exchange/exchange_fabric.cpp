@@ -121,8 +121,7 @@ void ExchangeFabric::exchange_thread() {
     ++exchanges_;
     if (!errors_.empty()) {
       ++failed_;
-      set_failure_cycle(entries);
-      answer(entries, nullptr);
+      answer(entries, nullptr, set_failure_cycle(entries));
       continue;
     }
     // Every poster learns its done cycle at once; SystemC time goes to the earliest.
@@ -134,7 +133,7 @@ void ExchangeFabric::exchange_thread() {
     const uint64_t generation = generation_;
     if (at > now) wait(at - now);
     if (generation != generation_) continue;  // reset meanwhile
-    answer(entries, &outcomes);
+    answer(entries, &outcomes, 0);
   }
 }
 
@@ -148,17 +147,13 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
       for (uint32_t peer : p.peers)
         if (peer < first || peer >= last) {
           const bool send = p.kind == iss::ExchangePost::Kind::Send;
-          Problem x;
-          x.code = ProblemCode::Exchange;
-          x.kind = "between IPUs";
-          x.ipu = config_.ipu;
-          x.tile = e.tile;
+          Problem x = fabric_problem(
+              "between IPUs", e.tile,
+              fmt::format("tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
+                          "needs the IPU-Links, which this platform does not model yet",
+                          first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc));
           x.pc = p.pc;
           x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
-          x.detail = fmt::format(
-              "tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
-              "needs the IPU-Links, which this platform does not model yet",
-              first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc);
           out.push_back(std::move(x));
         }
   }
@@ -186,12 +181,9 @@ void ExchangeFabric::deliver(const ExchangePlan& plan) {
   }
 }
 
-void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes) {
+void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes,
+                            uint64_t failure_cycle) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // A failed exchange fails when the last participant got there: every poster learns it
-  // as of that cycle.
-  uint64_t failure_cycle = 0;
-  for (const Entry& e : entries) failure_cycle = std::max(failure_cycle, e.cycle);
   for (size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     if (!e.trans) continue;
@@ -204,7 +196,7 @@ void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector
       if (at > now) delay = at - now;
       e.trans->set_response_status(tlm::TLM_OK_RESPONSE);
     } else {
-      e.msg->done_cycle = failure_cycle;
+      e.msg->done_cycle = failure_cycle;  // every poster learns it as of that cycle
       e.msg->problems = &errors_;
       e.trans->set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }

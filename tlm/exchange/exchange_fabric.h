@@ -10,7 +10,7 @@
 //   1. plans the exchange over all of them (closed tiles count as posting nothing, so a
 //      send to one is reported as "posts no receive");
 //   2. on any error answers every poster with TLM_GENERIC_ERROR_RESPONSE and the list of
-//      problems (errors()), and moves nothing: every receive buffer keeps its contents;
+//      problems (ExchangeMessage::problems), and moves nothing: every receive buffer keeps its contents;
 //   3. sends the phase's streaming-memory and host-stream copies (docs/xipu.md funct3 = 3
 //      and 4) to the board's gateway for a Check; any problem fails the exchange as in 2;
 //   4. otherwise copies every delivery (b_transport read from the sender's mem_socket,
@@ -103,8 +103,6 @@ class ExchangeFabric : public sc_core::sc_module {
   uint64_t messages() const { return messages_; }
   uint64_t bytes() const { return bytes_; }
   double plan_seconds() const { return plan_seconds_; }
-  // The problems of the last failed exchange (what the error responses point to).
-  const std::vector<Problem>& errors() const { return errors_; }
   uint64_t copies() const { return copies_; }
   uint64_t copy_bytes() const { return copy_bytes_; }
 
@@ -124,19 +122,22 @@ class ExchangeFabric : public sc_core::sc_module {
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
   // Streaming copies (exchange_copies.cpp).
   void collect_copies(const std::vector<Entry>& entries);
-  bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: errors in gateway_errors_
+  bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: problems added to errors_
   void check_copies();       // adds to errors_ if a copy cannot be done
-  void take_gateway_errors();  // gateway_errors_ into errors_
   void run_copies(std::vector<TileOutcome>& outcomes, const std::vector<Entry>& entries);
   // One b_transport to a tile's memory, reusing `trans`; false if refused (reason in trans).
   bool tile_access(tlm::tlm_generic_payload& trans, tlm::tlm_command cmd, uint32_t tile, uint32_t addr,
                    uint8_t* data, uint32_t len);
   uint64_t cycle_at(const sc_core::sc_time& t) const;  // the first tile cycle at or after t
-  // Every problem of a failed phase happened at the cycle the phase failed.
-  void set_failure_cycle(const std::vector<Entry>& entries);
-  // A problem the fabric finds itself (a tile access it could not make): code Exchange.
+  // Every problem of a failed phase happened at the cycle the phase failed (the last
+  // participant's arrival): sets it on each and returns it.
+  uint64_t set_failure_cycle(const std::vector<Entry>& entries);
+  // A problem the fabric finds itself (a tile access it could not make, a message to
+  // another IPU): code Exchange, this IPU, `tile`.
   Problem fabric_problem(std::string kind, uint32_t tile, std::string detail) const;
-  void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes);
+  // outcomes: the done cycles of an exchange that succeeded; nullptr: it failed at
+  // failure_cycle (set_failure_cycle()), and the posters get errors_.
+  void answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes, uint64_t failure_cycle);
 
   ExchangeFabricConfig config_;
   TileClock clock_;
@@ -152,7 +153,6 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<Problem> errors_;
   std::vector<streaming::GatewayCopy> copies_of_phase_;
   std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
-  std::vector<Problem> gateway_errors_;
   uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
   double plan_seconds_ = 0;

@@ -13,7 +13,7 @@
 
 namespace ipusim::exchange::detail {
 
-inline constexpr uint32_t kNoTile = UINT32_MAX;  // = Problem::kNone
+inline constexpr uint32_t kNoTile = Problem::kNone;  // no tile (or pc): the record names none
 
 // The plan's error list, capped at kMaxPlanErrors problems plus one that counts the rest.
 class ErrorList {

@@ -228,7 +228,8 @@ void HostInterface::update_stats() {
   if (reset_epoch_ == model_epoch_) stats_ = s;
 }
 
-// System-wide IPU indices -> this board's (ERR_IPU, ERR_PEER_IPU, ERR_ABSENT are per board).
+// System-wide IPU indices -> this board's (ERR_IPU, ERR_PEER_IPU, ERR_ABSENT are per board;
+// no register shows the waiters, which ERR_TEXT, rendered before, names as the platform does).
 void HostInterface::to_board(Problem& p) const {
   auto local = [&](uint32_t& ipu) {
     if (ipu != Problem::kNone && ipu >= first_ipu_) ipu -= first_ipu_;
@@ -236,7 +237,6 @@ void HostInterface::to_board(Problem& p) const {
   local(p.ipu);
   if (p.peer) local(p.peer->ipu);
   for (SyncTile& t : p.absent) local(t.ipu);
-  for (SyncTile& t : p.waiters) local(t.ipu);
 }
 
 void HostInterface::after_simulate(bool starved) {
@@ -283,8 +283,6 @@ void HostInterface::after_simulate(bool starved) {
   // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
   // or the board's stuck state; only its IPUs become the board's.
   Error e = out.problems.front();
-  if (e.code == ProblemCode::None) e.code = ProblemCode::Deadlock;
-  if (out.stop && !e.cycle) e.cycle = out.stop->cycle;
   const std::string text = to_text(e, IPU_ERR_TEXT_BYTES - 1);
   to_board(e);
   record(e, text);

@@ -11,6 +11,9 @@
 #include "iss/tile_core.h"
 
 namespace ipusim::host_if {
+
+static_assert(IPU_ERR_ABSENT_MAX * 4 == IPU_WIN_ERR_ABSENT_BYTES, "ERR_ABSENT: one word per listed absent tile");
+
 namespace {
 
 uint32_t lo(uint64_t v) { return uint32_t(v); }
@@ -118,7 +121,7 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_ERR_PEER_PC: return error_.peer ? error_.peer->pc : Problem::kNone;
     case IPU_REG_ERR_SUPERSTEP:
       return error_.superstep ? uint32_t(std::min<uint64_t>(*error_.superstep, Problem::kNone - 1)) : Problem::kNone;
-    case IPU_REG_ERR_WAITING: return error_.waiting;
+    case IPU_REG_ERR_WAITING: return uint32_t(error_.waiters.size());
     case IPU_REG_ERR_ABSENT_COUNT: return uint32_t(error_.absent.size());
     default: break;
   }

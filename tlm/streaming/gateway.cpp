@@ -21,7 +21,26 @@ const char* mnemonic(GatewayCopy::Op op) {
   }
 }
 
+// The record of a bad copy without its detail: the posting, the copy's address.
+Problem located(const GatewayCopy& c, ProblemCode code, std::string kind) {
+  Problem e;
+  e.code = code;
+  e.kind = std::move(kind);
+  e.ipu = c.ipu;
+  e.tile = c.tile;
+  e.thread = 0;  // the supervisor posts copies
+  e.pc = c.pc;
+  e.address = is_smem(c.op) ? c.smem_addr : c.stream;
+  return e;
+}
+
 }  // namespace
+
+Problem copy_problem(const GatewayCopy& c, ProblemCode code, std::string kind, const std::string& why) {
+  Problem e = located(c, code, std::move(kind));
+  e.detail = fmt::format("{}: {}", describe(c), why);
+  return e;
+}
 
 std::string describe(const GatewayCopy& c) {
   const std::string far = is_smem(c.op) ? fmt::format("streaming memory 0x{:016x}", c.smem_addr)
@@ -139,53 +158,39 @@ void Gateway::b_transport(int, tlm::tlm_generic_payload& trans, sc_core::sc_time
                                                                   : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
-// Text: "tile 3 (ipu 0) thread 0 pc 0x00040120: smread of ...: problem" (to_text).
-Problem Gateway::error(const GatewayCopy& c, ProblemCode code, std::string kind, const std::string& problem) const {
-  Problem e;
-  e.code = code;
-  e.kind = std::move(kind);
-  e.ipu = c.ipu;
-  e.tile = c.tile;
-  e.thread = 0;  // the supervisor posts copies
-  e.pc = c.pc;
-  e.address = is_smem(c.op) ? c.smem_addr : c.stream;
-  e.detail = fmt::format("{}: {}", describe(c), problem);
-  return e;
-}
-
 // Kind "no host"; text: "host stream 5: no host connected (use the driver): tile 1 (ipu 0)
 // thread 0 pc ...: hsread ... (why)".
 Problem Gateway::no_host(const GatewayCopy& c, ProblemCode code, const std::string& why) const {
-  Problem e = error(c, code, "no host", why);
+  Problem e = located(c, code, "no host");
   e.detail = fmt::format("{} ({})", describe(c), why);
   return e;
 }
 
 bool Gateway::check_copy(const GatewayCopy& c, std::vector<Problem>& errors) const {
   if (c.len > IPU_XFER_MAX) {
-    errors.push_back(error(c, ProblemCode::SmemRange, "too long", fmt::format("longer than IPU_XFER_MAX ({} bytes)", IPU_XFER_MAX)));
+    errors.push_back(copy_problem(c, ProblemCode::SmemRange, "too long", fmt::format("longer than IPU_XFER_MAX ({} bytes)", IPU_XFER_MAX)));
     return false;
   }
   if (c.tile_addr % IPU_SMEM_ALIGN || c.len % IPU_SMEM_ALIGN || (is_smem(c.op) && c.smem_addr % IPU_SMEM_ALIGN)) {
-    errors.push_back(error(c, ProblemCode::SmemAlign, "misaligned copy",
-                           fmt::format("addresses and length must be multiples of {} (IPU_SMEM_ALIGN)", IPU_SMEM_ALIGN)));
+    errors.push_back(copy_problem(c, ProblemCode::SmemAlign, "misaligned copy",
+                                  fmt::format("addresses and length must be multiples of {} (IPU_SMEM_ALIGN)", IPU_SMEM_ALIGN)));
     return false;
   }
   if (is_smem(c.op)) {
     if (memory_.size() == 0) {
-      errors.push_back(error(c, ProblemCode::SmemRange, "no streaming memory",
-                             fmt::format("no streaming memory on board {} (streaming_memory.size_gib is 0)",
-                                         config_.board)));
+      errors.push_back(copy_problem(c, ProblemCode::SmemRange, "no streaming memory",
+                                    fmt::format("no streaming memory on board {} (streaming_memory.size_gib is 0)",
+                                                config_.board)));
       return false;
     }
     if (!memory_.contains(c.smem_addr, c.len)) {
-      errors.push_back(error(c, ProblemCode::SmemRange, "beyond streaming memory",
-                             fmt::format("beyond the end of streaming memory (0x{:x} bytes on board {})",
-                                         memory_.size(), config_.board)));
+      errors.push_back(copy_problem(c, ProblemCode::SmemRange, "beyond streaming memory",
+                                    fmt::format("beyond the end of streaming memory (0x{:x} bytes on board {})",
+                                                memory_.size(), config_.board)));
       return false;
     }
   } else if (c.stream >= IPU_STREAMS) {
-    errors.push_back(error(c, ProblemCode::Stream, "no such stream", fmt::format("no such stream (ids 0..{})", IPU_STREAMS - 1)));
+    errors.push_back(copy_problem(c, ProblemCode::Stream, "no such stream", fmt::format("no such stream (ids 0..{})", IPU_STREAMS - 1)));
     return false;
   }
   return true;
@@ -217,7 +222,7 @@ void Gateway::run(std::vector<GatewayCopy>& copies, std::vector<Problem>& errors
   for (const GatewayCopy& c : copies) {
     if (!check_copy(c, errors)) return;
     if (c.len > 0 && !c.data) {
-      errors.push_back(error(c, ProblemCode::SmemRange, "no data buffer", "no data buffer (a fabric bug)"));
+      errors.push_back(copy_problem(c, ProblemCode::SmemRange, "no data buffer", "no data buffer (a fabric bug)"));
       return;
     }
   }
@@ -297,7 +302,7 @@ bool Gateway::stream_copy(GatewayCopy& c, std::vector<Problem>& errors) {
   };
   for (;;) {
     if (epoch != stream_epoch_) {  // reset_streams() cleared the queues and waiters already
-      errors.push_back(error(c, ProblemCode::Stream, "streams reset", "the streams were reset while the copy waited"));
+      errors.push_back(copy_problem(c, ProblemCode::Stream, "streams reset", "the streams were reset while the copy waited"));
       return false;
     }
     const bool my_turn = !held_ && q.serving == ticket;

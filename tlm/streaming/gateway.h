@@ -167,8 +167,7 @@ class Gateway : public sc_core::sc_module {
   // (and an error appended) if the FIFO would block and no host is connected.
   bool stream_copy(GatewayCopy& c, std::vector<Problem>& errors);
   void changed(uint32_t stream, bool d2h);
-  // The problem record of a bad copy, made here where it is found.
-  Problem error(const GatewayCopy& c, ProblemCode code, std::string kind, const std::string& problem) const;
+  // A copy no host can serve (the problem records of the other bad copies: copy_problem()).
   Problem no_host(const GatewayCopy& c, ProblemCode code, const std::string& why) const;
   sc_core::sc_time bytes_time(uint64_t bytes, double bytes_per_second) const;
 

@@ -61,6 +61,11 @@ inline bool into_tile(GatewayCopy::Op op) { return op == GatewayCopy::Op::SmemRe
 // "hswrite of 16 bytes at 0x00050000 to host stream 3" (gateway.cpp).
 std::string describe(const GatewayCopy& copy);
 
+// The problem record of a bad copy (gateway.cpp): `code`, `kind`, the posting (ipu, tile,
+// thread 0, pc), the address (streaming-memory offset, or the stream id), detail
+// "describe(copy): why". Text: "tile 3 (ipu 0) thread 0 pc 0x00040120: smread of ...: why".
+Problem copy_problem(const GatewayCopy& copy, ProblemCode code, std::string kind, const std::string& why);
+
 struct GatewayRequest {
   enum class Kind : uint32_t { Check = 0, Run = 1 };
   Kind kind = Kind::Check;

@@ -70,8 +70,8 @@ struct SyncDeadlock {
   std::vector<Absent> never_arriving;   // (ipu, tile) order
   uint64_t superstep = 0;               // syncs the controller had released
   // The problem record: code Deadlock, kind "sync", the first tile that never arrives
-  // as ipu / tile (else the first waiter), every absent tile, the waiters and their
-  // count, the cycle and superstep. Its text (to_text): "sync deadlock: 2 tile(s) wait at
+  // as ipu / tile (else the first waiter), every absent tile, the waiters, the
+  // cycle and superstep. Its text (to_text): "sync deadlock: 2 tile(s) wait at
   // a sync that can never complete: ipu 0 tile 1 (zone 1, since cycle 30), ...; 1 tile(s)
   // never arrive: ipu 0 tile 0 (halted at cycle 24)".
   Problem problem() const;

@@ -163,6 +163,8 @@ void Tile::finish_compute(uint64_t batch) {
         f = *run_.stop.fault;
       } else {
         f.code = ProblemCode::TileFault;
+        f.ipu = identity().ipu;
+        f.tile = identity().tile;
         f.kind = "fault";
         f.detail = "the core reported a fault without details";
       }
@@ -293,12 +295,11 @@ tlm::tlm_sync_enum Tile::exchange_bw(tlm::tlm_generic_payload& trans, tlm::tlm_p
       p.tile = identity().tile;
       p.detail = fmt::format("tile {} (ipu {}): the exchange fabric refused the postings: {}", identity().tile,
                              identity().ipu, trans.get_response_string());
+      p.cycle = run_.exchange_failure_cycle;
       run_.exchange_errors = {std::move(p)};
     }
-    for (Problem& p : run_.exchange_errors) {  // the fabric knows the phase, the tile its superstep
-      if (!p.cycle) p.cycle = run_.exchange_failure_cycle;
+    for (Problem& p : run_.exchange_errors)  // the fabric knows the phase's cycle, the tile its superstep
       if (!p.superstep) p.superstep = run_.syncs;
-    }
     run_.state = TileState::ExchangeFailed;
     if (listener_) listener_->tile_stopped(*this);
     return tlm::TLM_COMPLETED;
@@ -336,6 +337,8 @@ void Tile::halt() {
 void Tile::fault_here(std::string kind, std::string detail) {
   iss::Fault f;
   f.code = ProblemCode::TileFault;
+  f.ipu = identity().ipu;
+  f.tile = identity().tile;
   f.kind = std::move(kind);
   f.detail = std::move(detail);
   f.thread = 0;
@@ -345,9 +348,8 @@ void Tile::fault_here(std::string kind, std::string detail) {
 }
 
 void Tile::stop_with_fault(iss::Fault fault) {
-  // The ISS knows the tile and the thread; here are the tile cycle and the superstep.
-  fault.ipu = identity().ipu;
-  fault.tile = identity().tile;
+  // The fault names its tile and thread (the ISS's, or fault_here's); here are the tile
+  // cycle and the superstep.
   fault.cycle = run_.stop_cycle;
   fault.superstep = run_.syncs;
   run_.fault = std::move(fault);

@@ -29,14 +29,13 @@ nlohmann::ordered_json problem_json(const Problem& p) {
   j["superstep"] = number(p.superstep);
   j["cycle"] = number(p.cycle);
   if (p.peer)
-    j["peer"] = {{"ipu", id(p.peer->ipu)}, {"tile", id(p.peer->tile)}, {"thread", id(p.peer->thread)},
-                 {"pc", id(p.peer->pc)}};
+    j["peer"] = {{"ipu", id(p.peer->ipu)}, {"tile", id(p.peer->tile)}, {"pc", id(p.peer->pc)}};
   else
     j["peer"] = nullptr;
   j["detail"] = p.detail;
   j["disasm"] = p.disasm.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.disasm);
   j["absent"] = tiles(p.absent);
-  j["waiting"] = p.waiting;
+  j["waiting"] = p.waiters.size();
   j["waiters"] = tiles(p.waiters);
   j["text"] = to_text(p);
   return j;

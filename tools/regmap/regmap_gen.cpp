@@ -198,6 +198,25 @@ Map parse(const std::string& path) {
   return m;
 }
 
+// For each enum, a C function from value to name ("TILE_FAULT" for IPU_ERR_TILE_FAULT),
+// "UNKNOWN" for any other value: the one table of the names the model and driver print.
+std::string enum_name_functions(const Map& m) {
+  const std::string P = m.prefix;
+  std::string lower_prefix;
+  for (char c : P) lower_prefix += char(std::tolower(static_cast<unsigned char>(c)));
+  std::ostringstream o;
+  for (const auto& e : m.enums) {
+    std::string lower_name;
+    for (char c : e.name) lower_name += char(std::tolower(static_cast<unsigned char>(c)));
+    o << fmt::format("\n/* {}_{}_* by name (\"{}\", ...); \"UNKNOWN\" for any other value */\n", P, e.name,
+                     e.values.empty() ? std::string() : e.values.front().name);
+    o << fmt::format("static inline const char* {}_{}_name(uint32_t value) {{\n  switch (value) {{\n", lower_prefix, lower_name);
+    for (const auto& v : e.values) o << fmt::format("    case {}_{}_{}: return \"{}\";\n", P, e.name, v.name, v.name);
+    o << "    default: return \"UNKNOWN\";\n  }\n}\n";
+  }
+  return o.str();
+}
+
 std::string header(const Map& m, const std::string& source) {
   const std::string P = m.prefix;
   std::ostringstream o;
@@ -253,6 +272,7 @@ std::string header(const Map& m, const std::string& source) {
       at += kC.at(f.type) == "uint64_t" ? 8 : kC.at(f.type) == "uint32_t" ? 4 : kC.at(f.type) == "uint16_t" ? 2 : 1;
     }
   }
+  o << enum_name_functions(m);
   o << "\n#endif /* " << guard << " */\n";
   return o.str();
 }

@@ -109,22 +109,6 @@ TEST(IssFaults, EveryFaultNamesWhereAndWhat) {
   }
 }
 
-TEST(IssFaults, MessageFormat) {
-  Fault f;
-  f.code = ipusim::ProblemCode::TileFault;
-  f.ipu = 0;
-  f.tile = 12;
-  f.kind = "misaligned access";
-  f.detail = "load of 4 bytes at 0x00000002";
-  f.thread = 3;
-  f.pc = 0x40a10;
-  f.insn = 0x0025a503;
-  f.disasm = "lw a0, 2(a1)";
-  EXPECT_EQ(ipusim::to_text(f),
-            "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load of 4 bytes at 0x00000002 "
-            "[lw a0, 2(a1) = 0x0025a503]");
-}
-
 // The supervisor cannot even issue while six workers run, so a seventh `run` comes from
 // a worker.
 TEST(IssFaults, WorkerStartWhileSixRun) {

@@ -32,7 +32,6 @@
 #define IPU_DMA_CHANNELS 0x2u /* channel 0: host to device, 1: device to host */
 #define IPU_DMA_RING_MAX 0x1000u /* most descriptors in a ring (a power of 2) */
 #define IPU_ERR_TEXT_BYTES 0x100u /* size of the ERR_TEXT window (NUL-terminated) */
-#define IPU_ERR_KIND_BYTES 0x20u /* size of the ERR_KIND window (NUL-terminated) */
 #define IPU_ERR_ABSENT_MAX 0x8u /* absent tiles listed in the ERR_ABSENT window */
 #define IPU_DESC_FLAG_IRQ 0x1u /* raise IRQ_STATUS.DMA<n> when this descriptor retires */
 
@@ -219,5 +218,60 @@ IPU_STATIC_ASSERT(offsetof(struct ipu_dma_desc, tile_count) == 32, "ipu_dma_desc
 IPU_STATIC_ASSERT(offsetof(struct ipu_dma_desc, status) == 36, "ipu_dma_desc.status offset");
 IPU_STATIC_ASSERT(offsetof(struct ipu_dma_desc, error) == 40, "ipu_dma_desc.error offset");
 IPU_STATIC_ASSERT(offsetof(struct ipu_dma_desc, bytes_done) == 44, "ipu_dma_desc.bytes_done offset");
+
+/* IPU_STATE_* by name ("IDLE", ...); "UNKNOWN" for any other value */
+static inline const char* ipu_state_name(uint32_t value) {
+  switch (value) {
+    case IPU_STATE_IDLE: return "IDLE";
+    case IPU_STATE_READY: return "READY";
+    case IPU_STATE_RUNNING: return "RUNNING";
+    case IPU_STATE_PAUSED: return "PAUSED";
+    case IPU_STATE_HALTED: return "HALTED";
+    case IPU_STATE_STREAM_WAIT: return "STREAM_WAIT";
+    case IPU_STATE_ERROR: return "ERROR";
+    default: return "UNKNOWN";
+  }
+}
+
+/* IPU_ERR_* by name ("NONE", ...); "UNKNOWN" for any other value */
+static inline const char* ipu_err_name(uint32_t value) {
+  switch (value) {
+    case IPU_ERR_NONE: return "NONE";
+    case IPU_ERR_TILE_FAULT: return "TILE_FAULT";
+    case IPU_ERR_EXCHANGE: return "EXCHANGE";
+    case IPU_ERR_DEADLOCK: return "DEADLOCK";
+    case IPU_ERR_SMEM_RANGE: return "SMEM_RANGE";
+    case IPU_ERR_SMEM_ALIGN: return "SMEM_ALIGN";
+    case IPU_ERR_STREAM: return "STREAM";
+    case IPU_ERR_DMA_HOST_ADDR: return "DMA_HOST_ADDR";
+    case IPU_ERR_DMA_DESC: return "DMA_DESC";
+    case IPU_ERR_DMA_TILE: return "DMA_TILE";
+    case IPU_ERR_BOOT: return "BOOT";
+    case IPU_ERR_REG: return "REG";
+    case IPU_ERR_STATE: return "STATE";
+    case IPU_ERR_STREAM_OVERFLOW: return "STREAM_OVERFLOW";
+    default: return "UNKNOWN";
+  }
+}
+
+/* IPU_DMA_TARGET_* by name ("TILE", ...); "UNKNOWN" for any other value */
+static inline const char* ipu_dma_target_name(uint32_t value) {
+  switch (value) {
+    case IPU_DMA_TARGET_TILE: return "TILE";
+    case IPU_DMA_TARGET_SMEM: return "SMEM";
+    case IPU_DMA_TARGET_STREAM: return "STREAM";
+    default: return "UNKNOWN";
+  }
+}
+
+/* IPU_DESC_STATUS_* by name ("PENDING", ...); "UNKNOWN" for any other value */
+static inline const char* ipu_desc_status_name(uint32_t value) {
+  switch (value) {
+    case IPU_DESC_STATUS_PENDING: return "PENDING";
+    case IPU_DESC_STATUS_OK: return "OK";
+    case IPU_DESC_STATUS_ERROR: return "ERROR";
+    default: return "UNKNOWN";
+  }
+}
 
 #endif /* IPU_HOSTIF_REGS_H */
