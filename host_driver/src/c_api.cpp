@@ -11,6 +11,7 @@
 #include <ipu/hostif_regs.h>
 
 #include "ipudrv/device.h"
+#include "transport.h"
 
 // ipudrv.h is plain C and spells its arrays' sizes out: they are the register windows'.
 static_assert(sizeof(ipudrv_device_error::text) == IPU_ERR_TEXT_BYTES, "text: the ERR_TEXT window");
@@ -259,19 +260,8 @@ int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, s
     need(count, "count");
     const std::vector<ipudrv::SuperstepStats> steps = checked(dev).superstep_stats(ipu);  // this IPU's only
     if (capacity > 0) need(out, "out");
-    for (size_t i = 0; i < std::min(capacity, steps.size()); ++i) {
-      const ipudrv::SuperstepStats& s = steps[i];
-      out[i] = {.tiles = s.tiles,
-                .exchanging_tiles = s.exchanging_tiles,
-                .incomplete_tiles = s.incomplete_tiles,
-                .begin_cycle = s.begin_cycle,
-                .end_cycle = s.end_cycle,
-                .compute_cycles = s.compute_cycles,
-                .sync_cycles = s.sync_cycles,
-                .exchange_cycles = s.exchange_cycles,
-                .instructions = s.instructions,
-                .exchange_bytes = s.exchange_bytes};
-    }
+    for (size_t i = 0; i < std::min(capacity, steps.size()); ++i)
+      out[i] = ipudrv::detail::superstep_as<ipudrv_superstep>(steps[i]);
     *count = steps.size();
   });
 }

@@ -26,19 +26,6 @@ MappedHostMemory::~MappedHostMemory() {
   if (data_) ::munmap(data_, size_);
 }
 
-SuperstepStats superstep_stats_of(const ipusim::host_if::SuperstepFigures& f) {
-  return {.tiles = f.tiles,
-          .exchanging_tiles = f.exchanging_tiles,
-          .incomplete_tiles = f.incomplete_tiles,
-          .begin_cycle = f.begin_cycle,
-          .end_cycle = f.end_cycle,
-          .compute_cycles = f.compute_cycles,
-          .sync_cycles = f.sync_cycles,
-          .exchange_cycles = f.exchange_cycles,
-          .instructions = f.instructions,
-          .exchange_bytes = f.exchange_bytes};
-}
-
 uint64_t read64(Transport& t, uint32_t lo_offset, uint32_t hi_offset) {
   const uint64_t lo = t.read32(lo_offset);
   return lo | uint64_t(t.read32(hi_offset)) << 32;

@@ -68,8 +68,22 @@ class Transport {
 // and two sessions on one in-process link never collide.
 uint64_t allocate_bus_range(size_t bytes);
 
-// The public record of the device link's per-superstep figures (both transports).
-SuperstepStats superstep_stats_of(const ipusim::host_if::SuperstepFigures& f);
+// One superstep's figures copied between the records that carry them, which name them
+// alike: the device link's (host_if::SuperstepFigures), the C++ API's (SuperstepStats)
+// and the C API's (ipudrv_superstep).
+template <typename To, typename From>
+To superstep_as(const From& f) {
+  return {.tiles = f.tiles,
+          .exchanging_tiles = f.exchanging_tiles,
+          .incomplete_tiles = f.incomplete_tiles,
+          .begin_cycle = f.begin_cycle,
+          .end_cycle = f.end_cycle,
+          .compute_cycles = f.compute_cycles,
+          .sync_cycles = f.sync_cycles,
+          .exchange_cycles = f.exchange_cycles,
+          .instructions = f.instructions,
+          .exchange_bytes = f.exchange_bytes};
+}
 
 size_t round_to_pages(size_t bytes);
 

@@ -61,7 +61,7 @@ class InprocTransport : public Transport {
   }
   std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
     std::vector<SuperstepStats> out;
-    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu)) out.push_back(superstep_stats_of(f));
+    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu)) out.push_back(superstep_as<SuperstepStats>(f));
     return out;
   }
 

@@ -96,7 +96,7 @@ class SocketTransport : public Transport {
       auto reply = request(wire::Supersteps{ipu, uint32_t(out.size())});
       const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
       if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_stats_of(s));
+      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_as<SuperstepStats>(s));
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }
