@@ -6,6 +6,7 @@
 // as such rather than as a missing "sram_kib". Every problem becomes a ConfigError
 // "FILE:LINE: KEY: problem" with the line of the key and its dotted path.
 // docs/config.md is the schema this file implements; change both together.
+#include <ipu/xipu_isa.h>  // IPU_SRAM_BASE, IPU_MAX_WORKERS: the limits SRAM and workers must fit
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <sstream>
 #include <string_view>
 
-#include "iss/tile_core.h"  // kSramBase, kIssueSlots: the limits SRAM and workers must fit
 #include "config/config_loader.h"
 #include "config/config_numbers.h"
 
@@ -341,15 +341,15 @@ TileConfig read_tile(const Section& s) {
   if (kib < 16) s.fail("sram_kib", "must be at least 16 KiB, got " + std::to_string(kib));
   if (kib % 4 != 0) s.fail("sram_kib", "must be a multiple of 4 KiB, got " + std::to_string(kib));
   // The tile address space is 32 bits and SRAM starts at SRAM_BASE (docs/xipu.md).
-  constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - iss::kSramBase;
+  constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - IPU_SRAM_BASE;
   if (kib >= kSramLimit / kKiB) {
     std::ostringstream base;
-    base << std::hex << std::showbase << iss::kSramBase;
+    base << std::hex << std::showbase << IPU_SRAM_BASE;
     s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) + " KiB (4 GiB minus the SRAM base " +
                            base.str() + "), got " + std::to_string(kib));
   }
   t.sram_bytes = kib * kKiB;
-  t.workers = uint32_t(s.optional_uint("workers", 1, iss::kIssueSlots, t.workers));
+  t.workers = uint32_t(s.optional_uint("workers", 1, IPU_MAX_WORKERS, t.workers));
   t.thread_quantum = uint32_t(s.optional_uint("thread_quantum", 1, 1u << 30, t.thread_quantum));
   t.exchange_in_bytes_per_cycle =
       uint32_t(s.optional_uint("exchange_in_bytes_per_cycle", 1, 1024, t.exchange_in_bytes_per_cycle));
