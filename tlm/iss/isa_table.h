@@ -1,8 +1,9 @@
 // The Xipu instructions and the CSRs as tables, generated from the ISA source
 // (hw/isa/xipu.yaml -> tools/isagen -> xipu_ops.inc, xipu_csrs.inc). The decoder and the
 // disassembler both look Xipu words up here, so they accept exactly the same encodings;
-// the CSR unit takes each CSR's access from here. ISS-internal; load time and rare paths
-// only (the run loop never looks anything up).
+// the CSR unit's write switch accepts exactly the CSRs marked writable here (a test,
+// csr_test.cpp, checks it). ISS-internal; load time and rare paths only (the run loop
+// never looks anything up).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,8 @@ inline uint32_t operand_value(const Operand& o, uint32_t word) {
 struct Csr {
   uint32_t number;
   const char* name;
-  bool writable;  // false: a write is an illegal instruction
+  bool writable;  // false: a write is an illegal instruction (the CSR unit's write switch
+                  // accepts exactly the writable ones; csr_test checks it against this table)
 };
 
 // The CSR numbered `number`; nullptr if the tile has none.
