@@ -2,7 +2,6 @@
 // here for the numbers and keeps the semantics in full.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <sstream>
 
 #include "isa_emit.h"
@@ -59,9 +58,8 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
     << "| major | value | what |\n|---|---|---|\n";
   for (const Constant& m : isa.majors) o << fmt::format("| `{}_OPC_{}` | 0x{:02X} | {} |\n", P, m.name, m.value, md_escape(m.doc));
   for (const Group& g : isa.groups) {
-    const Constant& major = *std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& m) { return m.name == g.major; });
     // The heading is the title alone, so links to it (#threads-and-sync) stay stable.
-    o << fmt::format("\n### {}\n\nMajor `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, major.value);
+    o << fmt::format("\n### {}\n\nMajor `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, g.opcode);
     if (g.funct3) o << fmt::format(", funct3 = {} (`{}_F3_{}`)", *g.funct3, P, g.name);
     o << ".\n\n| funct3 | funct7 | mnemonic | operands | who | match / mask | semantics |\n|---|---|---|---|---|---|---|\n";
     for (const Insn& i : g.insns)

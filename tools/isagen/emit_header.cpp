@@ -71,7 +71,7 @@ std::string emit_header(const Isa& isa, const std::string& source) {
       else o << fmt::format("#define {}_F3 {}\n", N, i.funct3);
       o << fmt::format("#define {}_F7 0x{:02X}\n", N, i.funct7);
       o << fmt::format("#define {0}_MATCH {1}_ISA_U(0x{2:08X})\n#define {0}_MASK {1}_ISA_U(0x{3:08X})\n", N, P, i.match, i.mask);
-      o << fmt::format("#define {0}_INSN {1}_ISA_INSN_R({1}_OPC_{2}, {0}_F3, {0}_F7)\n", N, P, i.major);
+      o << fmt::format("#define {0}_INSN {1}_ISA_INSN_R({1}_OPC_{2}, {0}_F3, {0}_F7)\n", N, P, g.major);
     }
   }
 

@@ -89,11 +89,6 @@ void parse_insn(const Reader& r, const YAML::Node& n, Group& g, const Isa& isa, 
   i.cname = upper(i.mnemonic);
   std::replace(i.cname.begin(), i.cname.end(), '.', '_');
   names.claim(n["mnemonic"], "mnemonic", "OP_" + i.cname);
-  i.group = g.name;
-  i.major = g.major;
-  i.opcode = static_cast<uint32_t>(std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) {
-                                     return c.name == g.major;
-                                   })->value);
   if (g.funct3 && n["funct3"]) r.fail(n["funct3"], "funct3", fmt::format("group {} already sets funct3", g.name));
   if (!g.funct3 && !n["funct3"]) r.fail(n, "funct3", fmt::format("missing (group {} sets none)", g.name));
   i.group_funct3 = g.funct3.has_value();
@@ -116,7 +111,7 @@ void parse_insn(const Reader& r, const YAML::Node& n, Group& g, const Isa& isa, 
   uint32_t operand_bits = 0;
   for (const Operand& o : i.operands) operand_bits |= 31u << field_shift(o.field);
   i.mask = ~operand_bits;
-  i.match = i.funct7 << 25 | i.funct3 << 12 | i.opcode;
+  i.match = i.funct7 << 25 | i.funct3 << 12 | g.opcode;
   g.insns.push_back(std::move(i));
 }
 
@@ -181,8 +176,9 @@ Isa parse_isa(const std::string& path) {
     g.name = r.cname(n, "name");
     g.title = r.text(n, "title");
     g.major = r.cname(n, "major");
-    if (std::none_of(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) { return c.name == g.major; }))
-      r.fail(n["major"], "major", fmt::format("'{}' is not one of the majors", g.major));
+    auto major = std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) { return c.name == g.major; });
+    if (major == isa.majors.end()) r.fail(n["major"], "major", fmt::format("'{}' is not one of the majors", g.major));
+    g.opcode = static_cast<uint32_t>(major->value);
     if (n["funct3"]) {
       g.funct3 = static_cast<uint32_t>(r.number(n, "funct3", 7));
       names.claim(n["name"], "name", "F3_" + g.name);
