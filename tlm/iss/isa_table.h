@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "iss/decoded.h"
+#include "iss/rv_fields.h"
 
 namespace ipusim::iss::isa {
 
@@ -34,7 +35,7 @@ struct XipuInsn {
 const XipuInsn* find_xipu(uint32_t word);
 
 inline uint32_t operand_value(const Operand& o, uint32_t word) {
-  return (word >> (o.field == Field::rd ? 7 : o.field == Field::rs1 ? 15 : 20)) & 31;
+  return o.field == Field::rd ? rv::rd(word) : o.field == Field::rs1 ? rv::rs1(word) : rv::rs2(word);
 }
 
 struct Csr {
