@@ -13,6 +13,7 @@
 
 #include <ipu/xipu_isa.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -136,9 +137,7 @@ class Asm {
   void jalr(Reg rd, Reg rs1, int32_t off) { word(i_type(off, rs1, 0, rd, rv::kJalr)); }
   // Two words always: lui + addi.
   void li(Reg rd, uint32_t v) {
-    const uint32_t lo = v & 0xfff, hi = (v + 0x800) >> 12;
-    lui(rd, hi & 0xfffff);
-    addi(rd, rd, static_cast<int32_t>(lo << 20) >> 20);
+    for (uint32_t w : lui_addi(rd, v)) word(w);
   }
   void la(Reg rd, const std::string& l) { fix(Fix::La, l, rd); word(0); }
   // System
@@ -220,9 +219,9 @@ class Asm {
         case Fix::Branch: out[f.index] = b_type(off, f.b, f.a, f.f3); break;
         case Fix::Jal: out[f.index] = j_type(off, f.a); break;
         case Fix::La: {
-          const uint32_t lo = target & 0xfff, hi = (target + 0x800) >> 12;
-          out[f.index] = u_type(hi & 0xfffff, f.a, rv::kLui);
-          out[f.index + 1] = i_type(static_cast<int32_t>(lo << 20) >> 20, f.a, 0, f.a, rv::kOpImm);
+          const std::array<uint32_t, 2> w = lui_addi(f.a, target);
+          out[f.index] = w[0];
+          out[f.index + 1] = w[1];
           break;
         }
       }
@@ -231,6 +230,11 @@ class Asm {
   }
 
  private:
+  // `li` and `la`: lui rd, %hi(v); addi rd, rd, %lo(v) (%hi rounded up when %lo is negative).
+  static std::array<uint32_t, 2> lui_addi(uint32_t rd, uint32_t v) {
+    const uint32_t lo = v & 0xfff, hi = (v + 0x800) >> 12;
+    return {u_type(hi & 0xfffff, rd, rv::kLui), i_type(static_cast<int32_t>(lo << 20) >> 20, rd, 0, rd, rv::kOpImm)};
+  }
   enum class Fix { Branch, Jal, La };
   struct Fixup {
     Fix kind;
