@@ -7,7 +7,7 @@ namespace ipusim::gen {
 
 std::optional<GenArgs> parse_args(int argc, char** argv, const std::string& tool, const std::string& program,
                                   std::initializer_list<Option> outputs) {
-  std::vector<Option> required{{"--yaml", "SRC"}};
+  std::vector<Option> required{{"--yaml", "SRC"}, {"--target", "T"}};
   required.insert(required.end(), outputs.begin(), outputs.end());
   std::string usage = "usage: " + program;
   for (const Option& o : required) usage += std::string(" ") + o.name + " " + o.metavar;
@@ -35,6 +35,7 @@ std::optional<GenArgs> parse_args(int argc, char** argv, const std::string& tool
     if (!values.count(o.name)) return bad(std::string(o.name) + " is missing");
   for (const Option& o : outputs) args.outputs[o.name] = values[o.name];
   args.yaml = values["--yaml"];
+  args.target = values["--target"];
   args.source = values.count("--source-name") ? values["--source-name"] : args.yaml;
   return args;
 }

@@ -1,9 +1,11 @@
 // The command line every generator takes:
 //
-//   TOOL --yaml SRC <its outputs: --OPTION PATH ...> [--source-name NAME] [--check]
+//   TOOL --yaml SRC --target T <its outputs: --OPTION PATH ...> [--source-name NAME] [--check]
 //
-// --source-name is how the generated files name the source (default: SRC); with --check
-// nothing is written and a stale output is an error (generated_files.h).
+// --target is the build target that runs the tool (named in the --check hint),
+// --source-name how the generated files name the source (default: SRC); with --check
+// nothing is written and a stale output is an error (generated_files.h). CMake's
+// ipusim_add_generator (tools/gencommon/CMakeLists.txt) passes all but the outputs.
 #pragma once
 
 #include <initializer_list>
@@ -16,6 +18,7 @@ namespace ipusim::gen {
 struct GenArgs {
   std::string yaml;    // --yaml: where the source is read from
   std::string source;  // --source-name, else yaml
+  std::string target;  // --target: "run: cmake --build build --target <target>"
   bool check = false;
   std::map<std::string, std::string> outputs;  // "--header" -> path: every required option
 

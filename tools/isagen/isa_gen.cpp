@@ -1,8 +1,8 @@
 // isa_gen (tools/isagen): turns the ISA source (hw/isa/xipu.yaml) into the checked-in files that firmware,
 // the ISS, the driver and the docs use (isa_emit.h lists them).
 //
-//   isa_gen --yaml hw/isa/xipu.yaml --header H --ld LD --iss-ops INC --iss-csrs INC --doc MD
-//          [--source-name NAME] [--check]
+//   isa_gen --yaml hw/isa/xipu.yaml --target isagen --header H --ld LD --iss-ops INC
+//           --iss-csrs INC --doc MD [--source-name NAME] [--check]
 //
 // With --check nothing is written: the exit status is 1 (and the file is named) if an
 // output differs from what the source generates, so a test keeps the checked-in copies
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   const std::string& source = args->source;
   return ipusim::gen::run_generator("isagen", args->yaml, [&] {
     const isagen::Isa isa = isagen::parse_isa(args->yaml);
-    return ipusim::gen::write_generated("isagen", source, "isagen",
+    return ipusim::gen::write_generated("isagen", source, args->target,
                                         {{(*args)["--header"], isagen::emit_header(isa, source)},
                                          {(*args)["--ld"], isagen::emit_ld(isa, source)},
                                          {(*args)["--iss-ops"], isagen::emit_iss_ops(isa, source)},

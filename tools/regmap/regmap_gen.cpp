@@ -1,7 +1,8 @@
 // regmap_gen: turns a register map source (hw/<block>/registers.yaml) into the C / C++
 // header the model, the driver and the firmware include, and the register table of docs/.
 //
-//   regmap_gen --yaml hw/host_if/registers.yaml --header OUT.h --doc OUT.md [--source-name NAME] [--check]
+//   regmap_gen --yaml hw/host_if/registers.yaml --target regmap --header OUT.h --doc OUT.md
+//              [--source-name NAME] [--check]
 //
 // With --check nothing is written: the exit status is 1 (and the file is named) if an
 // output differs from what the source generates, so a test keeps the checked-in copies
@@ -281,7 +282,7 @@ int main(int argc, char** argv) {
   const std::string& source = args->source;
   return ipusim::gen::run_generator("regmap_gen", args->yaml, [&] {
     const Map m = parse(args->yaml);
-    return ipusim::gen::write_generated("regmap_gen", source, "regmap",
+    return ipusim::gen::write_generated("regmap_gen", source, args->target,
                                         {{(*args)["--header"], header(m, source)}, {(*args)["--doc"], doc(m, source)}},
                                         args->check);
   });
