@@ -340,8 +340,10 @@ TileConfig read_tile(const Section& s) {
   uint64_t kib = s.required_uint("sram_kib", 0, std::numeric_limits<uint64_t>::max());
   if (kib < 16) s.fail("sram_kib", "must be at least 16 KiB, got " + std::to_string(kib));
   if (kib % 4 != 0) s.fail("sram_kib", "must be a multiple of 4 KiB, got " + std::to_string(kib));
-  // The tile address space is 32 bits and SRAM starts at SRAM_BASE (docs/xipu.md).
-  constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - IPU_SRAM_BASE;
+  // The tile address space is IPU_ADDRESS_BITS (32) bits and SRAM starts at SRAM_BASE
+  // (docs/xipu.md); the same bound as iss::kSramMaxBytes, which this library does not see.
+  constexpr uint64_t kSramLimit = (uint64_t(1) << IPU_ADDRESS_BITS) - IPU_SRAM_BASE;
+  static_assert(IPU_ADDRESS_BITS == 32, "the message below says 4 GiB");
   if (kib >= kSramLimit / kKiB) {
     std::ostringstream base;
     base << std::hex << std::showbase << IPU_SRAM_BASE;
