@@ -34,6 +34,13 @@ struct XipuInsn {
 // The Xipu instruction `word` encodes, with every operand in range; nullptr if none.
 const XipuInsn* find_xipu(uint32_t word);
 
+// The mnemonic of the Xipu instruction `word` encodes ("amp.mac.f16"), for fault
+// messages: a decoded Xipu word is always in the table.
+inline const char* xipu_mnemonic(uint32_t word) {
+  const XipuInsn* x = find_xipu(word);
+  return x ? x->mnemonic : "(not a Xipu instruction)";
+}
+
 inline uint32_t operand_value(const Operand& o, uint32_t word) {
   return o.field == Field::rd ? rv::rd(word) : o.field == Field::rs1 ? rv::rs1(word) : rv::rs2(word);
 }
