@@ -3,15 +3,17 @@
 // cycle counts, are easy to predict). The ISS unit tests use it directly; the platform
 // tests through testbench/system/support/test_program.h (a data segment and an ELF).
 //
-// Nothing here spells an encoding of its own: the base formats are the ISS's
-// (iss/rv_fields.h), the Xipu instructions the generated encoders of ipu/xipu_isa.h (from
-// hw/isa/xipu.yaml). Only the base instructions' funct values are written here, as an
-// assembler independent of the decoder's tables, which the decoder tests check it against.
+// The base formats are encoded here, the inverse of the ISS's field extractors (the major
+// opcodes are iss/rv_fields.h's); the Xipu instructions are the generated encoders of
+// ipu/xipu_isa.h (from hw/isa/xipu.yaml). The base formats and the base instructions'
+// funct values are written here as an assembler independent of the decoder, which the
+// decoder tests check it against.
 // CMake: link ipusim_test_asm.
 #pragma once
 
 #include <ipu/xipu_isa.h>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -28,15 +30,34 @@ enum Reg : uint32_t {
 };
 enum Rm : uint32_t { RNE = 0, RTZ = 1, RDN = 2, RUP = 3, RMM = 4, DYN = 7 };
 
-// The base format encoders, for tests that build words by hand (e.g. illegal ones).
-using ipusim::iss::rv::b_type;
-using ipusim::iss::rv::i_type;
-using ipusim::iss::rv::j_type;
-using ipusim::iss::rv::r4_type;
-using ipusim::iss::rv::r_type;
-using ipusim::iss::rv::s_type;
-using ipusim::iss::rv::u_type;
 namespace rv = ipusim::iss::rv;
+
+// The base format encoders, the inverse of rv_fields.h's extractors (immediates are cut
+// to their fields); also for tests that build words by hand (e.g. illegal ones).
+inline uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+inline uint32_t r4_type(uint32_t rs3, uint32_t rs2, uint32_t rs1, uint32_t rm, uint32_t rd, uint32_t op) {
+  return rs3 << 27 | rs2 << 20 | rs1 << 15 | rm << 12 | rd << 7 | op;
+}
+inline uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
+  return static_cast<uint32_t>(imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
+}
+inline uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t op) {
+  const uint32_t u = static_cast<uint32_t>(imm);
+  return (u >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 31) << 7 | op;
+}
+inline uint32_t b_type(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3) {
+  const uint32_t u = static_cast<uint32_t>(off);
+  return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
+         (u >> 1 & 15) << 8 | (u >> 11 & 1) << 7 | rv::kBranch;
+}
+inline uint32_t u_type(uint32_t imm20, uint32_t rd, uint32_t op) { return imm20 << 12 | rd << 7 | op; }
+inline uint32_t j_type(int32_t off, uint32_t rd) {
+  const uint32_t u = static_cast<uint32_t>(off);
+  return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 | (u >> 12 & 0xff) << 12 |
+         rd << 7 | rv::kJal;
+}
 
 // Any custom-0 word: .insn r 0x0B, funct3, funct7, rd, rs1, rs2 (named ones: Asm below).
 inline uint32_t xipu(uint32_t f3, uint32_t f7, uint32_t rd, uint32_t rs1, uint32_t rs2) {
@@ -116,9 +137,7 @@ class Asm {
   void jalr(Reg rd, Reg rs1, int32_t off) { word(i_type(off, rs1, 0, rd, rv::kJalr)); }
   // Two words always: lui + addi.
   void li(Reg rd, uint32_t v) {
-    const uint32_t lo = v & 0xfff, hi = (v + 0x800) >> 12;
-    lui(rd, hi & 0xfffff);
-    addi(rd, rd, static_cast<int32_t>(lo << 20) >> 20);
+    for (uint32_t w : lui_addi(rd, v)) word(w);
   }
   void la(Reg rd, const std::string& l) { fix(Fix::La, l, rd); word(0); }
   // System
@@ -200,9 +219,9 @@ class Asm {
         case Fix::Branch: out[f.index] = b_type(off, f.b, f.a, f.f3); break;
         case Fix::Jal: out[f.index] = j_type(off, f.a); break;
         case Fix::La: {
-          const uint32_t lo = target & 0xfff, hi = (target + 0x800) >> 12;
-          out[f.index] = u_type(hi & 0xfffff, f.a, rv::kLui);
-          out[f.index + 1] = i_type(static_cast<int32_t>(lo << 20) >> 20, f.a, 0, f.a, rv::kOpImm);
+          const std::array<uint32_t, 2> w = lui_addi(f.a, target);
+          out[f.index] = w[0];
+          out[f.index + 1] = w[1];
           break;
         }
       }
@@ -211,6 +230,11 @@ class Asm {
   }
 
  private:
+  // `li` and `la`: lui rd, %hi(v); addi rd, rd, %lo(v) (%hi rounded up when %lo is negative).
+  static std::array<uint32_t, 2> lui_addi(uint32_t rd, uint32_t v) {
+    const uint32_t lo = v & 0xfff, hi = (v + 0x800) >> 12;
+    return {u_type(hi & 0xfffff, rd, rv::kLui), i_type(static_cast<int32_t>(lo << 20) >> 20, rd, 0, rd, rv::kOpImm)};
+  }
   enum class Fix { Branch, Jal, La };
   struct Fixup {
     Fix kind;

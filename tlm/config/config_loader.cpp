@@ -6,6 +6,7 @@
 // as such rather than as a missing "sram_kib". Every problem becomes a ConfigError
 // "FILE:LINE: KEY: problem" with the line of the key and its dotted path.
 // docs/config.md is the schema this file implements; change both together.
+#include <ipu/xipu_isa.h>  // IPU_SRAM_BASE, IPU_MAX_WORKERS: the limits SRAM and workers must fit
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <sstream>
 #include <string_view>
 
-#include "iss/tile_core.h"  // kSramBase, kIssueSlots: the limits SRAM and workers must fit
 #include "config/config_loader.h"
 #include "config/config_numbers.h"
 
@@ -340,16 +340,18 @@ TileConfig read_tile(const Section& s) {
   uint64_t kib = s.required_uint("sram_kib", 0, std::numeric_limits<uint64_t>::max());
   if (kib < 16) s.fail("sram_kib", "must be at least 16 KiB, got " + std::to_string(kib));
   if (kib % 4 != 0) s.fail("sram_kib", "must be a multiple of 4 KiB, got " + std::to_string(kib));
-  // The tile address space is 32 bits and SRAM starts at SRAM_BASE (docs/xipu.md).
-  constexpr uint64_t kSramLimit = (uint64_t(1) << 32) - iss::kSramBase;
+  // The tile address space is IPU_ADDRESS_BITS (32) bits and SRAM starts at SRAM_BASE
+  // (docs/xipu.md); the same bound as iss::kSramMaxBytes, which this library does not see.
+  constexpr uint64_t kSramLimit = (uint64_t(1) << IPU_ADDRESS_BITS) - IPU_SRAM_BASE;
+  static_assert(IPU_ADDRESS_BITS == 32, "the message below says 4 GiB");
   if (kib >= kSramLimit / kKiB) {
     std::ostringstream base;
-    base << std::hex << std::showbase << iss::kSramBase;
+    base << std::hex << std::showbase << IPU_SRAM_BASE;
     s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) + " KiB (4 GiB minus the SRAM base " +
                            base.str() + "), got " + std::to_string(kib));
   }
   t.sram_bytes = kib * kKiB;
-  t.workers = uint32_t(s.optional_uint("workers", 1, iss::kIssueSlots, t.workers));
+  t.workers = uint32_t(s.optional_uint("workers", 1, IPU_MAX_WORKERS, t.workers));
   t.thread_quantum = uint32_t(s.optional_uint("thread_quantum", 1, 1u << 30, t.thread_quantum));
   t.exchange_in_bytes_per_cycle =
       uint32_t(s.optional_uint("exchange_in_bytes_per_cycle", 1, 1024, t.exchange_in_bytes_per_cycle));

@@ -11,6 +11,7 @@
 #include "iss/amp_math.h"
 #include "iss/decode.h"
 #include "iss/host_fp_status.h"
+#include "iss/isa_table.h"
 #include "iss/core_state.h"
 
 namespace ipusim::iss {
@@ -121,11 +122,7 @@ bool CoreState::amp(Quantum& q, const DecodedInsn* ip) {
   const bool f32 = rv::funct7(word_at(ip)) == IPU_AMP_F32;
   const char* type = f32 ? "f32" : "f16";
   const uint32_t rows = (f32 ? params_.amp_f32_macs : params_.amp_f16_macs) / 4;
-  const char* name = op == Op::amp_ldw16 || op == Op::amp_ldw32   ? "ldw"
-                     : op == Op::amp_mac16 || op == Op::amp_mac32 ? "mac"
-                     : op == Op::amp_st                           ? "st"
-                                                                  : "clr";
-  const auto mn = [&] { return fmt::format("amp.{}.{}", name, type); };  // for fault messages only
+  const auto mn = [&] { return isa::xipu_mnemonic(word_at(ip)); };  // for fault messages only
   auto fail = [&](const char* kind, const std::string& detail) {
     raise(t, ip, kind, detail);
     return false;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "iss/core_state.h"
+#include "iss/isa_table.h"
 
 namespace ipusim::iss {
 
@@ -42,22 +43,6 @@ std::string tiles_text(const std::vector<uint32_t>& ids) {
   return out;
 }
 
-const char* mnemonic(Op op) {
-  switch (op) {
-    case Op::xdst: return "xdst";
-    case Op::xsend: return "send";
-    case Op::xsrc: return "xsrc";
-    case Op::xrecv: return "recv";
-    case Op::smaddr: return "smaddr";
-    case Op::smread: return "smread";
-    case Op::smwrite: return "smwrite";
-    case Op::hsid: return "hsid";
-    case Op::hsread: return "hsread";
-    case Op::hswrite: return "hswrite";
-    default: return "xwait";
-  }
-}
-
 }  // namespace
 
 bool CoreState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
@@ -65,7 +50,8 @@ bool CoreState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const Op op = code().ops[code().index_of(ip)];
   if (t.id != 0) {
     raise(t, ip, "illegal instruction",
-          fmt::format("{} is supervisor-only (the supervisor drives the exchange)", mnemonic(op)));
+          fmt::format("{} is supervisor-only (the supervisor drives the exchange)",
+                      isa::xipu_mnemonic(word_at(ip))));
     return false;
   }
   const uint32_t a = t.hart.regs[ip->rs1], b = t.hart.regs[ip->rs2];

@@ -1,13 +1,15 @@
 // The Xipu instructions and the CSRs as tables, generated from the ISA source
 // (hw/isa/xipu.yaml -> tools/isagen -> xipu_ops.inc, xipu_csrs.inc). The decoder and the
 // disassembler both look Xipu words up here, so they accept exactly the same encodings;
-// the CSR unit takes each CSR's access from here. ISS-internal; load time and rare paths
-// only (the run loop never looks anything up).
+// the CSR unit's write switch accepts exactly the CSRs marked writable here (a test,
+// csr_test.cpp, checks it). ISS-internal; load time and rare paths only (the run loop
+// never looks anything up).
 #pragma once
 
 #include <cstdint>
 
 #include "iss/decoded.h"
+#include "iss/rv_fields.h"
 
 namespace ipusim::iss::isa {
 
@@ -32,14 +34,22 @@ struct XipuInsn {
 // The Xipu instruction `word` encodes, with every operand in range; nullptr if none.
 const XipuInsn* find_xipu(uint32_t word);
 
+// The mnemonic of the Xipu instruction `word` encodes ("amp.mac.f16"), for fault
+// messages: a decoded Xipu word is always in the table.
+inline const char* xipu_mnemonic(uint32_t word) {
+  const XipuInsn* x = find_xipu(word);
+  return x ? x->mnemonic : "(not a Xipu instruction)";
+}
+
 inline uint32_t operand_value(const Operand& o, uint32_t word) {
-  return (word >> (o.field == Field::rd ? 7 : o.field == Field::rs1 ? 15 : 20)) & 31;
+  return o.field == Field::rd ? rv::rd(word) : o.field == Field::rs1 ? rv::rs1(word) : rv::rs2(word);
 }
 
 struct Csr {
   uint32_t number;
   const char* name;
-  bool writable;  // false: a write is an illegal instruction
+  bool writable;  // false: a write is an illegal instruction (the CSR unit's write switch
+                  // accepts exactly the writable ones; csr_test checks it against this table)
 };
 
 // The CSR numbered `number`; nullptr if the tile has none.

@@ -1,7 +1,7 @@
-// The RV32 base instruction formats, written once: the major opcodes, field extraction
-// (decoder, disassembler, CSR unit) and the inverse encoders (the test assembler,
-// testbench/support/rv_asm.h). The Xipu encodings come from the ISA source instead
-// (ipu/xipu_isa.h, generated from hw/isa/xipu.yaml).
+// The RV32 base instruction formats, written once: the major opcodes and field extraction
+// (decoder, disassembler, CSR unit, the Xipu table's operands). The inverse encoders are
+// the test assembler's (testbench/support/rv_asm.h). The Xipu encodings come from the ISA
+// source instead (ipu/xipu_isa.h, generated from hw/isa/xipu.yaml).
 #pragma once
 
 #include <cstdint>
@@ -39,31 +39,4 @@ inline int32_t imm_j(uint32_t w) {
 }
 // A rounding-mode field is usable unless it is one of the reserved values 5 and 6.
 inline bool rm_valid(uint32_t rm) { return rm <= 4 || rm == 7; }
-
-// Encoders: the inverse of the extractors (immediates are cut to their fields).
-inline uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
-  return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-inline uint32_t r4_type(uint32_t rs3, uint32_t rs2, uint32_t rs1, uint32_t rm, uint32_t rd, uint32_t op) {
-  return rs3 << 27 | rs2 << 20 | rs1 << 15 | rm << 12 | rd << 7 | op;
-}
-inline uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
-  return static_cast<uint32_t>(imm & 0xfff) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | op;
-}
-inline uint32_t s_type(int32_t imm, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t op) {
-  const uint32_t u = static_cast<uint32_t>(imm);
-  return (u >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 31) << 7 | op;
-}
-inline uint32_t b_type(int32_t off, uint32_t rs2, uint32_t rs1, uint32_t f3) {
-  const uint32_t u = static_cast<uint32_t>(off);
-  return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-         (u >> 1 & 15) << 8 | (u >> 11 & 1) << 7 | kBranch;
-}
-inline uint32_t u_type(uint32_t imm20, uint32_t rd, uint32_t op) { return imm20 << 12 | rd << 7 | op; }
-inline uint32_t j_type(int32_t off, uint32_t rd) {
-  const uint32_t u = static_cast<uint32_t>(off);
-  return (u >> 20 & 1) << 31 | (u >> 1 & 0x3ff) << 21 | (u >> 11 & 1) << 20 | (u >> 12 & 0xff) << 12 |
-         rd << 7 | kJal;
-}
-
 }  // namespace ipusim::iss::rv

@@ -24,7 +24,9 @@ TileParams checked(const TileParams& p, const Program& program) {
   if (p.workers > kMaxWorkers)
     throw std::invalid_argument(fmt::format("tile params: workers = {} (at most {})", p.workers, kMaxWorkers));
   if (p.thread_quantum == 0) throw std::invalid_argument("tile params: thread_quantum must be at least 1");
-  if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || uint64_t(kSramBase) + p.sram_bytes > 0xffffffffull)
+  // SRAM ends (kSramBase + sram_bytes, a uint32_t address below) strictly inside the address
+  // space, so one word short of kSramMaxBytes at most.
+  if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || p.sram_bytes >= kSramMaxBytes)
     throw std::invalid_argument(fmt::format("tile params: sram_bytes = {} (a non-zero multiple of 4)", p.sram_bytes));
   // One amp.mac does the tile's MACs per cycle as R rows of 4 (docs/xipu.md, custom-1).
   for (const auto& [key, macs] : {std::pair{"amp_f16_macs", p.amp_f16_macs}, std::pair{"amp_f32_macs", p.amp_f32_macs}})

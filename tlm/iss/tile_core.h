@@ -31,6 +31,8 @@ class Sram;
 
 // From the ISA source (hw/isa/xipu.yaml, ipu/xipu_isa.h), like firmware, driver and tile.ld.
 inline constexpr uint32_t kSramBase = IPU_SRAM_BASE;
+// The most SRAM the tile address space (IPU_ADDRESS_BITS) has room for above kSramBase.
+inline constexpr uint64_t kSramMaxBytes = (uint64_t{1} << IPU_ADDRESS_BITS) - kSramBase;
 inline constexpr unsigned kIssueSlots = IPU_MAX_WORKERS;  // barrel depth: one issue per thread per 6 cycles
 
 struct TileIdentity {

@@ -6,9 +6,9 @@
 namespace ipusim::tile {
 
 TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::TileIdentity id) {
-  // The SRAM sits at kSramBase in a 32-bit address space.
-  constexpr uint64_t kMaxSram = (uint64_t(1) << 32) - iss::kSramBase;
-  if (chip.tile.sram_bytes == 0 || chip.tile.sram_bytes > kMaxSram)
+  // The SRAM sits at kSramBase in the tile address space. (The core's own check is one
+  // word tighter, scheduler.cpp; a loaded config is a KiB below either.)
+  if (chip.tile.sram_bytes == 0 || chip.tile.sram_bytes > iss::kSramMaxBytes)
     throw std::invalid_argument("chip '" + chip.name + "': tile.sram_bytes " +
                                 std::to_string(chip.tile.sram_bytes) +
                                 " does not fit the tile address space");

@@ -2,19 +2,12 @@
 // here for the numbers and keeps the semantics in full.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <sstream>
 
 #include "isa_emit.h"
 
 namespace isagen {
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
 
 std::string operand_doc(const Isa& isa, const Insn& i) {
   std::string out;
@@ -51,10 +44,10 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
                    P, isa.sram_base);
 
   o << "\n## Limits\n\n| name | value | meaning |\n|---|---|---|\n";
-  for (const Constant& c : isa.limits) o << fmt::format("| `{}_{}` | {} | {} |\n", P, c.name, c.value, escape(c.doc));
+  for (const Constant& c : isa.limits) o << fmt::format("| `{}_{}` | {} | {} |\n", P, c.name, c.value, md_escape(c.doc));
   for (const Enum& e : isa.enums) {
-    o << fmt::format("\n## {}_{}_*: {}\n\n| value | name | meaning |\n|---|---|---|\n", P, e.name, escape(e.doc));
-    for (const Constant& v : e.values) o << fmt::format("| {} | `{}_{}_{}` | {} |\n", v.value, P, e.name, v.name, escape(v.doc));
+    o << fmt::format("\n## {}_{}_*: {}\n\n| value | name | meaning |\n|---|---|---|\n", P, e.name, md_escape(e.doc));
+    for (const Constant& v : e.values) o << fmt::format("| {} | `{}_{}_{}` | {} |\n", v.value, P, e.name, v.name, md_escape(v.doc));
   }
 
   o << "\n## Instructions\n\n"
@@ -63,16 +56,15 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
        "encoding of these majors is an illegal instruction. A word is the instruction when "
        "`word & mask == match`; `who` is the thread that may issue it (any other faults).\n\n"
     << "| major | value | what |\n|---|---|---|\n";
-  for (const Constant& m : isa.majors) o << fmt::format("| `{}_OPC_{}` | 0x{:02X} | {} |\n", P, m.name, m.value, escape(m.doc));
+  for (const Constant& m : isa.majors) o << fmt::format("| `{}_OPC_{}` | 0x{:02X} | {} |\n", P, m.name, m.value, md_escape(m.doc));
   for (const Group& g : isa.groups) {
-    const Constant& major = *std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& m) { return m.name == g.major; });
     // The heading is the title alone, so links to it (#threads-and-sync) stay stable.
-    o << fmt::format("\n### {}\n\nMajor `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, major.value);
+    o << fmt::format("\n### {}\n\nMajor `{}_OPC_{}` (0x{:02X})", g.title, P, g.major, g.opcode);
     if (g.funct3) o << fmt::format(", funct3 = {} (`{}_F3_{}`)", *g.funct3, P, g.name);
     o << ".\n\n| funct3 | funct7 | mnemonic | operands | who | match / mask | semantics |\n|---|---|---|---|---|---|---|\n";
     for (const Insn& i : g.insns)
       o << fmt::format("| {} | 0x{:02X} | `{}` | {} | {} | `{:08x}` / `{:08x}` | {} |\n", i.funct3, i.funct7, i.mnemonic,
-                       operand_doc(isa, i), i.who, i.match, i.mask, escape(i.doc));
+                       operand_doc(isa, i), i.who, i.match, i.mask, md_escape(i.doc));
   }
 
   o << "\n## CSRs\n\nro: a write (csrrw, or csrrs / csrrc with a source other than x0 / 0) is an illegal "
@@ -80,7 +72,7 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
     << "| number | name | C name | access | defined by | value |\n|---|---|---|---|---|---|\n";
   for (const Csr& c : isa.csrs)
     o << fmt::format("| 0x{:03X} | `{}` | `{}_CSR_{}` | {} | {} | {} |\n", c.number, c.name, P, upper(c.name), c.access,
-                     c.standard ? "RISC-V" : "Xipu", escape(c.doc));
+                     c.standard ? "RISC-V" : "Xipu", md_escape(c.doc));
   return o.str();
 }
 

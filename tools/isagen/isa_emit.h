@@ -5,6 +5,7 @@
 #include <string>
 
 #include "isa_model.h"
+#include "text.h"
 
 namespace isagen {
 
@@ -14,9 +15,10 @@ std::string emit_iss_ops(const Isa& isa, const std::string& source);   // tlm/is
 std::string emit_iss_csrs(const Isa& isa, const std::string& source);  // tlm/iss/xipu_csrs.inc
 std::string emit_doc(const Isa& isa, const std::string& source);       // docs/xipu_isa.md
 
-// Helpers the emitters share.
-std::string upper(const std::string& s);
-std::string lower(const std::string& s);
+// Helpers the emitters share (and ipusim::gen's upper, lower, md_escape: text.h).
+using ipusim::gen::lower;
+using ipusim::gen::md_escape;
+using ipusim::gen::upper;
 std::string operand_list(const Insn& i);  // "rd, rs1, bank" (assembly order)
 std::string number(uint64_t v);            // decimal below 4096, else 0x hex
 

@@ -41,10 +41,8 @@ struct Operand {
 struct Insn {
   std::string mnemonic;  // "amp.mac.f16"
   std::string cname;     // "AMP_MAC_F16": IPU_OP_<cname>_*, ipu_encode_<lower cname>
-  std::string group;     // the group's name
-  std::string major;     // the major opcode's name
   bool group_funct3 = false;  // funct3 comes from the group (IPU_F3_<group>)
-  uint32_t opcode = 0, funct3 = 0, funct7 = 0;
+  uint32_t funct3 = 0, funct7 = 0;  // the major opcode is the group's
   std::vector<Operand> operands;
   std::string who, iss, doc;
   uint32_t match = 0, mask = 0;  // word & mask == match; operand fields are outside mask
@@ -52,7 +50,8 @@ struct Insn {
 };
 
 struct Group {
-  std::string name, title, major;
+  std::string name, title, major;  // major: the name of one of Isa::majors
+  uint32_t opcode = 0;             // that major's value
   std::optional<uint32_t> funct3;
   std::vector<Insn> insns;
 };

@@ -11,6 +11,8 @@
 #include <set>
 
 #include "isa_model.h"
+#include "reader.h"
+#include "text.h"
 
 namespace isagen {
 
@@ -19,84 +21,8 @@ unsigned field_shift(Field f) { return f == Field::rd ? 7 : f == Field::rs1 ? 15
 
 namespace {
 
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
-    fail_at(at.Mark().line + 1, key, what);
-  }
-  [[noreturn]] void fail_at(int line, const std::string& key, const std::string& what) const {
-    throw SourceError(fmt::format("{}:{}: {}: {}", file_, line, key, what));
-  }
-
-  // Every key of a mapping must be one of `allowed` (catches typos such as `fucnt7`).
-  void keys(const YAML::Node& map, const std::string& where, std::initializer_list<const char*> allowed) const {
-    if (!map.IsMap()) fail(map, where, "expected a mapping");
-    for (const auto& kv : map) {
-      const std::string key = kv.first.as<std::string>();
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }))
-        fail(kv.first, key, fmt::format("unknown key in {}", where));
-    }
-  }
-
-  YAML::Node need(const YAML::Node& map, const char* key) const {
-    YAML::Node child = map[key];
-    if (!child) fail(map, key, "missing");
-    return child;
-  }
-
-  std::string text(const YAML::Node& map, const char* key) const {
-    YAML::Node n = need(map, key);
-    if (!n.IsScalar()) fail(n, key, "expected a string");
-    return n.as<std::string>();
-  }
-
-  std::string optional_text(const YAML::Node& map, const char* key) const {
-    return map[key] ? text(map, key) : std::string();
-  }
-
-  uint64_t number(const YAML::Node& map, const char* key, uint64_t max) const {
-    YAML::Node n = need(map, key);
-    uint64_t v = 0;
-    try {
-      v = n.as<uint64_t>();
-    } catch (const YAML::Exception&) {
-      fail(n, key, fmt::format("'{}' is not an unsigned number", n.Scalar()));
-    }
-    if (v > max) fail(n, key, fmt::format("{:#x} is above {:#x}", v, max));
-    return v;
-  }
-
-  bool flag(const YAML::Node& map, const char* key) const {
-    if (!map[key]) return false;
-    try {
-      return map[key].as<bool>();
-    } catch (const YAML::Exception&) {
-      fail(map[key], key, "expected true or false");
-    }
-  }
-
-  YAML::Node list(const YAML::Node& map, const char* key) const {
-    YAML::Node n = need(map, key);
-    if (!n.IsSequence()) fail(n, key, "expected a list");
-    return n;
-  }
-
-  // An identifier of upper-case letters, digits and '_' (it becomes part of a C name).
-  std::string cname(const YAML::Node& map, const char* key) const {
-    std::string s = text(map, key);
-    const bool ok = !s.empty() && std::isupper(static_cast<unsigned char>(s[0])) &&
-                    std::all_of(s.begin(), s.end(), [](char c) {
-                      return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-                    });
-    if (!ok) fail(map[key], key, fmt::format("'{}' is not an upper-case identifier", s));
-    return s;
-  }
-
- private:
-  std::string file_;
-};
+using ipusim::gen::Reader;
+using ipusim::gen::upper;
 
 // The C names the header will define, so no two parts of the source collide.
 class Names {
@@ -160,13 +86,9 @@ void parse_insn(const Reader& r, const YAML::Node& n, Group& g, const Isa& isa, 
     return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.';
   });
   if (!ok) r.fail(n["mnemonic"], "mnemonic", fmt::format("'{}': use lower-case letters, digits and '.'", i.mnemonic));
-  for (char c : i.mnemonic) i.cname += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  i.cname = upper(i.mnemonic);
+  std::replace(i.cname.begin(), i.cname.end(), '.', '_');
   names.claim(n["mnemonic"], "mnemonic", "OP_" + i.cname);
-  i.group = g.name;
-  i.major = g.major;
-  i.opcode = static_cast<uint32_t>(std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) {
-                                     return c.name == g.major;
-                                   })->value);
   if (g.funct3 && n["funct3"]) r.fail(n["funct3"], "funct3", fmt::format("group {} already sets funct3", g.name));
   if (!g.funct3 && !n["funct3"]) r.fail(n, "funct3", fmt::format("missing (group {} sets none)", g.name));
   i.group_funct3 = g.funct3.has_value();
@@ -189,7 +111,7 @@ void parse_insn(const Reader& r, const YAML::Node& n, Group& g, const Isa& isa, 
   uint32_t operand_bits = 0;
   for (const Operand& o : i.operands) operand_bits |= 31u << field_shift(o.field);
   i.mask = ~operand_bits;
-  i.match = i.funct7 << 25 | i.funct3 << 12 | i.opcode;
+  i.match = i.funct7 << 25 | i.funct3 << 12 | g.opcode;
   g.insns.push_back(std::move(i));
 }
 
@@ -254,8 +176,9 @@ Isa parse_isa(const std::string& path) {
     g.name = r.cname(n, "name");
     g.title = r.text(n, "title");
     g.major = r.cname(n, "major");
-    if (std::none_of(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) { return c.name == g.major; }))
-      r.fail(n["major"], "major", fmt::format("'{}' is not one of the majors", g.major));
+    auto major = std::find_if(isa.majors.begin(), isa.majors.end(), [&](const Constant& c) { return c.name == g.major; });
+    if (major == isa.majors.end()) r.fail(n["major"], "major", fmt::format("'{}' is not one of the majors", g.major));
+    g.opcode = static_cast<uint32_t>(major->value);
     if (n["funct3"]) {
       g.funct3 = static_cast<uint32_t>(r.number(n, "funct3", 7));
       names.claim(n["name"], "name", "F3_" + g.name);
@@ -281,9 +204,7 @@ Isa parse_isa(const std::string& path) {
       r.fail(n["access"], "access", fmt::format("CSR {:#05x} is in the read-only range (bits 11:10 = 3)", c.number));
     if (auto [it, fresh] = numbers.emplace(c.number, c.name); !fresh)
       r.fail(n["number"], "number", fmt::format("{:#05x} already belongs to {}", c.number, it->second));
-    std::string upper;
-    for (char ch : c.name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    names.claim(n["name"], "name", "CSR_" + upper);
+    names.claim(n["name"], "name", "CSR_" + upper(c.name));
     isa.csrs.push_back(std::move(c));
   }
   return isa;

@@ -1,59 +1,34 @@
 // regmap_gen: turns a register map source (hw/<block>/registers.yaml) into the C / C++
 // header the model, the driver and the firmware include, and the register table of docs/.
 //
-//   regmap_gen --yaml hw/host_if/registers.yaml --header OUT.h --doc OUT.md [--check]
+//   regmap_gen --yaml hw/host_if/registers.yaml --target regmap --header OUT.h --doc OUT.md
+//              [--source-name NAME] [--check]
 //
 // With --check nothing is written: the exit status is 1 (and the file is named) if an
 // output differs from what the source generates, so a test keeps the checked-in copies
 // current. Errors in the source name the file, line and key, exit status 2.
 #include <yaml-cpp/yaml.h>
 
-#include "generated_files.h"
-
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "args.h"
+#include "generated_files.h"
+#include "reader.h"
+#include "text.h"
+
 namespace {
 
-using ipusim::gen::SourceError;
-
-std::string g_file;
-
-[[noreturn]] void fail(const YAML::Node& node, const std::string& what) {
-  throw SourceError(fmt::format("{}:{}: {}", g_file, node.Mark().line + 1, what));
-}
-
-const YAML::Node need(const YAML::Node& node, const char* key) {
-  YAML::Node child = node[key];
-  if (!child) fail(node, fmt::format("missing key '{}'", key));
-  return child;
-}
-
-std::string text(const YAML::Node& node, const char* key) {
-  return need(node, key).as<std::string>();
-}
-
-uint64_t number(const YAML::Node& node, const char* key) {
-  YAML::Node child = need(node, key);
-  try {
-    return child.as<uint64_t>();
-  } catch (const YAML::Exception&) {
-    fail(child, fmt::format("{}: not an unsigned number", key));
-  }
-}
-
-std::string optional_text(const YAML::Node& node, const char* key) {
-  return node[key] ? node[key].as<std::string>() : std::string();
-}
+using ipusim::gen::lower;
+using ipusim::gen::md_escape;
+using ipusim::gen::Reader;
+using ipusim::gen::upper;
 
 struct Field {
   std::string name, doc, enum_name;
@@ -100,12 +75,12 @@ struct Map {
   std::vector<Struct> structs;
 };
 
-Field parse_field(const YAML::Node& n) {
+Field parse_field(const Reader& r, const YAML::Node& n) {
   Field f;
-  f.name = text(n, "name");
-  f.doc = optional_text(n, "doc");
-  f.enum_name = optional_text(n, "enum");
-  std::string bits = text(n, "bits");
+  f.name = r.text(n, "name");
+  f.doc = r.optional_text(n, "doc");
+  f.enum_name = r.optional_text(n, "enum");
+  std::string bits = r.text(n, "bits");
   unsigned hi = 0, lo = 0;
   if (auto colon = bits.find(':'); colon != std::string::npos) {
     hi = unsigned(std::stoul(bits.substr(0, colon)));
@@ -113,86 +88,89 @@ Field parse_field(const YAML::Node& n) {
   } else {
     hi = lo = unsigned(std::stoul(bits));
   }
-  if (hi < lo || hi > 31) fail(n["bits"], fmt::format("bits: '{}' is not hi:lo within 31:0", bits));
+  if (hi < lo || hi > 31) r.fail(n["bits"], "bits", fmt::format("'{}' is not hi:lo within 31:0", bits));
   f.lsb = lo;
   f.width = hi - lo + 1;
   return f;
 }
 
-unsigned type_bytes(const YAML::Node& n, const std::string& type) {
+unsigned type_bytes(const Reader& r, const YAML::Node& n, const std::string& type) {
   if (type == "u8") return 1;
   if (type == "u16") return 2;
   if (type == "u32") return 4;
   if (type == "u64") return 8;
-  fail(n, fmt::format("type: '{}' is not u8, u16, u32 or u64", type));
+  r.fail(n, "type", fmt::format("'{}' is not u8, u16, u32 or u64", type));
 }
 
 Map parse(const std::string& path) {
-  g_file = path;
   const YAML::Node root = ipusim::gen::load_source(path);
+  const Reader r(path);
   Map m;
-  m.name = text(root, "name");
-  m.prefix = text(root, "prefix");
-  m.major = uint32_t(number(need(root, "version"), "major"));
-  m.minor = uint32_t(number(need(root, "version"), "minor"));
-  for (const auto& n : root["constants"]) m.constants.push_back({text(n, "name"), optional_text(n, "doc"), number(n, "value")});
-  for (const auto& n : root["flags"]) m.flags.push_back({text(n, "name"), optional_text(n, "doc"), number(n, "value")});
+  m.name = r.text(root, "name");
+  m.prefix = r.text(root, "prefix");
+  m.major = uint32_t(r.number(r.need(root, "version"), "major"));
+  m.minor = uint32_t(r.number(r.need(root, "version"), "minor"));
+  auto value = [&](const YAML::Node& n) { return Value{r.text(n, "name"), r.optional_text(n, "doc"), r.number(n, "value")}; };
+  for (const auto& n : root["constants"]) m.constants.push_back(value(n));
+  for (const auto& n : root["flags"]) m.flags.push_back(value(n));
   for (const auto& n : root["imports"]) {
-    Import im{text(n, "header"), text(n, "source"), text(n, "doc"), {}};
-    for (const auto& name : need(n, "names")) im.names.push_back(name.as<std::string>());
+    Import im{r.text(n, "header"), r.text(n, "source"), r.text(n, "doc"), {}};
+    for (const auto& name : r.need(n, "names")) im.names.push_back(name.as<std::string>());
     m.imports.push_back(std::move(im));
   }
   for (const auto& n : root["enums"]) {
-    Enum e{text(n, "name"), optional_text(n, "doc"), {}};
-    for (const auto& v : need(n, "values")) e.values.push_back({text(v, "name"), optional_text(v, "doc"), number(v, "value")});
+    Enum e{r.text(n, "name"), r.optional_text(n, "doc"), {}};
+    for (const auto& v : r.need(n, "values")) e.values.push_back(value(v));
     m.enums.push_back(std::move(e));
   }
   std::set<std::string> names;
   std::map<uint32_t, std::string> used;  // 4-byte word -> register or window
   auto claim = [&](const YAML::Node& n, const std::string& name, uint32_t offset, uint32_t bytes) {
-    if (!names.insert(name).second) fail(n, fmt::format("name: '{}' defined twice", name));
-    if (offset % 4 || bytes % 4 || bytes == 0) fail(n, fmt::format("{}: offset and size must be multiples of 4", name));
+    if (!names.insert(name).second) r.fail(n, "name", fmt::format("'{}' defined twice", name));
+    if (offset % 4 || bytes % 4 || bytes == 0) r.fail(n, "offset", fmt::format("{}: offset and size must be multiples of 4", name));
     for (uint32_t a = offset; a < offset + bytes; a += 4) {
       auto [it, fresh] = used.emplace(a, name);
-      if (!fresh) fail(n, fmt::format("{}: offset 0x{:03X} already belongs to {}", name, a, it->second));
+      if (!fresh) r.fail(n, "offset", fmt::format("{}: offset 0x{:03X} already belongs to {}", name, a, it->second));
     }
   };
   static const std::set<std::string> kAccess{"ro", "rw", "wo", "w1c", "cmd"};
   for (const auto& n : root["registers"]) {
-    Reg r;
-    r.name = text(n, "name");
-    r.offset = uint32_t(number(n, "offset"));
-    r.access = text(n, "access");
-    r.doc = optional_text(n, "doc");
-    r.enum_name = optional_text(n, "enum");
-    if (!kAccess.count(r.access)) fail(n["access"], fmt::format("access: '{}' is not ro, rw, wo, w1c or cmd", r.access));
-    claim(n, r.name, r.offset, 4);
+    Reg reg;
+    reg.name = r.text(n, "name");
+    reg.offset = uint32_t(r.number(n, "offset"));
+    reg.access = r.text(n, "access");
+    reg.doc = r.optional_text(n, "doc");
+    reg.enum_name = r.optional_text(n, "enum");
+    if (!kAccess.count(reg.access))
+      r.fail(n["access"], "access", fmt::format("'{}' is not ro, rw, wo, w1c or cmd", reg.access));
+    claim(n, reg.name, reg.offset, 4);
     uint32_t seen = 0;
     for (const auto& fn : n["fields"]) {
-      Field f = parse_field(fn);
+      Field f = parse_field(r, fn);
       uint32_t mask = uint32_t(((uint64_t(1) << f.width) - 1) << f.lsb);
-      if (seen & mask) fail(fn, fmt::format("{}.{}: bits overlap another field", r.name, f.name));
+      if (seen & mask) r.fail(fn, "bits", fmt::format("{}.{}: bits overlap another field", reg.name, f.name));
       seen |= mask;
-      r.fields.push_back(f);
+      reg.fields.push_back(f);
     }
-    m.regs.push_back(std::move(r));
+    m.regs.push_back(std::move(reg));
   }
   for (const auto& n : root["windows"]) {
-    Window w{text(n, "name"), text(n, "access"), optional_text(n, "doc"), uint32_t(number(n, "offset")), uint32_t(number(n, "bytes"))};
+    Window w{r.text(n, "name"), r.text(n, "access"), r.optional_text(n, "doc"), uint32_t(r.number(n, "offset")),
+             uint32_t(r.number(n, "bytes"))};
     claim(n, w.name, w.offset, w.bytes);
     m.windows.push_back(w);
   }
   for (const auto& n : root["structs"]) {
-    Struct s{text(n, "name"), optional_text(n, "doc"), uint32_t(number(n, "size")), {}};
+    Struct s{r.text(n, "name"), r.optional_text(n, "doc"), uint32_t(r.number(n, "size")), {}};
     uint32_t at = 0;
-    for (const auto& fn : need(n, "fields")) {
-      StructField f{text(fn, "name"), text(fn, "type"), optional_text(fn, "doc")};
-      unsigned b = type_bytes(fn["type"], f.type);
-      if (at % b) fail(fn, fmt::format("{}.{}: offset {} is not aligned to {} (add padding)", s.name, f.name, at, b));
+    for (const auto& fn : r.need(n, "fields")) {
+      StructField f{r.text(fn, "name"), r.text(fn, "type"), r.optional_text(fn, "doc")};
+      unsigned b = type_bytes(r, fn["type"], f.type);
+      if (at % b) r.fail(fn, "type", fmt::format("{}.{}: offset {} is not aligned to {} (add padding)", s.name, f.name, at, b));
       at += b;
       s.fields.push_back(f);
     }
-    if (at != s.size) fail(n, fmt::format("{}: fields add up to {} bytes, size says {}", s.name, at, s.size));
+    if (at != s.size) r.fail(n, "size", fmt::format("{}: fields add up to {} bytes, size says {}", s.name, at, s.size));
     m.structs.push_back(std::move(s));
   }
   return m;
@@ -220,11 +198,7 @@ std::string enum_name_functions(const Map& m) {
 std::string header(const Map& m, const std::string& source) {
   const std::string P = m.prefix;
   std::ostringstream o;
-  std::string guard = fmt::format("{}_{}_REGS_H", P, [&] {
-    std::string up;
-    for (char c : m.name) up += char(std::toupper(static_cast<unsigned char>(c)));
-    return up;
-  }());
+  std::string guard = fmt::format("{}_{}_REGS_H", P, upper(m.name));
   o << "/* Generated by tools/regmap from " << source << ". Do not edit: change the\n"
     << " * source and rebuild (cmake --build build --target regmap). C99 / C++. */\n";
   o << "#ifndef " << guard << "\n#define " << guard << "\n\n#include <stdint.h>\n#include <stddef.h>\n\n";
@@ -258,8 +232,7 @@ std::string header(const Map& m, const std::string& source) {
   for (const auto& w : m.windows)
     o << fmt::format("#define {}_WIN_{} 0x{:03X}u /* {}: {} */\n#define {}_WIN_{}_BYTES {}u\n", P, w.name, w.offset, w.access, w.doc, P, w.name, w.bytes);
   static const std::map<std::string, std::string> kC{{"u8", "uint8_t"}, {"u16", "uint16_t"}, {"u32", "uint32_t"}, {"u64", "uint64_t"}};
-  std::string lower_prefix;
-  for (char c : P) lower_prefix += char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower_prefix = lower(P);
   for (const auto& s : m.structs) {
     std::string type = lower_prefix + "_" + s.name;
     o << fmt::format("\n/* {} */\nstruct {} {{\n", s.doc, type);
@@ -277,12 +250,6 @@ std::string header(const Map& m, const std::string& source) {
   return o.str();
 }
 
-std::string escape(std::string s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 std::string doc(const Map& m, const std::string& source) {
   const std::string P = m.prefix;
   std::ostringstream o;
@@ -296,15 +263,15 @@ std::string doc(const Map& m, const std::string& source) {
     for (const auto& f : r.fields) {
       if (!fields.empty()) fields += "<br>";
       fields += f.width == 1 ? fmt::format("[{}] {}", f.lsb, f.name) : fmt::format("[{}:{}] {}", f.lsb + f.width - 1, f.lsb, f.name);
-      fields += ": " + escape(f.doc);
+      fields += ": " + md_escape(f.doc);
     }
-    o << fmt::format("| 0x{:03X} | `{}_REG_{}` | {} | {} | {} |\n", r.offset, P, r.name, r.access, fields, escape(r.doc));
+    o << fmt::format("| 0x{:03X} | `{}_REG_{}` | {} | {} | {} |\n", r.offset, P, r.name, r.access, fields, md_escape(r.doc));
   }
   o << "\n## Windows\n\n| offset | bytes | name | access | description |\n|---|---|---|---|---|\n";
-  for (const auto& w : m.windows) o << fmt::format("| 0x{:03X} | {} | `{}_WIN_{}` | {} | {} |\n", w.offset, w.bytes, P, w.name, w.access, escape(w.doc));
+  for (const auto& w : m.windows) o << fmt::format("| 0x{:03X} | {} | `{}_WIN_{}` | {} | {} |\n", w.offset, w.bytes, P, w.name, w.access, md_escape(w.doc));
   o << "\n## Constants\n\n| name | value | description |\n|---|---|---|\n";
-  for (const auto& c : m.constants) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, escape(c.doc));
-  for (const auto& c : m.flags) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, escape(c.doc));
+  for (const auto& c : m.constants) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, md_escape(c.doc));
+  for (const auto& c : m.flags) o << fmt::format("| `{}_{}` | 0x{:X} | {} |\n", P, c.name, c.value, md_escape(c.doc));
   for (const auto& im : m.imports) {
     std::string link = im.doc;
     if (link.rfind("docs/", 0) == 0) link = link.substr(5);  // this table lives in docs/ too
@@ -312,16 +279,15 @@ std::string doc(const Map& m, const std::string& source) {
       o << fmt::format("| `{}_{}` | [{}]({}) | from `{}` (`{}`) |\n", P, n, im.doc, link, im.source, im.header);
   }
   for (const auto& e : m.enums) {
-    o << fmt::format("\n## {}_{}_*: {}\n\n| value | name | meaning |\n|---|---|---|\n", P, e.name, escape(e.doc));
-    for (const auto& v : e.values) o << fmt::format("| {} | `{}_{}_{}` | {} |\n", v.value, P, e.name, v.name, escape(v.doc));
+    o << fmt::format("\n## {}_{}_*: {}\n\n| value | name | meaning |\n|---|---|---|\n", P, e.name, md_escape(e.doc));
+    for (const auto& v : e.values) o << fmt::format("| {} | `{}_{}_{}` | {} |\n", v.value, P, e.name, v.name, md_escape(v.doc));
   }
-  std::string lower_prefix;
-  for (char c : P) lower_prefix += char(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower_prefix = lower(P);
   for (const auto& s : m.structs) {
-    o << fmt::format("\n## struct {}_{} ({} bytes): {}\n\n| offset | field | type | description |\n|---|---|---|---|\n", lower_prefix, s.name, s.size, escape(s.doc));
+    o << fmt::format("\n## struct {}_{} ({} bytes): {}\n\n| offset | field | type | description |\n|---|---|---|---|\n", lower_prefix, s.name, s.size, md_escape(s.doc));
     uint32_t at = 0;
     for (const auto& f : s.fields) {
-      o << fmt::format("| {} | `{}` | {} | {} |\n", at, f.name, f.type, escape(f.doc));
+      o << fmt::format("| {} | `{}` | {} | {} |\n", at, f.name, f.type, md_escape(f.doc));
       at += f.type == "u64" ? 8 : f.type == "u32" ? 4 : f.type == "u16" ? 2 : 1;
     }
   }
@@ -331,36 +297,13 @@ std::string doc(const Map& m, const std::string& source) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string yaml, header_path, doc_path, source_name;
-  bool check = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string& into) {
-      if (i + 1 >= argc) {
-        std::cerr << "regmap_gen: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      into = argv[++i];
-    };
-    if (a == "--yaml") value(yaml);
-    else if (a == "--header") value(header_path);
-    else if (a == "--doc") value(doc_path);
-    else if (a == "--source-name") value(source_name);
-    else if (a == "--check") check = true;
-    else {
-      std::cerr << "regmap_gen: unknown argument '" << a << "'\n"
-                << "usage: regmap_gen --yaml SRC --header OUT.h --doc OUT.md [--source-name NAME] [--check]\n";
-      return 2;
-    }
-  }
-  if (yaml.empty() || header_path.empty() || doc_path.empty()) {
-    std::cerr << "usage: regmap_gen --yaml SRC --header OUT.h --doc OUT.md [--source-name NAME] [--check]\n";
-    return 2;
-  }
-  if (source_name.empty()) source_name = yaml;
-  return ipusim::gen::run_generator("regmap_gen", yaml, [&] {
-    const Map m = parse(yaml);
-    return ipusim::gen::write_generated("regmap_gen", source_name, "regmap",
-                                        {{header_path, header(m, source_name)}, {doc_path, doc(m, source_name)}}, check);
+  const auto args = ipusim::gen::parse_args(argc, argv, "regmap_gen", "regmap_gen", {{"--header", "OUT.h"}, {"--doc", "OUT.md"}});
+  if (!args) return 2;
+  const std::string& source = args->source;
+  return ipusim::gen::run_generator("regmap_gen", args->yaml, [&] {
+    const Map m = parse(args->yaml);
+    return ipusim::gen::write_generated("regmap_gen", source, args->target,
+                                        {{(*args)["--header"], header(m, source)}, {(*args)["--doc"], doc(m, source)}},
+                                        args->check);
   });
 }

@@ -27,13 +27,11 @@
 extern "C" {
 #endif
 
-#define IPU_STR(x) IPU_ISA_STR(x) /* a constant as a string literal, after expansion */
-
 /* Reads a CSR whose value never changes while the program runs (identity, sizes). */
-#define IPU_CSR_READ_CONST(csr, out) __asm__("csrr %0, " IPU_STR(csr) : "=r"(out))
+#define IPU_CSR_READ_CONST(csr, out) __asm__("csrr %0, " IPU_ISA_STR(csr) : "=r"(out))
 /* Reads a CSR whose value changes (counters, fp state, superstep). */
-#define IPU_CSR_READ(csr, out) __asm__ volatile("csrr %0, " IPU_STR(csr) : "=r"(out))
-#define IPU_CSR_WRITE(csr, in) __asm__ volatile("csrw " IPU_STR(csr) ", %0" ::"r"(in) : "memory")
+#define IPU_CSR_READ(csr, out) __asm__ volatile("csrr %0, " IPU_ISA_STR(csr) : "=r"(out))
+#define IPU_CSR_WRITE(csr, in) __asm__ volatile("csrw " IPU_ISA_STR(csr) ", %0" ::"r"(in) : "memory")
 
 /* ---- identity and sizes (read-only Xipu CSRs) ------------------------------------ */
 
@@ -307,8 +305,7 @@ static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
 /* Accumulator banks: `bank` is a literal (or a macro expanding to one) 0..7, written into
  * the rs2 field as the register name x<bank>; anything else fails to assemble or, 8..31,
  * is an illegal instruction. IPU_AMP_MAC_F16(x, b) evaluates to x + 8 bytes. */
-#define IPU_AMP_STR_(s) #s
-#define IPU_AMP_BANK_(bank) "x" IPU_AMP_STR_(bank)
+#define IPU_AMP_BANK_(bank) "x" IPU_ISA_STR_(bank)
 #define IPU_AMP_MAC_F16(x, bank)                                                   \
   __extension__({                                                                  \
     const void *ipu_amp_next_;                                                     \

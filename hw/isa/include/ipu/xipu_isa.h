@@ -253,15 +253,6 @@
 
 #include <stdint.h>
 
-#ifdef __cplusplus
-#define IPU_ISA_STATIC_ASSERT(c, m) static_assert(c, m)
-#else
-#define IPU_ISA_STATIC_ASSERT(c, m) _Static_assert(c, m)
-#endif
-
-IPU_ISA_STATIC_ASSERT(IPU_SRAM_BASE % 4096u == 0, "SRAM starts on a page");
-IPU_ISA_STATIC_ASSERT(IPU_AMP_BANKS <= 32u, "an operand below AMP_BANKS fits a 5-bit field");
-
 /* Encoders: ipu_encode_<name>(operands in assembly order) is the instruction word.
  * Registers are numbers 0..31; an imm operand is cut to its 5-bit field. */
 static inline uint32_t ipu_encode_run(uint32_t rd, uint32_t rs1, uint32_t rs2) { return IPU_OP_RUN_MATCH | (rd & 31u) << 7 | (rs1 & 31u) << 15 | (rs2 & 31u) << 20; }
