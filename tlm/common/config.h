@@ -94,6 +94,15 @@ struct BoardConfig {
   bool operator==(const BoardConfig&) const = default;
 };
 
+// One IPU-Link, full duplex: port `port_a` of IPU `ipu_a` to port `port_b` of IPU
+// `ipu_b` (system-wide IPU indices, ports 0 .. ipu_links.count - 1).
+struct LinkWire {
+  uint32_t ipu_a = 0, port_a = 0;
+  uint32_t ipu_b = 0, port_b = 0;
+
+  bool operator==(const LinkWire&) const = default;
+};
+
 struct SystemConfig {
   std::string name;                        // e.g. "pod16"
   std::string source;                      // the file given on the command line
@@ -101,6 +110,9 @@ struct SystemConfig {
   uint32_t boards = 1;
   BoardConfig board;                       // every board of a system is alike
   std::string topology;                    // "single", "pair", "ladder", "torus2d"
+  // Every IPU-Link of the system, wired by the loader from `topology` (docs/links.md)
+  // or taken from an explicit `links:` list. Index = link id.
+  std::vector<LinkWire> links;
 
   uint32_t total_ipus() const { return boards * board.ipus; }
   uint64_t total_tiles() const { return uint64_t(total_ipus()) * board.chip.tiles; }
