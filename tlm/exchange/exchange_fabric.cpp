@@ -61,7 +61,13 @@ tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payl
   if (post && !msg->posts) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
   in_phase_[id] = 1;
   entries_.push_back(Entry{uint32_t(id), msg->cycle, post ? &trans : nullptr, post ? msg : nullptr});
-  if (entries_.size() == participant_count_) complete_event_.notify(sc_core::SC_ZERO_TIME);
+  zone_ = msg->zone;
+  if (entries_.size() == participant_count_) {
+    complete_.push_back(Phase{std::move(entries_), zone_});
+    entries_.clear();
+    std::fill(in_phase_.begin(), in_phase_.end(), 0);
+    complete_event_.notify(sc_core::SC_ZERO_TIME);
+  }
   if (!post) {
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return tlm::TLM_COMPLETED;
@@ -77,46 +83,45 @@ void ExchangeFabric::reset() {
   std::fill(in_phase_.begin(), in_phase_.end(), 0);
   participant_count_ = 0;
   entries_.clear();
+  complete_.clear();
   errors_.clear();
   exchanges_ = failed_ = messages_ = bytes_ = 0;
   plan_seconds_ = 0;
 }
 
+void ExchangeFabric::join_group() {
+  if (group_ && participant_count_ > 0) group_->join(*this);
+}
+
 void ExchangeFabric::exchange_thread() {
   for (;;) {
-    // A phase may complete while this thread waits out a dropped exchange (reset()).
-    while (participant_count_ == 0 || entries_.size() != participant_count_) wait(complete_event_);
-    std::vector<Entry>& entries = phase_entries_;
-    entries.swap(entries_);
-    entries_.clear();
-    std::fill(in_phase_.begin(), in_phase_.end(), 0);
+    while (complete_.empty()) wait(complete_event_);
+    Phase phase = std::move(complete_.front());
+    complete_.pop_front();
+    std::vector<Entry>& entries = phase.entries;
     const auto by_tile = [](const Entry& a, const Entry& b) { return a.tile < b.tile; };
     if (!std::is_sorted(entries.begin(), entries.end(), by_tile)) std::sort(entries.begin(), entries.end(), by_tile);
-    if (std::none_of(entries.begin(), entries.end(), [](const Entry& e) { return e.trans != nullptr; }))
-      continue;  // nobody posted: an empty phase
+    const bool joint = phase.zone == 2 && group_ && group_->members() > 1;
+    if (!joint && std::none_of(entries.begin(), entries.end(), [](const Entry& e) { return e.trans != nullptr; }))
+      continue;  // nobody posted: an empty phase (a joint one still takes part: others may send here)
 
-    std::vector<TilePostings>& tiles = postings_;
-    tiles.clear();
-    const uint32_t base = config_.ipu * config_.tiles;
-    for (const Entry& e : entries)
-      tiles.push_back(TilePostings{base + e.tile, e.cycle, e.msg ? e.msg->posts : &no_posts_});
-    const auto start = std::chrono::steady_clock::now();
-    const ExchangePlan plan = plan_exchange(tiles, config_.timing);
-    plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-    // A reset while a copy waits on a host stream (the gateway gives up then): the phase
-    // belongs to tiles that no longer exist, drop it.
+    // A reset while a copy waits on a host stream (the gateway gives up then), or while
+    // the group waits for other IPUs: the phase belongs to tiles that no longer exist.
     const uint64_t phase_generation = generation_;
-    errors_ = cross_ipu_errors(entries);
-    errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
-    collect_copies(entries);
-    if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
-    std::vector<TileOutcome> outcomes = plan.tiles;
-    if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
+    std::vector<TileOutcome> outcomes;
+    if (!plan_phase(phase, outcomes) || phase_generation != generation_) {
+      errors_.clear();
+      continue;
+    }
     if (errors_.empty() && !copies_of_phase_.empty()) run_copies(outcomes, entries);
     if (phase_generation != generation_) {
       errors_.clear();
       continue;
+    }
+    const bool posted = std::any_of(entries.begin(), entries.end(), [](const Entry& e) { return e.trans != nullptr; });
+    if (!posted) {
+      errors_.clear();
+      continue;  // a joint phase this IPU only closed: its tiles wait for nothing
     }
     ++exchanges_;
     if (!errors_.empty()) {
@@ -137,6 +142,39 @@ void ExchangeFabric::exchange_thread() {
   }
 }
 
+bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& outcomes) {
+  const std::vector<Entry>& entries = phase.entries;
+  std::vector<TilePostings>& tiles = postings_;
+  tiles.clear();
+  const uint32_t base = config_.ipu * config_.tiles;
+  for (const Entry& e : entries)
+    tiles.push_back(TilePostings{base + e.tile, e.cycle, e.msg ? e.msg->posts : &no_posts_});
+  errors_.clear();
+  collect_copies(entries);
+  if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
+
+  if (phase.zone == 2 && group_ && group_->members() > 1) {
+    ExchangeGroup::Part part;
+    part.postings = &tiles;
+    part.problems = &errors_;
+    if (!group_->exchange(*this, part)) return false;
+    errors_ = std::move(part.errors);
+    outcomes = std::move(part.outcomes);
+    return true;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const ExchangePlan plan = plan_exchange(tiles, config_.timing);
+  plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Reported in this order: messages between IPUs, the plan's, the copies'.
+  std::vector<Problem> copy_errors = std::move(errors_);
+  errors_ = cross_ipu_errors(entries);
+  errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
+  errors_.insert(errors_.end(), copy_errors.begin(), copy_errors.end());
+  if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
+  outcomes = plan.tiles;
+  return true;
+}
+
 std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& entries) const {
   std::vector<Problem> out;
   if (config_.ipus <= 1) return out;  // the ISS refuses tile ids outside the system
@@ -149,15 +187,36 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
           const bool send = p.kind == iss::ExchangePost::Kind::Send;
           Problem x = fabric_problem(
               "between IPUs", e.tile,
-              fmt::format("tile {} {} {} bytes {} tile {} (pc 0x{:08x}) of another IPU: exchange between IPUs "
-                          "needs the IPU-Links, which this platform does not model yet",
-                          first + e.tile, send ? "sends" : "expects", p.len, send ? "to" : "from", peer, p.pc));
+              fmt::format("tile {} (ipu {}) {} {} bytes {} tile {} (ipu {}, pc 0x{:08x}) in an exchange phase after a "
+                          "zone-1 sync: an exchange between IPUs needs a zone-2 (group) sync before it",
+                          first + e.tile, config_.ipu, send ? "sends" : "expects", p.len, send ? "to" : "from",
+                          peer, peer / config_.tiles, p.pc));
           x.pc = p.pc;
           x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
           out.push_back(std::move(x));
         }
   }
   return out;
+}
+
+std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer) {
+  if (d.len == 0) return std::nullopt;
+  if (buffer.size() < d.len) buffer.resize(d.len);
+  const uint32_t s = d.src_tile - src.config_.ipu * src.config_.tiles;
+  const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
+  tlm::tlm_generic_payload trans;
+  if (!src.tile_access(trans, tlm::TLM_READ_COMMAND, s, d.src_addr, buffer.data(), d.len) ||
+      !tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, buffer.data(), d.len)) {
+    Problem p = fabric_problem("tile access failed", t,
+                               fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
+                                           "0x{:08x} failed: {}",
+                                           d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
+                                           trans.get_response_string()));
+    return p;
+  }
+  ++messages_;
+  bytes_ += d.len;
+  return std::nullopt;
 }
 
 void ExchangeFabric::deliver(const ExchangePlan& plan) {

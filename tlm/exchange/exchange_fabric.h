@@ -21,9 +21,15 @@
 //      then waits until the earliest done cycle and answers every poster with its done
 //      cycle (annotated delays for the later ones): the later of its messages' and its
 //      copies' completion.
-// Messages to or from a tile of another IPU are reported as errors: they need the
-// IPU-Links, which a later issue models (the plan already times such a message's on-chip
-// leg at the maximum latency).
+// A phase opened by a zone-2 sync spans the run domain's IPUs: instead of planning it
+// alone, the fabric hands its tiles' postings to the domain's ExchangeGroup
+// (exchange_group.h), which plans the phase over every member IPU with the IPU-Links'
+// timing and moves the messages between IPUs; the fabric then does its own copies and
+// answers its tiles as above. After a zone-1 sync a message to or from another IPU is an
+// error (the IPUs have not synced with each other).
+//
+// Phases are queued as they complete, so an IPU whose tiles close phases without
+// waiting (no postings) may run ahead of a joint phase still waiting for other IPUs.
 //
 // Sockets
 //   tile_socket    TLM-2.0 target (multi-passthrough; binding i = tile i of the IPU, zero
@@ -49,6 +55,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +64,9 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <deque>
+
+#include "exchange/exchange_group.h"
 #include "exchange/exchange_payload.h"
 #include "exchange/exchange_plan.h"
 #include "common/config.h"
@@ -91,6 +101,14 @@ class ExchangeFabric : public sc_core::sc_module {
 
   // Before the simulation: the tiles that take part in this IPU's exchanges.
   void set_participant(uint32_t tile);
+  // The run domain's group for phases after a zone-2 sync (null: every phase stays on the
+  // IPU). join_group(): once the participants are set, join it if there are any.
+  void set_group(ExchangeGroup* group) { group_ = group; }
+  void join_group();
+  // Delivery `d` from a tile of `src` (this fabric or another IPU's) to one of this
+  // fabric's tiles, through both memory sockets and `buffer`; counted here. A problem if a
+  // tile refused the access.
+  std::optional<Problem> move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer);
   uint32_t participants() const { return participant_count_; }
   const ExchangeFabricConfig& config() const { return config_; }
   // A reset (a device's): back to the state after elaboration (no participant, no phase, counters
@@ -114,12 +132,20 @@ class ExchangeFabric : public sc_core::sc_module {
     ExchangeMessage* msg;                // Post: the tile's message
   };
 
+  struct Phase {
+    std::vector<Entry> entries;
+    uint32_t zone = 1;
+  };
+
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status);
   void exchange_thread();  // SC_THREAD
   std::vector<Problem> cross_ipu_errors(const std::vector<Entry>& entries) const;
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
+  // Plans the phase: alone, or with the group. Fills outcomes (postings order) or errors_;
+  // false if a reset dropped the phase meanwhile.
+  bool plan_phase(const Phase& phase, std::vector<TileOutcome>& outcomes);
   // Streaming copies (exchange_copies.cpp).
   void collect_copies(const std::vector<Entry>& entries);
   bool gateway_call(streaming::GatewayRequest::Kind kind);  // false: problems added to errors_
@@ -145,7 +171,9 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<uint8_t> in_phase_;  // per tile: posted or closed in the current phase
   uint32_t participant_count_ = 0;
   std::vector<Entry> entries_;     // the current phase
-  std::vector<Entry> phase_entries_;       // the phase being planned (storage reused)
+  uint32_t zone_ = 1;              // of the current phase (the latest entry's)
+  std::deque<Phase> complete_;     // phases every participant finished, oldest first
+  ExchangeGroup* group_ = nullptr;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
   std::vector<iss::ExchangePost> no_posts_;

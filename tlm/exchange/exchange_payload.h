@@ -44,6 +44,8 @@ struct ExchangeMessage {
   Kind kind = Kind::Post;
   uint32_t tile = 0;                                  // index in the IPU (= binding index)
   uint64_t cycle = 0;                                 // Post: the `xwait` cycle; Close: the stop's
+  uint32_t zone = 1;                                  // of the sync that opened the phase: 2 makes it
+                                                      // an exchange across the sync group's IPUs
   const std::vector<iss::ExchangePost>* posts = nullptr;  // Post
   uint64_t done_cycle = 0;                            // response: the tile's exchange is complete
                                                       // (error response: the exchange failed)

@@ -37,6 +37,26 @@ void fail(const std::vector<TilePostings>& tiles, ExchangePlan& plan, ErrorList&
   for (size_t i = 0; i < tiles.size(); ++i) plan.tiles[i].done_cycle = tiles[i].start_cycle;
 }
 
+// Messages between IPUs need an IPU-Link path between them.
+void check_routes(const TileIndex& index, const Postings& postings, const Matches& matches,
+                  const ExchangeTiming& timing, ErrorList& errors) {
+  const links::Topology& topology = timing.links->topology();
+  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
+  for (size_t i = 0; i < matches.deliveries.size(); ++i) {
+    const Delivery& d = matches.deliveries[i];
+    const uint32_t src = index.global(d.src_tile), dst = index.global(d.dst_tile);
+    const uint32_t a = src / per_ipu, b = dst / per_ipu;
+    if (a == b || (a < topology.ipus() && b < topology.ipus() && topology.hops(a, b) != links::Topology::kUnreachable))
+      continue;
+    const SendInfo& send = postings.sends[matches.send_pair[i] >> 1];
+    const uint32_t pc = index.post(send.tile, send.post).pc;
+    errors.add("no link path", src, pc, dst, kNoTile,
+               fmt::format("tile {} (ipu {}) sends {} bytes to tile {} (ipu {}) ({}) but no IPU-Link path joins "
+                           "IPU {} to IPU {}",
+                           src, a, d.len, dst, b, pc_text(pc), a, b));
+  }
+}
+
 }  // namespace
 
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
@@ -51,6 +71,7 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
   collect_postings(index, timing, postings, errors);
   check_overlaps(index, postings, errors);
   Matches matches = match_postings(index, postings, errors);
+  if (!errors.any() && timing.links) check_routes(index, postings, matches, timing, errors);
   if (errors.any()) {
     fail(tiles, plan, errors);
     return plan;

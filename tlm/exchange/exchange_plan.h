@@ -12,6 +12,7 @@
 
 #include "common/problem.h"
 #include "iss/tile_core.h"
+#include "links/link_timing.h"
 
 namespace ipusim::exchange {
 
@@ -25,6 +26,10 @@ struct ExchangeTiming {
   // columns of this many tiles, numbered column by column. A model assumption, not a
   // published figure; 64 divides the GC2 (1216) and GC200 / Bow (1472) tile counts.
   uint32_t tiles_per_column = 64;
+  // Messages between IPUs cross the IPU-Links: this scheduler times them (their on-chip
+  // legs at both ends take latency_max_cycles together; docs/exchange.md, "Between
+  // IPUs"). Null: such a message takes latency_max_cycles, as between two far tiles.
+  links::LinkScheduler* links = nullptr;
 };
 
 // One tile's side of an exchange phase.

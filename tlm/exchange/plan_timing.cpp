@@ -74,6 +74,41 @@ class InPort {
   std::vector<Flow> starts_, ends_;
 };
 
+constexpr uint64_t kOnChip = UINT64_MAX;
+
+// Per delivery: the tick its last byte reaches the receiver over the links, or kOnChip
+// for a delivery within one IPU.
+std::vector<uint64_t> time_links(const TileIndex& index, const Matches& matches, const std::vector<uint64_t>& leaves,
+                                 const ExchangeTiming& timing, links::LinkScheduler& links) {
+  const uint64_t ticks_per_cycle = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
+  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
+  const uint64_t on_chip = uint64_t(std::max(timing.latency_max_cycles, timing.latency_min_cycles)) * ticks_per_cycle;
+  std::vector<uint64_t> end(matches.deliveries.size(), kOnChip);
+  std::vector<links::LinkLeg> legs;
+  std::vector<uint32_t> of_leg;
+  for (size_t i = 0; i < matches.deliveries.size(); ++i) {
+    const Delivery& m = matches.deliveries[i];
+    const uint32_t src = index.global(m.src_tile), dst = index.global(m.dst_tile);
+    if (src / per_ipu == dst / per_ipu) continue;
+    links::LinkLeg leg;
+    leg.src_ipu = src / per_ipu;
+    leg.dst_ipu = dst / per_ipu;
+    leg.spread = src;
+    leg.len = m.len;
+    leg.ready = leaves[matches.send_pair[i] >> 1] + on_chip;
+    leg.ticks_per_byte = 2 * uint64_t(timing.in_bytes_per_cycle);
+    legs.push_back(leg);
+    of_leg.push_back(uint32_t(i));
+  }
+  if (legs.empty()) return {};
+  links.schedule(legs);
+  for (size_t k = 0; k < legs.size(); ++k) {
+    // Never before the bytes could have come over an ideal fabric at the sender's rate.
+    end[of_leg[k]] = std::max(legs[k].last, legs[k].ready + 2 * uint64_t(timing.in_bytes_per_cycle) * legs[k].len);
+  }
+  return end;
+}
+
 }  // namespace
 
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
@@ -99,18 +134,26 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
     outcome[s.tile].bytes_out += s.len;
   }
 
-  // In ports: the matches of a receiver are consecutive (match order is by dst).
   const LatencyTable latency(index, timing);
-  InPort port;
   const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
+  // Messages between IPUs: the links decide when their last byte is in; it enters the
+  // receiver's port at the sender's rate, ending then.
+  std::vector<uint64_t> link_end;
+  if (timing.links) link_end = time_links(index, matches, leaves, timing, *timing.links);
+
+  // In ports: the matches of a receiver are consecutive (match order is by dst).
+  InPort port;
   for (size_t i = 0; i < legs.size();) {
     const uint32_t dst = legs[i].dst_tile;
     port.clear();
     for (; i < legs.size() && legs[i].dst_tile == dst; ++i) {
       const Delivery& m = legs[i];
       const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
-      port.add(leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle, 2 * in_rate * uint64_t(m.len),
-               pair ? 1 : 2);
+      const uint64_t duration = 2 * in_rate * uint64_t(m.len);
+      const uint64_t arrive = !link_end.empty() && link_end[i] != kOnChip
+                                  ? link_end[i] - duration
+                                  : leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
+      port.add(arrive, duration, pair ? 1 : 2);
       outcome[dst].bytes_in += m.len;
     }
     done[dst] = std::max(done[dst], port.done(out_rate, in_rate));

@@ -52,6 +52,7 @@ void Ipu::prepare_run() {
       exchange_->set_participant(t);
     }
   sync_->join_group();
+  exchange_->join_group();
 }
 
 void Ipu::link_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {

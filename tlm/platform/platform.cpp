@@ -63,6 +63,11 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
+  try {
+    topology_ = std::make_unique<links::Topology>(links::Topology::of(config));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("config '" + config.name + "': IPU-Links: " + e.what());
+  }
   const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
   const uint32_t domains = per_board ? config.boards : 1;
   ipus_per_domain_ = ipus / domains;
@@ -72,6 +77,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz);
     dom->control->set_epoch(&dom->epoch);
     dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+    dom->exchange = std::make_unique<exchange::ExchangeGroup>(
+        *topology_, links::LinkTimingConfig::from(config.board.chip),
+        exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
     domains_.push_back(std::move(dom));
   }
   domains_.front()->timeline = std::move(timeline);
@@ -81,6 +89,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     Domain& dom = domain_of(i);
     ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
+    ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
     ipus_.back()->set_epoch(&dom.epoch);
   }
   for (uint32_t b = 0; b < config.boards; ++b) {
@@ -264,6 +273,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
+  for (const auto& dom : domains_) result.exchange_plan_seconds += dom->exchange->plan_seconds();
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
 }

@@ -9,6 +9,8 @@
 //     gateway<B> streaming::Gateway of board B (streaming memory, host streams); every
 //                IPU fabric of the board binds its gateway_socket to it
 //   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
+//   exchange group  exchange::ExchangeGroup per run domain: an exchange after a zone-2
+//                sync, across the domain's IPUs over the IPU-Links (links::Topology)
 //
 // A process elaborates one Platform (SystemC allows one elaboration per process). Every
 // run goes through one lifecycle: boot tiles over their SRAM, start a run domain,
@@ -30,6 +32,8 @@
 
 #include "iss/program.h"
 #include "common/config.h"
+#include "exchange/exchange_group.h"
+#include "links/topology.h"
 #include "platform/netlist.h"
 #include "platform/platform_console.h"
 #include "platform/platform_supersteps.h"
@@ -234,6 +238,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   struct Domain {
     std::unique_ptr<RunControl> control;
     std::unique_ptr<sync::GroupSync> group;
+    std::unique_ptr<exchange::ExchangeGroup> exchange;  // phases after a zone-2 sync
     sc_core::sc_time epoch;  // SystemC time of cycle 0: the domain's last start
     std::unique_ptr<Timeline> timeline;  // the superstep trace of the current run, if any
     bool timeline_is_hosts = false;      // from start_domain's trace_path: its failure is no run error
@@ -257,6 +262,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
 
   config::SystemConfig config_;
   PlatformOptions options_;
+  std::unique_ptr<links::Topology> topology_;  // the IPU-Links (config_.links)
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;

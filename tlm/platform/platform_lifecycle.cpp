@@ -145,6 +145,7 @@ void Platform::reset_domain(uint32_t board) {
   }
   console_.flush();
   dom.group->reset();
+  dom.exchange->reset();
   dom.control->rearm();
   dom.loaded = dom.halted = 0;
   dom.last_halt_cycle = 0;

@@ -241,6 +241,7 @@ void Tile::close_exchange_phase() {
   run_.close_msg.kind = exchange::ExchangeMessage::Kind::Close;
   run_.close_msg.tile = identity().tile;
   run_.close_msg.cycle = run_.stop_cycle;
+  run_.close_msg.zone = run_.sync_msg.zone;  // the sync that opened the phase
   attach_message(notice_trans_, run_.close_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = delay_to(run_.stop_cycle);
@@ -270,6 +271,7 @@ void Tile::post_exchange() {
   run_.exchange_msg.tile = identity().tile;
   run_.exchange_msg.cycle = run_.stop_cycle;
   run_.exchange_msg.posts = &posts;
+  run_.exchange_msg.zone = run_.sync_msg.zone;  // the sync that opened the phase
   attach_message(exchange_trans_, run_.exchange_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = delay_to(run_.stop_cycle);

@@ -1,0 +1,77 @@
+// The exchange across the IPUs of a run domain (its sync group), after a zone-2 sync.
+//
+// An exchange phase that a zone-2 (group) sync opened spans every member IPU: tiles send
+// to tiles of other IPUs by global tile id. Each member's ExchangeFabric collects its own
+// tiles' postings as for any phase and hands them here (exchange()); when every member
+// has, the last one plans the phase over all of them at once (plan_exchange with the
+// IPU-Links' timing, links::LinkScheduler), moves every message from its sender's SRAM
+// to its receiver's, and wakes the others, each of which then answers its own tiles. The
+// rules of the chip's exchange hold across IPUs (docs/exchange.md, "Between IPUs"): a
+// problem anywhere fails the whole phase on every member, nothing is delivered, and each
+// problem names both tiles with their IPUs.
+//
+// One per run domain, owned by the platform. A phase after a zone-1 sync stays on its IPU.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/problem.h"
+#include "exchange/exchange_plan.h"
+#include "links/link_timing.h"
+
+namespace ipusim::exchange {
+
+class ExchangeFabric;
+
+class ExchangeGroup {
+ public:
+  // `timing`: the chip's exchange timing (tiles_per_ipu = tiles of an IPU); its `links`
+  // is set to a scheduler over `topology` (which must outlive the group).
+  ExchangeGroup(const links::Topology& topology, const links::LinkTimingConfig& links, ExchangeTiming timing);
+  ~ExchangeGroup();
+
+  // Before a run: a member IPU (one with participating tiles), in any order.
+  void join(ExchangeFabric& fabric);
+  size_t members() const { return members_.size(); }
+  // Back to no member and no phase (a device reset); a member waiting in exchange() returns false.
+  void reset();
+
+  // One member's side of a joint phase.
+  struct Part {
+    const std::vector<TilePostings>* postings = nullptr;  // its tiles (global ids, ascending)
+    const std::vector<Problem>* problems = nullptr;       // found by the member itself (copies)
+    // Results: the member's tiles' outcomes (postings order), and every problem of the
+    // phase (empty: it succeeded and every message has been delivered).
+    std::vector<TileOutcome> outcomes;
+    std::vector<Problem> errors;
+    bool done = false;  // the phase was planned (not dropped by a reset)
+  };
+  // Called from `fabric`'s thread: waits (SystemC) until every member handed in its part
+  // of the phase, then returns with the results. False if the group was reset meanwhile.
+  bool exchange(ExchangeFabric& fabric, Part& part);
+
+  // Totals since the last reset.
+  double plan_seconds() const { return plan_seconds_; }
+  uint64_t phases() const { return phases_; }
+  links::LinkScheduler& links() { return *scheduler_; }
+  const links::LinkScheduler& links() const { return *scheduler_; }
+
+ private:
+  void plan_and_deliver();
+
+  std::unique_ptr<links::LinkScheduler> scheduler_;
+  ExchangeTiming timing_;
+  std::vector<ExchangeFabric*> members_;
+  std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
+  std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)
+  sc_core::sc_event planned_;
+  uint64_t generation_ = 0;  // phases planned + resets: a waiter knows its phase is over
+  double plan_seconds_ = 0;
+  uint64_t phases_ = 0;
+};
+
+}  // namespace ipusim::exchange
