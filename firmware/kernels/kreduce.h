@@ -1,0 +1,24 @@
+/*
+ * kreduce.h: the on-chip reduce-scatter that the all-reduce kernels share.
+ *
+ * Every tile t of the IPU holds a vector of C * T floats (chunk c = elements c*C ..
+ * c*C+C-1, T tiles); tile c owns chunk c. One superstep (sync over the IPU, then the
+ * exchange): every tile sends chunk c to tile c (T-1 sends, rotated so each round pairs
+ * tile t with t+d), and the owner sums the T copies of its chunk in tile order,
+ * y = ((x_0 + x_1) + x_2) + ... + x_{T-1}, on up to six workers, into its own chunk of
+ * `vec`. `copies` is scratch of C * T floats.
+ */
+#ifndef KERNELS_KREDUCE_H
+#define KERNELS_KREDUCE_H
+
+#include <stdint.h>
+
+/* Cycles of the phases, for the kernels' reports. */
+struct kc_reduce_cycles {
+  uint32_t post, exchange, reduce;
+};
+
+/* Every tile of the IPU must call it. chunk: 4, 8, 16, 32 or 64 (other values work, slower). */
+void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles);
+
+#endif /* KERNELS_KREDUCE_H */
