@@ -8,7 +8,8 @@
 //       sync     sync::SyncController
 //     gateway<B> streaming::Gateway of board B (streaming memory, host streams); every
 //                IPU fabric of the board binds its gateway_socket to it
-//   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
+//   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++), one per run domain;
+//                its latency follows the IPU-Links (links::Topology, docs/sync.md)
 //
 // A process elaborates one Platform (SystemC allows one elaboration per process). Every
 // run goes through one lifecycle: boot tiles over their SRAM, start a run domain,
@@ -30,6 +31,7 @@
 
 #include "iss/program.h"
 #include "common/config.h"
+#include "links/topology.h"
 #include "platform/netlist.h"
 #include "platform/platform_console.h"
 #include "platform/platform_supersteps.h"
@@ -257,6 +259,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
 
   config::SystemConfig config_;
   PlatformOptions options_;
+  links::Topology topology_;  // the IPU-Link graph: the sync groups' hop counts
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;
