@@ -18,6 +18,7 @@
 #define KIN_SEED_JACOBI 0x4a41434fu    /* "JACO" */
 #define KIN_SEED_GEMM_A 0x47454d41u    /* "GEMA" */
 #define KIN_SEED_GEMM_B 0x47454d42u    /* "GEMB" */
+#define KIN_SEED_IPU_ALLREDUCE 0x49415244u /* "IARD" */
 
 /* A 32-bit integer mix with good avalanche (Chris Wellons' lowbias32). */
 static inline uint32_t kin_mix(uint32_t x) {

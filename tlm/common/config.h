@@ -29,6 +29,10 @@ struct LinkConfig {
   uint32_t count = 10;                     // IPU-Links per IPU
   double bytes_per_second = 16e9;          // each link, each direction
   double latency_ns = 250;                 // one way, first byte out to first byte in
+  // One hop of the external sync signal (zone 2) between linked IPUs: a sync group's
+  // latency is 2 x (the sync master's farthest member in hops) x this (docs/sync.md).
+  // 0: an ideal external sync.
+  double sync_hop_ns = 0;
 
   bool operator==(const LinkConfig&) const = default;
 };
@@ -45,7 +49,6 @@ struct ExchangeConfig {
 struct SyncConfig {
   uint32_t latency_min_cycles = 16;        // last arrival to release, tile nearest the controller
   uint32_t latency_max_cycles = 80;        // last arrival to release, farthest tile
-  uint32_t group_latency_cycles = 0;       // what a zone-2 sync across IPUs adds (docs/sync.md)
 
   bool operator==(const SyncConfig&) const = default;
 };
@@ -80,6 +83,16 @@ struct ChipConfig {
   bool operator==(const ChipConfig&) const = default;
 };
 
+// One IPU-Link, full duplex: port `port_a` of IPU `ipu_a` to port `port_b` of IPU
+// `ipu_b` (ports 0 .. ipu_links.count - 1; IPU indices of the system, or of the board in
+// BoardConfig::links).
+struct LinkWire {
+  uint32_t ipu_a = 0, port_a = 0;
+  uint32_t ipu_b = 0, port_b = 0;
+
+  bool operator==(const LinkWire&) const = default;
+};
+
 struct BoardConfig {
   std::string name;                        // e.g. "m2000"; for a bare chip, the chip's name
   std::string source;
@@ -90,17 +103,13 @@ struct BoardConfig {
   double streaming_memory_latency_ns = 500;
   double host_link_bytes_per_second = 31.5e9;  // PCIe-like host link, each direction
   double host_link_latency_ns = 1000;
+  // How the board's own IPUs are linked: a named wiring ("single", "pair", "m2000";
+  // docs/links.md), or "" when the board file lists its links. `links` is that wiring,
+  // with board-local IPU indices (0 .. ipus - 1).
+  std::string topology = "single";
+  std::vector<LinkWire> links;
 
   bool operator==(const BoardConfig&) const = default;
-};
-
-// One IPU-Link, full duplex: port `port_a` of IPU `ipu_a` to port `port_b` of IPU
-// `ipu_b` (system-wide IPU indices, ports 0 .. ipu_links.count - 1).
-struct LinkWire {
-  uint32_t ipu_a = 0, port_a = 0;
-  uint32_t ipu_b = 0, port_b = 0;
-
-  bool operator==(const LinkWire&) const = default;
 };
 
 struct SystemConfig {
@@ -109,9 +118,13 @@ struct SystemConfig {
   std::string kind;                        // "chip", "board" or "system"
   uint32_t boards = 1;
   BoardConfig board;                       // every board of a system is alike
-  std::string topology;                    // "single", "pair", "ladder", "torus2d"
-  // Every IPU-Link of the system, wired by the loader from `topology` (docs/links.md)
-  // or taken from an explicit `links:` list. Index = link id.
+  // The wiring the file named: for a chip "single", for a board the board's (as
+  // board.topology), for a system how its boards are joined ("ladder", "torus2d");
+  // "" when the file lists its links instead.
+  std::string topology;
+  // Every IPU-Link of the system, global IPU indices (board b's IPU i is b * board.ipus
+  // + i): each board's wiring and then the system's, or the file's explicit `links:`
+  // list (docs/links.md). Index = link id.
   std::vector<LinkWire> links;
 
   uint32_t total_ipus() const { return boards * board.ipus; }

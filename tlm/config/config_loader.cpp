@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string_view>
@@ -40,15 +41,24 @@ constexpr std::string_view kTileKeys[] = {"sram_kib",
                                "exchange_out_bytes_per_cycle",
                                "amp_f16_macs_per_cycle",
                                "amp_f32_macs_per_cycle"};
-constexpr std::string_view kLinkKeys[] = {"count", "gbytes_per_s_each_way", "latency_ns"};
+constexpr std::string_view kLinkKeys[] = {"count", "gbytes_per_s_each_way", "latency_ns", "sync_hop_ns"};
 constexpr std::string_view kLatencyRangeKeys[] = {"latency_min_cycles", "latency_max_cycles"};
+// group_latency_cycles is known only to say what replaced it (read_chip).
 constexpr std::string_view kSyncKeys[] = {"latency_min_cycles", "latency_max_cycles", "group_latency_cycles"};
 constexpr std::string_view kPublishedKeys[] = {"f16_tflops", "f32_tflops"};
-constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "streaming_memory",
+constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "links", "streaming_memory",
                                 "host_link"};
 constexpr std::string_view kStreamingKeys[] = {"size_gib", "gbytes_per_s", "latency_ns"};
 constexpr std::string_view kHostLinkKeys[] = {"gbytes_per_s_each_way", "latency_ns"};
-constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology"};
+constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links"};
+constexpr std::string_view kLinkItemKeys[] = {"a", "b"};
+constexpr std::string_view kLinkEndKeys[] = {"ipu", "port"};
+constexpr const char* kLinkSyntax = "{a: {ipu: I, port: P}, b: {ipu: J, port: Q}}";
+
+// The model's port plan (docs/links.md, "Topology"): ports 0-7 link the IPUs inside a
+// board, port 8 goes to the board before and port 9 to the board after.
+constexpr uint32_t kBoardPorts = 8;
+constexpr uint32_t kPortUp = 8, kPortDown = 9;
 
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kGiB = uint64_t(1) << 30;
@@ -375,12 +385,14 @@ ChipConfig read_chip(const Section& s) {
         "gbytes_per_s_each_way", {0, 100000, true}, 9, c.ipu_links.bytes_per_second);
     c.ipu_links.latency_ns =
         links->optional_decimal("latency_ns", {0, 1e9}, 0, c.ipu_links.latency_ns);
+    c.ipu_links.sync_hop_ns = links->optional_decimal("sync_hop_ns", {0, 1e6}, 0, c.ipu_links.sync_hop_ns);
   }
   c.exchange = read_latency_range(s, "exchange", c.exchange);
+  if (auto sync = s.optional_section("sync", kSyncKeys); sync && sync->has("group_latency_cycles"))
+    sync->fail("group_latency_cycles",
+               "no longer a key: a zone-2 sync's latency follows the IPU-Link hops between the sync "
+               "group's IPUs; set ipu_links.sync_hop_ns (one hop of the external sync) instead (docs/sync.md)");
   c.sync = read_latency_range(s, "sync", c.sync, kSyncKeys);
-  if (auto sync = s.optional_section("sync", kSyncKeys))
-    c.sync.group_latency_cycles =
-        uint32_t(sync->optional_uint("group_latency_cycles", 0, 1000000, c.sync.group_latency_cycles));
   if (auto pub = s.optional_section("published", kPublishedKeys)) {
     c.published_f16_tflops = pub->optional_decimal("f16_tflops", {0, 1e6}, 0, 0);
     c.published_f32_tflops = pub->optional_decimal("f32_tflops", {0, 1e6}, 0, 0);
@@ -388,35 +400,151 @@ ChipConfig read_chip(const Section& s) {
   return c;
 }
 
-// Checks that `topology` can wire `ipus` IPUs with the chip's links; `key` is where
-// to report (the topology key if the file set it, else the count that forced it).
-void check_topology(const Section& s, std::string_view key, const std::string& topology,
-                    uint64_t ipus, const ChipConfig& chip) {
+std::string ipus_text(uint64_t ipus) { return std::to_string(ipus) + " IPU" + (ipus == 1 ? "" : "s"); }
+
+// The wiring of a board's named topology, board-local IPU indices, checked to fit; `key`
+// is where to report (the topology key if the file set it, else the count that chose it).
+std::vector<LinkWire> wire_board(const Section& s, std::string_view key, const std::string& topology,
+                                 uint32_t ipus, const ChipConfig& chip) {
   // Under `topology:` the value speaks for itself; elsewhere, name the (default) topology.
-  std::string named = (key == "topology" ? "'" : "the default topology '") + topology + "'";
+  const std::string named = (key == "topology" ? "'" : "the default topology '") + topology + "'";
   auto need = [&](bool ok, const std::string& what) {
-    if (!ok) {
-      s.fail(key, named + " needs " + what + ", but the system has " +
-                      std::to_string(ipus) + " IPU" + (ipus == 1 ? "" : "s"));
-    }
+    if (!ok) s.fail(key, named + " needs " + what + ", but the board has " + ipus_text(ipus));
   };
+  const uint32_t count = chip.ipu_links.count;
+  std::vector<LinkWire> wires;
   if (topology == "single") {
     need(ipus == 1, "exactly 1 IPU");
   } else if (topology == "pair") {
     need(ipus == 2, "exactly 2 IPUs");
-  } else if (topology == "ladder" || topology == "torus2d") {
-    need(ipus >= 4 && ipus % 2 == 0, "an even number of IPUs, at least 4");
+    if (count == 0) s.fail(key, named + " needs IPU-Links, but chip '" + chip.name + "' has ipu_links.count 0");
+    // Port p of one IPU to port p of the other, over the in-board ports.
+    for (uint32_t p = 0; p < std::min(count, kBoardPorts); ++p) wires.push_back({0, p, 1, p});
+  } else if (topology == "m2000") {
+    need(ipus == 4, "exactly 4 IPUs");
+    if (count < kPortDown + 1) {
+      s.fail(key, named + " needs 10 IPU-Link ports per IPU (8 inside the board, 2 to other boards), but chip '" +
+                      chip.name + "' has ipu_links.count " + std::to_string(count));
+    }
+    // A ring of 4 with 3 links to each ring neighbour (ports 0-2 towards i+1, 3-5 towards
+    // i-1) and 2 across the diagonal (ports 6, 7): 8 ports of each IPU inside the board.
+    for (uint32_t i = 0; i < 4; ++i)
+      for (uint32_t k = 0; k < 3; ++k) wires.push_back({i, k, (i + 1) % 4, 3 + k});
+    for (uint32_t i = 0; i < 2; ++i)
+      for (uint32_t k = 6; k < 8; ++k) wires.push_back({i, k, i + 2, k});
   } else {
-    s.fail(key, "must be single, pair, ladder or torus2d, got '" + topology + "'");
+    std::string hint = topology == "ladder" || topology == "torus2d"
+                           ? " ('" + topology + "' joins the boards of a system)"
+                           : "";
+    s.fail(key, "must be single, pair or m2000 (how a board's own IPUs are linked), got '" + topology + "'" + hint);
   }
-  if (topology != "single" && chip.ipu_links.count == 0) {
-    s.fail(key, named + " needs IPU-Links, but chip '" + chip.name +
-                    "' has ipu_links.count 0");
-  }
+  return wires;
 }
 
-std::string default_topology(uint64_t ipus) {
-  return ipus == 1 ? "single" : ipus == 2 ? "pair" : "ladder";
+// A board's topology when the file names none.
+std::optional<std::string> default_topology(uint32_t ipus) {
+  if (ipus == 1) return "single";
+  if (ipus == 2) return "pair";
+  if (ipus == 4) return "m2000";
+  return std::nullopt;
+}
+
+// The links between the boards of a system for its named topology (global IPU indices),
+// checked to fit; `key` as for wire_board.
+std::vector<LinkWire> wire_system(const Section& s, std::string_view key, const std::string& topology,
+                                  const BoardConfig& board, uint32_t boards) {
+  const std::string named = (key == "topology" ? "'" : "the default topology '") + topology + "'";
+  if (topology != "ladder" && topology != "torus2d")
+    s.fail(key, "must be ladder or torus2d (how the boards of a system are joined), got '" + topology + "'");
+  if (topology == "torus2d" && boards < 2)
+    s.fail(key, named + " needs at least 2 boards, but the system has " + std::to_string(boards));
+  const uint32_t count = board.chip.ipu_links.count;
+  if (boards > 1 && count < kPortDown + 1) {
+    s.fail(key, named + " joins the boards through ports 8 and 9 of every IPU, but chip '" + board.chip.name +
+                    "' has ipu_links.count " + std::to_string(count));
+  }
+  for (size_t l = 0; l < board.links.size() && boards > 1; ++l) {
+    const LinkWire& w = board.links[l];
+    for (auto [ipu, port] : {std::pair{w.ipu_a, w.port_a}, std::pair{w.ipu_b, w.port_b}})
+      if (port == kPortUp || port == kPortDown)
+        s.fail(key, named + " joins the boards through ports 8 and 9 of every IPU, but board '" + board.name +
+                        "' links[" + std::to_string(l) + "] uses port " + std::to_string(port) + " of IPU " +
+                        std::to_string(ipu));
+  }
+  // Board b's IPU i, port 9 ("down") to board b+1's IPU i, port 8 ("up"); a torus also
+  // joins the last board to the first.
+  std::vector<LinkWire> wires;
+  const uint32_t n = board.ipus;
+  const uint32_t joins = topology == "torus2d" ? boards : boards - 1;
+  for (uint32_t b = 0; b < joins; ++b)
+    for (uint32_t i = 0; i < n; ++i) wires.push_back({b * n + i, kPortDown, (b + 1) % boards * n + i, kPortUp});
+  return wires;
+}
+
+// The first IPU that cannot reach IPU 0 over `wires`, if any (union-find: linear, so a
+// system of 65536 IPUs is checked as fast as a board).
+std::optional<uint32_t> unreachable_ipu(uint32_t ipus, const std::vector<LinkWire>& wires) {
+  std::vector<uint32_t> parent(ipus);
+  for (uint32_t i = 0; i < ipus; ++i) parent[i] = i;
+  auto root = [&](uint32_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const LinkWire& w : wires) parent[root(w.ipu_a)] = root(w.ipu_b);
+  for (uint32_t i = 1; i < ipus; ++i)
+    if (root(i) != root(0)) return i;
+  return std::nullopt;
+}
+
+// An explicit `links:` list: every link of the board (`scope` "board", board-local IPU
+// indices) or of the system (global indices), each item {a: {ipu, port}, b: {ipu, port}}.
+std::vector<LinkWire> read_links(const Section& s, uint32_t ipus, const ChipConfig& chip, const std::string& scope) {
+  const YAML::Node& list = s.node("links");
+  if (!list.IsSequence()) s.fail("links", std::string("expected a list of links, each ") + kLinkSyntax);
+  const uint32_t ports = chip.ipu_links.count;
+  std::vector<LinkWire> wires;
+  std::vector<std::string> user(size_t(ipus) * ports);  // the link end that holds a port
+  for (size_t l = 0; l < list.size(); ++l) {
+    const YAML::Node& item = list[l];
+    const std::string where = s.path("links") + "[" + std::to_string(l) + "]";
+    if (!item.IsMap()) throw ConfigError(s.file(), line_of(item.Mark()), where, std::string("expected ") + kLinkSyntax);
+    Section link(s.file(), item, line_of(item.Mark()), where, kLinkItemKeys);
+    LinkWire w;
+    for (const char* side : {"a", "b"}) {
+      Section end = link.required_section(side, kLinkEndKeys);
+      const uint64_t ipu = end.required_uint("ipu", 0, std::numeric_limits<uint32_t>::max());
+      if (ipu >= ipus)
+        end.fail("ipu", "IPU " + std::to_string(ipu) + " does not exist (the " + scope + " has IPUs 0 to " +
+                            std::to_string(ipus - 1) + ")");
+      const uint64_t port = end.required_uint("port", 0, std::numeric_limits<uint32_t>::max());
+      if (port >= ports)
+        end.fail("port", "IPU " + std::to_string(ipu) + " has no port " + std::to_string(port) + " (chip '" +
+                             chip.name + "' has ipu_links.count " + std::to_string(ports) +
+                             (ports == 0 ? ")" : ": ports 0 to " + std::to_string(ports - 1) + ")"));
+      if (side[0] == 'b' && ipu == w.ipu_a)
+        end.fail("ipu", "IPU " + std::to_string(ipu) + " is end a too: a link joins two different IPUs");
+      std::string& held = user[size_t(ipu) * ports + port];
+      if (!held.empty())
+        end.fail("port", "port " + std::to_string(port) + " of IPU " + std::to_string(ipu) +
+                             " is already used by " + held);
+      held = where + "." + side;
+      (side[0] == 'a' ? w.ipu_a : w.ipu_b) = uint32_t(ipu);
+      (side[0] == 'a' ? w.port_a : w.port_b) = uint32_t(port);
+    }
+    wires.push_back(w);
+  }
+  // Every IPU must reach every other: a zone-2 sync spans them all (docs/sync.md).
+  if (auto lost = unreachable_ipu(ipus, wires)) {
+    s.fail("links", "IPU " + std::to_string(*lost) + " has no path to IPU 0 over these links: every IPU of the " +
+                        scope + " must reach every other (a zone-2 sync spans them all)");
+  }
+  return wires;
+}
+
+// `topology` and `links` are two ways to say one thing.
+void check_one_wiring(const Section& s) {
+  if (s.has("topology") && s.has("links"))
+    s.fail("links", "give either 'topology' or 'links', not both (the list is the whole wiring)");
 }
 
 class Loader {
@@ -436,8 +564,10 @@ class Loader {
       sys.name = sys.board.name;
       sys.topology = "single";
     } else if (kind == "board") {
-      sys.board = read_board(top, &sys.topology);
+      sys.board = read_board(top);
       sys.name = sys.board.name;
+      sys.topology = sys.board.topology;
+      sys.links = sys.board.links;
     } else {
       read_system(top, sys);
     }
@@ -456,23 +586,32 @@ class Loader {
 
   void read_system(const Section& s, SystemConfig& sys) {
     sys.name = read_name(s);
-    sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) {
-      std::string board_wiring;  // checked, but the system's topology wires its IPUs
-      return read_board(b, &board_wiring);
-    });
+    sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) { return read_board(b); });
     sys.boards = uint32_t(s.required_uint("boards", 1, kMaxBoards));
     uint64_t ipus = uint64_t(sys.boards) * sys.board.ipus;
     if (ipus > kMaxTotalIpus) {
       s.fail("boards", std::to_string(sys.boards) + " boards of " + std::to_string(sys.board.ipus) +
                            " IPUs exceed the limit of " + std::to_string(kMaxTotalIpus) + " IPUs");
     }
+    check_one_wiring(s);
+    if (s.has("links")) {
+      // The list is every link of the system; the boards' own wiring is not used.
+      sys.topology.clear();
+      sys.links = read_links(s, uint32_t(ipus), sys.board.chip, "system");
+      return;
+    }
     sys.topology = s.has("topology") ? s.required_string("topology") : "ladder";
-    check_topology(s, s.has("topology") ? "topology" : "boards", sys.topology, ipus, sys.board.chip);
+    std::vector<LinkWire> joins =
+        wire_system(s, s.has("topology") ? "topology" : "boards", sys.topology, sys.board, sys.boards);
+    const uint32_t n = sys.board.ipus;
+    for (uint32_t b = 0; b < sys.boards; ++b)
+      for (const LinkWire& w : sys.board.links) sys.links.push_back({b * n + w.ipu_a, w.port_a, b * n + w.ipu_b, w.port_b});
+    sys.links.insert(sys.links.end(), joins.begin(), joins.end());
   }
 
-  // A board and the topology of its own IPUs (checked even when a system rewires them,
-  // so a board file is valid or not whatever uses it).
-  BoardConfig read_board(const Section& s, std::string* topology) {
+  // A board and the wiring of its own IPUs (checked even when a system's explicit links
+  // replace it, so a board file is valid or not whatever uses it).
+  BoardConfig read_board(const Section& s) {
     BoardConfig b;
     b.source = s.file();
     b.name = read_name(s);
@@ -495,8 +634,20 @@ class Loader {
           "gbytes_per_s_each_way", {0, 1e6, true}, 9, b.host_link_bytes_per_second);
       b.host_link_latency_ns = host->optional_decimal("latency_ns", {0, 1e9}, 0, b.host_link_latency_ns);
     }
-    *topology = s.has("topology") ? s.required_string("topology") : default_topology(b.ipus);
-    check_topology(s, s.has("topology") ? "topology" : "ipus", *topology, b.ipus, b.chip);
+    check_one_wiring(s);
+    if (s.has("links")) {
+      b.topology.clear();
+      b.links = read_links(s, b.ipus, b.chip, "board");
+    } else if (s.has("topology")) {
+      b.topology = s.required_string("topology");
+      b.links = wire_board(s, "topology", b.topology, b.ipus, b.chip);
+    } else if (auto topology = default_topology(b.ipus)) {
+      b.topology = *topology;
+      b.links = wire_board(s, "ipus", b.topology, b.ipus, b.chip);
+    } else {
+      s.fail("ipus", "a board of " + ipus_text(b.ipus) +
+                         " has no default wiring: name a topology (single, pair, m2000) or list its links");
+    }
     return b;
   }
 

@@ -57,6 +57,7 @@ class Writer {
     number("count", c.ipu_links.count);
     decimal("gbytes_per_s_each_way", c.ipu_links.bytes_per_second, 9);
     decimal("latency_ns", c.ipu_links.latency_ns);
+    decimal("sync_hop_ns", c.ipu_links.sync_hop_ns);
     end();
     begin("exchange");
     number("latency_min_cycles", c.exchange.latency_min_cycles);
@@ -65,7 +66,6 @@ class Writer {
     begin("sync");
     number("latency_min_cycles", c.sync.latency_min_cycles);
     number("latency_max_cycles", c.sync.latency_max_cycles);
-    number("group_latency_cycles", c.sync.group_latency_cycles);
     end();
     begin("published");
     decimal("f16_tflops", c.published_f16_tflops);
@@ -73,13 +73,31 @@ class Writer {
     end();
   }
 
-  void board_body(const BoardConfig& b, const std::string* topology) {
+  // A named wiring as its name (the loader wires it again), else the links one by one.
+  void wiring(const std::string& topology, const std::vector<LinkWire>& links) {
+    if (!topology.empty()) {
+      text("topology", topology);
+      return;
+    }
+    out_ << YAML::Key << "links" << YAML::Value << YAML::BeginSeq;
+    for (const LinkWire& w : links) {
+      out_ << YAML::Flow << YAML::BeginMap;
+      out_ << YAML::Key << "a" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "ipu" << YAML::Value
+           << w.ipu_a << YAML::Key << "port" << YAML::Value << w.port_a << YAML::EndMap;
+      out_ << YAML::Key << "b" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "ipu" << YAML::Value
+           << w.ipu_b << YAML::Key << "port" << YAML::Value << w.port_b << YAML::EndMap;
+      out_ << YAML::EndMap;
+    }
+    out_ << YAML::EndSeq;
+  }
+
+  void board_body(const BoardConfig& b) {
     text("name", b.name);
     begin("chip", "from " + b.chip.source);
     chip_body(b.chip);
     end();
     number("ipus", b.ipus);
-    if (topology) text("topology", *topology);
+    wiring(b.topology, b.links);
     begin("streaming_memory");
     decimal("size_gib", double(b.streaming_memory_bytes) / kGiB);
     decimal("gbytes_per_s", b.streaming_memory_bytes_per_second, 9);
@@ -103,7 +121,8 @@ bool is_bare_chip(const SystemConfig& s) {
   bare.source = s.board.source;
   bare.ipus = 1;
   bare.chip = s.board.chip;
-  return s.boards == 1 && s.topology == "single" && s.name == s.board.chip.name && s.board == bare;
+  return s.boards == 1 && s.topology == "single" && s.links.empty() && s.name == s.board.chip.name &&
+         s.board == bare;
 }
 
 }  // namespace
@@ -117,17 +136,24 @@ std::string to_yaml(const SystemConfig& s) {
   if (s.kind == "chip" && is_bare_chip(s)) {
     w.text("kind", "chip");
     w.chip_body(s.board.chip);
-  } else if ((s.kind == "chip" || s.kind == "board") && s.boards == 1 && s.name == s.board.name) {
+  } else if ((s.kind == "chip" || s.kind == "board") && s.boards == 1 && s.name == s.board.name &&
+             s.topology == s.board.topology && s.links == s.board.links) {
     w.text("kind", "board");
-    w.board_body(s.board, &s.topology);
+    w.board_body(s.board);
   } else {
     w.text("kind", "system");
     w.text("name", s.name);
     w.begin("board", "from " + s.board.source);
-    w.board_body(s.board, nullptr);
+    w.board_body(s.board);
     w.end();
     w.number("boards", s.boards);
-    w.text("topology", s.topology);
+    // A system's named topology joins its boards (and the board keeps its own wiring);
+    // anything else (a struct built in code, a board's wiring name at system level) is
+    // written link by link, so that loading it gives the same links.
+    if (s.topology == "ladder" || s.topology == "torus2d")
+      w.text("topology", s.topology);
+    else
+      w.wiring("", s.links);
   }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";

@@ -1,6 +1,7 @@
 #include "links/topology.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <string>
 
@@ -112,6 +113,35 @@ void Topology::route(uint32_t a, uint32_t b, uint32_t spread, std::vector<Hop>& 
     }
     u = v;
   }
+}
+
+Centre Topology::centre(std::span<const uint32_t> members) const {
+  if (members.empty()) throw std::invalid_argument("the centre of no IPU");
+  for (uint32_t m : members)
+    if (m >= ipus_) throw std::invalid_argument(fmt::format("IPU {} does not exist (the system has {})", m, ipus_));
+  Centre best{0, kUnreachable};
+  for (uint32_t m : members) {
+    uint32_t radius = 0;
+    for (uint32_t o : members) {
+      const uint32_t d = hops(m, o);
+      if (d == kUnreachable)
+        throw std::invalid_argument(fmt::format("no IPU-Link path from IPU {} to IPU {}", m, o));
+      radius = std::max(radius, d);
+    }
+    if (radius < best.radius || (radius == best.radius && m < best.ipu)) best = Centre{m, radius};
+  }
+  return best;
+}
+
+SyncGroupPath sync_group_path(const Topology& topology, std::span<const uint32_t> members,
+                              const config::ChipConfig& chip) {
+  const Centre c = topology.centre(members);
+  SyncGroupPath p;
+  p.master = c.ipu;
+  p.radius = c.radius;
+  p.hop_cycles = uint64_t(std::llround(chip.ipu_links.sync_hop_ns * chip.clock_hz / 1e9));
+  p.latency_cycles = 2 * uint64_t(c.radius) * p.hop_cycles;
+  return p;
 }
 
 }  // namespace ipusim::links

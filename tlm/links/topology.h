@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -24,6 +25,22 @@ struct Hop {
   uint32_t from_ipu = 0, to_ipu = 0;
 
   bool operator==(const Hop&) const = default;
+};
+
+// The centre of a set of IPUs: the member whose farthest other member is nearest.
+struct Centre {
+  uint32_t ipu = 0;     // lowest index among equally central members
+  uint32_t radius = 0;  // hops from `ipu` to its farthest member
+};
+
+// A sync group's external sync over the links (docs/sync.md): the members gather to the
+// master (their centre) and the master releases them back, so the group adds
+// 2 x radius x hop_cycles to a zone-2 sync.
+struct SyncGroupPath {
+  uint32_t master = 0;
+  uint32_t radius = 0;          // hops
+  uint64_t hop_cycles = 0;      // one hop of the sync signal: ipu_links.sync_hop_ns at the tile clock, rounded
+  uint64_t latency_cycles = 0;  // 2 x radius x hop_cycles
 };
 
 class Topology {
@@ -52,6 +69,9 @@ class Topology {
   void route(uint32_t a, uint32_t b, uint32_t spread, std::vector<Hop>& out) const;
   // Whether every IPU reaches every other.
   bool connected() const { return connected_; }
+  // The centre of `members` (IPU indices, any order). Throws std::invalid_argument for
+  // no member, an IPU that does not exist, or two members with no path between them.
+  Centre centre(std::span<const uint32_t> members) const;
 
  private:
   uint32_t ipus_, ports_;
@@ -62,5 +82,9 @@ class Topology {
   uint32_t diameter_ = 0;
   bool connected_ = true;
 };
+
+// The external sync of the group `members` on `topology`, with the chip's figures.
+SyncGroupPath sync_group_path(const Topology& topology, std::span<const uint32_t> members,
+                              const config::ChipConfig& chip);
 
 }  // namespace ipusim::links

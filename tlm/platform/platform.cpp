@@ -41,6 +41,7 @@ int RunResult::exit_status() const {
 Platform::Platform(const config::SystemConfig& config, const PlatformOptions& options)
     : config_(config),
       options_(options),
+      topology_(links::Topology::of(config)),
       console_(options.console_out, options.console),
       accounts_(config.total_ipus()) {
   quiet_systemc();
@@ -61,13 +62,14 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
                                           options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
+  // A zone-2 sync spans every IPU of a run domain over the links (the loader checks
+  // this for files; a config built in code is checked here).
+  if (!topology_.connected())
+    for (uint32_t i = 1; i < ipus; ++i)
+      if (topology_.hops(0, i) == links::Topology::kUnreachable)
+        throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name, i));
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  try {
-    topology_ = std::make_unique<links::Topology>(links::Topology::of(config));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("config '" + config.name + "': IPU-Links: " + e.what());
-  }
   const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
   const uint32_t domains = per_board ? config.boards : 1;
   ipus_per_domain_ = ipus / domains;
@@ -76,9 +78,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     const std::string name = per_board ? "control" + std::to_string(d) : std::string("control");
     dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz);
     dom->control->set_epoch(&dom->epoch);
-    dom->group = std::make_unique<sync::GroupSync>(config.board.chip.sync.group_latency_cycles);
+    dom->group = std::make_unique<sync::GroupSync>();  // its latency is set at each start
     dom->exchange = std::make_unique<exchange::ExchangeGroup>(
-        *topology_, links::LinkTimingConfig::from(config.board.chip),
+        topology_, links::LinkTimingConfig::from(config.board.chip),
         exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
     domains_.push_back(std::move(dom));
   }

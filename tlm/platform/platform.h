@@ -8,9 +8,10 @@
 //       sync     sync::SyncController
 //     gateway<B> streaming::Gateway of board B (streaming memory, host streams); every
 //                IPU fabric of the board binds its gateway_socket to it
-//   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++)
+//   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++), one per run domain;
+//                its latency follows the IPU-Links (links::Topology, docs/sync.md)
 //   exchange group  exchange::ExchangeGroup per run domain: an exchange after a zone-2
-//                sync, across the domain's IPUs over the IPU-Links (links::Topology)
+//                sync, across the domain's IPUs over the IPU-Links
 //
 // A process elaborates one Platform (SystemC allows one elaboration per process). Every
 // run goes through one lifecycle: boot tiles over their SRAM, start a run domain,
@@ -262,7 +263,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
 
   config::SystemConfig config_;
   PlatformOptions options_;
-  std::unique_ptr<links::Topology> topology_;  // the IPU-Links (config_.links)
+  links::Topology topology_;  // the IPU-Link graph: the sync groups' hop counts
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;

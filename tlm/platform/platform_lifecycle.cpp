@@ -46,6 +46,13 @@ void Platform::start_domain(uint32_t board, uint32_t supersteps, const std::stri
     ipu.sync_controller().set_superstep_limit(supersteps);
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
   }
+  // The sync group is the domain's IPUs that run a program: its external sync gathers
+  // to their centre over the links and releases back (docs/sync.md).
+  std::vector<uint32_t> members;
+  for (const uint32_t i : domain_ipus(board))
+    if (ipus_[i]->loaded_tiles() > 0) members.push_back(i);
+  dom.group->set_latency_cycles(
+      members.empty() ? 0 : links::sync_group_path(topology_, members, config_.board.chip).latency_cycles);
 }
 
 void Platform::finish_domain(uint32_t board) {

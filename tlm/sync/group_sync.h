@@ -3,11 +3,12 @@
 // Each IPU's SyncController gathers its own tiles; when all of them have arrived at a
 // zone-2 sync it calls arrive() with its gather cycle (latest arrival plus that tile's way
 // in). When every member IPU has arrived, the group releases them all from
-//   base = max over IPUs of the gather cycle + group_latency_cycles
+//   base = max over IPUs of the gather cycle + the group latency
 // and each controller releases its tiles at base + min + the tile's way out
-// (docs/sync.md). The IPU-Links issue replaces the constant group latency with the
-// external sync's path over the links; until then it is a parameter (0 by default: an
-// ideal external sync).
+// (docs/sync.md). The group latency is the external sync's path over the IPU-Links
+// (gather to the sync master and release back); the platform computes it from the
+// members and the topology when it starts a run (links::sync_group_path) and sets it
+// here: the group itself knows nothing of links.
 //
 // It also keeps the tiles that left (halted): with any of them gone, no zone-2 sync can
 // complete, and the controllers report the waiting tiles as a deadlock.
@@ -35,12 +36,13 @@ struct Departure {
 
 class GroupSync {
  public:
-  explicit GroupSync(uint32_t group_latency_cycles = 0) : latency_(group_latency_cycles) {}
-
   // Before the simulation: every IPU with at least one participating tile.
   void join(GroupMember& member) { members_.push_back(&member); }
   size_t members() const { return members_.size(); }
-  uint32_t latency_cycles() const { return latency_; }
+  // Cycles from the last member's gather to the release base (0 until set: an ideal
+  // external sync).
+  void set_latency_cycles(uint64_t cycles) { latency_ = cycles; }
+  uint64_t latency_cycles() const { return latency_; }
 
   void arrive(GroupMember& member, uint64_t gather_cycle);
   void left(uint32_t ipu, uint32_t tile, uint64_t cycle);
@@ -56,7 +58,7 @@ class GroupSync {
   }
 
  private:
-  uint32_t latency_;
+  uint64_t latency_ = 0;
   std::vector<GroupMember*> members_;
   size_t arrived_ = 0;
   uint64_t gather_ = 0;

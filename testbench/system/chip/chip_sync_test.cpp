@@ -125,11 +125,10 @@ TEST(ChipSync, GroupSyncReleasesEveryIpuFromTheLastGather) {
   for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(platform.ipu(i).sync_controller().syncs_completed(2), 2u);
 }
 
-// sync.group_latency_cycles: a zone-2 sync across IPUs releases that much later than the
-// gather alone (docs/sync.md); a zone-1 sync is not affected.
-TEST(ChipSync, GroupLatencyDelaysOnlyTheCrossIpuRelease) {
-  config::SystemConfig system = test::small_system(4, 3);
-  system.board.chip.sync.group_latency_cycles = 120;
+// The external sync over the IPU-Links: a zone-2 sync across IPUs releases
+// 2 x radius x hop cycles later than the gather alone, radius = the hops from the group's
+// centre (the sync master) to its farthest member (docs/sync.md).
+void expect_group_latency(const config::SystemConfig& system, uint64_t group_cycles) {
   Platform platform(system, quiet_options());
   platform.load(test::program(staggered_syncs(2, 1)));
   const RunResult r = platform.run();
@@ -139,8 +138,26 @@ TEST(ChipSync, GroupLatencyDelaysOnlyTheCrossIpuRelease) {
   uint64_t gather = 0;
   for (const auto& t : r.tiles) gather = std::max(gather, t.supersteps[0].sync_arrival + latency.to_controller(t.tile));
   for (const auto& t : r.tiles)
-    EXPECT_EQ(t.supersteps[0].sync_release, gather + 120 + 16 + latency.from_controller(t.tile))
+    EXPECT_EQ(t.supersteps[0].sync_release, gather + group_cycles + 16 + latency.from_controller(t.tile))
         << "ipu " << t.ipu << " tile " << t.tile;
+}
+
+// A chain of 4 IPUs (0-1-2-3): the master is IPU 1 (IPU 3 is 2 hops away); 30 ns a hop
+// at 1.325 GHz is 39.75, so 40 cycles: 2 x 2 x 40 = 160 cycles.
+TEST(ChipSync, GroupLatencyFollowsTheHopsOfAChain) {
+  config::SystemConfig system = test::small_system(4, 4);
+  system.board.chip.ipu_links.sync_hop_ns = 30;
+  expect_group_latency(system, 160);
+}
+
+// The same 4 IPUs as a star around IPU 3: the master is IPU 3, every member 1 hop away:
+// 2 x 1 x 40 = 80 cycles.
+TEST(ChipSync, GroupLatencyFollowsTheHopsOfAStar) {
+  config::SystemConfig system = test::small_system(4, 4);
+  system.board.chip.ipu_links.sync_hop_ns = 30;
+  system.board.links = {{0, 0, 3, 0}, {1, 0, 3, 1}, {2, 0, 3, 2}};
+  system.links = system.board.links;
+  expect_group_latency(system, 80);
 }
 
 TEST(ChipSync, SuperstepAccountingAddsUp) {

@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"not_a_mapping.yaml", "", 2, "", "expected a mapping"},
         BadFile{"empty.yaml", "", 1, "", "expected a mapping"},
         BadFile{"two_documents.yaml", "", 5, "", "more than one YAML document"},
-        BadFile{"bad_topology.yaml", "", 6, "topology", "'pair' needs exactly 2 IPUs, but the system has 16 IPUs"},
+        BadFile{"bad_topology.yaml", "", 6, "topology", "must be ladder or torus2d (how the boards of a system are joined), got 'pair'"},
         BadFile{"inline_chip_error.yaml", "", 11, "chip.tile.workers", "must be between 1 and 6, got 7"},
         BadFile{"board_of_bad_chip.yaml", "wrong_type.yaml", 7, "tile.sram_kib",
                 "(referred to by testbench/unit/config/bad/board_of_bad_chip.yaml:4)"},

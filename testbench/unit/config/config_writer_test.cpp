@@ -55,7 +55,8 @@ TEST_P(RoundTrip, WritingThenLoadingGivesTheSameStruct) {
 INSTANTIATE_TEST_SUITE_P(Config, RoundTrip,
                          ::testing::Values("configs/gc2.yaml", "configs/gc200.yaml", "configs/bow.yaml",
                                            "configs/c2.yaml", "configs/m2000.yaml", "configs/bow2000.yaml",
-                                           "configs/pod16.yaml", "configs/test/tiny4.yaml",
+                                           "configs/pod16.yaml", "configs/pod64.yaml", "configs/test/tiny4.yaml",
+                                           "configs/test/tiny4x2_smem.yaml", "configs/test/tiny16_smem.yaml",
                                            "configs/test/tiny16.yaml", "configs/test/tile1.yaml"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param.substr(info.param.rfind('/') + 1);
@@ -91,6 +92,7 @@ TEST(ConfigWriter, ChipWithChangedBoardFieldsIsWrittenAsABoard) {
 TEST(ConfigWriter, MultiBoardIsWrittenAsASystem) {
   SystemConfig s = load_system("configs/m2000.yaml");
   s.boards = 2;
+  s.topology = "ladder";  // a system's boards are joined by a system topology
   std::string text = to_yaml(s);
   EXPECT_NE(text.find("kind: system"), std::string::npos) << text;
   SystemConfig again = reload(text, "board_as_system");

@@ -59,6 +59,53 @@ AllreduceExpect allreduce(uint32_t tiles, uint32_t sram_bytes) {
   return e;
 }
 
+namespace {
+// ipu_allreduce.c's ring: snaking through boards of four, else IPU order.
+uint32_t ring_order(uint32_t p, uint32_t ipus) {
+  if (ipus <= 4 || ipus % 4 != 0) return p;
+  const uint32_t boards = ipus / 4, column = p / boards, step = p % boards;
+  return (column % 2 == 0 ? step : boards - 1 - step) * 4 + column;
+}
+}  // namespace
+
+IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus) {
+  IpuAllreduceExpect e;
+  for (uint32_t c = 64; c >= 4; c /= 2)
+    if (8ull * c * tiles + 128 * 1024 <= sram_bytes) {
+      e.chunk = c;
+      break;
+    }
+  if (e.chunk == 0) return e;
+  const uint32_t chunk = e.chunk;
+  e.elements = uint64_t(chunk) * tiles;
+  // s[i][g]: IPU i's on-chip sum, tile order.
+  std::vector<std::vector<float>> s(ipus, std::vector<float>(e.elements));
+  for (uint32_t i = 0; i < ipus; ++i)
+    for (uint32_t g = 0; g < e.elements; ++g) {
+      float acc = kin_f32(kin_word(KIN_SEED_IPU_ALLREDUCE, i * tiles, g));
+      for (uint32_t t = 1; t < tiles; ++t) acc = acc + kin_f32(kin_word(KIN_SEED_IPU_ALLREDUCE, i * tiles + t, g));
+      s[i][g] = acc;
+    }
+  // Part j of every chunk is summed along the ring from place j: acc = received + own.
+  e.result.assign(e.elements, 0.0f);
+  for (uint32_t c = 0; c < tiles; ++c)
+    for (uint32_t j = 0; j < ipus; ++j)
+      for (uint64_t k = uint64_t(j) * chunk / ipus; k < uint64_t(j + 1) * chunk / ipus; ++k) {
+        const size_t g = size_t(c) * chunk + k;
+        float acc = s[ring_order(j, ipus)][g];
+        for (uint32_t step = 1; step < ipus; ++step) acc = acc + s[ring_order((j + step) % ipus, ipus)][g];
+        e.result[g] = acc;
+      }
+  uint32_t all = KIN_HASH_INIT;
+  for (uint32_t c = 0; c < tiles; ++c) {
+    uint32_t h = KIN_HASH_INIT;
+    for (uint32_t k = 0; k < chunk; ++k) h = kin_hash_word(h, bits_of(e.result[size_t(c) * chunk + k]));
+    all = kin_hash_word(all, h);
+  }
+  e.hash = all;
+  return e;
+}
+
 JacobiExpect jacobi(uint32_t tiles, uint32_t nx, uint32_t rows_per_tile, uint32_t iterations) {
   const uint32_t g = rows_per_tile * tiles, all_rows = g + 2;
   std::vector<float> u(size_t(all_rows) * nx), v;

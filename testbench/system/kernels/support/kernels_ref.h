@@ -23,6 +23,16 @@ struct AllreduceExpect {
 // The chunk rule: the largest of 64, 32, ..., 4 with 8 * C * T + 128 KiB <= SRAM.
 AllreduceExpect allreduce(uint32_t tiles, uint32_t sram_bytes);
 
+// ---- ipu_allreduce (across the IPUs of a system) ----------------------------------------
+struct IpuAllreduceExpect {
+  uint32_t chunk = 0;       // floats per tile chunk (0: does not fit)
+  uint64_t elements = 0;    // vector length per IPU
+  uint32_t hash = 0;        // FNV-1a over the tiles' chunk hashes, tile order (every IPU the same)
+  std::vector<float> result;  // the summed vector (tile c holds chunk c)
+};
+// On-chip sums in tile order, then the ring's order (ipu_allreduce.c).
+IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus);
+
 // ---- jacobi ------------------------------------------------------------------------
 struct JacobiExpect {
   uint32_t hash = 0;      // FNV-1a over the tiles' strip hashes, tile order

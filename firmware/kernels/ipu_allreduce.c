@@ -1,0 +1,125 @@
+/*
+ * ipu_allreduce: all-reduce (sum) of an f32 vector across every IPU of the system, the
+ * data-parallel pattern: reduce on chip, then a ring over the IPU-Links. Design and
+ * numbers: docs/kernels.md.
+ *
+ * Tile t of IPU i holds x_{i,t}[0 .. V-1], V = C * T (T tiles, chunk C floats),
+ * x_{i,t}[g] = kin_f32(kin_word(KIN_SEED_IPU_ALLREDUCE, i * T + t, g)).
+ *   superstep 1 (zone 1), on-chip reduce-scatter (kreduce.h): tile c of IPU i owns
+ *     s_i[c] = x_{i,0}[c] + x_{i,1}[c] + ... + x_{i,T-1}[c] (chunk c, in tile order);
+ *   supersteps 2 .. N (zone 2), ring reduce-scatter: the N IPUs stand in a ring
+ *     (ipu_ring_order); tile c's chunk is cut into N parts, part j = elements
+ *     floor(j C / N) .. floor((j+1) C / N) - 1 (empty when C < N). In step s = 0 .. N-2
+ *     the IPU at ring place p sends its partial sum of part (p - s) mod N to tile c of
+ *     the next IPU, which adds its own: acc = received + own. Part j is thus summed in
+ *     ring order from place j: r_j = ((s_{ring[j]} + s_{ring[j+1]}) + ...) + s_{ring[j-1]};
+ *   supersteps N+1 .. 2N-1 (zone 2), ring all-gather: each reduced part goes round.
+ * Afterwards tile c of every IPU holds chunk c of the sum (sharded, as a replica keeps
+ * its gradients). Each IPU hashes its result on tile 0 (the hash of every tile's chunk
+ * hash, in tile order) and prints it with the cycles of the parts: every IPU prints its
+ * own line, so a test sees that all IPUs agree.
+ *
+ * C is the largest of 64, 32, 16, 8, 4 with 8 * C * T bytes + 128 KiB <= SRAM, as in
+ * allreduce.c.
+ */
+#include <string.h>
+
+#include "kcommon.h"
+#include "kreduce.h"
+
+#define AR_RESERVE_BYTES (128u * 1024u)
+
+static uint32_t pick_chunk(uint32_t tiles, uint32_t sram) {
+  for (uint32_t c = 64; c >= 4; c /= 2)
+    if (8ull * c * tiles + AR_RESERVE_BYTES <= sram) return c;
+  return 0;
+}
+
+/* The IPU at ring place p. With IPUs in boards of four (N a multiple of 4, more than 4)
+ * the ring snakes through the boards so that every step is one IPU-Link: down the
+ * boards at board place 0, up at place 1, down at 2, up at 3, and back to the start
+ * inside the first board (docs/links.md wires these). Otherwise IPU order. */
+static uint32_t ipu_ring_order(uint32_t p, uint32_t ipus) {
+  if (ipus <= 4 || ipus % 4 != 0) return p;
+  const uint32_t boards = ipus / 4, column = p / boards, step = p % boards;
+  const uint32_t board = column % 2 == 0 ? step : boards - 1 - step;
+  return board * 4 + column;
+}
+
+static uint32_t ring_place(uint32_t ipu, uint32_t ipus) {
+  for (uint32_t p = 0; p < ipus; ++p)
+    if (ipu_ring_order(p, ipus) == ipu) return p;
+  return 0;
+}
+
+/* Elements of part j of a chunk of C floats cut into n parts. */
+static uint32_t part_begin(uint32_t j, uint32_t chunk, uint32_t n) { return (uint32_t)((uint64_t)j * chunk / n); }
+
+int main(void) {
+  const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles();
+  const uint32_t ipus = ipu_num_ipus(), ipu = ipu_id();
+  const uint32_t chunk = pick_chunk(tiles, ipu_sram_size());
+  if (chunk == 0) {
+    if (me == 0) kprintf("ipu_allreduce: %lu tiles do not fit the SRAM\n", (unsigned long)tiles);
+    return 1;
+  }
+  const size_t vlen = (size_t)chunk * tiles;
+  float *vec = kc_alloc(vlen * 4, "the vector");
+  float *copies = kc_alloc(vlen * 4, "the chunk copies");
+  uint32_t *hashes = me == 0 ? kc_alloc(tiles * 4u, "the hashes") : NULL;
+  if (!vec || !copies || (me == 0 && !hashes)) return 1;
+  const uint32_t global = ipu * tiles + me;
+  for (size_t g = 0; g < vlen; ++g) vec[g] = kin_f32(kin_word(KIN_SEED_IPU_ALLREDUCE, global, (uint32_t)g));
+
+  /* Superstep 1: on chip. */
+  struct kc_reduce_cycles rs;
+  kc_reduce_scatter(vec, copies, chunk, &rs);
+  float *mine = vec + (size_t)me * chunk; /* this tile's chunk of the IPU's sum */
+  float *in = copies;                     /* scratch from here on */
+
+  /* Supersteps 2 .. 2N-1: the ring. */
+  const uint32_t place = ring_place(ipu, ipus);
+  const uint32_t next = ipu_ring_order((place + 1) % ipus, ipus) * tiles + me;
+  const uint32_t prev = ipu_ring_order((place + ipus - 1) % ipus, ipus) * tiles + me;
+  const uint32_t t0 = kc_cycle32();
+  for (uint32_t s = 0; ipus > 1 && s + 1 < ipus; ++s) {
+    const uint32_t out = (place + ipus - s % ipus) % ipus, got = (place + 2 * ipus - 1 - s % ipus) % ipus;
+    const uint32_t ob = part_begin(out, chunk, ipus), oe = part_begin(out + 1, chunk, ipus);
+    const uint32_t gb = part_begin(got, chunk, ipus), ge = part_begin(got + 1, chunk, ipus);
+    ipu_sync(IPU_SYNC_GROUP);
+    ipu_xdst(next, 1);
+    ipu_send(mine + ob, (oe - ob) * 4u);
+    ipu_xsrc(prev);
+    ipu_recv(in, (ge - gb) * 4u);
+    ipu_xwait();
+    for (uint32_t e = gb; e < ge; ++e) mine[e] = in[e - gb] + mine[e];
+  }
+  const uint32_t t1 = kc_cycle32();
+  for (uint32_t s = 0; ipus > 1 && s + 1 < ipus; ++s) {
+    const uint32_t out = (place + 1 + ipus - s % ipus) % ipus, got = (place + ipus - s % ipus) % ipus;
+    const uint32_t ob = part_begin(out, chunk, ipus), oe = part_begin(out + 1, chunk, ipus);
+    const uint32_t gb = part_begin(got, chunk, ipus), ge = part_begin(got + 1, chunk, ipus);
+    ipu_sync(IPU_SYNC_GROUP);
+    ipu_xdst(next, 1);
+    ipu_send(mine + ob, (oe - ob) * 4u);
+    ipu_xsrc(prev);
+    ipu_recv(mine + gb, (ge - gb) * 4u);
+    ipu_xwait();
+  }
+  const uint32_t t2 = kc_cycle32();
+
+  uint32_t h = KIN_HASH_INIT;
+  for (uint32_t e = 0; e < chunk; ++e) h = kin_hash_word(h, kc_bits(mine[e]));
+  kc_gather_to_tile0(&h, 4, hashes);
+  if (me != 0) return 0;
+  uint32_t all = KIN_HASH_INIT;
+  for (uint32_t t = 0; t < tiles; ++t) all = kin_hash_word(all, hashes[t]);
+  kprintf("ipu_allreduce: ipu %lu ipus %lu tiles %lu chunk %lu elements %lu hash 0x%08lx\n", (unsigned long)ipu,
+          (unsigned long)ipus, (unsigned long)tiles, (unsigned long)chunk, (unsigned long)vlen, (unsigned long)all);
+  kprintf("ipu_allreduce: ipu %lu cycles on_chip_exchange %lu on_chip_reduce %lu ring_reduce_scatter %lu "
+          "ring_all_gather %lu\n",
+          (unsigned long)ipu, (unsigned long)rs.exchange, (unsigned long)rs.reduce, (unsigned long)(t1 - t0),
+          (unsigned long)(t2 - t1));
+  kc_report(all, tiles, chunk, ipus, t2 - t0);
+  return 0;
+}
