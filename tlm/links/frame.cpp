@@ -1,5 +1,6 @@
 #include "links/frame.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "links/crc.h"

@@ -2,6 +2,7 @@
 // numbers for the same seed whatever else is combined with it.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 
 #include "link_test_util.h"

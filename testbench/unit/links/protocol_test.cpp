@@ -2,6 +2,8 @@
 // 256-byte frames take 17 cycles (264 bytes at 16 per cycle), latency 256.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "link_test_util.h"
 #include "links/link_layer.h"
 
