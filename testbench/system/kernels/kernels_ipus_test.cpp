@@ -1,0 +1,63 @@
+// The kernels that cross IPUs, on `ipusim run` with test systems of tiny4 IPUs wired as
+// an IPU-M2000 and as a POD16 ladder (configs/test): results bit-exact against the host
+// references on every IPU, and the same bytes and cycles for 1 and 2 host threads.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "config/config_loader.h"
+#include "ipusim_runner.h"
+#include "kernels_ref.h"
+
+namespace {
+
+using kref::pairs;
+using kref::to_u64;
+
+std::string hex(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%08x", v);
+  return s;
+}
+
+class IpuAllreduce : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
+  const std::string path = GetParam();
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const ipusim::config::ChipConfig& chip = sys.board.chip;
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus());
+  ASSERT_NE(want.chunk, 0u);
+  std::string console[2];
+  uint64_t cycles[2] = {0, 0};
+  for (int threads : {1, 2}) {
+    const kref::IpusimRun r = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_" + sys.name + "_" +
+                                                   std::to_string(threads),
+                                               "--threads " + std::to_string(threads));
+    ASSERT_EQ(r.status, 0) << r.err << r.console;
+    uint32_t seen = 0;
+    for (const std::string& line : kref::lines_of(r.console, "ipu_allreduce")) {
+      const auto kv = pairs(line);
+      if (!kv.count("hash")) continue;
+      EXPECT_EQ(kv.at("hash"), hex(want.hash)) << line;
+      EXPECT_EQ(to_u64(kv.at("ipu")), seen) << "one line per IPU, in IPU order";
+      EXPECT_EQ(to_u64(kv.at("chunk")), want.chunk);
+      ++seen;
+    }
+    EXPECT_EQ(seen, sys.total_ipus()) << r.console;
+    console[threads - 1] = r.console;
+    cycles[threads - 1] = r.json["tile_cycles"].get<uint64_t>();
+  }
+  EXPECT_EQ(console[0], console[1]) << "the same bytes (and the cycles printed) for 1 and 2 threads";
+  EXPECT_EQ(cycles[0], cycles[1]);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
+                         ::testing::Values("configs/test/tiny4_m2000.yaml", "configs/test/tiny4_pod16.yaml"),
+                         [](const auto& info) {
+                           return info.param.find("pod16") != std::string::npos ? std::string("Pod16")
+                                                                                 : std::string("M2000");
+                         });
+
+}  // namespace
