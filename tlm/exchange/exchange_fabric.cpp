@@ -199,6 +199,29 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
   return out;
 }
 
+std::optional<Problem> ExchangeFabric::read(uint32_t global_tile, uint32_t addr, std::vector<uint8_t>& out) {
+  if (out.empty()) return std::nullopt;
+  const uint32_t t = global_tile - config_.ipu * config_.tiles;
+  tlm::tlm_generic_payload trans;
+  if (tile_access(trans, tlm::TLM_READ_COMMAND, t, addr, out.data(), uint32_t(out.size()))) return std::nullopt;
+  return fabric_problem("tile access failed", t,
+                        fmt::format("exchange fabric: reading {} bytes from tile {} at 0x{:08x} failed: {}", out.size(),
+                                    global_tile, addr, trans.get_response_string()));
+}
+
+std::optional<Problem> ExchangeFabric::write(const Delivery& d, std::vector<uint8_t>& bytes) {
+  if (d.len == 0) return std::nullopt;
+  const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
+  tlm::tlm_generic_payload trans;
+  if (!tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, bytes.data(), d.len))
+    return fabric_problem("tile access failed", t,
+                          fmt::format("exchange fabric: writing {} bytes from tile {} to tile {} at 0x{:08x} failed: {}",
+                                      d.len, d.src_tile, d.dst_tile, d.dst_addr, trans.get_response_string()));
+  ++messages_;
+  bytes_ += d.len;
+  return std::nullopt;
+}
+
 std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer) {
   if (d.len == 0) return std::nullopt;
   if (buffer.size() < d.len) buffer.resize(d.len);

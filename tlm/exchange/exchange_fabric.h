@@ -109,6 +109,10 @@ class ExchangeFabric : public sc_core::sc_module {
   // fabric's tiles, through both memory sockets and `buffer`; counted here. A problem if a
   // tile refused the access.
   std::optional<Problem> move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer);
+  // The two halves of a move: the sender's bytes (global tile id), and the receiver's
+  // write of bytes that came another way (over the link layer); write() counts it.
+  std::optional<Problem> read(uint32_t global_tile, uint32_t addr, std::vector<uint8_t>& out);
+  std::optional<Problem> write(const Delivery& d, std::vector<uint8_t>& bytes);
   uint32_t participants() const { return participant_count_; }
   const ExchangeFabricConfig& config() const { return config_; }
   // A reset (a device's): back to the state after elaboration (no participant, no phase, counters

@@ -12,8 +12,8 @@ namespace ipusim::exchange {
 ExchangeGroup::ExchangeGroup(const links::Topology& topology, const links::LinkTimingConfig& links,
                              ExchangeTiming timing)
     : timing_(timing) {
-  const uint64_t ticks_per_cycle = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
-  scheduler_ = std::make_unique<links::LinkScheduler>(topology, links, ticks_per_cycle);
+  ticks_per_cycle_ = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
+  scheduler_ = std::make_unique<links::LinkScheduler>(topology, links, ticks_per_cycle_);
   timing_.links = scheduler_.get();
 }
 
@@ -21,6 +21,38 @@ ExchangeGroup::~ExchangeGroup() = default;
 
 void ExchangeGroup::join(ExchangeFabric& fabric) {
   if (std::find(members_.begin(), members_.end(), &fabric) == members_.end()) members_.push_back(&fabric);
+}
+
+void ExchangeGroup::set_faults(std::unique_ptr<links::LinkFaults> faults) {
+  faults_ = std::move(faults);
+  scheduler_->keep_frames(faults_ != nullptr);
+}
+
+uint64_t ExchangeGroup::carry_over_links(const ExchangePlan& plan, std::vector<std::vector<uint8_t>>& data,
+                                         std::vector<Problem>& errors) {
+  // Leg k of the scheduler is the k-th delivery between IPUs (both in match order).
+  const uint32_t per_ipu = timing_.tiles_per_ipu;
+  std::vector<uint8_t> none;
+  for (const Delivery& d : plan.deliveries) {
+    if (d.src_tile / per_ipu == d.dst_tile / per_ipu) continue;
+    data.emplace_back(d.len);
+    ExchangeFabric& src = *by_ipu_[d.src_tile / per_ipu];
+    if (auto problem = src.read(d.src_tile, d.src_addr, data.back())) {
+      errors.push_back(std::move(*problem));
+      return 0;
+    }
+  }
+  try {
+    return faults_->carry(*scheduler_, ticks_per_cycle_,
+                          [&](uint32_t leg) { return std::span<const uint8_t>(data.at(leg)); });
+  } catch (const links::LinkFailure& e) {
+    Problem p;
+    p.code = ProblemCode::Exchange;
+    p.kind = "link failed";
+    p.detail = e.what();
+    errors.push_back(std::move(p));
+    return 0;
+  }
 }
 
 void ExchangeGroup::reset() {
@@ -31,6 +63,7 @@ void ExchangeGroup::reset() {
   plan_seconds_ = 0;
   phases_ = 0;
   scheduler_->clear_totals();
+  if (faults_) faults_->clear_stats();
 }
 
 bool ExchangeGroup::exchange(ExchangeFabric& fabric, Part& part) {
@@ -60,21 +93,31 @@ void ExchangeGroup::plan_and_deliver() {
   std::vector<Problem> errors = std::move(plan.errors);
   for (const auto& [fabric, part] : parts_)
     if (part->problems) errors.insert(errors.end(), part->problems->begin(), part->problems->end());
+  by_ipu_.assign(timing_.links->topology().ipus(), nullptr);
+  for (const auto& [fabric, part] : parts_) by_ipu_.at(fabric->config().ipu) = fabric;
+  uint64_t lost = 0;
+  std::vector<std::vector<uint8_t>> carried;  // with faults: the messages between IPUs, as the links delivered them
+  if (errors.empty() && faults_) lost = carry_over_links(plan, carried, errors);
   if (errors.empty()) {
     // Every member's tiles are stopped in this phase, so nothing sees a half-done copy.
-    std::vector<ExchangeFabric*> by_ipu(timing_.links->topology().ipus(), nullptr);
-    for (const auto& [fabric, part] : parts_) by_ipu.at(fabric->config().ipu) = fabric;
     std::vector<uint8_t> buffer;
     const uint32_t per_ipu = timing_.tiles_per_ipu;
+    size_t leg = 0;
     for (const Delivery& d : plan.deliveries) {
-      ExchangeFabric& src = *by_ipu[d.src_tile / per_ipu];
-      ExchangeFabric& dst = *by_ipu[d.dst_tile / per_ipu];
-      if (auto problem = dst.move(src, d, buffer)) {
+      ExchangeFabric& src = *by_ipu_[d.src_tile / per_ipu];
+      ExchangeFabric& dst = *by_ipu_[d.dst_tile / per_ipu];
+      const bool over_links = faults_ && d.src_tile / per_ipu != d.dst_tile / per_ipu;
+      std::optional<Problem> problem =
+          over_links ? dst.write(d, carried.at(leg++)) : dst.move(src, d, buffer);
+      if (problem) {
         errors.push_back(std::move(*problem));
         break;
       }
     }
   }
+  // The exchange is scheduled ahead of time: a link's recovery holds the whole phase.
+  if (errors.empty() && lost > 0)
+    for (TileOutcome& t : plan.tiles) t.done_cycle += lost;
   size_t offset = 0;
   for (const auto& [fabric, part] : parts_) {
     const size_t n = part->postings->size();

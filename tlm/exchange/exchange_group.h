@@ -21,6 +21,7 @@
 
 #include "common/problem.h"
 #include "exchange/exchange_plan.h"
+#include "links/link_faults.h"
 #include "links/link_timing.h"
 
 namespace ipusim::exchange {
@@ -54,6 +55,12 @@ class ExchangeGroup {
   // of the phase, then returns with the results. False if the group was reset meanwhile.
   bool exchange(ExchangeFabric& fabric, Part& part);
 
+  // Fault injection on the links (null: none). With faults, the messages between IPUs go
+  // through the link layer frame by frame, and each phase lasts the cycles its links
+  // lost longer (links/link_faults.h).
+  void set_faults(std::unique_ptr<links::LinkFaults> faults);
+  const links::LinkFaults* faults() const { return faults_.get(); }
+
   // Totals since the last reset.
   double plan_seconds() const { return plan_seconds_; }
   uint64_t phases() const { return phases_; }
@@ -63,11 +70,19 @@ class ExchangeGroup {
  private:
   void plan_and_deliver();
 
+  // The link layer's part of a valid phase: carries the messages between IPUs through
+  // it (their bytes into `data`, by leg) and returns the cycles lost, or a problem.
+  uint64_t carry_over_links(const ExchangePlan& plan, std::vector<std::vector<uint8_t>>& data,
+                            std::vector<Problem>& errors);
+
   std::unique_ptr<links::LinkScheduler> scheduler_;
+  std::unique_ptr<links::LinkFaults> faults_;
+  uint64_t ticks_per_cycle_ = 1;
   ExchangeTiming timing_;
   std::vector<ExchangeFabric*> members_;
   std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
   std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)
+  std::vector<ExchangeFabric*> by_ipu_;                   // the members of the current phase
   sc_core::sc_event planned_;
   uint64_t generation_ = 0;  // phases planned + resets: a waiter knows its phase is over
   double plan_seconds_ = 0;

@@ -82,6 +82,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     dom->exchange = std::make_unique<exchange::ExchangeGroup>(
         topology_, links::LinkTimingConfig::from(config.board.chip),
         exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
+    if (options_.link_faults && options_.link_faults->any())
+      dom->exchange->set_faults(std::make_unique<links::LinkFaults>(
+          *options_.link_faults, links::LinkFaults::layer_config(config.board.chip), uint32_t(2 * topology_.wires().size())));
     domains_.push_back(std::move(dom));
   }
   domains_.front()->timeline = std::move(timeline);
@@ -276,6 +279,28 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
   for (const auto& dom : domains_) result.exchange_plan_seconds += dom->exchange->plan_seconds();
+  // Link totals: summed over the domains' schedulers (each sees only its own IPUs' traffic).
+  const uint64_t ticks_per_cycle =
+      2 * uint64_t(config_.board.chip.tile.exchange_in_bytes_per_cycle) * config_.board.chip.tile.exchange_out_bytes_per_cycle;
+  for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) {
+    LinkResult l;
+    l.link = d / 2;
+    const config::LinkWire& w = topology_.wires()[l.link];
+    l.from_ipu = d % 2 == 0 ? w.ipu_a : w.ipu_b;
+    l.to_ipu = d % 2 == 0 ? w.ipu_b : w.ipu_a;
+    uint64_t busy = 0;
+    for (const auto& dom : domains_) {
+      const links::LinkLoad& load = dom->exchange->links().load(d);
+      l.frames += load.frames;
+      l.bytes += load.bytes;
+      busy += load.busy_ticks;
+      if (const links::LinkFaults* f = dom->exchange->faults()) l.layer += f->stats(d);
+    }
+    l.busy_cycles = double(busy) / double(ticks_per_cycle);
+    if (l.frames == 0 && l.layer.frames_sent == 0) continue;
+    result.link_cycles_lost += l.layer.cycles_lost;
+    result.links.push_back(l);
+  }
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
 }

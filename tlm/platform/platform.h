@@ -66,6 +66,18 @@ struct PlatformOptions {
   // on its own; domain d = board d.
   enum class RunScope { System, Board };
   RunScope scope = RunScope::System;
+  // Faults injected on every IPU-Link (`--link-faults`; docs/links.md); none by default.
+  std::optional<links::FaultSpec> link_faults;
+};
+
+// One direction of one IPU-Link over a run: what it carried and, with faults, what its
+// link layer saw (links::LinkStats: errors detected, replays, retrains, cycles lost).
+struct LinkResult {
+  uint32_t link = 0;                   // index in the config's links
+  uint32_t from_ipu = 0, to_ipu = 0;
+  uint64_t frames = 0, bytes = 0;
+  double busy_cycles = 0;              // sending
+  links::LinkStats layer;              // all zero without faults
 };
 
 // How a run domain's run stands after a simulate() (a board's, for a device).
@@ -144,6 +156,9 @@ struct RunResult {
   uint64_t exchange_bytes = 0;    // bytes delivered
   uint64_t streaming_copies = 0;  // streaming-memory and host-stream copies done (docs/streaming.md)
   uint64_t streaming_bytes = 0;   // their bytes
+  // Every direction of every link that carried something (link, then direction order).
+  std::vector<LinkResult> links;
+  uint64_t link_cycles_lost = 0;  // summed over directions: what faults added to the run
 
   // Simulated instructions per host second, in millions.
   double mips() const { return host_seconds > 0 ? double(instructions) / host_seconds / 1e6 : 0; }

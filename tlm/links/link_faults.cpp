@@ -1,0 +1,49 @@
+#include "links/link_faults.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace ipusim::links {
+
+LinkFaults::LinkFaults(const FaultSpec& spec, const LinkLayerConfig& layer, uint32_t directions)
+    : spec_(spec), layer_(layer), stats_(directions) {
+  if (const std::string bad = layer.validate(); !bad.empty()) throw std::invalid_argument("link layer: " + bad);
+  injectors_.reserve(directions);
+  for (uint32_t d = 0; d < directions; ++d) {
+    FaultSpec s = spec;
+    // splitmix64's increment spreads the directions' seeds apart.
+    s.seed = spec.seed + 0x9e3779b97f4a7c15ull * (d + 1);
+    injectors_.emplace_back(s);
+  }
+}
+
+LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
+  LinkLayerConfig c;
+  c.bytes_per_cycle = chip.ipu_links.bytes_per_second / chip.clock_hz;
+  c.latency_cycles = uint32_t(std::llround(chip.ipu_links.latency_ns * 1e-9 * chip.clock_hz));
+  return c;
+}
+
+void LinkFaults::clear_stats() {
+  for (LinkStats& s : stats_) s = LinkStats{};
+}
+
+uint64_t LinkFaults::carry_direction(uint32_t direction) {
+  const PhaseResult r = carry_phase(layer_, injectors_.at(direction), frames_);
+  size_t at = 0;
+  for (const ScheduledFrame& f : frames_) {
+    if (at + f.payload.size() > r.delivered.size() ||
+        std::memcmp(r.delivered.data() + at, f.payload.data(), f.payload.size()) != 0)
+      throw std::logic_error(fmt::format("link direction {}: the link layer delivered other bytes than it was given "
+                                         "(frame at byte {})",
+                                         direction, at));
+    at += f.payload.size();
+  }
+  stats_[direction] += r.stats;
+  return r.cycles_lost;
+}
+
+}  // namespace ipusim::links

@@ -1,0 +1,63 @@
+// Fault injection on the IPU-Links of a system, for the exchange (plain C++).
+//
+// With a fault spec, every direction of every link gets its own seeded FaultInjector
+// (seed = the spec's seed mixed with the direction's index, so a run with faults is as
+// deterministic as one without) and the frames the LinkScheduler sent over it in an
+// exchange phase go through the link layer (carry_phase: CRC, NAK, go-back-N replay,
+// replay timer, retrain). The exchange is scheduled ahead of time, so a link that
+// recovers holds the whole phase: the phase's done cycles grow by the sum of every
+// direction's cycles_lost (docs/links.md, "Faults in an exchange").
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "links/link_layer.h"
+#include "links/link_timing.h"
+
+namespace ipusim::links {
+
+class LinkFaults {
+ public:
+  // `spec` applies to every direction of every link of `scheduler`'s topology.
+  LinkFaults(const FaultSpec& spec, const LinkLayerConfig& layer, uint32_t directions);
+  static LinkLayerConfig layer_config(const config::ChipConfig& chip);
+
+  // Carries the frames `scheduler` recorded in its last schedule() through the link
+  // layer; `payload(leg)` is the message of leg `leg` (its bytes, all of them). Returns
+  // the cycles the phase loses. Throws LinkFailure if a link gives up (retrains without
+  // progress) and std::logic_error if the link layer delivered other bytes than it was
+  // given (a model bug, never user input).
+  template <class Payload>
+  uint64_t carry(const LinkScheduler& scheduler, uint64_t ticks_per_cycle, Payload payload) {
+    uint64_t lost = 0;
+    for (uint32_t d = 0; d < scheduler.directions(); ++d) {
+      const std::vector<FrameRecord>& records = scheduler.frames(d);
+      if (records.empty()) continue;
+      frames_.clear();
+      for (const FrameRecord& r : records)
+        frames_.push_back(ScheduledFrame{r.sent / ticks_per_cycle, payload(r.leg).subspan(r.offset, r.len)});
+      lost += carry_direction(d);
+    }
+    return lost;
+  }
+
+  const LinkStats& stats(uint32_t direction) const { return stats_.at(direction); }
+  uint32_t directions() const { return uint32_t(stats_.size()); }
+  const FaultSpec& spec() const { return spec_; }
+  void clear_stats();
+
+ private:
+  uint64_t carry_direction(uint32_t direction);
+
+  FaultSpec spec_;
+  LinkLayerConfig layer_;
+  std::vector<FaultInjector> injectors_;
+  std::vector<LinkStats> stats_;
+  std::vector<ScheduledFrame> frames_;
+};
+
+}  // namespace ipusim::links
