@@ -62,17 +62,20 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
                                           options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
-  // A zone-2 sync spans every IPU of a run domain over the links (the loader checks
-  // this for files; a config built in code is checked here).
-  if (!topology_.connected())
-    for (uint32_t i = 1; i < ipus; ++i)
-      if (topology_.hops(0, i) == links::Topology::kUnreachable)
-        throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name, i));
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
   const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
   const uint32_t domains = per_board ? config.boards : 1;
   ipus_per_domain_ = ipus / domains;
+  // A zone-2 sync spans the IPUs of a run domain over the links, so each must reach the
+  // domain's first (the loader checks the whole system for files; a config built in code
+  // is checked here).
+  for (uint32_t i = 0; i < ipus; ++i) {
+    const uint32_t first = i / ipus_per_domain_ * ipus_per_domain_;
+    if (topology_.hops(first, i) == links::Topology::kUnreachable)
+      throw std::invalid_argument(
+          fmt::format("config '{}': IPU {} has no IPU-Link path to IPU {} of its run domain", config.name, i, first));
+  }
   for (uint32_t d = 0; d < domains; ++d) {
     auto dom = std::make_unique<Domain>();
     const std::string name = per_board ? "control" + std::to_string(d) : std::string("control");

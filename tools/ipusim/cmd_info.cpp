@@ -1,13 +1,17 @@
-// `ipusim info --config FILE [--json | --yaml]`: loads a chip, board or system file
-// and prints the resolved system with its derived figures (peak FLOPS against the
-// published ones, exchange and link bandwidth, memory), as an aligned table, as JSON
-// for scripts, or as the effective-config YAML that runs write next to their results.
+// `ipusim info --config FILE [--links] [--json | --yaml]`: loads a chip, board or system
+// file and prints the resolved system with its derived figures (peak FLOPS against the
+// published ones, exchange and link bandwidth, memory, the IPU-Link wiring, hop counts
+// and the zone-2 sync they give), as an aligned table followed by the topology drawn as
+// text, as JSON for scripts, or as the effective-config YAML that runs write next to
+// their results.
 // A config error prints "ipusim: error: FILE:LINE: KEY: problem" and exits with 2.
 #include <fmt/core.h>
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -16,6 +20,7 @@
 #include "commands.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "links/topology.h"
 
 namespace ipusim::cli {
 namespace {
@@ -26,7 +31,73 @@ struct InfoOptions {
   std::string config;
   bool json = false;
   bool yaml = false;
+  bool links = false;  // the port table and hop matrix even for a large system
 };
+
+// Up to this many IPUs the drawing shows every port and every hop count; above it, a
+// summary per board (--links shows all).
+constexpr uint32_t kDrawAllIpus = 16;
+// links::Topology keeps an IPUs x IPUs table: above this many IPUs info leaves the hop
+// figures out rather than allocate gigabytes.
+constexpr uint32_t kTopologyIpusMax = 1024;
+
+// The wiring's figures: the topology (when small enough) and the sync group of all IPUs.
+struct Wiring {
+  std::optional<links::Topology> topology;
+  std::optional<links::SyncGroupPath> sync;  // when every IPU reaches every other
+  std::vector<uint64_t> histogram;           // IPU pairs (a < b) by hops, index = hops
+};
+
+Wiring wiring_of(const SystemConfig& s) {
+  Wiring w;
+  if (s.total_ipus() > kTopologyIpusMax) return w;
+  w.topology.emplace(links::Topology::of(s));
+  const links::Topology& t = *w.topology;
+  w.histogram.assign(t.diameter() + 1, 0);
+  for (uint32_t a = 0; a < t.ipus(); ++a)
+    for (uint32_t b = a + 1; b < t.ipus(); ++b)
+      if (t.hops(a, b) != links::Topology::kUnreachable) ++w.histogram[t.hops(a, b)];
+  if (t.connected()) {
+    std::vector<uint32_t> all(t.ipus());
+    for (uint32_t i = 0; i < t.ipus(); ++i) all[i] = i;
+    w.sync = links::sync_group_path(t, all, s.board.chip);
+  }
+  return w;
+}
+
+// "76 (64 inside boards, 12 between boards); 8 of 160 ports unbound"
+std::string links_text(const SystemConfig& s) {
+  if (s.links.empty()) return "none";
+  const uint32_t n = s.board.ipus;
+  size_t inside = 0;
+  for (const config::LinkWire& w : s.links) inside += w.ipu_a / n == w.ipu_b / n;
+  const uint64_t ports = uint64_t(s.total_ipus()) * s.board.chip.ipu_links.count;
+  std::string text = fmt::format("{}", s.links.size());
+  if (s.boards > 1) text += fmt::format(" ({} inside boards, {} between boards)", inside, s.links.size() - inside);
+  return text + fmt::format("; {} of {} ports unbound", ports - 2 * s.links.size(), ports);
+}
+
+std::string hops_text(const Wiring& w) {
+  if (!w.topology) return fmt::format("not computed above {} IPUs", kTopologyIpusMax);
+  std::string text = fmt::format("diameter {}", w.topology->diameter());
+  if (!w.topology->connected()) text += " (some IPUs cannot reach each other)";
+  if (w.histogram.size() > 1) {
+    text += "; IPU pairs at";
+    for (size_t h = 1; h < w.histogram.size(); ++h) text += fmt::format("{}{} hop{}: {}", h == 1 ? " " : ", ", h, h == 1 ? "" : "s", w.histogram[h]);
+  }
+  return text;
+}
+
+// The external sync of every IPU: "master IPU 4, 3 hops out and back x 20 cycles = 120
+// cycles; farthest tile 200 cycles (150.94 ns)".
+std::string sync_text(const SystemConfig& s, const Wiring& w) {
+  const auto& c = s.board.chip;
+  if (!w.sync) return w.topology ? "none (the IPUs are not all linked)" : "not computed";
+  const uint64_t farthest = c.sync.latency_max_cycles + w.sync->latency_cycles;
+  return fmt::format("master IPU {}, 2 x {} hop{} x {} cycles ({:g} ns) = {} cycles; farthest tile {} cycles ({:.2f} ns)",
+                     w.sync->master, w.sync->radius, w.sync->radius == 1 ? "" : "s", w.sync->hop_cycles,
+                     c.ipu_links.sync_hop_ns, w.sync->latency_cycles, farthest, farthest / c.clock_hz * 1e9);
+}
 
 // Two decimals, trailing zeros dropped: "7.78", "320", "5.3".
 std::string two_decimals(double value) {
@@ -70,7 +141,7 @@ double percent_difference(double model_flops, double published_tflops) {
   return published_tflops > 0 ? 100.0 * (model_flops / (published_tflops * 1e12) - 1.0) : 0.0;
 }
 
-std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& s) {
+std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& s, const Wiring& wiring) {
   const auto& b = s.board;
   const auto& c = b.chip;
   const uint32_t ipus = s.total_ipus();
@@ -78,7 +149,7 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
       {"name", s.name},
       {"kind", s.kind},
       {"source", s.source},
-      {"topology", s.topology},
+      {"topology", s.topology.empty() ? std::string("links listed in the file") : s.topology},
       {"boards", fmt::format("{} x {} ({})", s.boards, b.name, b.source)},
       {"IPUs", fmt::format("{} per board, {} total", b.ipus, ipus)},
       {"chip", fmt::format("{} ({})", c.name, c.source)},
@@ -107,6 +178,9 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
                                         si(c.ipu_links.bytes_per_second, "B/s"), c.ipu_links.latency_ns)},
       {"IPU-Link bandwidth", fmt::format("{} per IPU (all links, both directions)",
                                          si(c.ipu_links_bytes_per_second_total(), "B/s"))},
+      {"IPU-Links wired", links_text(s)},
+      {"IPU hops", hops_text(wiring)},
+      {"zone-2 sync", sync_text(s, wiring)},
       {"streaming memory", b.streaming_memory_bytes == 0
                                ? std::string("none")
                                : fmt::format("{} per board, {} total; {}, {:g} ns",
@@ -120,11 +194,87 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
   return rows;
 }
 
-void print_table(const SystemConfig& s) {
-  auto rows = table_rows(s);
+void print_table(const SystemConfig& s, const Wiring& wiring) {
+  auto rows = table_rows(s, wiring);
   size_t width = 0;
   for (const auto& [label, value] : rows) width = std::max(width, label.size());
   for (const auto& [label, value] : rows) fmt::print("{:<{}}  {}\n", label, width, value);
+}
+
+// Every IPU's ports: the peer "IPU.port" of each, "-" where none is wired.
+void print_ports(const SystemConfig& s) {
+  const uint32_t ipus = s.total_ipus(), ports = s.board.chip.ipu_links.count;
+  std::vector<std::string> peer(size_t(ipus) * ports, "-");
+  for (const config::LinkWire& w : s.links) {
+    peer[size_t(w.ipu_a) * ports + w.port_a] = fmt::format("{}.{}", w.ipu_b, w.port_b);
+    peer[size_t(w.ipu_b) * ports + w.port_b] = fmt::format("{}.{}", w.ipu_a, w.port_a);
+  }
+  size_t width = 1;
+  for (const std::string& p : peer) width = std::max(width, p.size());
+  width = std::max(width, fmt::format("{}", ports - 1).size());
+  fmt::print("\nIPU-Link ports (peer IPU.port, - unbound)\n{:>5}", "IPU");
+  for (uint32_t p = 0; p < ports; ++p) fmt::print(" {:>{}}", p, width);
+  fmt::print("\n");
+  for (uint32_t i = 0; i < ipus; ++i) {
+    fmt::print("{:>5}", i);
+    for (uint32_t p = 0; p < ports; ++p) fmt::print(" {:>{}}", peer[size_t(i) * ports + p], width);
+    fmt::print("\n");
+  }
+}
+
+// Hops between every two IPUs ("-": no path).
+void print_hops(const links::Topology& t) {
+  const size_t width = std::max(fmt::format("{}", t.ipus() - 1).size(), fmt::format("{}", t.diameter()).size());
+  fmt::print("\nhops (IPU-Links on a shortest path)\n{:>5}", "IPU");
+  for (uint32_t b = 0; b < t.ipus(); ++b) fmt::print(" {:>{}}", b, width);
+  fmt::print("\n");
+  for (uint32_t a = 0; a < t.ipus(); ++a) {
+    fmt::print("{:>5}", a);
+    for (uint32_t b = 0; b < t.ipus(); ++b) {
+      const uint32_t h = t.hops(a, b);
+      fmt::print(" {:>{}}", h == links::Topology::kUnreachable ? std::string("-") : fmt::format("{}", h), width);
+    }
+    fmt::print("\n");
+  }
+}
+
+// One line per board: its IPUs, the links inside it and the links to each other board.
+void print_boards(const SystemConfig& s) {
+  const uint32_t n = s.board.ipus;
+  fmt::print("\nboards (IPU-Links inside, and to each other board)\n{:>5}  {:<11}  {:>6}  {}\n", "board", "IPUs",
+             "inside", "to other boards");
+  for (uint32_t b = 0; b < s.boards; ++b) {
+    size_t inside = 0;
+    std::vector<std::pair<uint32_t, size_t>> others;  // board, links; ascending board
+    for (const config::LinkWire& w : s.links) {
+      const uint32_t ba = w.ipu_a / n, bb = w.ipu_b / n;
+      if (ba != b && bb != b) continue;
+      if (ba == bb) {
+        ++inside;
+        continue;
+      }
+      const uint32_t other = ba == b ? bb : ba;
+      auto it = std::lower_bound(others.begin(), others.end(), std::pair{other, size_t(0)});
+      if (it == others.end() || it->first != other) it = others.insert(it, {other, 0});
+      ++it->second;
+    }
+    std::string to;
+    for (const auto& [other, count] : others) to += fmt::format("{}board {}: {}", to.empty() ? "" : ", ", other, count);
+    const std::string range = n == 1 ? fmt::format("{}", b * n) : fmt::format("{}-{}", b * n, b * n + n - 1);
+    fmt::print("{:>5}  {:<11}  {:>6}  {}\n", b, range, inside, to.empty() ? "none" : to);
+  }
+}
+
+// The topology as text: every port and hop up to kDrawAllIpus IPUs (or with --links),
+// else one line per board; nothing for a system without links.
+void print_topology(const SystemConfig& s, const Wiring& wiring, bool all) {
+  if (s.links.empty()) return;
+  if (all || s.total_ipus() <= kDrawAllIpus) {
+    print_ports(s);
+    if (wiring.topology) print_hops(*wiring.topology);
+  } else {
+    print_boards(s);
+  }
 }
 
 nlohmann::ordered_json chip_json(const config::ChipConfig& c) {
@@ -144,7 +294,8 @@ nlohmann::ordered_json chip_json(const config::ChipConfig& c) {
       {"ipu_links",
        {{"count", c.ipu_links.count},
         {"bytes_per_second", c.ipu_links.bytes_per_second},
-        {"latency_ns", c.ipu_links.latency_ns}}},
+        {"latency_ns", c.ipu_links.latency_ns},
+        {"sync_hop_ns", c.ipu_links.sync_hop_ns}}},
       {"exchange",
        {{"latency_min_cycles", c.exchange.latency_min_cycles},
         {"latency_max_cycles", c.exchange.latency_max_cycles}}},
@@ -154,7 +305,44 @@ nlohmann::ordered_json chip_json(const config::ChipConfig& c) {
   };
 }
 
-nlohmann::ordered_json system_json(const SystemConfig& s) {
+nlohmann::ordered_json links_json(const std::vector<config::LinkWire>& wires) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const config::LinkWire& w : wires)
+    out.push_back({{"ipu_a", w.ipu_a}, {"port_a", w.port_a}, {"ipu_b", w.ipu_b}, {"port_b", w.port_b}});
+  return out;
+}
+
+// Diameter, hop histogram and matrix (null for "no path"), and the zone-2 sync; the hop
+// figures are null above kTopologyIpusMax IPUs.
+nlohmann::ordered_json wiring_json(const SystemConfig& s, const Wiring& w) {
+  nlohmann::ordered_json out;
+  if (!w.topology) {
+    out = {{"diameter", nullptr}, {"connected", nullptr}, {"hop_histogram", nullptr}, {"hops", nullptr}};
+  } else {
+    const links::Topology& t = *w.topology;
+    nlohmann::ordered_json hops = nlohmann::ordered_json::array();
+    for (uint32_t a = 0; a < t.ipus(); ++a) {
+      nlohmann::ordered_json row = nlohmann::ordered_json::array();
+      for (uint32_t b = 0; b < t.ipus(); ++b)
+        row.push_back(t.hops(a, b) == links::Topology::kUnreachable ? nlohmann::ordered_json(nullptr)
+                                                                     : nlohmann::ordered_json(t.hops(a, b)));
+      hops.push_back(std::move(row));
+    }
+    out = {{"diameter", t.diameter()}, {"connected", t.connected()}, {"hop_histogram", w.histogram}, {"hops", hops}};
+  }
+  if (w.sync) {
+    out["sync"] = {{"master_ipu", w.sync->master},
+                   {"radius_hops", w.sync->radius},
+                   {"hop_cycles", w.sync->hop_cycles},
+                   {"group_latency_cycles", w.sync->latency_cycles},
+                   {"farthest_tile_cycles", s.board.chip.sync.latency_max_cycles + w.sync->latency_cycles}};
+  } else {
+    out["sync"] = nullptr;
+  }
+  return out;
+}
+
+nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) {
   const auto& b = s.board;
   const auto& c = b.chip;
   const double ipus = s.total_ipus();
@@ -168,6 +356,8 @@ nlohmann::ordered_json system_json(const SystemConfig& s) {
       {"streaming_memory_latency_ns", b.streaming_memory_latency_ns},
       {"host_link_bytes_per_second", b.host_link_bytes_per_second},
       {"host_link_latency_ns", b.host_link_latency_ns},
+      {"topology", b.topology},
+      {"links", links_json(b.links)},
   };
   nlohmann::ordered_json derived = {
       {"ipus_total", s.total_ipus()},
@@ -189,7 +379,8 @@ nlohmann::ordered_json system_json(const SystemConfig& s) {
   };
   return {
       {"name", s.name}, {"kind", s.kind},   {"source", s.source},   {"topology", s.topology},
-      {"boards", s.boards}, {"board", board}, {"derived", derived},
+      {"boards", s.boards}, {"board", board}, {"links", links_json(s.links)}, {"derived", derived},
+      {"wiring", wiring_json(s, wiring)},
   };
 }
 
@@ -201,12 +392,16 @@ int run_info(const InfoOptions& options) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
   }
-  if (options.json) {
-    fmt::print("{}\n", system_json(system).dump(2));
-  } else if (options.yaml) {
+  if (options.yaml) {
     fmt::print("{}", config::to_yaml(system));
+    return 0;
+  }
+  const Wiring wiring = wiring_of(system);
+  if (options.json) {
+    fmt::print("{}\n", system_json(system, wiring).dump(2));
   } else {
-    print_table(system);
+    print_table(system, wiring);
+    print_topology(system, wiring, options.links);
   }
   return 0;
 }
@@ -219,7 +414,11 @@ void add_info_command(CLI::App& app, int& exit_code) {
   info->add_option("-c,--config", options->config, "Chip, board or system YAML file (configs/*.yaml)")
       ->required();
   auto* json = info->add_flag("--json", options->json, "Print machine-readable JSON");
-  info->add_flag("--yaml", options->yaml, "Print the effective configuration as YAML")->excludes(json);
+  auto* yaml = info->add_flag("--yaml", options->yaml, "Print the effective configuration as YAML")->excludes(json);
+  info->add_flag("--links", options->links,
+                 "Draw every IPU's ports and the hop matrix even above 16 IPUs (else one line per board)")
+      ->excludes(json)
+      ->excludes(yaml);
   info->callback([options, &exit_code] { exit_code = run_info(*options); });
 }
 
