@@ -39,6 +39,7 @@ struct RunOptions {
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
+  std::string link_faults;
   bool quiet = false;
 };
 
@@ -73,6 +74,11 @@ int run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
+  if (!o.link_faults.empty()) {
+    std::string why;
+    options.link_faults = links::parse_fault_spec(o.link_faults, &why);
+    if (!options.link_faults) throw std::invalid_argument("--link-faults '" + o.link_faults + "': " + why);
+  }
 
   const auto elaboration_start = std::chrono::steady_clock::now();
   // Never destroyed: the process ends after the report, and tearing down a SystemC
@@ -139,6 +145,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--trace-tiles-max", o->trace_tiles_max,
                   "tracks per IPU in the --trace file; more tiles are grouped (default 64)")
       ->check(CLI::Range(1u, 1u << 20));
+  cmd->add_option("--link-faults", o->link_faults,
+                  "inject faults on every IPU-Link, e.g. ber=1e-6,seed=7 or burst=1000:16 (docs/links.md)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }

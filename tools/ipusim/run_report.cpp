@@ -24,6 +24,18 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("  host threads        {}\n", res.host_threads);
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
   s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
+  if (!res.links.empty()) {
+    uint64_t bytes = 0, errors = 0, replays = 0, retrains = 0;
+    for (const platform::LinkResult& l : res.links) {
+      bytes += l.bytes;
+      errors += l.layer.crc_errors + l.layer.seq_errors;
+      replays += l.layer.replays;
+      retrains += l.layer.retrains;
+    }
+    s += fmt::format("  IPU-Links           {} bytes over {} link directions; {} errors detected, {} replays, "
+                     "{} retrains, {} cycles lost\n",
+                     bytes, res.links.size(), errors, replays, retrains, res.link_cycles_lost);
+  }
   s += fmt::format("  exit code           {}\n", r.exit_code);
   return s;
 }
@@ -162,6 +174,17 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["streaming_copies"] = res.streaming_copies;
   j["streaming_bytes"] = res.streaming_bytes;
   j["console_lines"] = res.console_lines;
+  j["link_cycles_lost"] = res.link_cycles_lost;
+  j["links"] = nlohmann::ordered_json::array();
+  for (const platform::LinkResult& l : res.links) {
+    const links::LinkStats& s = l.layer;
+    j["links"].push_back({{"link", l.link}, {"from_ipu", l.from_ipu}, {"to_ipu", l.to_ipu}, {"frames", l.frames},
+                          {"bytes", l.bytes}, {"busy_cycles", l.busy_cycles}, {"crc_errors", s.crc_errors},
+                          {"seq_errors", s.seq_errors}, {"duplicates_discarded", s.duplicates_discarded},
+                          {"naks", s.naks_sent}, {"replays", s.replays}, {"frames_replayed", s.frames_replayed},
+                          {"replay_timer_expiries", s.replay_timer_expiries}, {"retrains", s.retrains},
+                          {"cycles_lost", s.cycles_lost}});
+  }
   j["exit_code"] = r.exit_code;
   // The texts as the CLI prints them, and the problem that ended the run as fields.
   j["fault"] = res.fault ? nlohmann::ordered_json(to_text(*res.fault)) : nlohmann::ordered_json(nullptr);

@@ -61,3 +61,53 @@ INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
                          });
 
 }  // namespace
+
+namespace {
+
+// Faults on the links: the same sum, and the run lasts exactly the cycles the link layer
+// says it lost (a recovery holds the whole exchange phase).
+struct FaultCase {
+  const char* name;
+  const char* spec;
+};
+
+class IpuAllreduceWithLinkFaults : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(IpuAllreduceWithLinkFaults, SameSumAndExactlyTheCountedReplayCost) {
+  const std::string path = "configs/test/tiny4_pod16.yaml";
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
+  const kref::IpusimRun clean = kref::run_ipusim(path, "ipu_allreduce.elf", std::string("ipu_allreduce_clean_") + GetParam().name);
+  const kref::IpusimRun faulty = kref::run_ipusim(path, "ipu_allreduce.elf", std::string("ipu_allreduce_faults_") + GetParam().name,
+                                                  std::string("--link-faults ") + GetParam().spec);
+  ASSERT_EQ(clean.status, 0) << clean.err;
+  ASSERT_EQ(faulty.status, 0) << faulty.err;
+  for (const std::string& line : kref::lines_of(faulty.console, "ipu_allreduce"))
+    if (kref::pairs(line).count("hash")) EXPECT_EQ(kref::pairs(line).at("hash"), hex(want.hash)) << line;
+  const uint64_t lost = faulty.json["link_cycles_lost"].get<uint64_t>();
+  uint64_t errors = 0, replays = 0;
+  for (const auto& l : faulty.json["links"]) {
+    errors += l["crc_errors"].get<uint64_t>() + l["seq_errors"].get<uint64_t>();
+    replays += l["replays"].get<uint64_t>();
+  }
+  EXPECT_GT(errors, 0u) << "the spec injected nothing the link layer saw";
+  EXPECT_GT(replays, 0u);
+  EXPECT_GT(lost, 0u);
+  EXPECT_EQ(clean.json["link_cycles_lost"].get<uint64_t>(), 0u);
+  EXPECT_EQ(faulty.json["tile_cycles"].get<uint64_t>(), clean.json["tile_cycles"].get<uint64_t>() + lost);
+  // Seeded: the same spec gives the same run.
+  const kref::IpusimRun again = kref::run_ipusim(path, "ipu_allreduce.elf", std::string("ipu_allreduce_again_") + GetParam().name,
+                                                 std::string("--link-faults ") + GetParam().spec + " --threads 1");
+  EXPECT_EQ(again.console, faulty.console);
+  EXPECT_EQ(again.json["tile_cycles"], faulty.json["tile_cycles"]);
+  EXPECT_EQ(again.json["links"], faulty.json["links"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Specs, IpuAllreduceWithLinkFaults,
+                         ::testing::Values(FaultCase{"Ber", "ber=1e-4,seed=3"}, FaultCase{"Periodic", "periodic=7"},
+                                           FaultCase{"Burst", "burst=100:3:200"},
+                                           FaultCase{"DropsAndDuplicates", "drop=0.01,dup=0.01,seed=5"}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
