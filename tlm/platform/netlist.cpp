@@ -56,7 +56,7 @@ void Ipu::prepare_run() {
 }
 
 void Ipu::link_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // no link model yet
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);  // the exchange group carries link traffic
 }
 
 }  // namespace ipusim::platform

@@ -13,10 +13,10 @@
 // The sync group (zone 2) spans the IPUs through the platform's sync::GroupSync.
 //
 // IPU-Link ports: one initiator (link_out) and one target (link_in) per configured link,
-// both optional (zero binds allowed). They are the IPU's boundary for the links issue:
-// cross-IPU exchange traffic and the external sync will leave through link_out and arrive
-// through link_in. Nothing drives them yet; a transaction arriving at link_in is answered
-// with TLM_COMMAND_ERROR_RESPONSE.
+// both optional (zero binds allowed) and left unbound: messages between IPUs travel
+// through the run domain's exchange::ExchangeGroup, which times them over the links
+// (links::LinkScheduler). A transaction arriving at link_in is answered with
+// TLM_COMMAND_ERROR_RESPONSE.
 //
 // Parameters: the chip config (tiles per IPU, tile config, clock, link count, sync
 // and exchange latencies, exchange rates), the IPU's index and the system's IPU count (both visible to firmware

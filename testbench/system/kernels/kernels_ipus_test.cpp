@@ -8,6 +8,9 @@
 #include "config/config_loader.h"
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
+#include "links/topology.h"
+
+#include <map>
 
 namespace {
 
@@ -109,5 +112,35 @@ INSTANTIATE_TEST_SUITE_P(Specs, IpuAllreduceWithLinkFaults,
                                            FaultCase{"Burst", "burst=100:3:200"},
                                            FaultCase{"DropsAndDuplicates", "drop=0.01,dup=0.01,seed=5"}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+
+namespace {
+
+// mb_link_bw's latency against hop count on the tiny POD16: every further hop adds the
+// link's latency (250 ns = 25 cycles at 100 MHz; a 4-byte frame takes under a cycle).
+TEST(MbLinkBw, LatencyGrowsByOneLinkLatencyPerHop) {
+  const std::string path = "configs/test/tiny4_pod16.yaml";
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const ipusim::links::Topology topology = ipusim::links::Topology::of(sys);
+  const kref::IpusimRun r = kref::run_ipusim(path, "mb_link_bw.elf", "mb_link_bw_pod16");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::map<uint32_t, uint64_t> by_hops;
+  uint32_t seen = 0;
+  for (const std::string& line : kref::lines_of(r.console, "mb_link_bw")) {
+    unsigned ipu = 0;
+    unsigned long long cycles = 0;
+    const size_t at = line.find("latency ipu ");
+    if (at == std::string::npos || std::sscanf(line.c_str() + at, "latency ipu %u cycles %llu", &ipu, &cycles) != 2)
+      continue;
+    const uint32_t hops = topology.hops(0, ipu);
+    if (by_hops.count(hops)) EXPECT_EQ(by_hops[hops], cycles) << "IPU " << ipu << " at " << hops << " hops";
+    by_hops[hops] = cycles;
+    ++seen;
+  }
+  EXPECT_EQ(seen, sys.total_ipus() - 1);
+  ASSERT_EQ(by_hops.size(), 4u) << "a POD16 ladder spans 1 to 4 hops from IPU 0";
+  for (uint32_t h = 2; h <= 4; ++h) EXPECT_EQ(by_hops[h] - by_hops[h - 1], 25u) << h << " hops";
+}
 
 }  // namespace
