@@ -87,7 +87,9 @@ TEST_P(IpuAllreduceWithLinkFaults, SameSumAndExactlyTheCountedReplayCost) {
   ASSERT_EQ(clean.status, 0) << clean.err;
   ASSERT_EQ(faulty.status, 0) << faulty.err;
   for (const std::string& line : kref::lines_of(faulty.console, "ipu_allreduce"))
-    if (kref::pairs(line).count("hash")) EXPECT_EQ(kref::pairs(line).at("hash"), hex(want.hash)) << line;
+    if (kref::pairs(line).count("hash")) {
+      EXPECT_EQ(kref::pairs(line).at("hash"), hex(want.hash)) << line;
+    }
   const uint64_t lost = faulty.json["link_cycles_lost"].get<uint64_t>();
   uint64_t errors = 0, replays = 0;
   for (const auto& l : faulty.json["links"]) {
@@ -134,7 +136,9 @@ TEST(MbLinkBw, LatencyGrowsByOneLinkLatencyPerHop) {
     if (at == std::string::npos || std::sscanf(line.c_str() + at, "latency ipu %u cycles %llu", &ipu, &cycles) != 2)
       continue;
     const uint32_t hops = topology.hops(0, ipu);
-    if (by_hops.count(hops)) EXPECT_EQ(by_hops[hops], cycles) << "IPU " << ipu << " at " << hops << " hops";
+    if (by_hops.count(hops)) {
+      EXPECT_EQ(by_hops[hops], cycles) << "IPU " << ipu << " at " << hops << " hops";
+    }
     by_hops[hops] = cycles;
     ++seen;
   }
