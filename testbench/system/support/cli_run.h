@@ -1,4 +1,4 @@
-// Runs the real `ipusim` binary for the CLI tests: `ipusim run ARGS` in a child with its
+// Runs the real `ipusim` binary for the CLI tests: `ipusim ARGS` in a child with its
 // stdout and stderr in per-test temporary files, its exit status and its peak RSS.
 #pragma once
 
@@ -37,11 +37,11 @@ inline std::string temp_path(const std::string& prefix, const std::string& name)
   return ::testing::TempDir() + prefix + test + "_" + name;
 }
 
-// `bin run ARGS` (ARGS are shell words; the tests' paths have no spaces). The shell execs
+// `bin ARGS` (ARGS are shell words; the tests' paths have no spaces). The shell execs
 // the binary, so wait4's peak RSS is the simulator's.
-inline CliResult run_cli(const std::string& bin, const std::string& prefix, const std::string& args) {
+inline CliResult run_command(const std::string& bin, const std::string& prefix, const std::string& args) {
   const std::string out = temp_path(prefix, "stdout"), err = temp_path(prefix, "stderr");
-  const std::string cmd = "exec " + bin + " run " + args + " >" + out + " 2>" + err;
+  const std::string cmd = "exec " + bin + " " + args + " >" + out + " 2>" + err;
   const pid_t pid = fork();
   if (pid == 0) {
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
@@ -57,6 +57,11 @@ inline CliResult run_cli(const std::string& bin, const std::string& prefix, cons
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+// `bin run ARGS`.
+inline CliResult run_cli(const std::string& bin, const std::string& prefix, const std::string& args) {
+  return run_command(bin, prefix, "run " + args);
 }
 
 }  // namespace ipusim::test

@@ -1,46 +1,22 @@
 // `ipusim info`: the real binary (IPUSIM_BIN) on reference and broken configs.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
+#include "cli_run.h"
+
 
 #include <cmath>
-#include <cstdlib>
-#include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "config/config_loader.h"
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using ipusim::test::CliResult;
 
 // Runs `ipusim ARGS` from the project root, capturing stdout and stderr apart.
-CliResult ipusim(const std::string& args) {
-  // One file pair per test and command: ctest may run tests in parallel processes.
-  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::string base = ::testing::TempDir() + "ipusim_info_" + std::to_string(std::hash<std::string>()(name + args));
-  std::string command = std::string(IPUSIM_BIN) + " " + args + " >" + base + ".out 2>" + base + ".err";
-  int raw = std::system(command.c_str());
-  CliResult run;
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = slurp(base + ".out");
-  run.err = slurp(base + ".err");
-  return run;
-}
+CliResult ipusim(const std::string& args) { return ipusim::test::run_command(IPUSIM_BIN, "ipusim_info_", args); }
 
 TEST(InfoCli, Gc2Table) {
   CliResult r = ipusim("info --config configs/gc2.yaml");
