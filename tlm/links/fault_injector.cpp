@@ -103,25 +103,17 @@ class Trigger {
   Prng rng_;
 };
 
-class DropPolicy final : public FaultPolicy {
+// Drops or duplicates a frame: sets one flag of the verdict when its trigger fires.
+class VerdictPolicy final : public FaultPolicy {
  public:
-  DropPolicy(double p, uint64_t every, uint64_t seed) : trigger_(p, every, seed) {}
+  VerdictPolicy(bool FrameVerdict::*flag, double p, uint64_t every, uint64_t seed)
+      : flag_(flag), trigger_(p, every, seed) {}
   void on_frame(uint64_t index, std::span<uint8_t>, FrameVerdict& v, InjectedCounts&) override {
-    if (trigger_.fires(index)) v.drop = true;
+    if (trigger_.fires(index)) v.*flag_ = true;
   }
 
  private:
-  Trigger trigger_;
-};
-
-class DuplicatePolicy final : public FaultPolicy {
- public:
-  DuplicatePolicy(double p, uint64_t every, uint64_t seed) : trigger_(p, every, seed) {}
-  void on_frame(uint64_t index, std::span<uint8_t>, FrameVerdict& v, InjectedCounts&) override {
-    if (trigger_.fires(index)) v.duplicate = true;
-  }
-
- private:
+  bool FrameVerdict::*flag_;
   Trigger trigger_;
 };
 
@@ -150,10 +142,10 @@ std::unique_ptr<FaultPolicy> make_burst_policy(uint64_t start, uint64_t length, 
   return std::make_unique<BurstPolicy>(start, length, period, seed);
 }
 std::unique_ptr<FaultPolicy> make_drop_policy(double probability, uint64_t every, uint64_t seed) {
-  return std::make_unique<DropPolicy>(probability, every, seed);
+  return std::make_unique<VerdictPolicy>(&FrameVerdict::drop, probability, every, seed);
 }
 std::unique_ptr<FaultPolicy> make_duplicate_policy(double probability, uint64_t every, uint64_t seed) {
-  return std::make_unique<DuplicatePolicy>(probability, every, seed);
+  return std::make_unique<VerdictPolicy>(&FrameVerdict::duplicate, probability, every, seed);
 }
 std::unique_ptr<FaultPolicy> make_ack_drop_policy(double probability, uint64_t every, uint64_t seed) {
   return std::make_unique<AckDropPolicy>(probability, every, seed);
