@@ -2,34 +2,23 @@
 
 namespace ipusim::links {
 
+namespace {
+// Every counter of InjectedCounts, so its sum and difference cannot miss one.
+constexpr uint64_t InjectedCounts::*kInjected[] = {
+    &InjectedCounts::wire_frames,        &InjectedCounts::frames_dropped,   &InjectedCounts::frames_duplicated,
+    &InjectedCounts::frames_corrupted,   &InjectedCounts::corrupted_arrivals, &InjectedCounts::ber_bits_flipped,
+    &InjectedCounts::ber_frames_hit,     &InjectedCounts::periodic_frames_hit, &InjectedCounts::burst_frames_hit,
+    &InjectedCounts::dllps_seen,         &InjectedCounts::dllps_dropped};
+}  // namespace
+
 InjectedCounts& InjectedCounts::operator+=(const InjectedCounts& o) {
-  wire_frames += o.wire_frames;
-  frames_dropped += o.frames_dropped;
-  frames_duplicated += o.frames_duplicated;
-  frames_corrupted += o.frames_corrupted;
-  corrupted_arrivals += o.corrupted_arrivals;
-  ber_bits_flipped += o.ber_bits_flipped;
-  ber_frames_hit += o.ber_frames_hit;
-  periodic_frames_hit += o.periodic_frames_hit;
-  burst_frames_hit += o.burst_frames_hit;
-  dllps_seen += o.dllps_seen;
-  dllps_dropped += o.dllps_dropped;
+  for (auto field : kInjected) this->*field += o.*field;
   return *this;
 }
 
 InjectedCounts InjectedCounts::operator-(const InjectedCounts& o) const {
-  InjectedCounts d;
-  d.wire_frames = wire_frames - o.wire_frames;
-  d.frames_dropped = frames_dropped - o.frames_dropped;
-  d.frames_duplicated = frames_duplicated - o.frames_duplicated;
-  d.frames_corrupted = frames_corrupted - o.frames_corrupted;
-  d.corrupted_arrivals = corrupted_arrivals - o.corrupted_arrivals;
-  d.ber_bits_flipped = ber_bits_flipped - o.ber_bits_flipped;
-  d.ber_frames_hit = ber_frames_hit - o.ber_frames_hit;
-  d.periodic_frames_hit = periodic_frames_hit - o.periodic_frames_hit;
-  d.burst_frames_hit = burst_frames_hit - o.burst_frames_hit;
-  d.dllps_seen = dllps_seen - o.dllps_seen;
-  d.dllps_dropped = dllps_dropped - o.dllps_dropped;
+  InjectedCounts d = *this;
+  for (auto field : kInjected) d.*field -= o.*field;
   return d;
 }
 
