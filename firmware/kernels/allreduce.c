@@ -24,17 +24,9 @@
 #include "kcommon.h"
 #include "kreduce.h"
 
-#define AR_RESERVE_BYTES (128u * 1024u)
-
-static uint32_t pick_chunk(uint32_t tiles, uint32_t sram) {
-  for (uint32_t c = 64; c >= 4; c /= 2)
-    if (8ull * c * tiles + AR_RESERVE_BYTES <= sram) return c;
-  return 0;
-}
-
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
-  const uint32_t chunk = pick_chunk(tiles, ipu_sram_size());
+  const uint32_t chunk = kc_reduce_chunk(tiles, ipu_sram_size());
   if (chunk == 0) {
     if (me == 0) kprintf("allreduce: %lu tiles do not fit the SRAM\n", (unsigned long)tiles);
     return 1;

@@ -19,21 +19,12 @@
  * hash, in tile order) and prints it with the cycles of the parts: every IPU prints its
  * own line, so a test sees that all IPUs agree.
  *
- * C is the largest of 64, 32, 16, 8, 4 with 8 * C * T bytes + 128 KiB <= SRAM, as in
- * allreduce.c.
+ * C: kc_reduce_chunk (kreduce.h), as in allreduce.c.
  */
 #include <string.h>
 
 #include "kcommon.h"
 #include "kreduce.h"
-
-#define AR_RESERVE_BYTES (128u * 1024u)
-
-static uint32_t pick_chunk(uint32_t tiles, uint32_t sram) {
-  for (uint32_t c = 64; c >= 4; c /= 2)
-    if (8ull * c * tiles + AR_RESERVE_BYTES <= sram) return c;
-  return 0;
-}
 
 /* The IPU at ring place p. With IPUs in boards of four (N a multiple of 4, more than 4)
  * the ring snakes through the boards so that every step is one IPU-Link: down the
@@ -55,10 +46,27 @@ static uint32_t ring_place(uint32_t ipu, uint32_t ipus) {
 /* Elements of part j of a chunk of C floats cut into n parts. */
 static uint32_t part_begin(uint32_t j, uint32_t chunk, uint32_t n) { return (uint32_t)((uint64_t)j * chunk / n); }
 
+/* One ring step (a zone-2 superstep): send part `out` of this tile's chunk to `next`,
+ * receive part `got` from `prev`; with `scratch`, add it to the own part (received +
+ * own: the reduce-scatter), without, store it in place (the all-gather). */
+static void ring_step(float *mine, float *scratch, uint32_t out, uint32_t got, uint32_t chunk, uint32_t ipus,
+                      uint32_t next, uint32_t prev) {
+  const uint32_t ob = part_begin(out, chunk, ipus), oe = part_begin(out + 1, chunk, ipus);
+  const uint32_t gb = part_begin(got, chunk, ipus), ge = part_begin(got + 1, chunk, ipus);
+  ipu_sync(IPU_SYNC_GROUP);
+  ipu_xdst(next, 1);
+  ipu_send(mine + ob, (oe - ob) * 4u);
+  ipu_xsrc(prev);
+  ipu_recv(scratch ? scratch : mine + gb, (ge - gb) * 4u);
+  ipu_xwait();
+  if (scratch)
+    for (uint32_t e = gb; e < ge; ++e) mine[e] = scratch[e - gb] + mine[e];
+}
+
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles();
   const uint32_t ipus = ipu_num_ipus(), ipu = ipu_id();
-  const uint32_t chunk = pick_chunk(tiles, ipu_sram_size());
+  const uint32_t chunk = kc_reduce_chunk(tiles, ipu_sram_size());
   if (chunk == 0) {
     if (me == 0) kprintf("ipu_allreduce: %lu tiles do not fit the SRAM\n", (unsigned long)tiles);
     return 1;
@@ -82,30 +90,11 @@ int main(void) {
   const uint32_t next = ipu_ring_order((place + 1) % ipus, ipus) * tiles + me;
   const uint32_t prev = ipu_ring_order((place + ipus - 1) % ipus, ipus) * tiles + me;
   const uint32_t t0 = kc_cycle32();
-  for (uint32_t s = 0; ipus > 1 && s + 1 < ipus; ++s) {
-    const uint32_t out = (place + ipus - s % ipus) % ipus, got = (place + 2 * ipus - 1 - s % ipus) % ipus;
-    const uint32_t ob = part_begin(out, chunk, ipus), oe = part_begin(out + 1, chunk, ipus);
-    const uint32_t gb = part_begin(got, chunk, ipus), ge = part_begin(got + 1, chunk, ipus);
-    ipu_sync(IPU_SYNC_GROUP);
-    ipu_xdst(next, 1);
-    ipu_send(mine + ob, (oe - ob) * 4u);
-    ipu_xsrc(prev);
-    ipu_recv(in, (ge - gb) * 4u);
-    ipu_xwait();
-    for (uint32_t e = gb; e < ge; ++e) mine[e] = in[e - gb] + mine[e];
-  }
+  for (uint32_t s = 0; s + 1 < ipus; ++s)
+    ring_step(mine, in, (place + ipus - s) % ipus, (place + 2 * ipus - 1 - s) % ipus, chunk, ipus, next, prev);
   const uint32_t t1 = kc_cycle32();
-  for (uint32_t s = 0; ipus > 1 && s + 1 < ipus; ++s) {
-    const uint32_t out = (place + 1 + ipus - s % ipus) % ipus, got = (place + ipus - s % ipus) % ipus;
-    const uint32_t ob = part_begin(out, chunk, ipus), oe = part_begin(out + 1, chunk, ipus);
-    const uint32_t gb = part_begin(got, chunk, ipus), ge = part_begin(got + 1, chunk, ipus);
-    ipu_sync(IPU_SYNC_GROUP);
-    ipu_xdst(next, 1);
-    ipu_send(mine + ob, (oe - ob) * 4u);
-    ipu_xsrc(prev);
-    ipu_recv(mine + gb, (ge - gb) * 4u);
-    ipu_xwait();
-  }
+  for (uint32_t s = 0; s + 1 < ipus; ++s)
+    ring_step(mine, NULL, (place + 1 + ipus - s) % ipus, (place + ipus - s) % ipus, chunk, ipus, next, prev);
   const uint32_t t2 = kc_cycle32();
 
   uint32_t h = KIN_HASH_INIT;

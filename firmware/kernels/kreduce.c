@@ -44,6 +44,12 @@ static int reduce_slice(void *arg) {
   return 0;
 }
 
+uint32_t kc_reduce_chunk(uint32_t tiles, uint32_t sram_bytes) {
+  for (uint32_t c = 64; c >= 4; c /= 2)
+    if (8ull * c * tiles + 128u * 1024u <= sram_bytes) return c;
+  return 0;
+}
+
 void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles(), base = kc_ipu_base();
   const uint32_t len = chunk * 4u;

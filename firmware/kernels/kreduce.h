@@ -18,6 +18,10 @@ struct kc_reduce_cycles {
   uint32_t post, exchange, reduce;
 };
 
+/* The chunk of the all-reduce kernels: the largest of 64, 32, 16, 8, 4 floats with
+ * 8 * C * T bytes (the vector and the copies) + 128 KiB (code, stacks) <= SRAM; 0 if none fits. */
+uint32_t kc_reduce_chunk(uint32_t tiles, uint32_t sram_bytes);
+
 /* Every tile of the IPU must call it. chunk: 4, 8, 16, 32 or 64 (other values work, slower). */
 void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles);
 

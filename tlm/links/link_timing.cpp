@@ -36,8 +36,7 @@ void LinkScheduler::clear_totals() {
 }
 
 void LinkScheduler::schedule(std::vector<LinkLeg>& legs) {
-  if (keep_frames_)
-    for (auto& f : frames_) f.clear();
+  clear_frames();
   routes_.resize(legs.size());
   // A frame waiting for a link direction: ordered by time, then leg, then frame, so the
   // order every direction serves its frames in is fixed by the input alone.

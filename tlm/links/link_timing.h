@@ -70,6 +70,11 @@ class LinkScheduler {
   static uint32_t direction(const Hop& hop) { return 2 * hop.link + (hop.a_to_b ? 0 : 1); }
   uint32_t directions() const { return uint32_t(free_.size()); }
   void keep_frames(bool on) { keep_frames_ = on; }
+  // Forgets the recorded frames: a phase without messages between IPUs never calls
+  // schedule(), and must not see the previous phase's frames.
+  void clear_frames() {
+    for (auto& f : frames_) f.clear();
+  }
   const std::vector<FrameRecord>& frames(uint32_t direction) const { return frames_.at(direction); }
   const LinkLoad& load(uint32_t direction) const { return load_.at(direction); }
   void clear_totals();

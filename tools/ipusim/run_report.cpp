@@ -32,7 +32,7 @@ std::string summary_text(const RunReport& r) {
       replays += l.layer.replays;
       retrains += l.layer.retrains;
     }
-    s += fmt::format("  IPU-Links           {} bytes over {} link directions; {} errors detected, {} replays, "
+    s += fmt::format("  IPU-Links           {} bytes over {} link directions; {} CRC errors, {} replays, "
                      "{} retrains, {} cycles lost\n",
                      bytes, res.links.size(), errors, replays, retrains, res.link_cycles_lost);
   }

@@ -67,8 +67,8 @@ INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
 
 namespace {
 
-// Faults on the links: the same sum, and the run lasts exactly the cycles the link layer
-// says it lost (a recovery holds the whole exchange phase).
+// Faults on the links: the same sum, and the exchanges end exactly the cycles later the
+// link layer says it lost (a recovery holds the whole exchange phase).
 struct FaultCase {
   const char* name;
   const char* spec;
@@ -100,7 +100,11 @@ TEST_P(IpuAllreduceWithLinkFaults, SameSumAndExactlyTheCountedReplayCost) {
   EXPECT_GT(replays, 0u);
   EXPECT_GT(lost, 0u);
   EXPECT_EQ(clean.json["link_cycles_lost"].get<uint64_t>(), 0u);
-  EXPECT_EQ(faulty.json["tile_cycles"].get<uint64_t>(), clean.json["tile_cycles"].get<uint64_t>() + lost);
+  // Every IPU reaches its last sync exactly `lost` cycles later. (The run's end may differ
+  // by more: the report prints the ring's cycle counts, and other digits take other
+  // instructions to format.)
+  for (uint32_t i = 0; i < sys.total_ipus(); ++i)
+    EXPECT_EQ(kref::last_superstep_begin(faulty.json, i), kref::last_superstep_begin(clean.json, i) + lost) << "IPU " << i;
   // Seeded: the same spec gives the same run.
   const kref::IpusimRun again = kref::run_ipusim(path, "ipu_allreduce.elf", std::string("ipu_allreduce_again_") + GetParam().name,
                                                  std::string("--link-faults ") + GetParam().spec + " --threads 1");
@@ -112,6 +116,7 @@ TEST_P(IpuAllreduceWithLinkFaults, SameSumAndExactlyTheCountedReplayCost) {
 INSTANTIATE_TEST_SUITE_P(Specs, IpuAllreduceWithLinkFaults,
                          ::testing::Values(FaultCase{"Ber", "ber=1e-4,seed=3"}, FaultCase{"Periodic", "periodic=7"},
                                            FaultCase{"Burst", "burst=100:3:200"},
+                                           FaultCase{"BurstWithRetrains", "burst=3:5"},
                                            FaultCase{"DropsAndDuplicates", "drop=0.01,dup=0.01,seed=5"}),
                          [](const auto& info) { return std::string(info.param.name); });
 

@@ -14,16 +14,6 @@ namespace {
 
 using test::Phase;
 
-ExchangeTiming timing4() {
-  ExchangeTiming t;
-  t.tiles_per_ipu = 4;
-  t.in_bytes_per_cycle = 4;
-  t.out_bytes_per_cycle = 4;
-  t.latency_min_cycles = 8;
-  t.latency_max_cycles = 64;
-  return t;
-}
-
 links::LinkTimingConfig link_config() {
   links::LinkTimingConfig c;
   c.bytes_per_second = 8e9;
@@ -38,7 +28,7 @@ struct Links {
   links::LinkScheduler scheduler;
   ExchangeTiming timing;
   explicit Links(uint32_t ipus, std::vector<config::LinkWire> wires)
-      : topology(ipus, 10, std::move(wires)), scheduler(topology, link_config(), 32), timing(timing4()) {
+      : topology(ipus, 10, std::move(wires)), scheduler(topology, link_config(), 32), timing(test::column_of_four()) {
     timing.links = &scheduler;
   }
 };

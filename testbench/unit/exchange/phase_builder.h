@@ -11,6 +11,17 @@
 
 namespace ipusim::exchange::test {
 
+// IPUs of one column of 4 tiles, 4 B/cycle each way, latency 8 (neighbours) to 64.
+inline ExchangeTiming column_of_four() {
+  ExchangeTiming t;
+  t.tiles_per_ipu = 4;
+  t.in_bytes_per_cycle = 4;
+  t.out_bytes_per_cycle = 4;
+  t.latency_min_cycles = 8;
+  t.latency_max_cycles = 64;
+  return t;
+}
+
 class Phase {
  public:
   // Tiles appear in the input in the order they are added (first posting or tile()).

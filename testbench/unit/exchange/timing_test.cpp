@@ -11,16 +11,6 @@ namespace ipusim::exchange::test {
 namespace {
 
 // Four tiles in one column (distance = |a - b|, max 3): latency 8, 36, 64 for 1, 2, 3 hops.
-ExchangeTiming column_of_four() {
-  ExchangeTiming t;
-  t.tiles_per_ipu = 4;
-  t.in_bytes_per_cycle = 4;
-  t.out_bytes_per_cycle = 4;
-  t.latency_min_cycles = 8;
-  t.latency_max_cycles = 64;
-  return t;
-}
-
 ExchangeTiming gc2() {
   ExchangeTiming t;
   t.tiles_per_ipu = 1216;

@@ -27,6 +27,13 @@ std::string slurp(const std::string& path) {
 
 std::string firmware_path(const std::string& elf) { return std::string(IPUSIM_FIRMWARE_DIR) + "/" + elf; }
 
+uint64_t last_superstep_begin(const nlohmann::json& summary, uint32_t ipu) {
+  const nlohmann::json& last = summary.at("supersteps").back();
+  for (const nlohmann::json& i : last.at("ipus"))
+    if (i.at("ipu").get<uint32_t>() == ipu) return i.at("begin_cycle").get<uint64_t>();
+  throw std::out_of_range("no IPU " + std::to_string(ipu) + " in the last superstep");
+}
+
 IpusimRun run_ipusim(const std::string& config, const std::string& elf, const std::string& tag,
                      const std::string& extra) {
   // The pid keeps concurrent runs of the suite (other build trees, ctest -j) apart.

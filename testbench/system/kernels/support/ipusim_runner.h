@@ -23,4 +23,9 @@ IpusimRun run_ipusim(const std::string& config, const std::string& elf, const st
 
 std::string firmware_path(const std::string& elf);  // <IPUSIM_FIRMWARE_DIR>/<elf>
 
+// The cycle IPU `ipu`'s last superstep began (its last sync's release) in a run's --json
+// summary: where a kernel's exchanges are over and only its report is left (whose
+// instructions depend on the numbers it prints).
+uint64_t last_superstep_begin(const nlohmann::json& summary, uint32_t ipu);
+
 }  // namespace kref

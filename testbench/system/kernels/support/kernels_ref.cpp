@@ -38,13 +38,19 @@ uint32_t grid_rows(uint32_t n) {  // the largest divisor p of n with p * p <= n
 
 }  // namespace
 
+namespace {
+// kc_reduce_chunk (firmware/kernels/kreduce.c): the largest of 64, 32, ..., 4 floats with
+// 8 * C * T + 128 KiB <= SRAM, 0 if none.
+uint32_t reduce_chunk(uint32_t tiles, uint32_t sram_bytes) {
+  for (uint32_t c = 64; c >= 4; c /= 2)
+    if (8ull * c * tiles + 128 * 1024 <= sram_bytes) return c;
+  return 0;
+}
+}  // namespace
+
 AllreduceExpect allreduce(uint32_t tiles, uint32_t sram_bytes) {
   AllreduceExpect e;
-  for (uint32_t c = 64; c >= 4; c /= 2)
-    if (8ull * c * tiles + 128 * 1024 <= sram_bytes) {
-      e.chunk = c;
-      break;
-    }
+  e.chunk = reduce_chunk(tiles, sram_bytes);
   if (e.chunk == 0) return e;
   e.elements = uint64_t(e.chunk) * tiles;
   uint32_t h = KIN_HASH_INIT;
@@ -70,11 +76,7 @@ uint32_t ring_order(uint32_t p, uint32_t ipus) {
 
 IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus) {
   IpuAllreduceExpect e;
-  for (uint32_t c = 64; c >= 4; c /= 2)
-    if (8ull * c * tiles + 128 * 1024 <= sram_bytes) {
-      e.chunk = c;
-      break;
-    }
+  e.chunk = reduce_chunk(tiles, sram_bytes);
   if (e.chunk == 0) return e;
   const uint32_t chunk = e.chunk;
   e.elements = uint64_t(chunk) * tiles;
