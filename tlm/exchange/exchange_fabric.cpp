@@ -202,21 +202,19 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
 std::optional<Problem> ExchangeFabric::read(uint32_t global_tile, uint32_t addr, std::vector<uint8_t>& out) {
   if (out.empty()) return std::nullopt;
   const uint32_t t = global_tile - config_.ipu * config_.tiles;
-  tlm::tlm_generic_payload trans;
-  if (tile_access(trans, tlm::TLM_READ_COMMAND, t, addr, out.data(), uint32_t(out.size()))) return std::nullopt;
+  if (tile_access(transfer_, tlm::TLM_READ_COMMAND, t, addr, out.data(), uint32_t(out.size()))) return std::nullopt;
   return fabric_problem("tile access failed", t,
                         fmt::format("exchange fabric: reading {} bytes from tile {} at 0x{:08x} failed: {}", out.size(),
-                                    global_tile, addr, trans.get_response_string()));
+                                    global_tile, addr, transfer_.get_response_string()));
 }
 
 std::optional<Problem> ExchangeFabric::write(const Delivery& d, std::vector<uint8_t>& bytes) {
   if (d.len == 0) return std::nullopt;
   const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
-  tlm::tlm_generic_payload trans;
-  if (!tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, bytes.data(), d.len))
+  if (!tile_access(transfer_, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, bytes.data(), d.len))
     return fabric_problem("tile access failed", t,
                           fmt::format("exchange fabric: writing {} bytes from tile {} to tile {} at 0x{:08x} failed: {}",
-                                      d.len, d.src_tile, d.dst_tile, d.dst_addr, trans.get_response_string()));
+                                      d.len, d.src_tile, d.dst_tile, d.dst_addr, transfer_.get_response_string()));
   ++messages_;
   bytes_ += d.len;
   return std::nullopt;
@@ -227,40 +225,24 @@ std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery&
   if (buffer.size() < d.len) buffer.resize(d.len);
   const uint32_t s = d.src_tile - src.config_.ipu * src.config_.tiles;
   const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
-  tlm::tlm_generic_payload trans;
-  if (!src.tile_access(trans, tlm::TLM_READ_COMMAND, s, d.src_addr, buffer.data(), d.len) ||
-      !tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, buffer.data(), d.len)) {
-    Problem p = fabric_problem("tile access failed", t,
-                               fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
-                                           "0x{:08x} failed: {}",
-                                           d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
-                                           trans.get_response_string()));
-    return p;
-  }
+  if (!src.tile_access(transfer_, tlm::TLM_READ_COMMAND, s, d.src_addr, buffer.data(), d.len) ||
+      !tile_access(transfer_, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, buffer.data(), d.len))
+    return src.fabric_problem("tile access failed", s,
+                              fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
+                                          "0x{:08x} failed: {}",
+                                          d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
+                                          transfer_.get_response_string()));
   ++messages_;
   bytes_ += d.len;
   return std::nullopt;
 }
 
 void ExchangeFabric::deliver(const ExchangePlan& plan) {
-  const uint32_t base = config_.ipu * config_.tiles;
-  tlm::tlm_generic_payload trans;
-  for (const Delivery& d : plan.deliveries) {
-    if (d.len == 0) continue;
-    if (buffer_.size() < d.len) buffer_.resize(d.len);
-    const uint32_t src = d.src_tile - base, dst = d.dst_tile - base;
-    if (!tile_access(trans, tlm::TLM_READ_COMMAND, src, d.src_addr, buffer_.data(), d.len) ||
-        !tile_access(trans, tlm::TLM_WRITE_COMMAND, dst, d.dst_addr, buffer_.data(), d.len)) {
-      errors_.push_back(fabric_problem("tile access failed", src,
-                                       fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
-                                                   "0x{:08x} failed: {}",
-                                                   d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
-                                                   trans.get_response_string())));
+  for (const Delivery& d : plan.deliveries)
+    if (std::optional<Problem> problem = move(*this, d, buffer_)) {
+      errors_.push_back(std::move(*problem));
       return;
     }
-    ++messages_;
-    bytes_ += d.len;
-  }
 }
 
 void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes,

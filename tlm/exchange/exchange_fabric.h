@@ -182,6 +182,7 @@ class ExchangeFabric : public sc_core::sc_module {
   sc_core::sc_event complete_event_;
   std::vector<iss::ExchangePost> no_posts_;
   std::vector<uint8_t> buffer_;
+  tlm::tlm_generic_payload transfer_;  // every copy's tile accesses (one payload, reused)
   std::vector<Problem> errors_;
   std::vector<streaming::GatewayCopy> copies_of_phase_;
   std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
