@@ -38,12 +38,19 @@ Topology::Topology(uint32_t ipus, uint32_t ports_per_ipu, std::vector<config::Li
   // neighbour of a that is one hop closer to b.
   dist_.assign(size_t(ipus) * ipus, kUnreachable);
   next_.assign(size_t(ipus) * ipus, kUnreachable);
-  std::vector<std::vector<uint32_t>> neighbours(ipus);
+  neighbours_.resize(ipus);
+  bundles_.resize(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
-    for (uint32_t l : at_ipu_[i]) neighbours[i].push_back(wires_[l].ipu_a == i ? wires_[l].ipu_b : wires_[l].ipu_a);
-    std::sort(neighbours[i].begin(), neighbours[i].end());
-    neighbours[i].erase(std::unique(neighbours[i].begin(), neighbours[i].end()), neighbours[i].end());
+    std::vector<uint32_t>& near = neighbours_[i];
+    auto peer = [&](uint32_t l) { return wires_[l].ipu_a == i ? wires_[l].ipu_b : wires_[l].ipu_a; };
+    for (uint32_t l : at_ipu_[i]) near.push_back(peer(l));
+    std::sort(near.begin(), near.end());
+    near.erase(std::unique(near.begin(), near.end()), near.end());
+    bundles_[i].resize(near.size());
+    for (uint32_t l : at_ipu_[i])  // ascending link id
+      bundles_[i][std::lower_bound(near.begin(), near.end(), peer(l)) - near.begin()].push_back(l);
   }
+  const std::vector<std::vector<uint32_t>>& neighbours = neighbours_;
   std::deque<uint32_t> queue;
   for (uint32_t b = 0; b < ipus; ++b) {
     dist_[size_t(b) * ipus + b] = 0;
@@ -78,13 +85,11 @@ Topology Topology::of(const config::SystemConfig& system) {
   return Topology(system.total_ipus(), system.board.chip.ipu_links.count, system.links);
 }
 
-std::vector<uint32_t> Topology::links_between(uint32_t a, uint32_t b) const {
-  std::vector<uint32_t> out;
-  for (uint32_t l : at_ipu_.at(a)) {
-    const config::LinkWire& w = wires_[l];
-    if ((w.ipu_a == a && w.ipu_b == b) || (w.ipu_a == b && w.ipu_b == a)) out.push_back(l);
-  }
-  return out;
+std::span<const uint32_t> Topology::links_between(uint32_t a, uint32_t b) const {
+  const std::vector<uint32_t>& near = neighbours_.at(a);
+  const auto it = std::lower_bound(near.begin(), near.end(), b);
+  if (it == near.end() || *it != b) return {};
+  return bundles_[a][it - near.begin()];
 }
 
 void Topology::route(uint32_t a, uint32_t b, uint32_t spread, std::vector<Hop>& out) const {
@@ -95,22 +100,9 @@ void Topology::route(uint32_t a, uint32_t b, uint32_t spread, std::vector<Hop>& 
     throw std::invalid_argument(fmt::format("no IPU-Link path from IPU {} to IPU {}", a, b));
   for (uint32_t u = a; u != b;) {
     const uint32_t v = next_[size_t(u) * ipus_ + b];
-    // Parallel links between u and v, ascending id; `spread` picks one.
-    uint32_t count = 0, pick = 0;
-    for (uint32_t l : at_ipu_[u]) {
-      const config::LinkWire& w = wires_[l];
-      if ((w.ipu_a == u && w.ipu_b == v) || (w.ipu_a == v && w.ipu_b == u)) ++count;
-    }
-    const uint32_t want = spread % count;
-    for (uint32_t l : at_ipu_[u]) {
-      const config::LinkWire& w = wires_[l];
-      if ((w.ipu_a == u && w.ipu_b == v) || (w.ipu_a == v && w.ipu_b == u)) {
-        if (pick++ == want) {
-          out.push_back(Hop{l, w.ipu_a == u, u, v});
-          break;
-        }
-      }
-    }
+    const std::span<const uint32_t> bundle = links_between(u, v);  // parallel links: `spread` picks one
+    const uint32_t l = bundle[spread % bundle.size()];
+    out.push_back(Hop{l, wires_[l].ipu_a == u, u, v});
     u = v;
   }
 }

@@ -58,7 +58,7 @@ class Topology {
   // Links (either end) at IPU `ipu`, ascending link id.
   const std::vector<uint32_t>& links_of(uint32_t ipu) const { return at_ipu_.at(ipu); }
   // The links joining IPUs a and b directly (ascending id; empty if none).
-  std::vector<uint32_t> links_between(uint32_t a, uint32_t b) const;
+  std::span<const uint32_t> links_between(uint32_t a, uint32_t b) const;
 
   // Links on a shortest path from a to b: 0 for a == b, kUnreachable if none.
   uint32_t hops(uint32_t a, uint32_t b) const { return dist_[size_t(a) * ipus_ + b]; }
@@ -77,6 +77,8 @@ class Topology {
   uint32_t ipus_, ports_;
   std::vector<config::LinkWire> wires_;
   std::vector<std::vector<uint32_t>> at_ipu_;
+  std::vector<std::vector<uint32_t>> neighbours_;            // per IPU: its neighbours, ascending
+  std::vector<std::vector<std::vector<uint32_t>>> bundles_;  // per IPU and neighbour: the links between
   std::vector<uint32_t> dist_;   // ipus x ipus
   std::vector<uint32_t> next_;   // ipus x ipus: the next IPU on the route from a to b
   uint32_t diameter_ = 0;

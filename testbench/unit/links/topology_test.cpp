@@ -57,8 +57,8 @@ TEST(LinksTopology, RouteTakesTheLowestNextIpuAmongEqualPaths) {
 TEST(LinksTopology, SpreadPicksAmongParallelLinks) {
   // Three links between IPUs 0 and 1 (ports 0-2), one from 1 to 2.
   const Topology t(3, 4, {{0, 0, 1, 0}, {0, 1, 1, 1}, {0, 2, 1, 2}, {1, 3, 2, 0}});
-  EXPECT_EQ(t.links_between(0, 1), (std::vector<uint32_t>{0, 1, 2}));
-  EXPECT_EQ(t.links_between(1, 0), (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(std::vector<uint32_t>(t.links_between(0, 1).begin(), t.links_between(0, 1).end()), (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(std::vector<uint32_t>(t.links_between(1, 0).begin(), t.links_between(1, 0).end()), (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_TRUE(t.links_between(0, 2).empty());
   std::vector<Hop> r;
   for (uint32_t spread = 0; spread < 6; ++spread) {
