@@ -32,7 +32,6 @@ uint64_t ExchangeGroup::carry_over_links(const ExchangePlan& plan, std::vector<s
                                          std::vector<Problem>& errors) {
   // Leg k of the scheduler is the k-th delivery between IPUs (both in match order).
   const uint32_t per_ipu = timing_.tiles_per_ipu;
-  std::vector<uint8_t> none;
   for (const Delivery& d : plan.deliveries) {
     if (d.src_tile / per_ipu == d.dst_tile / per_ipu) continue;
     data.emplace_back(d.len);
