@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,23 @@ struct BoardConfig {
   bool operator==(const BoardConfig&) const = default;
 };
 
+// Faults injected on the IPU-Links (`link_faults`; docs/links.md, "Fault injection"): the
+// canonical SPEC text for every link ("none": no faults), and for single links by link
+// index, which replaces it there. The loader checks them; the platform parses them into a
+// links::FaultPlan.
+struct LinkFaultsConfig {
+  std::string every = "none";
+  std::map<uint32_t, std::string> links;
+
+  bool any() const {
+    if (every != "none") return true;
+    for (const auto& [link, spec] : links)
+      if (spec != "none") return true;
+    return false;
+  }
+  bool operator==(const LinkFaultsConfig&) const = default;
+};
+
 struct SystemConfig {
   std::string name;                        // e.g. "pod16"
   std::string source;                      // the file given on the command line
@@ -126,6 +144,7 @@ struct SystemConfig {
   // + i): each board's wiring and then the system's, or the file's explicit `links:`
   // list (docs/links.md). Index = link id.
   std::vector<LinkWire> links;
+  LinkFaultsConfig link_faults;  // `link_faults` of the file given (a board or system file)
 
   uint32_t total_ipus() const { return boards * board.ipus; }
   uint64_t total_tiles() const { return uint64_t(total_ipus()) * board.chip.tiles; }

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "config/config_loader.h"
+#include "links/fault_spec.h"
 #include "config/config_numbers.h"
 
 namespace ipusim::config {
@@ -47,10 +48,10 @@ constexpr std::string_view kLatencyRangeKeys[] = {"latency_min_cycles", "latency
 constexpr std::string_view kSyncKeys[] = {"latency_min_cycles", "latency_max_cycles", "group_latency_cycles"};
 constexpr std::string_view kPublishedKeys[] = {"f16_tflops", "f32_tflops"};
 constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "links", "streaming_memory",
-                                "host_link"};
+                                "host_link", "link_faults"};
 constexpr std::string_view kStreamingKeys[] = {"size_gib", "gbytes_per_s", "latency_ns"};
 constexpr std::string_view kHostLinkKeys[] = {"gbytes_per_s_each_way", "latency_ns"};
-constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links"};
+constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links", "link_faults"};
 constexpr std::string_view kLinkItemKeys[] = {"a", "b"};
 constexpr std::string_view kLinkEndKeys[] = {"ipu", "port"};
 constexpr const char* kLinkSyntax = "{a: {ipu: I, port: P}, b: {ipu: J, port: Q}}";
@@ -547,6 +548,49 @@ void check_one_wiring(const Section& s) {
     s.fail("links", "give either 'topology' or 'links', not both (the list is the whole wiring)");
 }
 
+// `link_faults`: a SPEC for every link, or a mapping from `all` or a link index to a SPEC
+// (docs/links.md, "Fault injection"); each SPEC checked and kept in its canonical text.
+LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
+  const YAML::Node& node = s.node("link_faults");
+  const std::string where = s.path("link_faults");
+  auto canonical = [&](const YAML::Node& value, int line, const std::string& key) {
+    if (!value.IsScalar())
+      throw ConfigError(s.file(), line, key, "expected a fault SPEC such as 'ber=1e-6,seed=7' (docs/links.md)");
+    std::string why;
+    const auto spec = links::parse_fault_spec(value.Scalar(), &why);
+    if (!spec) throw ConfigError(s.file(), line, key, why);
+    return links::to_string(*spec);
+  };
+  LinkFaultsConfig faults;
+  if (!node.IsMap()) {
+    faults.every = canonical(node, s.line("link_faults"), where);
+    return faults;
+  }
+  if (link_count == 0) s.fail("link_faults", "this system has no IPU-Links to inject faults on");
+  bool seen_all = false;
+  for (const auto& item : node) {
+    const int line = line_of(item.first.Mark());
+    const std::string name = item.first.IsScalar() ? item.first.Scalar() : std::string("?");
+    const std::string key = where + "." + name;
+    if (name == "all") {
+      if (seen_all) throw ConfigError(s.file(), line, key, "'all' is given twice");
+      seen_all = true;
+      faults.every = canonical(item.second, line, key);
+      continue;
+    }
+    const auto link = parse_unsigned(name);
+    if (!link)
+      throw ConfigError(s.file(), line, key, "expected 'all' or a link index (`ipusim info --links` numbers them)");
+    if (*link >= link_count)
+      throw ConfigError(s.file(), line, key,
+                        "link " + name + " does not exist (the system has links 0 to " + std::to_string(link_count - 1) +
+                            ")");
+    if (!faults.links.emplace(uint32_t(*link), canonical(item.second, line, key)).second)
+      throw ConfigError(s.file(), line, key, "link " + name + " is given twice");
+  }
+  return faults;
+}
+
 class Loader {
  public:
   SystemConfig load(const std::string& path) {
@@ -571,6 +615,7 @@ class Loader {
     } else {
       read_system(top, sys);
     }
+    if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links.size()));
     return sys;
   }
 
@@ -586,7 +631,13 @@ class Loader {
 
   void read_system(const Section& s, SystemConfig& sys) {
     sys.name = read_name(s);
-    sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) { return read_board(b); });
+    sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) {
+      // Link indices are the system's: a board's own faults would number other links.
+      if (b.has("link_faults"))
+        b.fail("link_faults", "belongs in the system file (" + s.file() +
+                                  "): link indices are the system's (`ipusim info --links`)");
+      return read_board(b);
+    });
     sys.boards = uint32_t(s.required_uint("boards", 1, kMaxBoards));
     uint64_t ipus = uint64_t(sys.boards) * sys.board.ipus;
     if (ipus > kMaxTotalIpus) {

@@ -155,6 +155,16 @@ std::string to_yaml(const SystemConfig& s) {
     else
       w.wiring("", s.links);
   }
+  if (s.link_faults.any()) {
+    if (s.link_faults.links.empty()) {
+      w.text("link_faults", s.link_faults.every);
+    } else {
+      w.begin("link_faults");
+      w.text("all", s.link_faults.every);
+      for (const auto& [link, spec] : s.link_faults.links) w.text(std::to_string(link).c_str(), spec);
+      w.end();
+    }
+  }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

@@ -8,11 +8,12 @@
 
 namespace ipusim::links {
 
-LinkFaults::LinkFaults(const FaultSpec& spec, const LinkLayerConfig& layer, uint32_t directions)
-    : spec_(spec), layer_(layer), stats_(directions) {
+LinkFaults::LinkFaults(const FaultPlan& plan, const LinkLayerConfig& layer, uint32_t links)
+    : plan_(plan), layer_(layer), stats_(2 * size_t(links)) {
   if (const std::string bad = layer.validate(); !bad.empty()) throw std::invalid_argument("link layer: " + bad);
-  injectors_.reserve(directions);
-  for (uint32_t d = 0; d < directions; ++d) {
+  injectors_.reserve(2 * size_t(links));
+  for (uint32_t d = 0; d < 2 * links; ++d) {
+    const FaultSpec& spec = plan.for_link(d / 2);
     FaultSpec s = spec;
     // splitmix64's increment spreads the directions' seeds apart.
     s.seed = spec.seed + 0x9e3779b97f4a7c15ull * (d + 1);

@@ -1,8 +1,8 @@
 // Fault injection on the IPU-Links of a system, for the exchange (plain C++).
 //
-// With a fault spec, every direction of every link gets its own seeded FaultInjector
-// (seed = the spec's seed mixed with the direction's index, so a run with faults is as
-// deterministic as one without) and the frames the LinkScheduler sent over it in an
+// With a fault plan, every direction of every link gets its own seeded FaultInjector from
+// its link's spec (seed = the spec's seed mixed with the direction's index, so a run with
+// faults is as deterministic as one without) and the frames the LinkScheduler sent over it in an
 // exchange phase go through the link layer (carry_phase: CRC, NAK, go-back-N replay,
 // replay timer, retrain). The exchange is scheduled ahead of time, so a link that
 // recovers holds the whole phase: the phase's done cycles grow by the sum of every
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "links/fault_plan.h"
 #include "links/link_layer.h"
 #include "links/link_timing.h"
 
@@ -22,8 +23,9 @@ namespace ipusim::links {
 
 class LinkFaults {
  public:
-  // `spec` applies to every direction of every link of `scheduler`'s topology.
-  LinkFaults(const FaultSpec& spec, const LinkLayerConfig& layer, uint32_t directions);
+  // Both directions of link l (directions 2l and 2l + 1) get plan.for_link(l); `links`
+  // is the topology's link count.
+  LinkFaults(const FaultPlan& plan, const LinkLayerConfig& layer, uint32_t links);
   static LinkLayerConfig layer_config(const config::ChipConfig& chip);
 
   // Carries the frames `scheduler` recorded in its last schedule() through the link
@@ -47,13 +49,13 @@ class LinkFaults {
 
   const LinkStats& stats(uint32_t direction) const { return stats_.at(direction); }
   uint32_t directions() const { return uint32_t(stats_.size()); }
-  const FaultSpec& spec() const { return spec_; }
+  const FaultPlan& plan() const { return plan_; }
   void clear_stats();
 
  private:
   uint64_t carry_direction(uint32_t direction);
 
-  FaultSpec spec_;
+  FaultPlan plan_;
   LinkLayerConfig layer_;
   std::vector<FaultInjector> injectors_;
   std::vector<LinkStats> stats_;

@@ -29,6 +29,26 @@ void quiet_systemc() {
                                           sc_core::SC_DO_NOTHING);
 }
 
+// The config's `link_faults` as a plan (the loader checked every spec; a config built in
+// code may hold any text, so it is checked again).
+links::FaultPlan fault_plan(const config::SystemConfig& config) {
+  links::FaultPlan plan;
+  auto parse = [&](const std::string& text, const std::string& where) {
+    std::string why;
+    const auto spec = links::parse_fault_spec(text, &why);
+    if (!spec) throw std::invalid_argument(fmt::format("config '{}': {}: {}", config.name, where, why));
+    return *spec;
+  };
+  plan.every = parse(config.link_faults.every, "link_faults.all");
+  for (const auto& [link, text] : config.link_faults.links) {
+    if (link >= config.links.size())
+      throw std::invalid_argument(fmt::format("config '{}': link_faults.{}: the system has {} IPU-Links", config.name,
+                                              link, config.links.size()));
+    plan.links.emplace(link, parse(text, fmt::format("link_faults.{}", link)));
+  }
+  return plan;
+}
+
 }  // namespace
 
 int RunResult::exit_status() const {
@@ -85,10 +105,8 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     dom->exchange = std::make_unique<exchange::ExchangeGroup>(
         topology_, links::LinkTimingConfig::from(config.board.chip),
         exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
-    if (options_.link_faults && options_.link_faults->any())
-      dom->exchange->set_faults(std::make_unique<links::LinkFaults>(
-          *options_.link_faults, links::LinkFaults::layer_config(config.board.chip), uint32_t(2 * topology_.wires().size())));
     domains_.push_back(std::move(dom));
+    set_link_faults(d, options_.link_faults ? *options_.link_faults : fault_plan(config));
   }
   domains_.front()->timeline = std::move(timeline);
   ipus_.reserve(ipus);
@@ -367,6 +385,16 @@ Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
     p.tile = p.absent.front().tile;
   }
   return p;
+}
+
+void Platform::set_link_faults(uint32_t domain, const links::FaultPlan& plan) {
+  const uint32_t link_count = uint32_t(topology_.wires().size());
+  for (const auto& [link, spec] : plan.links)
+    if (link >= link_count)
+      throw std::invalid_argument(fmt::format("link faults: link {}: the system has {} IPU-Links", link, link_count));
+  domains_.at(domain)->exchange->set_faults(
+      plan.any() ? std::make_unique<links::LinkFaults>(plan, links::LinkFaults::layer_config(config_.board.chip), link_count)
+                 : nullptr);
 }
 
 }  // namespace ipusim::platform

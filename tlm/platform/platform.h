@@ -34,6 +34,7 @@
 #include "iss/program.h"
 #include "common/config.h"
 #include "exchange/exchange_group.h"
+#include "links/fault_plan.h"
 #include "links/topology.h"
 #include "platform/netlist.h"
 #include "platform/platform_console.h"
@@ -66,8 +67,9 @@ struct PlatformOptions {
   // on its own; domain d = board d.
   enum class RunScope { System, Board };
   RunScope scope = RunScope::System;
-  // Faults injected on every IPU-Link (`--link-faults`; docs/links.md); none by default.
-  std::optional<links::FaultSpec> link_faults;
+  // Faults injected on the IPU-Links (`--link-faults`; docs/links.md): when set, replaces
+  // the config's `link_faults`.
+  std::optional<links::FaultPlan> link_faults;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its
@@ -234,6 +236,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
+  // The faults of the domain's next runs; the link statistics start again from zero.
+  // Between runs only.
+  void set_link_faults(uint32_t domain, const links::FaultPlan& plan);
   void flush_console() { console_.flush(); }
 
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws

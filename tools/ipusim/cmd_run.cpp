@@ -39,7 +39,7 @@ struct RunOptions {
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
-  std::string link_faults;
+  std::vector<std::string> link_faults;
   bool quiet = false;
 };
 
@@ -75,9 +75,14 @@ int run(const RunOptions& o) {
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
   if (!o.link_faults.empty()) {
-    std::string why;
-    options.link_faults = links::parse_fault_spec(o.link_faults, &why);
-    if (!options.link_faults) throw std::invalid_argument("--link-faults '" + o.link_faults + "': " + why);
+    // The option's items replace the config's `link_faults` altogether.
+    links::FaultPlan plan;
+    for (const std::string& item : o.link_faults) {
+      std::string why;
+      if (!links::add_fault_item(plan, item, uint32_t(system.links.size()), &why))
+        throw std::invalid_argument("--link-faults '" + item + "': " + why);
+    }
+    options.link_faults = plan;
   }
 
   const auto elaboration_start = std::chrono::steady_clock::now();
@@ -146,7 +151,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "tracks per IPU in the --trace file; more tiles are grouped (default 64)")
       ->check(CLI::Range(1u, 1u << 20));
   cmd->add_option("--link-faults", o->link_faults,
-                  "inject faults on every IPU-Link, e.g. ber=1e-6,seed=7 or burst=1000:16 (docs/links.md)");
+                  "inject faults on the IPU-Links, replacing the config's link_faults: [LINK:]SPEC, "
+                  "repeatable or ';'-separated, e.g. ber=1e-6,seed=7 (every link) or 3:burst=1000:16 "
+                  "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
+      ->allow_extra_args(false)
+      ->delimiter(';');
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }

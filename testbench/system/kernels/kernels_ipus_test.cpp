@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "config/config_loader.h"
 #include "ipusim_runner.h"
@@ -119,6 +120,63 @@ INSTANTIATE_TEST_SUITE_P(Specs, IpuAllreduceWithLinkFaults,
                                            FaultCase{"BurstWithRetrains", "burst=3:5"},
                                            FaultCase{"DropsAndDuplicates", "drop=0.01,dup=0.01,seed=5"}),
                          [](const auto& info) { return std::string(info.param.name); });
+
+// Faults on one link, from the config's `link_faults` and from `--link-faults LINK:SPEC`:
+// the same run either way, errors only on that link's two directions, the same sum, and
+// the exchanges late by exactly the counted cost.
+TEST(IpuAllreduceWithLinkFaults, OnOneLinkFromTheConfigOrTheCommandLine) {
+  const std::string path = "configs/test/tiny4_m2000.yaml";
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
+  const kref::IpusimRun clean = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_one_link_clean");
+  ASSERT_EQ(clean.status, 0) << clean.err;
+  ASSERT_FALSE(clean.json["links"].empty());
+  const uint32_t link = clean.json["links"][0]["link"].get<uint32_t>();  // one that carries the ring
+  const std::string spec = "periodic=3,seed=4";
+  const std::string config = ::testing::TempDir() + "ipusim_one_link_faults.yaml";
+  {
+    std::FILE* f = std::fopen(config.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fprintf(f, "kind: board\nname: tiny4_m2000\nchip: %s\nipus: 4\ntopology: m2000\nlink_faults: {%u: '%s'}\n",
+                 std::filesystem::absolute("configs/test/tiny4.yaml").c_str(), link, spec.c_str());
+    std::fclose(f);
+  }
+  const kref::IpusimRun from_config = kref::run_ipusim(config, "ipu_allreduce.elf", "ipu_allreduce_one_link_config");
+  const kref::IpusimRun from_cli = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_one_link_cli",
+                                                    "--link-faults " + std::to_string(link) + ":" + spec);
+  ASSERT_EQ(from_config.status, 0) << from_config.err;
+  ASSERT_EQ(from_cli.status, 0) << from_cli.err;
+  EXPECT_EQ(from_config.console, from_cli.console);
+  EXPECT_EQ(from_config.json["links"], from_cli.json["links"]);
+  uint64_t errors = 0;
+  for (const auto& l : from_config.json["links"]) {
+    const uint64_t e = l["crc_errors"].get<uint64_t>() + l["seq_errors"].get<uint64_t>();
+    if (l["link"].get<uint32_t>() != link) {
+      EXPECT_EQ(e, 0u) << l.dump();
+    }
+    errors += e;
+  }
+  EXPECT_GT(errors, 0u);
+  uint32_t answers = 0;
+  for (const std::string& line : kref::lines_of(from_config.console, "ipu_allreduce"))
+    if (pairs(line).count("hash")) {
+      EXPECT_EQ(pairs(line).at("hash"), hex(want.hash)) << line;
+      ++answers;
+    }
+  EXPECT_EQ(answers, sys.total_ipus());
+  const uint64_t lost = from_config.json["link_cycles_lost"].get<uint64_t>();
+  EXPECT_GT(lost, 0u);
+  for (uint32_t i = 0; i < sys.total_ipus(); ++i)
+    EXPECT_EQ(kref::last_superstep_begin(from_config.json, i), kref::last_superstep_begin(clean.json, i) + lost)
+        << "IPU " << i;
+  // The command line replaces the config's faults: "none" runs clean.
+  const kref::IpusimRun replaced = kref::run_ipusim(config, "ipu_allreduce.elf", "ipu_allreduce_one_link_replaced",
+                                                    "--link-faults none");
+  ASSERT_EQ(replaced.status, 0) << replaced.err;
+  EXPECT_EQ(replaced.json["link_cycles_lost"].get<uint64_t>(), 0u);
+  EXPECT_EQ(replaced.json["tile_cycles"], clean.json["tile_cycles"]);
+}
 
 }  // namespace
 

@@ -368,5 +368,58 @@ TEST(LinksConfigWriter, NamedTopologiesAreWrittenByName) {
   EXPECT_EQ(reloaded(s, "pod64").links, s.links);
 }
 
+// link_faults: one spec for every link, or a mapping of `all` and link indices; each spec
+// kept in its canonical text; errors name the line and key; the writer gives it back.
+TEST(LinkFaultsConfig, OneSpecForEveryLink) {
+  const SystemConfig b = load_system(file_with(board(4, {"topology: m2000", "link_faults: ' seed=7, ber=1e-6 '"})));
+  EXPECT_EQ(b.link_faults.every, "ber=1e-06,seed=7");
+  EXPECT_TRUE(b.link_faults.links.empty());
+  EXPECT_TRUE(b.link_faults.any());
+  EXPECT_FALSE(load_system("configs/m2000.yaml").link_faults.any());
+}
+
+TEST(LinkFaultsConfig, PerLinkSpecsReplaceAll) {
+  const SystemConfig b = load_system(
+      file_with(board(4, {"topology: m2000", "link_faults:", "  all: periodic=9", "  3: burst=1:2", "  15: none"})));
+  EXPECT_EQ(b.link_faults.every, "periodic=9,seed=1");
+  ASSERT_EQ(b.link_faults.links.size(), 2u);
+  EXPECT_EQ(b.link_faults.links.at(3), "burst=1:2,seed=1");
+  EXPECT_EQ(b.link_faults.links.at(15), "none");
+  const SystemConfig again = reloaded(b, "faults");
+  EXPECT_EQ(again.link_faults, b.link_faults);
+}
+
+TEST(LinkFaultsConfig, SystemFileHoldsThemForTheSystemsLinks) {
+  const std::string pod16 = std::filesystem::absolute("configs/test/tiny4_m2000.yaml").string();
+  const SystemConfig s = load_system(file_with({"kind: system", "name: s", "board: " + pod16, "boards: 4",
+                                                "link_faults: {60: drop_every=4}"}));
+  EXPECT_EQ(s.link_faults.links.at(60), "drop_every=4,seed=1");
+  EXPECT_EQ(reloaded(s, "system_faults").link_faults, s.link_faults);
+}
+
+TEST(LinkFaultsConfigErrors, NameTheLineAndKey) {
+  const std::string bad_spec = file_with(board(4, {"topology: m2000", "link_faults: ber=2"}), "spec");
+  EXPECT_EQ(what_of(bad_spec), bad_spec + ":6: link_faults: link faults: ber=2: must be a probability in [0, 1)");
+  const std::string bad_link = file_with(board(4, {"topology: m2000", "link_faults:", "  all: none", "  16: periodic=3"}), "link");
+  EXPECT_EQ(what_of(bad_link), bad_link + ":8: link_faults.16: link 16 does not exist (the system has links 0 to 15)");
+  const std::string bad_key = file_with(board(4, {"topology: m2000", "link_faults:", "  every: periodic=3"}), "key");
+  EXPECT_EQ(what_of(bad_key),
+            bad_key + ":7: link_faults.every: expected 'all' or a link index (`ipusim info --links` numbers them)");
+  const std::string in_link = file_with(board(4, {"topology: m2000", "link_faults:", "  2: {ber: 1}"}), "map");
+  EXPECT_EQ(what_of(in_link),
+            in_link + ":7: link_faults.2: expected a fault SPEC such as 'ber=1e-6,seed=7' (docs/links.md)");
+  const std::string twice = file_with(board(4, {"topology: m2000", "link_faults:", "  2: none", "  02: periodic=3"}), "twice");
+  EXPECT_EQ(what_of(twice), twice + ":8: link_faults.02: link 02 is given twice");
+  const std::string no_links = file_with({"kind: board", "name: b", "chip: " + tiny4(), "ipus: 1", "link_faults: {0: none}"}, "none");
+  EXPECT_EQ(what_of(no_links), no_links + ":5: link_faults: this system has no IPU-Links to inject faults on");
+}
+
+TEST(LinkFaultsConfigErrors, ABoardOfASystemHasNone) {
+  const std::string b = file_with(board(4, {"topology: m2000", "link_faults: periodic=3"}), "board");
+  const std::string s = file_with({"kind: system", "name: s", "board: " + b, "boards: 2"}, "system");
+  EXPECT_EQ(what_of(s), b + ":6: link_faults: belongs in the system file (" + s +
+                            "): link indices are the system's (`ipusim info --links`) (referred to by " + s + ":3)");
+}
+
 }  // namespace
 }  // namespace ipusim::config
