@@ -113,8 +113,10 @@ int run_link_bw(const Options& o) {
   }
 
   // Every link of every IPU, both ways, against message size.
-  std::printf("\nper IPU, all its links both ways (bytes in + out)\n%6s %6s", "IPU", "links");
-  for (const mb_link_row& r : res[0].ipu_rows) std::printf(" %9uB B/cyc %7s", r.bytes, "GB/s");
+  std::printf("\nper IPU, all its links both ways (bytes in + out), B/cycle and GB/s at B bytes per tile\n%6s %6s",
+              "IPU", "links");
+  for (const mb_link_row& r : res[0].ipu_rows)
+    std::printf(" %16s %7s", (std::to_string(r.bytes) + " B: B/cycle").c_str(), "GB/s");
   std::printf("\n");
   for (uint32_t i = 0; i < info.ipus; ++i) {
     const size_t links = model ? model->topology.links_of(i).size() : 0;

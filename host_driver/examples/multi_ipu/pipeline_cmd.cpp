@@ -83,7 +83,7 @@ int run_pipeline(const Options& o) {
 
   pipeline_step steps[2][PIPE_MAX_MICRO_BATCHES + 1];
   for (uint32_t i = 0; i < 2; ++i) dev->read_symbol(i, 0, "pipeline_steps", std::as_writable_bytes(std::span(steps[i])));
-  std::printf("pipeline: %s: layer 1 on IPU 0, layer 2 on IPU 1 (of %u), %u tiles each; D = %u (%u rows per tile), "
+  std::printf("pipeline: %s: layer 1 on IPU 0, layer 2 on IPU 1 (of %u), %u tiles each; D = %u (rows per tile: %u), "
               "%u micro-batches of %u samples; host inputs (seed %u)\n",
               info.locator.c_str(), info.ipus, tiles, dim, rows, n, PIPE_BATCH, o.seed);
   std::printf("%5s | %10s %10s %10s %10s | %10s %10s %10s %10s | %10s\n", "step", "0 gather", "0 compute", "0 sync",
