@@ -26,6 +26,9 @@
 #include "kcommon.h"
 #include "kreduce.h"
 
+/* Where this tile's chunk of the sum is (chunk floats), for a host program to read. */
+KTILE float *ipu_allreduce_result;
+
 /* The IPU at ring place p. With IPUs in boards of four (N a multiple of 4, more than 4)
  * the ring snakes through the boards so that every step is one IPU-Link: down the
  * boards at board place 0, up at place 1, down at 2, up at 3, and back to the start
@@ -83,6 +86,7 @@ int main(void) {
   struct kc_reduce_cycles rs;
   kc_reduce_scatter(vec, copies, chunk, &rs);
   float *mine = vec + (size_t)me * chunk; /* this tile's chunk of the IPU's sum */
+  ipu_allreduce_result = mine;
   float *in = copies;                     /* scratch from here on */
 
   /* Supersteps 2 .. 2N-1: the ring. */

@@ -19,6 +19,11 @@
 #define KIN_SEED_GEMM_A 0x47454d41u    /* "GEMA" */
 #define KIN_SEED_GEMM_B 0x47454d42u    /* "GEMB" */
 #define KIN_SEED_IPU_ALLREDUCE 0x49415244u /* "IARD" */
+#define KIN_SEED_PIPE_X 0x50495058u  /* "PIPX": pipeline inputs */
+#define KIN_SEED_PIPE_W1 0x50495731u /* "PIW1" */
+#define KIN_SEED_PIPE_B1 0x50494231u /* "PIB1" */
+#define KIN_SEED_PIPE_W2 0x50495732u /* "PIW2" */
+#define KIN_SEED_PIPE_B2 0x50494232u /* "PIB2" */
 
 /* A 32-bit integer mix with good avalanche (Chris Wellons' lowbias32). */
 static inline uint32_t kin_mix(uint32_t x) {

@@ -12,6 +12,7 @@
 
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
+#include "pipeline.h"
 #include "config/config_loader.h"
 
 namespace {
@@ -241,6 +242,38 @@ TEST(KernelsAcrossIpus, IpuAllreduceOnM2000IsBitExactWithAndWithoutLinkFaults) {
   std::printf("ipu_allreduce on m2000: %llu cycles clean, +%llu lost at BER 1e-6; %.2f s / %.2f s host\n",
               (unsigned long long)clean.json["tile_cycles"].get<uint64_t>(), (unsigned long long)lost,
               clean.host_seconds, faulty.host_seconds);
+}
+
+// The pipeline on an IPU-M2000 of GC200s (D = 1472): both layers' hashes bit-exact, and
+// in the steady state both IPUs compute in the same superstep, their steps within 1 % of
+// each other (both layers are D x D).
+TEST(KernelsAcrossIpus, PipelineOnM2000IsBitExactAndBalanced) {
+  const std::string path = "configs/m2000.yaml";
+  const auto sys = ipusim::config::load_system(path);
+  const uint32_t n = PIPE_DEFAULT_MICRO_BATCHES;
+  const kref::PipelineExpect want = kref::pipeline(sys.board.chip.tiles, n);
+  const kref::IpusimRun r = kref::run_ipusim(path, "pipeline.elf", "pipeline_m2000");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (uint32_t ipu = 0; ipu < 2; ++ipu) {
+    const auto got = kref::find_line(r.console, "pipeline", "ipu", std::to_string(ipu));
+    ASSERT_TRUE(got) << r.console;
+    EXPECT_EQ(got->at("hash"), hex(ipu == 0 ? want.hash_y1 : want.hash_y2));
+    EXPECT_EQ(kref::to_u64(got->at("dim")), 1472u);
+  }
+  uint64_t step[2][PIPE_MAX_MICRO_BATCHES + 1] = {};
+  for (const std::string& line : kref::lines_of(r.console, "pipeline")) {
+    if (line.rfind("step ", 0) != 0) continue;
+    const auto kv = kref::pairs(line);
+    step[kref::to_u64(kv.at("ipu"))][kref::to_u64(kv.at("step"))] =
+        kref::to_u64(kv.at("gather")) + kref::to_u64(kv.at("compute"));
+  }
+  for (uint32_t s = 1; s < n; ++s) {
+    EXPECT_GT(step[0][s], 0u);
+    EXPECT_NEAR(double(step[1][s]), double(step[0][s]), 0.01 * double(step[0][s])) << "step " << s;
+  }
+  std::printf("pipeline on m2000: %llu cycles, steady step %llu / %llu cycles (IPU 0 / 1); %.2f s host\n",
+              (unsigned long long)r.json["tile_cycles"].get<uint64_t>(), (unsigned long long)step[0][1],
+              (unsigned long long)step[1][1], r.host_seconds);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // references on every IPU, and the same bytes and cycles for 1 and 2 host threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -10,6 +11,7 @@
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
 #include "links/topology.h"
+#include "pipeline.h"
 
 #include <map>
 
@@ -208,6 +210,103 @@ TEST(MbLinkBw, LatencyGrowsByOneLinkLatencyPerHop) {
   EXPECT_EQ(seen, sys.total_ipus() - 1);
   ASSERT_EQ(by_hops.size(), 4u) << "a POD16 ladder spans 1 to 4 hops from IPU 0";
   for (uint32_t h = 2; h <= 4; ++h) EXPECT_EQ(by_hops[h] - by_hops[h - 1], 25u) << h << " hops";
+}
+
+}  // namespace
+
+namespace {
+
+// The pipeline over IPUs 0 and 1: both layers bit-exact against the host reference, one
+// step line per step on each, the activations crossing the links from IPU 0 to IPU 1
+// only (and exactly D x 6 floats per micro-batch), the other IPUs silent; the same bytes
+// and cycles on 1 and 2 host threads.
+class Pipeline : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Pipeline, BothLayersMatchTheHostReference) {
+  const std::string path = GetParam();
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const uint32_t tiles = sys.board.chip.tiles, n = PIPE_DEFAULT_MICRO_BATCHES;
+  const kref::PipelineExpect want = kref::pipeline(tiles, n);
+  std::string console[2];
+  uint64_t cycles[2] = {0, 0};
+  for (int threads : {1, 2}) {
+    const kref::IpusimRun r = kref::run_ipusim(path, "pipeline.elf", "pipeline_" + sys.name + "_" + std::to_string(threads),
+                                               "--threads " + std::to_string(threads));
+    ASSERT_EQ(r.status, 0) << r.err << r.console;
+    for (uint32_t ipu = 0; ipu < 2; ++ipu) {
+      const auto got = kref::find_line(r.console, "pipeline", "ipu", std::to_string(ipu));
+      ASSERT_TRUE(got) << r.console;
+      EXPECT_EQ(got->at("hash"), hex(ipu == 0 ? want.hash_y1 : want.hash_y2)) << "IPU " << ipu;
+      EXPECT_EQ(kref::to_u64(got->at("dim")), want.dim);
+      EXPECT_EQ(kref::to_u64(got->at("ipus")), sys.total_ipus());
+    }
+    size_t steps = 0;
+    for (const std::string& line : kref::lines_of(r.console, "pipeline")) {
+      if (line.rfind("step ", 0) != 0) continue;
+      const auto kv = pairs(line);
+      const uint64_t s = to_u64(kv.at("step")), ipu = to_u64(kv.at("ipu"));
+      // IPU 0 computes in steps 0 .. N-1, IPU 1 in 1 .. N; both in the steady state.
+      const bool computes = ipu == 0 ? s < n : s >= 1;
+      EXPECT_EQ(to_u64(kv.at("compute")) > 0, computes) << line;
+      EXPECT_EQ(to_u64(kv.at("link")) > 0, s < n) << line;
+      ++steps;
+    }
+    EXPECT_EQ(steps, 2 * (n + 1)) << r.console;
+    for (uint32_t ipu = 2; ipu < sys.total_ipus(); ++ipu)
+      EXPECT_EQ(r.console.find("[ipu " + std::to_string(ipu) + " "), std::string::npos) << "IPU " << ipu << " idles";
+    uint64_t link_bytes = 0;
+    for (const auto& l : r.json["links"]) {
+      EXPECT_EQ(l["from_ipu"].get<uint32_t>(), 0u) << l.dump();
+      EXPECT_EQ(l["to_ipu"].get<uint32_t>(), 1u) << l.dump();
+      link_bytes += l["bytes"].get<uint64_t>();
+    }
+    EXPECT_EQ(link_bytes, uint64_t(n) * want.dim * PIPE_BATCH * 4);
+    console[threads - 1] = r.console;
+    cycles[threads - 1] = r.json["tile_cycles"].get<uint64_t>();
+  }
+  EXPECT_EQ(console[0], console[1]) << "the same bytes (and the cycles printed) for 1 and 2 threads";
+  EXPECT_EQ(cycles[0], cycles[1]);
+}
+
+INSTANTIATE_TEST_SUITE_P(TestSystems, Pipeline,
+                         ::testing::Values("configs/test/tiny4_m2000.yaml", "configs/test/tiny4_pod16.yaml"),
+                         [](const auto& info) {
+                           return info.param.find("pod16") != std::string::npos ? std::string("Pod16")
+                                                                                 : std::string("M2000");
+                         });
+
+// mb_link_bw on one board: the link rows measure IPU 0 -> IPU 2 with the even tiles (one
+// link of the diagonal pair), never faster than those tiles' send ports or the link; the
+// per-IPU rows carry every tile's bytes both ways; every message arrived intact.
+TEST(MbLinkBw, OneBoardRowsStayWithinThePortsAndLinks) {
+  const std::string path = "configs/test/tiny4_m2000.yaml";
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const ipusim::config::ChipConfig& chip = sys.board.chip;
+  const kref::IpusimRun r = kref::run_ipusim(path, "mb_link_bw.elf", "mb_link_bw_m2000");
+  ASSERT_EQ(r.status, 0) << r.err << r.console;
+  const double link_rate = chip.ipu_links.bytes_per_second / chip.clock_hz;  // bytes per cycle
+  const uint32_t senders = (chip.tiles + 1) / 2;
+  uint32_t link_rows = 0, ipu_rows = 0;
+  for (const std::string& line : kref::lines_of(r.console, "mb_link_bw")) {
+    const auto kv = pairs(line);
+    if (line.rfind("link from 0 to 2 ", 0) == 0) {
+      const double rate = kref::to_double(kv.at("bytes_per_cycle"));
+      EXPECT_EQ(to_u64(kv.at("total_bytes")), senders * to_u64(kv.at("bytes"))) << line;
+      EXPECT_LE(rate, std::min<double>(link_rate, senders * chip.tile.exchange_out_bytes_per_cycle)) << line;
+      EXPECT_GT(rate, 0.0) << line;
+      ++link_rows;
+    } else if (line.rfind("ipu ", 0) == 0 && kv.count("total_bytes")) {
+      // Every tile takes part on a board (classes 8 and 9, to other boards, have no peer).
+      uint64_t takes_part = 0;
+      for (uint32_t t = 0; t < chip.tiles; ++t) takes_part += t % 10 < 8;
+      EXPECT_EQ(to_u64(kv.at("total_bytes")), 2 * takes_part * to_u64(kv.at("bytes"))) << line;
+      ++ipu_rows;
+    } else if (kv.count("bad_messages")) {
+      EXPECT_EQ(kv.at("bad_messages"), "0") << line;
+    }
+  }
+  EXPECT_EQ(link_rows, 5u) << r.console;
+  EXPECT_EQ(ipu_rows, 3u * sys.total_ipus()) << r.console;
 }
 
 }  // namespace

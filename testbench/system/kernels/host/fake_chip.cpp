@@ -31,6 +31,7 @@ struct TileState {
   uint32_t xsrc = 0;
   bool have_xsrc = false;
   bool phase_open = false;
+  uint32_t phase_zone = IPU_SYNC_GROUP;  // the zone of the sync that opened the phase
   uint32_t superstep = 0;
   uint64_t cycles = 0;
   TileOutcome outcome;
@@ -38,12 +39,18 @@ struct TileState {
 
 struct Chip {
   ChipConfig config;
-  std::vector<TileState> tiles;
-  std::barrier<> barrier;
+  uint32_t all_tiles;
+  std::vector<TileState> tiles;  // global order
+  std::barrier<> barrier;        // every tile: zone 2
+  std::vector<std::unique_ptr<std::barrier<>>> ipu_barriers;  // per IPU: zone 1
   std::mutex errors_mutex;
   std::vector<std::string> errors;
 
-  explicit Chip(const ChipConfig& c) : config(c), tiles(c.tiles), barrier(c.tiles) {}
+  explicit Chip(const ChipConfig& c)
+      : config(c), all_tiles(c.tiles * c.ipus), tiles(all_tiles), barrier(all_tiles) {
+    for (uint32_t i = 0; i < c.ipus; ++i) ipu_barriers.push_back(std::make_unique<std::barrier<>>(c.tiles));
+  }
+  uint32_t ipu_of(uint32_t tile) const { return tile / config.tiles; }
   void error(std::string message) {
     std::lock_guard lock(errors_mutex);
     errors.push_back(std::move(message));
@@ -64,6 +71,11 @@ thread_local AmpState t_amp;
 
 TileState& me() { return t_chip->tiles[t_tile]; }
 
+// The barrier of the zone that opened the current exchange phase.
+std::barrier<>& phase_barrier() {
+  return me().phase_zone == IPU_SYNC_IPU ? *t_chip->ipu_barriers[t_chip->ipu_of(t_tile)] : t_chip->barrier;
+}
+
 std::string where() { return fmt::format("tile {} thread {}", t_tile, t_thread); }
 
 void require_supervisor(const char* what) {
@@ -80,12 +92,21 @@ void check_buffer(const char* what, const void* addr, uint32_t len) {
 }
 
 // Every tile's receives, matched against the senders' postings; runs between the two
-// barriers of xwait, when every posting is final and no buffer changes.
+// barriers of xwait, when every posting of the phase's tiles (the IPU's after a zone-1
+// sync, all after zone 2) is final and no buffer changes.
 void deliver_to_me() {
   const uint32_t self = t_tile;
-  std::vector<uint32_t> recv_count(t_chip->config.tiles, 0);
-  std::vector<std::vector<const Post*>> sends_from(t_chip->config.tiles);
-  for (uint32_t src = 0; src < t_chip->config.tiles; ++src)
+  const bool zone1 = me().phase_zone == IPU_SYNC_IPU;
+  const uint32_t first = zone1 ? t_chip->ipu_of(self) * t_chip->config.tiles : 0;
+  const uint32_t last = zone1 ? first + t_chip->config.tiles : t_chip->all_tiles;
+  for (const Post& p : me().posts)
+    for (uint32_t peer : p.peers)
+      if (zone1 && t_chip->ipu_of(peer) != t_chip->ipu_of(self))
+        t_chip->error(fmt::format("tile {} {} tile {} of another IPU after a zone-1 sync", self,
+                                  p.send ? "sends to" : "receives from", peer));
+  std::vector<uint32_t> recv_count(t_chip->all_tiles, 0);
+  std::vector<std::vector<const Post*>> sends_from(t_chip->all_tiles);
+  for (uint32_t src = first; src < last; ++src)
     for (const Post& p : t_chip->tiles[src].posts)
       if (p.send)
         for (uint32_t d : p.peers)
@@ -117,7 +138,7 @@ void deliver_to_me() {
     }
     copies.push_back({r.recv_addr, s.send_addr, r.len});
   }
-  for (uint32_t src = 0; src < t_chip->config.tiles; ++src)
+  for (uint32_t src = first; src < last; ++src)
     if (sends_from[src].size() > recv_count[src]) {
       t_chip->error(fmt::format("tile {} sends {} message(s) to tile {} which receives only {}",
                                 src, sends_from[src].size(), self, recv_count[src]));
@@ -146,7 +167,7 @@ float f16_to_f32(uint16_t bits) {
 RunOutcome run(const ChipConfig& config, KernelMain kernel) {
   auto chip = std::make_unique<Chip>(config);
   std::vector<std::thread> threads;
-  for (uint32_t t = 0; t < config.tiles; ++t)
+  for (uint32_t t = 0; t < chip->all_tiles; ++t)
     threads.emplace_back([&chip, kernel, t] {
       t_chip = chip.get();
       t_tile = t;
@@ -160,16 +181,20 @@ RunOutcome run(const ChipConfig& config, KernelMain kernel) {
       // Tiles still waiting at a barrier go on without this one (a deadlock on the chip;
       // here the uneven sync counts below report it).
       chip->barrier.arrive_and_drop();
+      chip->ipu_barriers[chip->ipu_of(t)]->arrive_and_drop();
     });
   for (auto& th : threads) th.join();
   RunOutcome out;
   for (auto& s : chip->tiles) out.tiles.push_back(s.outcome);
   out.errors = chip->errors;
-  for (uint32_t t = 1; t < config.tiles; ++t)
-    if (out.tiles[t].syncs != out.tiles[0].syncs || out.tiles[t].xwaits != out.tiles[0].xwaits)
-      out.errors.push_back(fmt::format("tile {} did {} syncs / {} xwaits, tile 0 {} / {}", t,
-                                       out.tiles[t].syncs, out.tiles[t].xwaits,
-                                       out.tiles[0].syncs, out.tiles[0].xwaits));
+  // Tiles of one IPU sync alike (IPUs may differ: zone-1 supersteps of one IPU alone).
+  for (uint32_t t = 0; t < chip->all_tiles; ++t) {
+    const uint32_t t0 = t - t % config.tiles;
+    if (out.tiles[t].syncs != out.tiles[t0].syncs || out.tiles[t].xwaits != out.tiles[t0].xwaits)
+      out.errors.push_back(fmt::format("tile {} did {} syncs / {} xwaits, tile {} {} / {}", t,
+                                       out.tiles[t].syncs, out.tiles[t].xwaits, t0,
+                                       out.tiles[t0].syncs, out.tiles[t0].xwaits));
+  }
   return out;
 }
 
@@ -183,11 +208,11 @@ using kfake::t_tile;
 
 extern "C" {
 
-uint32_t ipu_tile_id(void) { return t_tile; }
-uint32_t ipu_id(void) { return 0; }
+uint32_t ipu_tile_id(void) { return t_tile % t_chip->config.tiles; }
+uint32_t ipu_id(void) { return t_chip->ipu_of(t_tile); }
 uint32_t ipu_thread_id(void) { return t_thread; }
 uint32_t ipu_num_tiles(void) { return t_chip->config.tiles; }
-uint32_t ipu_num_ipus(void) { return 1; }
+uint32_t ipu_num_ipus(void) { return t_chip->config.ipus; }
 uint32_t ipu_num_workers(void) { return t_chip->config.workers; }
 uint32_t ipu_sram_base(void) { return IPU_SRAM_BASE; }
 uint32_t ipu_sram_size(void) { return t_chip->config.sram_bytes; }
@@ -216,7 +241,8 @@ void ipu_sync(uint32_t zone) {
     t_chip->error(fmt::format("tile {}: sync with {} posting(s) pending (the kernels always "
                               "xwait first)",
                               t_tile, s.posts.size()));
-  t_chip->barrier.arrive_and_wait();
+  s.phase_zone = zone == IPU_SYNC_IPU ? IPU_SYNC_IPU : IPU_SYNC_GROUP;
+  kfake::phase_barrier().arrive_and_wait();
   ++s.superstep;
   ++s.outcome.syncs;
   s.phase_open = true;
@@ -226,9 +252,9 @@ uint32_t ipu_global_tile_id(void) { return t_tile; }
 
 void ipu_xdst(uint32_t first, uint32_t count) {
   kfake::require_supervisor("xdst");
-  if (uint64_t(first) + count > t_chip->config.tiles)
+  if (uint64_t(first) + count > t_chip->all_tiles)
     t_chip->error(fmt::format("{}: xdst {} + {} is not a tile range", kfake::where(), first, count));
-  for (uint32_t i = 0; i < count && first + i < t_chip->config.tiles; ++i)
+  for (uint32_t i = 0; i < count && first + i < t_chip->all_tiles; ++i)
     me().pending_dst.push_back(first + i);
 }
 
@@ -248,7 +274,7 @@ void ipu_send(const void* addr, uint32_t len) {
 
 void ipu_xsrc(uint32_t tile) {
   kfake::require_supervisor("xsrc");
-  if (tile >= t_chip->config.tiles)
+  if (tile >= t_chip->all_tiles)
     t_chip->error(fmt::format("{}: xsrc {} is not a tile", kfake::where(), tile));
   me().xsrc = tile;
   me().have_xsrc = true;
@@ -269,9 +295,9 @@ void ipu_recv(void* addr, uint32_t len) {
 
 void ipu_xwait(void) {
   kfake::require_supervisor("xwait");
-  t_chip->barrier.arrive_and_wait();  // every posting is in
+  kfake::phase_barrier().arrive_and_wait();  // every posting is in
   kfake::deliver_to_me();
-  t_chip->barrier.arrive_and_wait();  // every copy is done before buffers change again
+  kfake::phase_barrier().arrive_and_wait();  // every copy is done before buffers change again
   auto& s = me();
   s.posts.clear();
   s.phase_open = false;

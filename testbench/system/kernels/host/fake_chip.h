@@ -3,7 +3,7 @@
 //
 // What it models: tile identity and sizes; workers (run to completion inside ipu_run,
 // which gives the same results as the chip for BSP code: disjoint data, then join);
-// sync over the IPU as a barrier; the exchange contract of docs/xipu.md (postings only
+// sync over the IPU (zone 1) and over every IPU (zone 2) as barriers; the exchange contract of docs/xipu.md (postings only
 // in an exchange phase, sends matched to receives per tile pair in posting order, length
 // checks, nothing delivered by a failed match); the AMP with the rounding rule of
 // docs/xipu.md. What it does not: timing (ipu_cycles is a counter), faults (a broken
@@ -17,7 +17,8 @@
 namespace kfake {
 
 struct ChipConfig {
-  uint32_t tiles = 4;
+  uint32_t tiles = 4;  // per IPU
+  uint32_t ipus = 1;   // tile t of IPU i is global tile i * tiles + t
   uint32_t workers = 6;
   uint32_t sram_bytes = 624 * 1024;
   uint32_t amp_rows16 = 16;  // GC200 / Bow; 8 on GC2
@@ -38,7 +39,8 @@ struct RunOutcome {
 
 using KernelMain = int (*)(void);
 
-// Runs `kernel` on every tile of a fake chip and returns what each tile did.
+// Runs `kernel` on every tile of the fake chip's IPUs and returns what each tile did
+// (tiles in global order).
 RunOutcome run(const ChipConfig& config, KernelMain kernel);
 
 // Exact IEEE binary16 -> binary32 (subnormals kept), as the AMP reads its inputs.

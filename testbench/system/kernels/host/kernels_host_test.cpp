@@ -7,6 +7,7 @@
 #include "fake_chip.h"
 #include "ipu/xipu.h"
 #include "kernels_ref.h"
+#include "pipeline.h"
 
 extern "C" {
 int allreduce_main(void);
@@ -16,6 +17,8 @@ int gemm_small_main(void);
 int mb_exchange_bw_main(void);
 int mb_latency_main(void);
 int mb_sync_main(void);
+int ipu_allreduce_main(void);
+int pipeline_main(void);
 }
 
 namespace {
@@ -114,6 +117,72 @@ INSTANTIATE_TEST_SUITE_P(Shapes, KernelsHostGemm,
                                   std::to_string(info.param.amp_rows) +
                                   (info.param.small ? "Small" : "Full");
                          });
+
+// Across IPUs (the fake chip's zone 2): every IPU prints the host reference's sum.
+struct IpusCase {
+  uint32_t tiles, ipus;
+};
+
+class KernelsHostIpuAllreduce : public ::testing::TestWithParam<IpusCase> {};
+
+TEST_P(KernelsHostIpuAllreduce, EveryIpuMatchesTheReference) {
+  const kfake::ChipConfig chip{.tiles = GetParam().tiles, .ipus = GetParam().ipus};
+  const kfake::RunOutcome out = run_clean(chip, ipu_allreduce_main);
+  const kref::IpuAllreduceExpect want = kref::ipu_allreduce(chip.tiles, chip.sram_bytes, chip.ipus);
+  for (uint32_t i = 0; i < chip.ipus; ++i) {
+    const auto got = kref::find_line(out.tiles[i * chip.tiles].console, "ipu_allreduce", "ipu");
+    ASSERT_TRUE(got) << "IPU " << i << ": " << out.tiles[i * chip.tiles].console;
+    EXPECT_EQ(kref::to_u64(got->at("ipu")), i);
+    EXPECT_EQ(got->at("hash"), hex(want.hash)) << "IPU " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, KernelsHostIpuAllreduce,
+                         ::testing::Values(IpusCase{4, 2}, IpusCase{4, 4}, IpusCase{5, 3}, IpusCase{2, 8}),
+                         [](const auto& info) {
+                           return "T" + std::to_string(info.param.tiles) + "I" + std::to_string(info.param.ipus);
+                         });
+
+// The pipeline: both layers' hashes, the step lines, and the idle IPUs' syncs.
+class KernelsHostPipeline : public ::testing::TestWithParam<IpusCase> {};
+
+TEST_P(KernelsHostPipeline, BothLayersMatchTheReference) {
+  const kfake::ChipConfig chip{.tiles = GetParam().tiles, .ipus = GetParam().ipus};
+  const kfake::RunOutcome out = run_clean(chip, pipeline_main);
+  const kref::PipelineExpect want = kref::pipeline(chip.tiles, PIPE_DEFAULT_MICRO_BATCHES);
+  for (uint32_t i = 0; i < 2; ++i) {
+    const std::string& console = out.tiles[i * chip.tiles].console;
+    const auto got = kref::find_line(console, "pipeline", "ipu", std::to_string(i));
+    ASSERT_TRUE(got) << console;
+    EXPECT_EQ(kref::to_u64(got->at("dim")), want.dim);
+    EXPECT_EQ(kref::to_u64(got->at("micro_batches")), PIPE_DEFAULT_MICRO_BATCHES);
+    EXPECT_EQ(got->at("hash"), hex(i == 0 ? want.hash_y1 : want.hash_y2)) << "IPU " << i;
+    size_t steps = 0;
+    for (const std::string& line : kref::lines_of(console, "pipeline")) steps += line.rfind("step ", 0) == 0;
+    EXPECT_EQ(steps, PIPE_DEFAULT_MICRO_BATCHES + 1u) << "fill, steady state and drain";
+  }
+  // Per micro-batch: one zone-1 gather on each working IPU, one zone-2 transfer on every
+  // IPU; then the hash gather on the working IPUs.
+  EXPECT_EQ(out.tiles[0].syncs, 2 * PIPE_DEFAULT_MICRO_BATCHES + 1u);
+  EXPECT_EQ(out.tiles[chip.tiles].syncs, 2 * PIPE_DEFAULT_MICRO_BATCHES + 1u);
+  for (uint32_t i = 2; i < chip.ipus; ++i) {
+    EXPECT_EQ(out.tiles[i * chip.tiles].syncs, PIPE_DEFAULT_MICRO_BATCHES) << "idle IPU " << i;
+    EXPECT_EQ(out.tiles[i * chip.tiles].console, "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, KernelsHostPipeline,
+                         ::testing::Values(IpusCase{1, 2}, IpusCase{4, 2}, IpusCase{5, 4}, IpusCase{16, 2},
+                                           IpusCase{70, 2}),
+                         [](const auto& info) {
+                           return "T" + std::to_string(info.param.tiles) + "I" + std::to_string(info.param.ipus);
+                         });
+
+TEST(KernelsHostPipeline, OneIpuIsRefused) {
+  const kfake::RunOutcome out = kfake::run({.tiles = 4}, pipeline_main);
+  EXPECT_EQ(out.tiles[0].exit_code, 1);
+  EXPECT_NE(out.tiles[0].console.find("needs 2 IPUs (has 1)"), std::string::npos) << out.tiles[0].console;
+}
 
 TEST(KernelsHostMicrobenchmarks, ExchangePatternsFollowTheRules) {
   const kfake::ChipConfig chip{.tiles = 16};

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "kinputs.h"
+#include "pipeline.h"
 
 namespace kref {
 namespace {
@@ -105,6 +106,64 @@ IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t i
     all = kin_hash_word(all, h);
   }
   e.hash = all;
+  return e;
+}
+
+std::vector<float> pipeline_inputs(uint32_t tiles, uint32_t micro_batches) {
+  const uint32_t dim = pipe_rows(tiles) * tiles;
+  std::vector<float> x(size_t(micro_batches) * PIPE_BATCH * dim);
+  for (uint32_t sm = 0; sm < micro_batches * PIPE_BATCH; ++sm)
+    for (uint32_t k = 0; k < dim; ++k) x[size_t(sm) * dim + k] = kin_f32(kin_word(KIN_SEED_PIPE_X, sm, k));
+  return x;
+}
+
+namespace {
+// One layer over every sample: y[i] = ((0 + w_i0 a_0) + w_i1 a_1) + ... + b_i, relu on layer 1.
+std::vector<float> pipeline_layer(const std::vector<float>& in, uint32_t dim, uint32_t seed_w, uint32_t seed_b,
+                                  bool relu) {
+  std::vector<float> w(size_t(dim) * dim), b(dim), out(in.size());
+  for (uint32_t i = 0; i < dim; ++i) {
+    for (uint32_t k = 0; k < dim; ++k) w[size_t(i) * dim + k] = kin_f32(kin_word(seed_w, i, k));
+    b[i] = kin_f32(kin_word(seed_b, 0, i));
+  }
+  for (size_t sm = 0; sm < in.size() / dim; ++sm)
+    for (uint32_t i = 0; i < dim; ++i) {
+      float acc = 0.0f;
+      for (uint32_t k = 0; k < dim; ++k) acc = acc + w[size_t(i) * dim + k] * in[sm * dim + k];
+      float y = acc + b[i];
+      if (relu && !(y > 0.0f)) y = 0.0f;
+      out[sm * dim + i] = y;
+    }
+  return out;
+}
+
+// pipeline.c's hash: each tile's rows in [micro-batch][sample][row] order, then the tiles'.
+uint32_t pipeline_hash(const std::vector<float>& y, uint32_t tiles, uint32_t rows) {
+  const uint32_t dim = rows * tiles;
+  uint32_t all = KIN_HASH_INIT;
+  for (uint32_t t = 0; t < tiles; ++t) {
+    uint32_t h = KIN_HASH_INIT;
+    for (size_t sm = 0; sm < y.size() / dim; ++sm)
+      for (uint32_t r = 0; r < rows; ++r) h = kin_hash_word(h, bits_of(y[sm * dim + t * rows + r]));
+    all = kin_hash_word(all, h);
+  }
+  return all;
+}
+}  // namespace
+
+PipelineExpect pipeline(uint32_t tiles, uint32_t micro_batches, std::vector<float> x) {
+  PipelineExpect e;
+  e.rows = pipe_rows(tiles);
+  e.dim = e.rows * tiles;
+  e.micro_batches = micro_batches;
+  if (x.empty()) x = pipeline_inputs(tiles, micro_batches);
+  if (x.size() != size_t(micro_batches) * PIPE_BATCH * e.dim)
+    throw std::invalid_argument("kref::pipeline: x holds " + std::to_string(x.size()) + " floats, not micro-batches x " +
+                                std::to_string(PIPE_BATCH) + " x " + std::to_string(e.dim));
+  e.y1 = pipeline_layer(x, e.dim, KIN_SEED_PIPE_W1, KIN_SEED_PIPE_B1, true);
+  e.y2 = pipeline_layer(e.y1, e.dim, KIN_SEED_PIPE_W2, KIN_SEED_PIPE_B2, false);
+  e.hash_y1 = pipeline_hash(e.y1, tiles, e.rows);
+  e.hash_y2 = pipeline_hash(e.y2, tiles, e.rows);
   return e;
 }
 

@@ -33,6 +33,17 @@ struct IpuAllreduceExpect {
 // On-chip sums in tile order, then the ring's order (ipu_allreduce.c).
 IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus);
 
+// ---- pipeline (two dense layers over two IPUs) -------------------------------------
+struct PipelineExpect {
+  uint32_t rows = 0, dim = 0, micro_batches = 0;  // rows per tile, D = rows x tiles
+  std::vector<float> y1, y2;      // [micro-batch][sample][feature]: layer 1 (IPU 0), layer 2 (IPU 1)
+  uint32_t hash_y1 = 0, hash_y2 = 0;  // what tile 0 of IPU 0 / IPU 1 prints
+};
+// The kernel's seeded inputs, [micro-batch][sample][feature].
+std::vector<float> pipeline_inputs(uint32_t tiles, uint32_t micro_batches);
+// Both layers in pipeline.c's order on inputs x (empty: pipeline_inputs()).
+PipelineExpect pipeline(uint32_t tiles, uint32_t micro_batches, std::vector<float> x = {});
+
 // ---- jacobi ------------------------------------------------------------------------
 struct JacobiExpect {
   uint32_t hash = 0;      // FNV-1a over the tiles' strip hashes, tile order
