@@ -135,12 +135,12 @@ int ipudrv_count_devices(const char* locator, size_t* count) {
   return guarded([&] { *need(count, "count") = ipudrv::enumerate(need(locator, "locator")).size(); });
 }
 
-int ipudrv_open(const char* locator, uint32_t board, ipudrv_device** o) {
+int ipudrv_open(const char* locator, uint32_t device, ipudrv_device** o) {
   return guarded([&] {
     need(o, "output handle");
     *o = nullptr;
     auto d = std::make_unique<ipudrv_device>();
-    d->dev = ipudrv::open(need(locator, "locator"), board);
+    d->dev = ipudrv::open(need(locator, "locator"), device);
     *o = d.release();
   });
 }
@@ -154,7 +154,8 @@ int ipudrv_get_info(ipudrv_device* dev, ipudrv_info* o) {
     const auto& i = checked(dev).info();
     *need(o, "info") = ipudrv_info{i.version_major, i.version_minor, i.board_index, i.ipus, i.tiles_per_ipu, i.workers,
                                    i.system_ipus, i.sram_bytes, i.tile_clock_khz, i.host_link_mbps,
-                                   i.stream_fifo_bytes, i.smem_bytes, i.amp_f16_macs, i.amp_f32_macs};
+                                   i.stream_fifo_bytes, i.smem_bytes, i.amp_f16_macs, i.amp_f32_macs,
+                                   i.boards, i.ipus_per_board};
   });
 }
 

@@ -1,5 +1,5 @@
-// ipudrv::Device: opening a session, reset, loading programs, tile and streaming-memory
-// access. The run loop is in run.cpp.
+// ipudrv::Device: opening a session on every board, reset, loading programs, tile and
+// streaming-memory access routed to the board of the IPU. The run loop is in run.cpp.
 #include <ipu/hostif_regs.h>
 #include <ipu/xipu_isa.h>  // IPU_SRAM_BASE: where tile SRAM starts (hw/isa/xipu.yaml)
 
@@ -22,7 +22,9 @@ std::span<std::byte> mutable_bytes(std::span<const std::byte> s) {
 
 }  // namespace
 
-DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
+DeviceInfo DeviceImpl::read_info(std::span<const std::unique_ptr<detail::Transport>> boards, std::string locator) {
+  if (boards.empty()) throw ProtocolError(locator + ": no boards");
+  detail::Transport& t = *boards.front();
   const uint32_t id = t.read32(IPU_REG_ID);
   if (id != IPU_ID_MAGIC) {
     char buf[16];
@@ -38,7 +40,9 @@ DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
     throw ProtocolError(t.describe() + ": register map version " + std::to_string(i.version_major) + "." +
                         std::to_string(i.version_minor) + ", this driver knows major " + std::to_string(IPU_VERSION_MAJOR));
   i.board_index = t.read32(IPU_REG_BOARD_INDEX);
-  i.ipus = t.read32(IPU_REG_IPUS);
+  i.boards = uint32_t(boards.size());
+  i.ipus_per_board = t.read32(IPU_REG_IPUS);
+  i.ipus = i.ipus_per_board * i.boards;
   i.tiles_per_ipu = t.read32(IPU_REG_TILES_PER_IPU);
   i.sram_bytes = t.read32(IPU_REG_SRAM_BYTES);
   i.tile_clock_khz = t.read32(IPU_REG_TILE_CLOCK_KHZ);
@@ -50,31 +54,52 @@ DeviceInfo DeviceImpl::read_info(detail::Transport& t, std::string locator) {
   i.has_streams = (t.read32(IPU_REG_CAPS) & IPU_CAPS_STREAMS_MASK) != 0;
   i.amp_f16_macs = t.read32(IPU_REG_AMP_F16_MACS);
   i.amp_f32_macs = t.read32(IPU_REG_AMP_F32_MACS);
+  if (i.ipus_per_board == 0) throw ProtocolError(t.describe() + ": IPUS reads 0");
+  for (uint32_t b = 0; b < i.boards; ++b)
+    if (const uint32_t index = boards[b]->read32(IPU_REG_BOARD_INDEX); index != i.board_index + b)
+      throw ProtocolError(boards[b]->describe() + ": board " + std::to_string(b) + " of the device says it is board " +
+                          std::to_string(index));
+  // The boards run as one (docs/host_if.md): a run starts when every board of the system
+  // has written CTRL.RUN, so a device must hold them all.
+  if (i.ipus != i.system_ipus)
+    throw ProtocolError(i.locator + ": the device reaches " + std::to_string(i.boards) + " board(s) with " +
+                        std::to_string(i.ipus) + " IPUs of a system of " + std::to_string(i.system_ipus) +
+                        " IPUs; the boards of a system run as one device, so it needs every board");
   return i;
 }
 
-DeviceImpl::DeviceImpl(std::unique_ptr<detail::Transport> transport, std::string locator, const OpenOptions& opts)
-    : t(std::move(transport)), info(read_info(*t, std::move(locator))), options(opts), smem(info.smem_bytes) {
-  if (!options.trace_path.empty()) t->set_trace_file(options.trace_path);  // first: nothing to undo if refused
-  for (unsigned ch = 0; ch < IPU_DMA_CHANNELS; ++ch)
-    dma.push_back(std::make_unique<detail::DmaChannel>(*t, irq, ch, options));
-  if (options.use_interrupts) {
-    t->set_interrupt_handler([this] { irq.fire(); });
-    t->write32(IPU_REG_IRQ_MASK, kAllIrqs);
-  } else {
-    t->write32(IPU_REG_IRQ_MASK, 0);
+DeviceImpl::DeviceImpl(std::vector<std::unique_ptr<detail::Transport>> transports, std::string locator,
+                       const OpenOptions& opts)
+    : info(read_info(transports, std::move(locator))), options(opts) {
+  for (auto& t : transports) boards.push_back(std::make_unique<BoardSession>(std::move(t), info.smem_bytes));
+  // The trace covers every IPU of the system; the device takes the path set on board 0.
+  if (!options.trace_path.empty()) boards.front()->t->set_trace_file(options.trace_path);  // first: nothing to undo
+  for (auto& b : boards) {
+    for (unsigned ch = 0; ch < IPU_DMA_CHANNELS; ++ch)
+      b->dma.push_back(std::make_unique<detail::DmaChannel>(*b->t, irq, ch, options));
+    if (options.use_interrupts) {
+      b->t->set_interrupt_handler([this] { irq.fire(); });
+      b->t->write32(IPU_REG_IRQ_MASK, kAllIrqs);
+    } else {
+      b->t->write32(IPU_REG_IRQ_MASK, 0);
+    }
   }
   reset_locked();
 }
 
 DeviceImpl::~DeviceImpl() {
+  for (auto& b : boards) {
+    try {
+      b->t->set_interrupt_handler({});
+    } catch (...) {
+    }
+  }
   try {
-    t->set_interrupt_handler({});
-    t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);  // leave the board as we found it
+    boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);  // leave the system as we found it (every board)
   } catch (...) {
     // A dead link: nothing to reset.
   }
-  dma.clear();  // unmap rings and staging before the transport goes
+  for (auto& b : boards) b->dma.clear();  // unmap rings and staging before the transports go
 }
 
 ApiGate::Hold ApiGate::try_enter(const char* what) {
@@ -83,16 +108,26 @@ ApiGate::Hold ApiGate::try_enter(const char* what) {
   return Hold(this);
 }
 
+// A RESET written to one board resets every board of the system (the run domain's);
+// each board's rings are programmed again (RESET cleared them).
 void DeviceImpl::reset_locked() {
-  t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
-  t->write32(IPU_REG_IRQ_STATUS, kAllIrqs);
-  for (auto& ch : dma) ch->program();
+  boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+  for (auto& b : boards) {
+    b->t->write32(IPU_REG_IRQ_STATUS, kAllIrqs);
+    for (auto& ch : b->dma) ch->program();
+    b->streams.clear();
+  }
   loaded.clear();
-  streams.clear();
+}
+
+BoardSession& DeviceImpl::board(uint32_t b) {
+  if (b >= boards.size())
+    throw UsageError("board " + std::to_string(b) + ": the device has " + std::to_string(boards.size()) + " board(s)");
+  return *boards[b];
 }
 
 void DeviceImpl::check_tile(uint32_t ipu, uint32_t tile, uint32_t count) const {
-  if (ipu >= info.ipus) throw UsageError("ipu " + std::to_string(ipu) + ": the board has " + std::to_string(info.ipus) + " IPUs");
+  if (ipu >= info.ipus) throw UsageError("ipu " + std::to_string(ipu) + ": the device has " + std::to_string(info.ipus) + " IPUs");
   if (count == 0) throw UsageError("tile range of 0 tiles");
   if (tile >= info.tiles_per_ipu || count > info.tiles_per_ipu - tile)
     throw UsageError("tiles " + std::to_string(tile) + ".." + std::to_string(uint64_t(tile) + count - 1) + " of ipu " +
@@ -121,29 +156,32 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
     }
   }
   reset_locked();
-  uint32_t booted = 0;
+  std::vector<uint32_t> booted(boards.size(), 0);  // tiles each board has booted
   for (const auto& [r, elf] : programs) {
+    const uint32_t b = r.ipu / info.ipus_per_board;
+    BoardSession& board = *boards[b];
     std::vector<detail::DmaRequest> reqs;
     for (const auto& s : elf.segments()) {
       detail::DmaRequest q;
       q.target = IPU_DMA_TARGET_TILE;
       q.dev_addr = s.vaddr;
-      q.ipu = r.ipu;
+      q.ipu = local(r.ipu);
       q.tile_first = r.tile_first;
       q.tile_count = r.tile_count;
       q.host = mutable_bytes(std::as_bytes(std::span(s.bytes)));
       q.zeros = s.mem_bytes > s.bytes.size() ? s.mem_bytes - s.bytes.size() : 0;
       if (q.host.size() + q.zeros > 0) reqs.push_back(q);
     }
-    dma[0]->transfer(reqs);
-    t->write32(IPU_REG_BOOT_IPU, r.ipu);
-    t->write32(IPU_REG_BOOT_TILE_FIRST, r.tile_first);
-    t->write32(IPU_REG_BOOT_TILE_COUNT, r.tile_count);
-    t->write32(IPU_REG_BOOT_ENTRY, elf.entry());
-    t->write32(IPU_REG_BOOT_CODE_BASE, elf.code_base());
-    t->write32(IPU_REG_BOOT_CODE_SIZE, elf.code_size());
-    t->write32(IPU_REG_BOOT_CMD, IPU_BOOT_CMD_GO_MASK);
-    booted += r.tile_count;
+    board.dma[0]->transfer(reqs);
+    detail::Transport& t = *board.t;
+    t.write32(IPU_REG_BOOT_IPU, local(r.ipu));
+    t.write32(IPU_REG_BOOT_TILE_FIRST, r.tile_first);
+    t.write32(IPU_REG_BOOT_TILE_COUNT, r.tile_count);
+    t.write32(IPU_REG_BOOT_ENTRY, elf.entry());
+    t.write32(IPU_REG_BOOT_CODE_BASE, elf.code_base());
+    t.write32(IPU_REG_BOOT_CODE_SIZE, elf.code_size());
+    t.write32(IPU_REG_BOOT_CMD, IPU_BOOT_CMD_GO_MASK);
+    booted[b] += r.tile_count;
     // BOOT_CMD takes effect when the model next can: wait until the tiles count as
     // booted (the device raises BOOT_DONE) or the boot is refused (ERROR). The generation
     // is taken before the registers are read, so an interrupt between the two is not lost.
@@ -151,19 +189,25 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
     const detail::PollPolicy poll{options.use_interrupts};
     for (int round = 0;; ++round) {
       const uint64_t gen = irq.generation();
-      if (t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) {
-        const DeviceErrorInfo e = detail::read_error_registers(*t);
+      if (t.read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) {
+        const DeviceErrorInfo e = detail::read_error_registers(t);
         loaded.clear();
         throw_device_error("load " + elf.name() + " on ipu " + std::to_string(r.ipu) + " tiles " +
                                std::to_string(r.tile_first) + "+" + std::to_string(r.tile_count) + ": ",
                            e);
       }
-      if (t->read32(IPU_REG_BOOTED_TILES) >= booted) break;
+      if (t.read32(IPU_REG_BOOTED_TILES) >= booted[b]) break;
       if (std::chrono::steady_clock::now() > deadline) throw TimeoutError("load: the device did not boot within 60 s");
       irq.wait(gen, poll.next(round));
     }
     loaded.emplace(r, elf);
   }
+}
+
+DeviceErrorInfo DeviceImpl::read_errors() {
+  for (auto& b : boards)
+    if (b->t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) return detail::read_error_registers(*b->t);
+  return detail::read_error_registers(*boards.front()->t);
 }
 
 // ---- Device --------------------------------------------------------------------------
@@ -173,7 +217,7 @@ Device::Device(std::unique_ptr<DeviceImpl> impl) : impl_(std::move(impl)) {}
 Device::~Device() {
   if (impl_ && impl_->running) {
     try {
-      impl_->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+      impl_->boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);  // every board's run
     } catch (...) {
     }
   }
@@ -211,11 +255,11 @@ void Device::write_tiles(const TileRange& tiles, uint32_t addr, std::span<const 
   detail::DmaRequest q;
   q.target = IPU_DMA_TARGET_TILE;
   q.dev_addr = addr;
-  q.ipu = tiles.ipu;
+  q.ipu = impl_->local(tiles.ipu);
   q.tile_first = tiles.tile_first;
   q.tile_count = tiles.tile_count;
   q.host = mutable_bytes(data);
-  impl_->dma_to_device(q);
+  impl_->dma_to_device(impl_->board_of(tiles.ipu), q);
 }
 
 void Device::read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std::byte> out) {
@@ -225,11 +269,11 @@ void Device::read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std
   detail::DmaRequest q;
   q.target = IPU_DMA_TARGET_TILE;
   q.dev_addr = addr;
-  q.ipu = ipu;
+  q.ipu = impl_->local(ipu);
   q.tile_first = tile;
   q.tile_count = 1;
   q.host = out;
-  impl_->dma_from_device(q);
+  impl_->dma_from_device(impl_->board_of(ipu), q);
 }
 
 uint32_t Device::symbol_address(uint32_t ipu, uint32_t tile, const std::string& symbol) const {
@@ -248,63 +292,79 @@ void Device::read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol,
   read_tile(ipu, tile, symbol_address(ipu, tile, symbol), out);
 }
 
-SmemBuffer Device::alloc_smem(uint64_t bytes, uint64_t align) {
+SmemBuffer Device::alloc_smem(uint64_t bytes, uint64_t align, uint32_t board) {
   auto lock = impl_->lock_api("alloc_smem");
-  return {impl_->smem.allocate(bytes, align), bytes};
+  return {impl_->board(board).smem.allocate(bytes, align), bytes, board};
 }
 
 void Device::free_smem(const SmemBuffer& buffer) {
   auto lock = impl_->lock_api("free_smem");
-  impl_->smem.release(buffer.offset, buffer.bytes);
+  impl_->board(buffer.board).smem.release(buffer.offset, buffer.bytes);
 }
 
-void Device::write_smem(uint64_t offset, std::span<const std::byte> data) {
+void Device::write_smem(uint64_t offset, std::span<const std::byte> data) { write_smem(0, offset, data); }
+void Device::read_smem(uint64_t offset, std::span<std::byte> out) { read_smem(0, offset, out); }
+
+void Device::write_smem(uint32_t board, uint64_t offset, std::span<const std::byte> data) {
   auto lock = impl_->lock_api("write_smem");
+  BoardSession& b = impl_->board(board);
   if (data.empty()) return;
   detail::DmaRequest q;
   q.target = IPU_DMA_TARGET_SMEM;
   q.dev_addr = offset;
   q.host = mutable_bytes(data);
-  impl_->dma_to_device(q);
+  impl_->dma_to_device(b, q);
 }
 
-void Device::read_smem(uint64_t offset, std::span<std::byte> out) {
+void Device::read_smem(uint32_t board, uint64_t offset, std::span<std::byte> out) {
   auto lock = impl_->lock_api("read_smem");
+  BoardSession& b = impl_->board(board);
   if (out.empty()) return;
   detail::DmaRequest q;
   q.target = IPU_DMA_TARGET_SMEM;
   q.dev_addr = offset;
   q.host = out;
-  impl_->dma_from_device(q);
+  impl_->dma_from_device(b, q);
 }
 
-void Device::connect_h2d_stream(uint32_t id, std::span<const std::byte> source) {
+void Device::connect_h2d_stream(uint32_t id, std::span<const std::byte> source) { connect_h2d_stream(0, id, source); }
+void Device::connect_h2d_stream(uint32_t id, StreamFill fill) { connect_h2d_stream(0, id, std::move(fill)); }
+void Device::connect_d2h_stream(uint32_t id, std::span<std::byte> sink) { connect_d2h_stream(0, id, sink); }
+void Device::connect_d2h_stream(uint32_t id, StreamDrain drain) { connect_d2h_stream(0, id, std::move(drain)); }
+void Device::disconnect_stream(uint32_t id) { disconnect_stream(0, id); }
+size_t Device::d2h_stream_bytes(uint32_t id) const { return d2h_stream_bytes(0, id); }
+
+void Device::connect_h2d_stream(uint32_t board, uint32_t id, std::span<const std::byte> source) {
   auto lock = impl_->lock_api("connect_h2d_stream");
-  impl_->streams.connect_h2d(id, source);
+  impl_->board(board).streams.connect_h2d(id, source);
 }
-void Device::connect_h2d_stream(uint32_t id, StreamFill fill) {
+void Device::connect_h2d_stream(uint32_t board, uint32_t id, StreamFill fill) {
   auto lock = impl_->lock_api("connect_h2d_stream");
-  impl_->streams.connect_h2d(id, std::move(fill));
+  impl_->board(board).streams.connect_h2d(id, std::move(fill));
 }
-void Device::connect_d2h_stream(uint32_t id, std::span<std::byte> sink) {
+void Device::connect_d2h_stream(uint32_t board, uint32_t id, std::span<std::byte> sink) {
   auto lock = impl_->lock_api("connect_d2h_stream");
-  impl_->streams.connect_d2h(id, sink);
+  impl_->board(board).streams.connect_d2h(id, sink);
 }
-void Device::connect_d2h_stream(uint32_t id, StreamDrain drain) {
+void Device::connect_d2h_stream(uint32_t board, uint32_t id, StreamDrain drain) {
   auto lock = impl_->lock_api("connect_d2h_stream");
-  impl_->streams.connect_d2h(id, std::move(drain));
+  impl_->board(board).streams.connect_d2h(id, std::move(drain));
 }
-void Device::disconnect_stream(uint32_t id) {
+void Device::disconnect_stream(uint32_t board, uint32_t id) {
   auto lock = impl_->lock_api("disconnect_stream");
-  impl_->streams.disconnect(id);
+  impl_->board(board).streams.disconnect(id);
 }
-size_t Device::d2h_stream_bytes(uint32_t id) const {
+size_t Device::d2h_stream_bytes(uint32_t board, uint32_t id) const {
   auto lock = impl_->lock_api("d2h_stream_bytes");
-  return impl_->streams.d2h_received(id);
+  return impl_->board(board).streams.d2h_received(id);
 }
 
-DeviceErrorInfo Device::error_registers() { return detail::read_error_registers(*impl_->t); }
-uint32_t Device::read_register(uint32_t offset) { return impl_->t->read32(offset); }
-void Device::write_register(uint32_t offset, uint32_t value) { impl_->t->write32(offset, value); }
+DeviceErrorInfo Device::error_registers() { return impl_->read_errors(); }
+uint32_t Device::read_register(uint32_t offset) { return read_register(0, offset); }
+void Device::write_register(uint32_t offset, uint32_t value) { write_register(0, offset, value); }
+uint32_t Device::read_register(uint32_t board, uint32_t offset) { return impl_->board(board).t->read32(offset); }
+void Device::write_register(uint32_t board, uint32_t offset, uint32_t value) {
+  impl_->board(board).t->write32(offset, value);
+}
 
 }  // namespace ipudrv

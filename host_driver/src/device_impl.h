@@ -1,6 +1,8 @@
-// The state behind ipudrv::Device: the transport, the two DMA channels, what is loaded
-// where, the streaming-memory allocator and the host streams. device.cpp has the API
-// calls, run.cpp the run loop with stream service.
+// The state behind ipudrv::Device: one session per board (transport, the two DMA
+// channels, the streaming-memory allocator, the host streams), the interrupt event every
+// board fires, and what is loaded where. Calls are routed by device IPU (board = ipu /
+// ipus_per_board). device.cpp has the API calls, run.cpp the run loop with stream
+// service.
 #pragma once
 
 #include <atomic>
@@ -49,22 +51,38 @@ class ApiGate {
   std::binary_semaphore sem_{1};
 };
 
+// One board of the device: its host interface's transport and what the driver keeps of it.
+struct BoardSession {
+  BoardSession(std::unique_ptr<detail::Transport> transport, uint64_t smem_bytes)
+      : t(std::move(transport)), smem(smem_bytes) {}
+  std::unique_ptr<detail::Transport> t;
+  std::vector<std::unique_ptr<detail::DmaChannel>> dma;  // channel 0 (to device), 1 (from)
+  detail::SmemAllocator smem;
+  detail::StreamTable streams;
+};
+
 class DeviceImpl {
  public:
-  DeviceImpl(std::unique_ptr<detail::Transport> transport, std::string locator, const OpenOptions& options);
+  // `transports`: one per board, in board order.
+  DeviceImpl(std::vector<std::unique_ptr<detail::Transport>> transports, std::string locator,
+             const OpenOptions& options);
   ~DeviceImpl();
 
-  // Reads the identification registers; refuses a device that is not an ipusim board
-  // or whose register map major this driver does not know.
-  static DeviceInfo read_info(detail::Transport& t, std::string locator);
+  // Reads the identification registers of every board; refuses a device that is not an
+  // ipusim system, whose register map major this driver does not know, or whose boards
+  // do not make up the whole system (a run needs every board).
+  static DeviceInfo read_info(std::span<const std::unique_ptr<detail::Transport>> boards, std::string locator);
 
   // Holds the API gate for one call; a call while a run is in flight is a UsageError.
   ApiGate::Hold lock_api(const char* what) { return gate.try_enter(what); }
 
   void reset_locked();
   void load_locked(const std::map<TileRange, Elf>& programs);
-  void dma_to_device(const detail::DmaRequest& r) { dma.at(0)->transfer({&r, 1}); }
-  uint64_t dma_from_device(const detail::DmaRequest& r) { return dma.at(1)->transfer({&r, 1}).at(0); }
+  BoardSession& board(uint32_t b);                 // UsageError past the device's boards
+  BoardSession& board_of(uint32_t ipu) { return *boards.at(ipu / info.ipus_per_board); }
+  uint32_t local(uint32_t ipu) const { return ipu % info.ipus_per_board; }
+  void dma_to_device(BoardSession& b, const detail::DmaRequest& r) { b.dma.at(0)->transfer({&r, 1}); }
+  uint64_t dma_from_device(BoardSession& b, const detail::DmaRequest& r) { return b.dma.at(1)->transfer({&r, 1}).at(0); }
   const Elf& program_on(uint32_t ipu, uint32_t tile) const;
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
@@ -72,23 +90,23 @@ class DeviceImpl {
   RunStats read_stats();
   std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
+  // The first board's error registers that hold an error (else board 0's).
+  DeviceErrorInfo read_errors();
 
-  std::unique_ptr<detail::Transport> t;
+  std::vector<std::unique_ptr<BoardSession>> boards;
   DeviceInfo info;
   OpenOptions options;
-  detail::IrqEvent irq;
-  std::vector<std::unique_ptr<detail::DmaChannel>> dma;
+  detail::IrqEvent irq;  // every board's interrupt fires it
   std::map<TileRange, Elf> loaded;
-  detail::SmemAllocator smem;
-  detail::StreamTable streams;
   ApiGate gate;
   std::atomic<bool> running{false};
   std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
  private:
-  void serve_stream_wait();
+  uint32_t serve_stream_wait(uint32_t board);
   void drain_d2h_streams();
   uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline);
+  uint32_t superstep_board();  // the board whose SUPERSTEPS counts the run's supersteps
 };
 
 }  // namespace ipudrv

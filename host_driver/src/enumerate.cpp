@@ -1,5 +1,5 @@
-// Finding devices: a locator names a config to elaborate in this process (one device per
-// board) or an `ipusim serve` socket (one device).
+// Finding devices: a locator names a config to elaborate in this process or an `ipusim
+// serve` socket; either way one device, the whole system with a session per board.
 #include <functional>
 
 #include "device_impl.h"
@@ -10,50 +10,49 @@
 namespace ipudrv {
 
 struct DeviceRef::Source {
-  std::function<std::unique_ptr<detail::Transport>()> make_transport;
+  // One transport per board, in board order.
+  std::function<std::vector<std::unique_ptr<detail::Transport>>()> make_transports;
 };
 
 std::unique_ptr<Device> DeviceRef::open(const OpenOptions& options) const {
-  auto impl = std::make_unique<DeviceImpl>(source_->make_transport(), info_.locator, options);
+  auto impl = std::make_unique<DeviceImpl>(source_->make_transports(), info_.locator, options);
   return std::make_unique<Device>(std::move(impl));
 }
 
 std::vector<DeviceRef> enumerate(const std::string& locator) {
   if (locator.empty()) throw UsageError("enumerate: empty locator (use config:PATH or unix:PATH)");
   std::vector<DeviceRef> refs;
+  auto source = std::make_shared<DeviceRef::Source>();
+  std::string where = locator;  // DeviceInfo::locator
   if (locator.rfind("unix:", 0) == 0) {
     const std::string path = locator.substr(5);
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no socket path");
-    auto probe = detail::make_socket_transport(path);
-    DeviceInfo info = DeviceImpl::read_info(*probe, locator);
-    probe.reset();  // the server serves one client at a time: let go before open()
-    auto source = std::make_shared<DeviceRef::Source>();
-    source->make_transport = [path] { return detail::make_socket_transport(path); };
-    refs.emplace_back(std::move(info), std::move(source));
-    return refs;
-  }
-  const std::string path = locator.rfind("config:", 0) == 0 ? locator.substr(7) : locator;
-  if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
-  std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
-  for (size_t b = 0; b < system->board_count(); ++b) {
-    const std::string where = "config:" + path + "#" + std::to_string(b);
-    auto make = [system, b, where] {
-      return detail::make_inproc_transport(system, system->board_link(b), "in-process " + where);
+    source->make_transports = [path] { return detail::make_socket_transports(path); };
+  } else {
+    const std::string path = locator.rfind("config:", 0) == 0 ? locator.substr(7) : locator;
+    if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
+    where = "config:" + path;
+    std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
+    source->make_transports = [system, path] {
+      std::vector<std::unique_ptr<detail::Transport>> boards;
+      for (size_t b = 0; b < system->board_count(); ++b)
+        boards.push_back(detail::make_inproc_transport(system, system->board_link(b),
+                                                       "in-process config:" + path + " board " + std::to_string(b)));
+      return boards;
     };
-    DeviceInfo info = DeviceImpl::read_info(*make(), where);
-    auto source = std::make_shared<DeviceRef::Source>();
-    source->make_transport = make;
-    refs.emplace_back(std::move(info), std::move(source));
   }
+  // Probed, then let go before open(): the server takes one client at a time.
+  DeviceInfo info = DeviceImpl::read_info(source->make_transports(), where);
+  refs.emplace_back(std::move(info), std::move(source));
   return refs;
 }
 
-std::unique_ptr<Device> open(const std::string& locator, uint32_t board, const OpenOptions& options) {
+std::unique_ptr<Device> open(const std::string& locator, uint32_t device, const OpenOptions& options) {
   auto refs = enumerate(locator);
-  if (board >= refs.size())
-    throw UsageError("open " + locator + ": board " + std::to_string(board) + ", it has " + std::to_string(refs.size()) +
-                     " board(s)");
-  return refs[board].open(options);
+  if (device >= refs.size())
+    throw UsageError("open " + locator + ": device " + std::to_string(device) + ", it has " + std::to_string(refs.size()) +
+                     " device(s) (a locator names one system: every board is one device)");
+  return refs[device].open(options);
 }
 
 }  // namespace ipudrv

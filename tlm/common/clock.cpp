@@ -25,4 +25,15 @@ sc_core::sc_time TileClock::time_of(uint64_t cycle) const {
   return epoch_ ? *epoch_ + t : t;
 }
 
+uint64_t TileClock::cycle_at(const sc_core::sc_time& t) const {
+  const sc_core::sc_time epoch = epoch_ ? *epoch_ : sc_core::SC_ZERO_TIME;
+  if (t <= epoch) return 0;
+  // The inverse of time_of's rounding: an estimate, then the exact neighbour.
+  const unsigned __int128 units = (t - epoch).value();
+  uint64_t c = static_cast<uint64_t>(units * hz_ / units_per_second_);
+  while (time_of(c + 1) <= t) ++c;
+  while (c > 0 && time_of(c) > t) --c;
+  return c;
+}
+
 }  // namespace ipusim

@@ -20,7 +20,10 @@ class TileClock {
   uint64_t hz() const { return hz_; }
   // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time.
   sc_core::sc_time time_of(uint64_t cycle) const;
-  // Cycle 0 of a run is the time its run domain started (Platform::start_domain), not
+  // The latest cycle whose time_of() is not after `t` (0 before the epoch): where
+  // simulated time has reached, in cycles.
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
+  // Cycle 0 of a run is the time the run started (Platform::start_run), not
   // time 0: the clock reads it from `epoch`, which must outlive the clock (nullptr: time 0).
   void set_epoch(const sc_core::sc_time* epoch) { epoch_ = epoch; }
   double seconds_of(uint64_t cycle) const { return double(cycle) / double(hz_); }

@@ -1,6 +1,6 @@
 // DeviceModel (device_model.h): elaboration on the model thread, the model loop, the
-// ticker. The loop takes every board's queued commands, then, while some board runs or
-// has DMA to retire, runs the kernel and lets each board classify what happened.
+// ticker. The loop takes the queued commands, then, while the run goes on or some board
+// has DMA to retire, runs the kernel and lets the run domain classify what happened.
 #include "host_if/device_model.h"
 
 #include <exception>
@@ -77,22 +77,17 @@ void DeviceModel::run_on_model(std::function<void()> f) {
 
 void DeviceModel::elaborate(const ModelOptions& options) {
   platform::PlatformOptions po;
-  po.scope = platform::PlatformOptions::RunScope::Board;  // each board is a device of its own
   po.host_threads = options.host_threads;
   po.console_out = options.console;
   po.console = options.console_mode;
   platform_ = std::make_unique<platform::Platform>(config_, po);
   platform_->set_attention(&attention_);
+  domain_ = std::make_unique<RunDomain>(*platform_, [this] { wake(); });
   for (uint32_t b = 0; b < config_.boards; ++b) {
     const std::string name = "host_if" + std::to_string(b);
-    boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, [this] { wake(); }));
+    boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, *domain_));
   }
   platform_->simulate();  // ends elaboration, starts the processes; nothing runs yet
-}
-
-void DeviceModel::step() {
-  const bool starved = platform_->simulate();
-  for (auto& b : boards_) b->after_simulate(starved);
 }
 
 // The statistics registers of a long run follow it: every kRefresh of a run the kernel
@@ -104,7 +99,6 @@ void DeviceModel::tick() {
 }
 
 void DeviceModel::loop() {
-  const std::function<void()> simulate = [this] { step(); };
   for (;;) {
     std::vector<std::function<void()>> calls;
     {
@@ -120,14 +114,12 @@ void DeviceModel::loop() {
       }
     }
     attention_.store(false, std::memory_order_release);
-    for (auto& b : boards_) b->take_commands(simulate);
+    domain_->take_commands();
     for (auto& c : calls) c();
-    bool busy = false;
-    for (auto& b : boards_) busy = busy || b->busy();
+    bool busy = domain_->busy();
     simulating_.store(busy, std::memory_order_relaxed);
-    if (busy) step();
-    busy = false;
-    for (auto& b : boards_) busy = busy || b->busy();
+    if (busy) domain_->step();
+    busy = domain_->busy();
     simulating_.store(busy, std::memory_order_relaxed);  // idle: the ticker stops nudging
     std::lock_guard<std::mutex> lock(mutex_);
     busy_ = busy;

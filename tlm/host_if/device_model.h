@@ -1,8 +1,8 @@
-// The process's device model: the system elaborated once (platform::Platform with one
-// run domain per board, and one HostInterface per board) and the two threads that run
-// it. The model thread loops: take every board's queued commands, then, while some
-// board runs or has DMA to retire, run the kernel (Platform::simulate) and let each
-// board classify what happened. A host write sets the attention flag, so a running
+// The process's device model: the system elaborated once (platform::Platform, the whole
+// system one run domain, RunDomain; one HostInterface per board) and the two threads
+// that run it. The model thread loops: take the boards' queued commands in the order
+// written, then, while the run goes on or some board has DMA to retire, run the kernel
+// and let the domain classify what happened. A host write sets the attention flag, so a running
 // kernel pauses at the engine's next batch and the command is taken promptly; the ticker
 // does the same every 20 ms of a run, so the statistics registers follow it. Sessions
 // (model_session.h) open it; the process owns it (model_session.cpp). Internal to
@@ -23,6 +23,7 @@
 #include "common/config.h"
 #include "host_if/host_interface.h"
 #include "host_if/model_session.h"
+#include "host_if/run_domain.h"
 #include "platform/platform.h"
 
 namespace ipusim::host_if {
@@ -54,7 +55,6 @@ class DeviceModel {
 
  private:
   void elaborate(const ModelOptions& options);
-  void step();  // one simulate() and every board's classification
   void tick();  // the ticker thread
   void loop();  // the model thread after elaboration
 
@@ -62,6 +62,7 @@ class DeviceModel {
   std::thread thread_;  // the model: elaboration, then loop()
   std::thread ticker_;  // tick()
   std::unique_ptr<platform::Platform> platform_;
+  std::unique_ptr<RunDomain> domain_;
   std::vector<std::unique_ptr<HostInterface>> boards_;
   static constexpr auto kRefresh = std::chrono::milliseconds(20);
   std::atomic<bool> attention_{false};

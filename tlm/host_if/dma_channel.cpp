@@ -4,6 +4,7 @@
 // latency later: its bytes move, its status is written back into the ring, HEAD
 // advances and the interrupt cause is raised if asked for. A failing descriptor halts
 // the channel (what was issued after it is dropped) and records ERR_*.
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -30,6 +31,9 @@ DmaPort* HostInterface::port_of(uint16_t target) const {
 // Descriptors are issued onto the link back to back (the link carries one descriptor's
 // bytes after another's) and each retires its latency after its last byte, in order. So
 // a ring of descriptors moves at the link's rate, the latency paid once per stream.
+// While the run is paused on a host stream, simulated time stands still: descriptors
+// retire in zero time, so the host's service costs the run nothing and the run goes on
+// from the cycle it paused at (RunDomain::still).
 void HostInterface::channel_thread(unsigned ch) {
   const double rate = config_.board.host_link_bytes_per_second;
   const sc_core::sc_time latency(config_.board.host_link_latency_ns, sc_core::SC_NS);
@@ -48,6 +52,11 @@ void HostInterface::channel_thread(unsigned ch) {
   uint32_t next_issue = 0;
   for (;;) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const bool still = domain_.still();
+    if (still) {  // what was in flight when the run paused retires now too
+      link_free = std::min(link_free, now);
+      for (InFlight& f : inflight) f.done = std::min(f.done, now);
+    }
     uint64_t ring = 0;
     uint32_t size = 0;
     bool can_issue;
@@ -88,7 +97,9 @@ void HostInterface::channel_thread(unsigned ch) {
       } else {
         check_descriptor(ch, f.d, f.e);
       }
-      if (f.e.code == ProblemCode::None) {
+      if (still) {
+        f.done = now;
+      } else if (f.e.code == ProblemCode::None) {
         const sc_core::sc_time bytes(double(f.d.length) / rate, sc_core::SC_SEC);
         DmaPort* port = port_of(f.d.target);
         link_free = now + (port ? port->occupancy(f.d, bytes) : bytes);
@@ -175,7 +186,7 @@ void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& 
       return fail(ProblemCode::DmaDesc, fmt::format("tile_count {}: device-to-host reads one tile", d.tile_count));
     const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
     if (d.dev_addr < iss::kSramBase || d.dev_addr + d.length > sram_end) {
-      e.ipu = d.ipu;
+      e.ipu = first_ipu_ + d.ipu;  // ERR_IPU: the system's number
       e.tile = d.tile_first;
       e.address = d.dev_addr;
       return fail(ProblemCode::DmaTile, fmt::format("tile range 0x{:x} + {} bytes is outside SRAM 0x{:08x}..0x{:08x}",
@@ -231,11 +242,11 @@ void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte*
     tile_socket[int(d.ipu * tiles + t)]->b_transport(trans, delay);
     if (!trans.is_response_ok()) {
       e.code = ProblemCode::DmaTile;
-      e.ipu = d.ipu;
+      e.ipu = first_ipu_ + d.ipu;
       e.tile = t;
       e.address = d.dev_addr;
       e.detail = fmt::format("tile {} (ipu {}): {} 0x{:x} + {} bytes refused ({}): code of a booted tile is read-only", t,
-                           d.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, d.length, trans.get_response_string());
+                           e.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, d.length, trans.get_response_string());
       return;
     }
   }

@@ -1,10 +1,12 @@
 // One board's host interface: the PCIe-like endpoint a driver programs (docs/host_if.md,
-// register map hw/host_if/registers.yaml -> ipu/hostif_regs.h).
+// register map hw/host_if/registers.yaml -> ipu/hostif_regs.h). The boards of a system
+// are one run domain (run_domain.h): STATE, the run and its end, ABORT and RESET are
+// the domain's; registers, DMA, streams and the interrupt are the board's own.
 //
 //   HostInterface (SystemC module, one per board; it is also the board's DeviceLink)
-//     BAR0 register file     a mirror under a mutex: host threads read it at once, even
-//                            mid-run; writes with side effects become commands the
-//                            model thread takes in order (take_commands())
+//     BAR0 register file     a mirror under the domain's mutex: host threads read it at
+//                            once, even mid-run; writes with side effects become commands
+//                            the model thread takes in order (RunDomain's queue)
 //     dma0, dma1             one SC_THREAD per channel walking its descriptor ring in
 //                            mapped host memory (dma_channel.cpp)
 //     tile_socket            TLM-2.0 initiator (multi-passthrough), binding
@@ -20,8 +22,8 @@
 // Statistics: the BAR0 registers themselves (CYCLES, INSTRET, SUPERSTEPS, ...).
 //
 // Threads: read32 / write32 / map / unmap / set_interrupt_handler from any host thread.
-// Everything else is the model thread's (ModelSession): take_commands(), after_simulate(),
-// busy(), and the SystemC processes. Interrupts are delivered on the model thread.
+// Everything else is the model thread's (RunDomain, the SystemC processes). Interrupts are
+// delivered on the model thread.
 //
 // Command order: commands act in the order written, doorbells too: a channel issues the
 // descriptors of the doorbells the model has taken from the queue, so a TAIL written
@@ -36,7 +38,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -53,6 +54,7 @@
 #include "host_if/dma_port.h"
 #include "host_if/gateway_ports.h"
 #include "host_if/host_memory.h"
+#include "host_if/run_domain.h"
 #include "iss/program.h"
 #include "common/config.h"
 #include "platform/platform.h"
@@ -65,12 +67,9 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
       HostInterface, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
   TileSocket tile_socket;
 
-  // `platform` must run each board alone (PlatformOptions::RunScope::Board); binds
-  // tile_socket to the board's tiles and gives each its SRAM.
-  // `wake` is called (from any thread) when a command is queued: the model thread must
-  // call take_commands() soon.
+  // Binds tile_socket to the board's tiles and gives each its SRAM; joins `domain`.
   HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,
-                platform::Platform& platform, std::function<void()> wake);
+                platform::Platform& platform, RunDomain& domain);
   ~HostInterface() override;
 
   // DeviceLink (any host thread)
@@ -87,36 +86,14 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void attach_smem(DmaPort* port) { smem_ = port; }
   void attach_streams(DmaPort* port) { streams_ = port; }
 
-  // ---- the model thread -----------------------------------------------------------
-  // Acts on the queued commands. `simulate` runs the kernel once for every board (the
-  // ModelSession's step), used to let DMA retire before BOOT / RUN.
-  void take_commands(const std::function<void()>& simulate);
-  // After each simulate(): classifies this board's run, updates the register mirror,
-  // raises RUN_DONE and ERROR.
-  void after_simulate(bool starved);
-  // The kernel has work for this board: a run, or DMA descriptors to retire.
-  bool busy();
   // Forgets host memory, the interrupt handler, IRQ_MASK, the DMA rings and the BOOT_* /
   // RUN_SUPERSTEPS values (ModelSession close; call after a RESET).
   void detach_host();
   uint32_t board() const { return board_; }
 
  private:
-  // A channel's ring as a doorbell (a DMAn_TAIL write) left it. The model's channel
-  // issues only what the doorbells it has taken posted, never what the mirror says: a
-  // TAIL written after a RESET or a BOOT must not act before them.
-  struct Doorbell {
-    uint64_t generation = 0;  // the mirror's Channel::generation when it was rung
-    uint64_t ring = 0;
-    uint32_t size = 0, tail = 0;
-  };
-  struct Command {
-    enum class Kind { Reset, Run, Abort, Boot, Kick, Irq } kind;
-    uint32_t a = 0;                      // Run: supersteps; Kick: channel; Irq: causes
-    bool resume = false;                 // Run: from PAUSED / STREAM_WAIT
-    std::array<uint32_t, 6> boot{};      // Boot: BOOT_IPU .. BOOT_CODE_SIZE
-    Doorbell doorbell{};                 // Kick
-  };
+  friend class RunDomain;  // the domain's commands and run end act on every board
+
   struct Channel {
     uint64_t ring = 0;        // bus address, taken when RING_SIZE is written
     uint32_t ring_lo = 0, ring_hi = 0, size = 0, head = 0, tail = 0;
@@ -124,7 +101,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
     uint64_t generation = 0;  // RING_SIZE writes and resets: a descriptor in flight is dropped
     bool has_work() const { return size != 0 && !halted && head != tail; }
   };
-  // An error of the board: the problem record, with ipu (and peer ipu) on this board.
+  // An error: the problem record; its IPUs are the system's (board b's IPU i is
+  // b * IPUS + i), as ERR_IPU, ERR_PEER_IPU and ERR_ABSENT show them.
   using Error = Problem;
 
   // Host side (register file), with mutex_ held.
@@ -133,26 +111,27 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void command_locked(Command c);
   void ctrl_locked(uint32_t value);
   void boot_cmd_locked(uint32_t value);
+  void reset_mirror_locked();  // a RESET written to any board of the domain
   // Records the first error since reset (all count); returns true if ERR_CODE just
   // became non-zero (the ERROR interrupt cause).
-  // `text`: ERR_TEXT when rendered before the IPUs became the board's (a run's problem
-  // names tiles as the platform does); empty: to_text(e).
+  // `text`: ERR_TEXT rendered already (once for every board); empty: to_text(e).
   bool record_locked(const Error& e, const std::string& text = {});
   void reg_error_locked(uint32_t offset, const std::string& what);
 
-  // Model side.
-  void apply(const Command& c, const std::function<void()>& simulate);
+  // Model side (the domain calls them).
+  void model_reset();  // after the platform's reset: streams, programs, mirrors
   void boot(const std::array<uint32_t, 6>& regs);
+  void kick(uint32_t channel, const Doorbell& doorbell);
+  void kick_all();  // both channels look at their rings again
   void raise(uint32_t causes);  // IRQ_STATUS |= causes; interrupt if enabled
   void record(const Error& e, const std::string& text = {});  // with the ERROR cause
-  void to_board(Problem& p) const;  // system-wide IPUs -> this board's
-  void end_run(uint32_t state, uint32_t irq);
+  void set_stream_wait(const std::optional<streaming::StreamWait>& wait);
+  std::string trace_path();
   void update_stats();
   void update_supersteps();  // the mirror of the board's superstep totals, at each stop of a run
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
   void refresh_levels();
   bool dma_busy();
-  void drain_dma(const std::function<void()>& simulate);
 
   // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code None: fine).
   void channel_thread(unsigned ch);
@@ -165,7 +144,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   const uint32_t board_;
   const uint32_t first_ipu_;
   platform::Platform& platform_;
-  std::function<void()> wake_;
+  RunDomain& domain_;
   streaming::Gateway& gateway_;
   SmemPort smem_port_;
   StreamPort stream_port_;
@@ -176,10 +155,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   std::mutex handler_mutex_;
   InterruptHandler handler_;
 
-  // The register mirror (mutex_).
-  std::mutex mutex_;
-  std::deque<Command> queue_;
-  uint32_t state_ = IPU_STATE_IDLE;
+  // The register mirror (domain_.mutex; STATE is the domain's).
+  std::mutex& mutex_;
   uint32_t run_supersteps_ = 0;
   std::array<uint32_t, 6> boot_regs_{};
   uint32_t irq_status_ = 0, irq_mask_ = 0;
@@ -193,11 +170,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   std::array<uint32_t, IPU_STREAMS> h2d_level_{}, d2h_level_{};  // the gateway's FIFO levels
   streaming::StreamWait stream_wait_;  // STREAM_WAIT_*: the stop's (zero otherwise)
   std::unordered_map<uint32_t, uint32_t> latched_hi_;  // _HI offset -> value latched by its _LO read
-  uint64_t reset_epoch_ = 0;  // host RESETs written; the model's updates of an older epoch are dropped
 
   // Model-thread state.
-  uint64_t model_epoch_ = 0;
-  bool running_ = false;
   std::array<sc_core::sc_event, 2> kick_;
   std::array<Doorbell, 2> doorbell_;  // the last doorbell of each channel the model took
   // Programs built by BOOT_CMD, deduplicated by the code's content.

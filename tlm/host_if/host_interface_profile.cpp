@@ -52,7 +52,7 @@ void HostInterface::update_supersteps() {
                      .exchange_bytes = t.bytes_in});
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  if (reset_epoch_ == model_epoch_) supersteps_ = std::move(figures);
+  if (domain_.current_locked()) supersteps_ = std::move(figures);
 }
 
 }  // namespace ipusim::host_if

@@ -75,7 +75,7 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
     case IPU_REG_SYSTEM_IPUS: return config_.total_ipus();
     case IPU_REG_CTRL: return 0;
     case IPU_REG_STATUS: {
-      uint32_t v = state_ << IPU_STATUS_STATE_SHIFT;
+      uint32_t v = domain_.state << IPU_STATUS_STATE_SHIFT;
       if (channels_[0].has_work()) v |= IPU_STATUS_DMA0_BUSY_MASK;
       if (channels_[1].has_work()) v |= IPU_STATUS_DMA1_BUSY_MASK;
       return v;
@@ -224,11 +224,26 @@ void HostInterface::write_locked(uint32_t offset, uint32_t value) {
   reg_error_locked(offset, fmt::format("write of 0x{:08x} to a read-only register or an offset where no register is", value));
 }
 
+// CTRL acts on the whole run domain (run_domain.cpp): a RESET resets every board, a RUN
+// joins the run the last board's RUN starts, an ABORT ends it everywhere.
 void HostInterface::ctrl_locked(uint32_t value) {
   if (value == IPU_CTRL_RESET_MASK) {
-    // Visible at once; the model drops its updates of the epoch before.
-    ++reset_epoch_;
-    state_ = IPU_STATE_IDLE;
+    domain_.reset_locked();
+    return;
+  }
+  if (value == IPU_CTRL_RUN_MASK) {
+    domain_.run_locked(board_, run_supersteps_);
+    return;
+  }
+  if (value == IPU_CTRL_ABORT_MASK) {
+    domain_.abort_locked(board_);
+    return;
+  }
+  reg_error_locked(IPU_REG_CTRL, fmt::format("CTRL = 0x{:08x}: write exactly one of RESET, RUN, ABORT", value));
+}
+
+// Visible at once; the model drops its updates of the epoch before (RunDomain::reset_locked).
+void HostInterface::reset_mirror_locked() {
     stats_ = platform::BoardStats{};
     supersteps_.clear();
     error_ = Error{};
@@ -244,30 +259,6 @@ void HostInterface::ctrl_locked(uint32_t value) {
       c.halted = false;
       ++c.generation;
     }
-    command_locked(Command{Command::Kind::Reset});
-    return;
-  }
-  if (value == IPU_CTRL_RUN_MASK) {
-    const bool resume = state_ == IPU_STATE_PAUSED || state_ == IPU_STATE_STREAM_WAIT;
-    if (state_ != IPU_STATE_READY && !resume) {
-      Error e;
-      e.code = ProblemCode::State;
-      e.detail = fmt::format("CTRL.RUN in state {}: RUN needs READY, PAUSED or STREAM_WAIT", state_);
-      if (record_locked(e)) command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_ERROR_MASK});
-      return;
-    }
-    state_ = IPU_STATE_RUNNING;
-    stream_wait_ = {};  // meaningful in STREAM_WAIT only
-    Command c{Command::Kind::Run, run_supersteps_};
-    c.resume = resume;
-    command_locked(c);
-    return;
-  }
-  if (value == IPU_CTRL_ABORT_MASK) {
-    command_locked(Command{Command::Kind::Abort});
-    return;
-  }
-  reg_error_locked(IPU_REG_CTRL, fmt::format("CTRL = 0x{:08x}: write exactly one of RESET, RUN, ABORT", value));
 }
 
 void HostInterface::boot_cmd_locked(uint32_t value) {
@@ -280,9 +271,9 @@ void HostInterface::boot_cmd_locked(uint32_t value) {
   const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
   Error e;
   e.code = ProblemCode::Boot;
-  if (state_ != IPU_STATE_IDLE && state_ != IPU_STATE_READY) {
+  if (domain_.state != IPU_STATE_IDLE && domain_.state != IPU_STATE_READY) {
     e.code = ProblemCode::State;
-    e.detail = fmt::format("BOOT_CMD in state {}: boot needs IDLE or READY (RESET first)", state_);
+    e.detail = fmt::format("BOOT_CMD in state {}: boot needs IDLE or READY (RESET first)", domain_.state);
   } else if (ipu >= config_.board.ipus) {
     e.detail = fmt::format("BOOT_IPU {}: the board has IPUs 0..{}", ipu, config_.board.ipus - 1);
   } else if (count == 0 || first >= chip.tiles || count > chip.tiles - first) {
@@ -294,14 +285,14 @@ void HostInterface::boot_cmd_locked(uint32_t value) {
     e.detail = fmt::format("BOOT_ENTRY 0x{:08x} is not a 4-aligned address in the code range 0x{:08x}..0x{:08x}", entry, base,
                          uint64_t(base) + size);
   } else {
-    state_ = IPU_STATE_READY;
+    domain_.state = IPU_STATE_READY;  // every board's: the run will start them all
     Command c{Command::Kind::Boot};
     c.boot = boot_regs_;
     command_locked(c);
     return;
   }
   if (e.code == ProblemCode::Boot) {
-    e.ipu = ipu;
+    e.ipu = ipu < config_.board.ipus ? first_ipu_ + ipu : ipu;  // the system's number when there is one
     e.tile = first;
     e.address = base;
   }
@@ -309,8 +300,8 @@ void HostInterface::boot_cmd_locked(uint32_t value) {
 }
 
 void HostInterface::command_locked(Command c) {
-  queue_.push_back(c);
-  if (wake_) wake_();
+  c.board = board_;
+  domain_.queue(std::move(c));
 }
 
 bool HostInterface::record_locked(const Error& e, const std::string& text) {

@@ -84,35 +84,23 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   engine_->set_serial(trace_ != nullptr);
-  const bool per_board = options_.scope == PlatformOptions::RunScope::Board;
-  const uint32_t domains = per_board ? config.boards : 1;
-  ipus_per_domain_ = ipus / domains;
-  // A zone-2 sync spans the IPUs of a run domain over the links, so each must reach the
-  // domain's first (the loader checks the whole system for files; a config built in code
-  // is checked here).
-  for (uint32_t i = 0; i < ipus; ++i) {
-    const uint32_t first = i / ipus_per_domain_ * ipus_per_domain_;
-    if (topology_.hops(first, i) == links::Topology::kUnreachable)
-      throw std::invalid_argument(
-          fmt::format("config '{}': IPU {} has no IPU-Link path to IPU {} of its run domain", config.name, i, first));
-  }
-  for (uint32_t d = 0; d < domains; ++d) {
-    auto dom = std::make_unique<Domain>();
-    const std::string name = per_board ? "control" + std::to_string(d) : std::string("control");
-    dom->control = std::make_unique<RunControl>(name.c_str(), config.board.chip.clock_hz);
-    dom->control->set_epoch(&dom->epoch);
-    dom->group = std::make_unique<sync::GroupSync>();  // its latency is set at each start
-    dom->exchange = std::make_unique<exchange::ExchangeGroup>(
-        topology_, links::LinkTimingConfig::from(config.board.chip),
-        exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
-    domains_.push_back(std::move(dom));
-    set_link_faults(d, options_.link_faults ? *options_.link_faults : fault_plan(config));
-  }
-  domains_.front()->timeline = std::move(timeline);
+  // A zone-2 sync spans every IPU over the links, so each must reach IPU 0 (the loader
+  // checks the whole system for files; a config built in code is checked here).
+  for (uint32_t i = 0; i < ipus; ++i)
+    if (topology_.hops(0, i) == links::Topology::kUnreachable)
+      throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name, i));
+  Domain& dom = domain_;
+  dom.control = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
+  dom.control->set_epoch(&dom.epoch);
+  dom.group = std::make_unique<sync::GroupSync>();  // its latency is set at each start
+  dom.exchange = std::make_unique<exchange::ExchangeGroup>(
+      topology_, links::LinkTimingConfig::from(config.board.chip),
+      exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
+  set_link_faults(options_.link_faults ? *options_.link_faults : fault_plan(config));
+  dom.timeline = std::move(timeline);
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
     const std::string name = "ipu" + std::to_string(i);
-    Domain& dom = domain_of(i);
     ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
     ipus_.back()->sync_controller().set_observer(this);
     ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
@@ -126,6 +114,10 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     gc.host_connected = false;
     const std::string name = "gateway" + std::to_string(b);
     gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
+    // A copy that starts to wait on the host pauses the run where it is (a host's run;
+    // without a host such a copy is an error instead): the host hears of it at once,
+    // not when the rest of the system has run out of work.
+    gateways_.back()->set_wait_listener([this] { domain_.control->request_pause(); });
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
       ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
   }
@@ -155,7 +147,7 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
       tile::Tile& tile = ipu->tile(t);
       if (!tile.loaded()) {
         ++loaded_;
-        ++domain_of(ipu->index()).loaded;
+        ++domain_.loaded;
       }
       tile.load(program, *engine_, *this);
       if (trace_) tile.set_trace(trace_.get());
@@ -175,7 +167,7 @@ void Platform::tile_stopped(const tile::Tile& tile) {
   r.cycle = tile.stop_cycle();
   r.ipu = tile.identity().ipu;
   r.tile = tile.identity().tile;
-  Domain& dom = domain_of(r.ipu);
+  Domain& dom = domain_;
   switch (tile.state()) {
     case tile::TileState::Halted:
       dom.last_halt_cycle = std::max(dom.last_halt_cycle, tile.stop_cycle());
@@ -199,7 +191,7 @@ void Platform::tile_stopped(const tile::Tile& tile) {
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
-  if (Timeline* timeline = domain_of(id.ipu).timeline.get()) timeline->add(id.ipu, id.tile, record);
+  if (Timeline* timeline = domain_.timeline.get()) timeline->add(id.ipu, id.tile, record);
   if (keep_tile_supersteps_)
     tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
@@ -212,19 +204,18 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
     r.ipu = deadlock.waiting.front().ipu;
     r.tile = deadlock.waiting.front().tile;
   }
-  domain_of(r.ipu).control->request(std::move(r));
+  domain_.control->request(std::move(r));
 }
 
 // ---- the run ---------------------------------------------------------------------------
 
-// `ipusim run`: the lifecycle once, for the whole system (one domain: RunScope::System).
+// `ipusim run`: the lifecycle once.
 RunResult Platform::run() {
   if (ran_) throw std::logic_error("Platform::run called twice");
-  if (domains_.size() != 1) throw std::logic_error("Platform::run runs the whole system: RunScope::System");
   ran_ = true;
   keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
-  start_domain(0, 0);
+  start_run({});
 
   RunResult result;
   const auto start = std::chrono::steady_clock::now();
@@ -238,9 +229,9 @@ RunResult Platform::run() {
   if (trace_) trace_->close();
 
   // The run has stopped or starved: its outcome as a host would see it.
-  const BoardOutcome out = domain_outcome(0, /*starved=*/true);
+  const RunOutcome out = outcome(/*starved=*/true);
   const uint64_t end_cycle = out.stop ? out.stop->cycle : std::numeric_limits<uint64_t>::max();
-  finish_domain(0);
+  finish_run();
   collect(result, end_cycle);
 
   using Kind = StopRequest::Kind;
@@ -248,10 +239,10 @@ RunResult Platform::run() {
     result.fault = out.problems.at(0);
   else if (out.stop && out.stop->kind == Kind::ExchangeError)
     result.exchange_errors = out.problems;
-  else if (out.kind == BoardOutcome::Kind::Error)  // a deadlock, or tiles left waiting
+  else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
     result.deadlock = out.problems.at(0);
-  else if (out.kind != BoardOutcome::Kind::Halted)  // no host to serve a stream or a hold
-    result.deadlock = describe_stuck(0, ipu_count());
+  else if (out.kind != RunOutcome::Kind::Halted)  // no host to serve a stream or a hold
+    result.deadlock = describe_stuck();
   return result;
 }
 
@@ -299,8 +290,8 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
-  for (const auto& dom : domains_) result.exchange_plan_seconds += dom->exchange->plan_seconds();
-  // Link totals: summed over the domains' schedulers (each sees only its own IPUs' traffic).
+  result.exchange_plan_seconds += domain_.exchange->plan_seconds();
+  // Link totals: the exchange group's scheduler sees every IPU's traffic.
   const uint64_t ticks_per_cycle =
       2 * uint64_t(config_.board.chip.tile.exchange_in_bytes_per_cycle) * config_.board.chip.tile.exchange_out_bytes_per_cycle;
   for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) {
@@ -309,15 +300,11 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     const config::LinkWire& w = topology_.wires()[l.link];
     l.from_ipu = d % 2 == 0 ? w.ipu_a : w.ipu_b;
     l.to_ipu = d % 2 == 0 ? w.ipu_b : w.ipu_a;
-    uint64_t busy = 0;
-    for (const auto& dom : domains_) {
-      const links::LinkLoad& load = dom->exchange->links().load(d);
-      l.frames += load.frames;
-      l.bytes += load.bytes;
-      busy += load.busy_ticks;
-      if (const links::LinkFaults* f = dom->exchange->faults()) l.layer += f->stats(d);
-    }
-    l.busy_cycles = double(busy) / double(ticks_per_cycle);
+    const links::LinkLoad& load = domain_.exchange->links().load(d);
+    l.frames = load.frames;
+    l.bytes = load.bytes;
+    if (const links::LinkFaults* f = domain_.exchange->faults()) l.layer = f->stats(d);
+    l.busy_cycles = double(load.busy_ticks) / double(ticks_per_cycle);
     if (l.frames == 0 && l.layer.frames_sent == 0) continue;
     result.link_cycles_lost += l.layer.cycles_lost;
     result.links.push_back(l);
@@ -344,17 +331,24 @@ std::vector<Problem> Platform::stop_problems(const StopRequest& stop) const {
   return {};
 }
 
-// The simulation ran out of events with tiles still waiting: a copy waiting on a host
-// stream, else a sync that cannot complete, else the tiles that never finished.
-std::optional<streaming::StreamWait> Platform::stream_wait(uint32_t first_ipu, uint32_t ipu_count) const {
-  const uint32_t per_board = config_.board.ipus;
-  for (uint32_t b = first_ipu / per_board; b < gateways_.size() && b * per_board < first_ipu + ipu_count; ++b)
-    if (auto w = gateways_[b]->stream_wait()) return w;
-  return std::nullopt;
+std::vector<std::optional<streaming::StreamWait>> Platform::stream_waits() const {
+  std::vector<std::optional<streaming::StreamWait>> waits;
+  bool any = false;
+  for (const auto& g : gateways_) {
+    waits.push_back(g->stream_wait());
+    any = any || waits.back().has_value();
+  }
+  if (!any) waits.clear();
+  return waits;
 }
 
-Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
-  if (auto w = stream_wait(first_ipu, ipu_count)) {
+// The simulation ran out of events with tiles still waiting: a copy waiting on a host
+// stream, else a sync that cannot complete, else the tiles that never finished.
+Problem Platform::describe_stuck() const {
+  std::optional<streaming::StreamWait> wait;
+  for (const auto& g : gateways_)
+    if (!wait) wait = g->stream_wait();
+  if (auto w = wait) {
     Problem p;
     p.code = ProblemCode::Deadlock;
     p.kind = "stream wait";
@@ -368,7 +362,7 @@ Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
                                   : fmt::format("read {} more bytes than its host-to-device FIFO holds", w->bytes));
     return p;
   }
-  const auto ipus = std::span(ipus_).subspan(first_ipu, ipu_count);
+  const auto& ipus = ipus_;
   for (const auto& ipu : ipus)
     if (auto d = ipu->sync_controller().stuck()) return d->problem();
   Problem p;
@@ -387,12 +381,12 @@ Problem Platform::describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const {
   return p;
 }
 
-void Platform::set_link_faults(uint32_t domain, const links::FaultPlan& plan) {
+void Platform::set_link_faults(const links::FaultPlan& plan) {
   const uint32_t link_count = uint32_t(topology_.wires().size());
   for (const auto& [link, spec] : plan.links)
     if (link >= link_count)
       throw std::invalid_argument(fmt::format("link faults: link {}: the system has {} IPU-Links", link, link_count));
-  domains_.at(domain)->exchange->set_faults(
+  domain_.exchange->set_faults(
       plan.any() ? std::make_unique<links::LinkFaults>(plan, links::LinkFaults::layer_config(config_.board.chip), link_count)
                  : nullptr);
 }

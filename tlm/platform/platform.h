@@ -2,24 +2,26 @@
 //
 //   Platform (plain C++: owns the SystemC modules of one process)
 //     engine     tile::TileEngine: runs the tiles' compute stretches in parallel batches
-//     control    RunControl: ends the simulation at the first stop in simulated time
+//     control    RunControl: ends the simulation at the first stop in simulated time, and
+//                pauses it when a copy waits on a host stream
 //     ipu<I>     Ipu (netlist.h), I = 0 .. boards * ipus_per_board - 1
 //       tile<T>  tile::Tile
 //       sync     sync::SyncController
 //     gateway<B> streaming::Gateway of board B (streaming memory, host streams); every
 //                IPU fabric of the board binds its gateway_socket to it
-//   group sync   sync::GroupSync (zone 2 across the IPUs; plain C++), one per run domain;
-//                its latency follows the IPU-Links (links::Topology, docs/sync.md)
-//   exchange group  exchange::ExchangeGroup per run domain: an exchange after a zone-2
-//                sync, across the domain's IPUs over the IPU-Links
+//   group sync   sync::GroupSync (zone 2 across every IPU of the system; plain C++); its
+//                latency follows the IPU-Links (links::Topology, docs/sync.md)
+//   exchange group  exchange::ExchangeGroup: an exchange after a zone-2 sync, across the
+//                system's IPUs over the IPU-Links
 //
-// A process elaborates one Platform (SystemC allows one elaboration per process). Every
-// run goes through one lifecycle: boot tiles over their SRAM, start a run domain,
-// simulate, read its outcome, finish it, collect results; `ipusim run` does it once for
-// the whole system (load() + run()), the host interface (tlm/host_if) board by board as
-// often as the host asks. A run lasts until every booted tile of its domain has halted,
-// or until the first (in simulated time) fault, failed exchange or sync deadlock. Console lines are printed as
-// each compute batch ends (platform_console.h). docs/platform.md and docs/chip.md.
+// A process elaborates one Platform (SystemC allows one elaboration per process). The
+// whole system is one run domain: every run goes through one lifecycle — boot tiles over
+// their SRAM, start the run, simulate, read its outcome, finish it, collect results;
+// `ipusim run` does it once (load() + run()), the host interface (tlm/host_if) as often
+// as the host asks. A run lasts until every booted tile has halted, or until the first
+// (in simulated time) fault, failed exchange or sync deadlock; a host's run also pauses
+// where a copy starts to wait on a host stream. Console lines are printed as each compute
+// batch ends (platform_console.h). docs/platform.md and docs/chip.md.
 #pragma once
 
 #include <atomic>
@@ -28,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <ranges>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -61,12 +64,6 @@ struct PlatformOptions {
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
   // Keep every tile's superstep records in the result when at most this many tiles run.
   uint32_t per_tile_supersteps_max = 64;
-  // What one run spans (a run domain: its own RunControl, sync group, cycle 0 and
-  // halt counts). System: the whole system runs as one (`ipusim run`; zone 2 spans every
-  // IPU). Board: each board is a device of its own (tlm/host_if), run, paused and reset
-  // on its own; domain d = board d.
-  enum class RunScope { System, Board };
-  RunScope scope = RunScope::System;
   // Faults injected on the IPU-Links (`--link-faults`; docs/links.md): when set, replaces
   // the config's `link_faults`.
   std::optional<links::FaultPlan> link_faults;
@@ -82,9 +79,10 @@ struct LinkResult {
   links::LinkStats layer;              // all zero without faults
 };
 
-// How a run domain's run stands after a simulate() (a board's, for a device).
-struct BoardOutcome {
-  // StreamWait: the kernel starved while a copy of the board waits on a host stream.
+// How the run stands after a simulate().
+struct RunOutcome {
+  // StreamWait: copies wait on host streams (the run paused where the first began to
+  // wait, or the kernel starved with one waiting).
   enum class Kind { Running, Paused, Halted, Error, StreamWait };
   Kind kind = Kind::Running;
   std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
@@ -92,16 +90,18 @@ struct BoardOutcome {
   // every problem of its failed exchange or its deadlock; without a stop, why the kernel
   // starved with tiles waiting.
   std::vector<Problem> problems;
-  std::optional<streaming::StreamWait> stream;  // StreamWait: the oldest blocked copy
+  // StreamWait, by board: the board's oldest copy blocked on a host stream (none: no
+  // copy of the board waits).
+  std::vector<std::optional<streaming::StreamWait>> streams;
 };
 
-// A run domain's figures since its last reset (a board's, for a device).
+// One board's figures since the last reset (its own tiles and fabrics).
 struct BoardStats {
-  uint64_t cycles = 0;          // max over booted tiles (where simulated time reached)
-  uint64_t instret = 0;         // all booted tiles
+  uint64_t cycles = 0;          // max over the board's booted tiles (where simulated time reached)
+  uint64_t instret = 0;         // the board's booted tiles
   uint64_t supersteps = 0;      // syncs released on the board's first IPU with booted tiles
   uint64_t exchange_bytes = 0;  // delivered by the board's fabrics
-  uint64_t sim_time_ps = 0;     // SystemC time since the board's last RUN from READY (or reset)
+  uint64_t sim_time_ps = 0;     // SystemC time since the last RUN from READY (or reset)
   uint32_t booted = 0;
   int32_t exit_code = 0;        // lowest-numbered halted tile's non-zero code, else 0
 };
@@ -202,43 +202,49 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const tile::TileEngine& engine() const { return *engine_; }
 
   // ---- the lifecycle of a run (docs/platform.md "How a run proceeds") -----------------
-  // boot tiles -> start_domain -> simulate ... -> domain_outcome -> finish_domain ->
-  // results; then reset_domain to boot again. load() + run() are this lifecycle for the
-  // whole system once (`ipusim run`); the host interface drives it board by board.
-  // Called between simulate()s, on the thread that runs the kernel.
+  // boot tiles -> start_run -> simulate ... -> outcome -> finish_run -> results; then
+  // reset_run to boot again. load() + run() are this lifecycle once (`ipusim run`); the
+  // host interface drives it as the host's commands come, on the thread that runs the
+  // kernel, between simulate()s.
   // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
   void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
   // A run from the booted state: cycle 0 becomes the current SystemC time; the booted
-  // tiles become the participants of their IPU's syncs and exchanges and start; every
-  // IPU of the domain holds its `supersteps`-th sync release (0: none). A non-empty
-  // `trace_path` gets the run's superstep trace (Timeline, as `--trace`) when it is
-  // finished; a path that cannot be opened or written costs the trace (a line on
-  // stderr), not the run. continue_domain releases what was held (a paused run goes on).
-  void start_domain(uint32_t domain, uint32_t supersteps, const std::string& trace_path = {});
-  void continue_domain(uint32_t domain, uint32_t supersteps);
-  // Runs the kernel until nothing is pending, a domain's run stops (RunControl), or the
-  // engine sees `attention` (set_attention). Returns true if the kernel starved.
+  // tiles become the participants of their IPU's syncs and exchanges and start; IPU i
+  // holds its supersteps[i]-th sync release (0 or past the span's end: none). A
+  // non-empty `trace_path` gets the run's superstep trace (Timeline, as `--trace`) when
+  // it is finished; a path that cannot be opened or written costs the trace (a line on
+  // stderr), not the run. continue_run releases what was held (a paused run goes on) and
+  // resumes a run paused on a host stream.
+  void start_run(std::span<const uint32_t> supersteps, const std::string& trace_path = {});
+  void continue_run(std::span<const uint32_t> supersteps);
+  // Runs the kernel until nothing is pending, the run stops or pauses (RunControl), or
+  // the engine sees `attention` (set_attention). Returns true if the kernel starved.
   bool simulate();
+  // One delta cycle at the current SystemC time, which does not move: while the run is
+  // paused on a host stream, the host's DMA retires in zero simulated time. Returns
+  // whether anything more is due at this time.
+  bool simulate_delta();
   void set_attention(const std::atomic<bool>* flag) { engine_->set_attention(flag); }
-  // How the domain's run stands; `starved`: what simulate() returned.
-  BoardOutcome domain_outcome(uint32_t domain, bool starved) const;
-  // Stops the domain's tiles where they are (an error or an abort): nothing of it runs
-  // again until reset_domain().
-  void freeze_domain(uint32_t domain);
-  // The domain's run is over (halted, error, abort): closes the supersteps of the tiles
-  // that did not halt (marked incomplete) and writes the domain's trace. Once per run.
-  void finish_domain(uint32_t domain);
-  // Unboots every tile of the domain, zeroes its SRAM, clears its controllers, fabrics,
-  // run control and figures (a paused run is finished first: its trace is written).
-  void reset_domain(uint32_t domain);
-  BoardStats domain_stats(uint32_t domain) const;
-  // IPU `ipu`'s totals per superstep since its domain's last start (the SuperstepTotals
+  // How the run stands; `starved`: what simulate() returned.
+  RunOutcome outcome(bool starved) const;
+  // Stops every tile where it is (an error or an abort): nothing runs again until
+  // reset_run().
+  void freeze();
+  // The run is over (halted, error, abort): closes the supersteps of the tiles that did
+  // not halt (marked incomplete) and writes the run's trace. Once per run.
+  void finish_run();
+  // Unboots every tile, zeroes their SRAM, clears the controllers, fabrics, run control
+  // and figures (a paused run is finished first: its trace is written).
+  void reset_run();
+  // Board `board`'s figures: its tiles and fabrics, where the run's time reached.
+  BoardStats board_stats(uint32_t board) const;
+  // IPU `ipu`'s totals per superstep since the run's start (the SuperstepTotals
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
-  // The faults of the domain's next runs; the link statistics start again from zero.
-  // Between runs only.
-  void set_link_faults(uint32_t domain, const links::FaultPlan& plan);
+  // The faults of the next runs; the link statistics start again from zero. Between
+  // runs only.
+  void set_link_faults(const links::FaultPlan& plan);
   void flush_console() { console_.flush(); }
 
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
@@ -254,8 +260,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // sync::SyncObserver
   void sync_deadlock(const sync::SyncDeadlock& deadlock) override;
 
-  // A run domain: the IPUs one RunControl ends, with their sync group and cycle-0 epoch
-  // (PlatformOptions::scope: the whole system, or one board).
+  // The run domain: what one RunControl ends, with the sync group, the exchange group and
+  // the cycle-0 epoch of every IPU.
   struct Domain {
     std::unique_ptr<RunControl> control;
     std::unique_ptr<sync::GroupSync> group;
@@ -267,14 +273,13 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     uint32_t loaded = 0, halted = 0;
     uint64_t last_halt_cycle = 0;
   };
-  Domain& domain_of(uint32_t ipu) { return *domains_.at(ipu / ipus_per_domain_); }
-  // The global indices of a board's (a domain's) IPUs.
-  auto domain_ipus(uint32_t board) const {
-    return std::views::iota(board * ipus_per_domain_, (board + 1) * ipus_per_domain_);
+  // The global indices of a board's IPUs.
+  auto board_ipus(uint32_t board) const {
+    return std::views::iota(board * config_.board.ipus, (board + 1) * config_.board.ipus);
   }
-  // The first host-stream copy of the IPUs [first, first + count) that waits for a host.
-  std::optional<streaming::StreamWait> stream_wait(uint32_t first_ipu, uint32_t ipu_count) const;
-  Problem describe_stuck(uint32_t first_ipu, uint32_t ipu_count) const;
+  // Every board's oldest host-stream copy that waits for the host; empty if none waits.
+  std::vector<std::optional<streaming::StreamWait>> stream_waits() const;
+  Problem describe_stuck() const;
   // The problem records of what `stop` reports (described now: a deadlock names every
   // tile that arrived by the end).
   std::vector<Problem> stop_problems(const StopRequest& stop) const;
@@ -287,8 +292,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;
-  std::vector<std::unique_ptr<Domain>> domains_;
-  uint32_t ipus_per_domain_ = 1;
+  Domain domain_;
   std::vector<std::unique_ptr<Ipu>> ipus_;
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;

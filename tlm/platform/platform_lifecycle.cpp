@@ -1,7 +1,7 @@
-// The lifecycle of a run domain: boot, start, simulate, outcome, finish, reset, over and
-// over in one elaboration (docs/platform.md "How a run proceeds"). Platform::run calls
-// them once for the whole system; the host interface (tlm/host_if) board by board,
-// between simulate()s, on the kernel's thread.
+// The lifecycle of a run: boot, start, simulate, outcome, finish, reset, over and over in
+// one elaboration (docs/platform.md "How a run proceeds"). Platform::run calls them once;
+// the host interface (tlm/host_if) as the host's commands come, between simulate()s, on
+// the kernel's thread. The whole system is one run domain.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -18,16 +18,23 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
   tile::Tile& tile = ipus_.at(ipu)->tile(tile_index);
   if (!tile.loaded()) {
     ++loaded_;
-    ++domain_of(ipu).loaded;
+    ++domain_.loaded;
   }
   tile.boot(std::move(program), *engine_, *this);
 }
 
-void Platform::start_domain(uint32_t board, uint32_t supersteps, const std::string& trace_path) {
+namespace {
+
+uint32_t limit_of(std::span<const uint32_t> supersteps, uint32_t ipu) { return ipu < supersteps.size() ? supersteps[ipu] : 0; }
+
+}  // namespace
+
+void Platform::start_run(std::span<const uint32_t> supersteps, const std::string& trace_path) {
   // Cycle 0 is now: DMA before the run moved SystemC time on.
-  Domain& dom = *domains_.at(board);
+  Domain& dom = domain_;
   dom.epoch = sc_core::sc_time_stamp();
   dom.finished = false;
+  dom.control->resume();
   if (!trace_path.empty()) {
     try {
       dom.timeline = std::make_unique<Timeline>(trace_path, config_.board.chip.clock_hz, options_.timeline_tracks_max);
@@ -35,34 +42,33 @@ void Platform::start_domain(uint32_t board, uint32_t supersteps, const std::stri
     } catch (const std::runtime_error& e) {
       // The host interface checked the path when the host set it; a directory that went
       // away since costs the trace only, not the run.
-      std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());
+      std::fprintf(stderr, "ipusim: %s\n", e.what());
     }
   }
-  for (const uint32_t i : domain_ipus(board)) {
-    Ipu& ipu = *ipus_[i];
-    accounts_.clear(i);
+  for (auto& p : ipus_) {
+    Ipu& ipu = *p;
+    accounts_.clear(ipu.index());
     ipu.prepare_run();
     if (dom.timeline) add_timeline_ipu(*dom.timeline, ipu);
-    ipu.sync_controller().set_superstep_limit(supersteps);
+    ipu.sync_controller().set_superstep_limit(limit_of(supersteps, ipu.index()));
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
   }
-  // The sync group is the domain's IPUs that run a program: its external sync gathers
-  // to their centre over the links and releases back (docs/sync.md).
+  // The sync group is the IPUs that run a program: its external sync gathers to their
+  // centre over the links and releases back (docs/sync.md).
   std::vector<uint32_t> members;
-  for (const uint32_t i : domain_ipus(board))
-    if (ipus_[i]->loaded_tiles() > 0) members.push_back(i);
+  for (const auto& ipu : ipus_)
+    if (ipu->loaded_tiles() > 0) members.push_back(ipu->index());
   dom.group->set_latency_cycles(
       members.empty() ? 0 : links::sync_group_path(topology_, members, config_.board.chip).latency_cycles);
 }
 
-void Platform::finish_domain(uint32_t board) {
-  Domain& dom = *domains_.at(board);
+void Platform::finish_run() {
+  Domain& dom = domain_;
   if (dom.finished) return;
   dom.finished = true;
-  for (const uint32_t i : domain_ipus(board)) {
-    Ipu& ipu = *ipus_[i];
-    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
-      if (ipu.tile(t).loaded() && ipu.tile(t).state() != tile::TileState::Halted) ipu.tile(t).end_accounting();
+  for (auto& ipu : ipus_) {
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t)
+      if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted) ipu->tile(t).end_accounting();
   }
   if (!dom.timeline) return;
   // Dropped even if writing fails: the next run starts a trace of its own.
@@ -72,13 +78,13 @@ void Platform::finish_domain(uint32_t board) {
     timeline->write();
   } catch (const std::runtime_error& e) {
     if (!hosts) throw;  // `ipusim run --trace`: a trace it cannot write is the run's error
-    std::fprintf(stderr, "ipusim: board %u: %s\n", board, e.what());  // a host's: costs the trace
+    std::fprintf(stderr, "ipusim: %s\n", e.what());  // a host's: costs the trace
   }
 }
 
-void Platform::continue_domain(uint32_t board, uint32_t supersteps) {
-  for (const uint32_t i : domain_ipus(board))
-    ipus_[i]->sync_controller().continue_run(supersteps);
+void Platform::continue_run(std::span<const uint32_t> supersteps) {
+  domain_.control->resume();
+  for (auto& ipu : ipus_) ipu->sync_controller().continue_run(limit_of(supersteps, ipu->index()));
 }
 
 bool Platform::simulate() {
@@ -86,61 +92,69 @@ bool Platform::simulate() {
   return !sc_core::sc_pending_activity();
 }
 
-BoardOutcome Platform::domain_outcome(uint32_t board, bool starved) const {
-  const Domain& dom = *domains_.at(board);
-  BoardOutcome out;
+bool Platform::simulate_delta() {
+  if (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  return sc_core::sc_pending_activity_at_current_time();
+}
+
+RunOutcome Platform::outcome(bool starved) const {
+  const Domain& dom = domain_;
+  RunOutcome out;
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
     out.problems = stop_problems(*stop);
-    out.kind = stop->kind == StopRequest::Kind::Finished ? BoardOutcome::Kind::Halted : BoardOutcome::Kind::Error;
+    out.kind = stop->kind == StopRequest::Kind::Finished ? RunOutcome::Kind::Halted : RunOutcome::Kind::Error;
     return out;
   }
-  const uint32_t first = board * ipus_per_domain_;
+  // A copy waiting on a host stream comes first: its IPU cannot reach a sync until the
+  // host serves the stream, whatever the others hold. The run paused at the end of the
+  // time the first copy began to wait (RunControl::request_pause), so every copy that
+  // waits by then is named.
+  if (dom.control->paused() || starved) {
+    out.streams = stream_waits();
+    if (!out.streams.empty()) {
+      out.kind = RunOutcome::Kind::StreamWait;
+      return out;
+    }
+  }
   if (!starved) {
-    // Other boards keep the kernel busy: this one is paused all the same if each of its
-    // IPUs holds a release or has no tile left (nothing of it can move until RUN).
+    // Something else keeps the kernel busy (DMA): the run is paused all the same if each
+    // IPU holds a release or has no tile left (nothing of it can move until RUN).
     bool holds = false;
-    for (const uint32_t i : domain_ipus(board)) {
-      const sync::SyncController& sc = ipus_[i]->sync_controller();
+    for (const auto& ipu : ipus_) {
+      const sync::SyncController& sc = ipu->sync_controller();
       if (sc.holding())
         holds = true;
       else if (sc.departed() < sc.participants())
         return out;  // Running
     }
-    if (holds) out.kind = BoardOutcome::Kind::Paused;
+    if (holds) out.kind = RunOutcome::Kind::Paused;
     return out;
   }
-  // A copy waiting on a host stream comes first: its IPU cannot reach a sync until the
-  // host serves the stream, whatever the others hold.
-  if (auto wait = stream_wait(first, ipus_per_domain_)) {
-    out.kind = BoardOutcome::Kind::StreamWait;
-    out.stream = wait;
-    return out;
-  }
-  for (const uint32_t i : domain_ipus(board))
-    if (ipus_[i]->sync_controller().holding()) {
-      out.kind = BoardOutcome::Kind::Paused;
+  for (const auto& ipu : ipus_)
+    if (ipu->sync_controller().holding()) {
+      out.kind = RunOutcome::Kind::Paused;
       return out;
     }
   if (dom.halted == dom.loaded) {
-    out.kind = BoardOutcome::Kind::Halted;
+    out.kind = RunOutcome::Kind::Halted;
     return out;
   }
-  out.kind = BoardOutcome::Kind::Error;
-  out.problems = {describe_stuck(first, ipus_per_domain_)};
+  out.kind = RunOutcome::Kind::Error;
+  out.problems = {describe_stuck()};
   return out;
 }
 
-void Platform::freeze_domain(uint32_t board) {
-  for (const uint32_t i : domain_ipus(board)) engine_->set_frozen(i, true);
+void Platform::freeze() {
+  for (auto& ipu : ipus_) engine_->set_frozen(ipu->index(), true);
 }
 
-void Platform::reset_domain(uint32_t board) {
-  finish_domain(board);  // a paused run's trace is written with what it did
-  Domain& dom = *domains_.at(board);
-  for (const uint32_t i : domain_ipus(board)) {
-    Ipu& ipu = *ipus_[i];
-    engine_->set_frozen(i, true);  // drops its ready tiles
+void Platform::reset_run() {
+  finish_run();  // a paused run's trace is written with what it did
+  Domain& dom = domain_;
+  for (auto& p : ipus_) {
+    Ipu& ipu = *p;
+    engine_->set_frozen(ipu.index(), true);  // drops its ready tiles
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
       tile::Tile& tile = ipu.tile(t);
       if (tile.loaded()) --loaded_;
@@ -148,7 +162,7 @@ void Platform::reset_domain(uint32_t board) {
     }
     ipu.sync_controller().reset();
     ipu.exchange_fabric().reset();
-    engine_->set_frozen(i, false);
+    engine_->set_frozen(ipu.index(), false);
   }
   console_.flush();
   dom.group->reset();
@@ -156,18 +170,22 @@ void Platform::reset_domain(uint32_t board) {
   dom.control->rearm();
   dom.loaded = dom.halted = 0;
   dom.last_halt_cycle = 0;
-  for (const uint32_t i : domain_ipus(board)) accounts_.clear(i);
+  for (auto& ipu : ipus_) accounts_.clear(ipu->index());
   dom.epoch = sc_core::sc_time_stamp();
 }
 
-BoardStats Platform::domain_stats(uint32_t board) const {
-  const Domain& dom = *domains_.at(board);
+BoardStats Platform::board_stats(uint32_t board) const {
+  const Domain& dom = domain_;
   const auto& stop = dom.control->fired();
-  const uint64_t end = stop ? stop->cycle : std::numeric_limits<uint64_t>::max();
+  // Where simulated time has reached: tiles compute ahead of it, and a run paused (a host
+  // stream, the ticker) must not count cycles the kernel has not got to.
+  TileClock clock(config_.board.chip.clock_hz);
+  clock.set_epoch(&dom.epoch);
+  const uint64_t end = stop ? stop->cycle : clock.cycle_at(sc_core::sc_time_stamp());
   BoardStats s;
   bool counted_supersteps = false;
-  for (const uint32_t i : domain_ipus(board)) {
-    const Ipu& ipu = *ipus_[i];
+  for (const uint32_t i : board_ipus(board)) {
+    const Ipu& ipu = *ipus_.at(i);
     bool any = false;
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
       const tile::Tile& tile = ipu.tile(t);

@@ -13,6 +13,9 @@ RunControl::RunControl(sc_core::sc_module_name name, double clock_hz) : sc_modul
   SC_METHOD(fire);
   sensitive << stop_event_;
   dont_initialize();
+  SC_METHOD(pause);
+  sensitive << pause_event_;
+  dont_initialize();
 }
 
 void RunControl::request(StopRequest request) {
@@ -30,8 +33,23 @@ void RunControl::fire() {
   sc_core::sc_pause();
 }
 
+void RunControl::request_pause() { pause_event_.notify(sc_core::SC_ZERO_TIME); }
+
+// Another delta while anything else is due now: the pause comes after the last of them.
+void RunControl::pause() {
+  if (fired_) return;
+  if (sc_core::sc_pending_activity_at_current_time()) {
+    pause_event_.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  paused_ = true;
+  sc_core::sc_pause();
+}
+
 void RunControl::rearm() {
   stop_event_.cancel();
+  pause_event_.cancel();
+  paused_ = false;
   best_.reset();
   fired_.reset();
 }

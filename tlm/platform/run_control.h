@@ -1,4 +1,4 @@
-// Ends the simulation at the right simulated time (one SystemC method).
+// Ends or pauses the simulation at the right simulated time (two SystemC methods).
 //
 // Tiles compute ahead of SystemC time, so what stops a run (a fault, a failed exchange, a
 // sync deadlock, the last halt) is known before simulated time reaches it. Each is a
@@ -7,6 +7,12 @@
 // there. Any
 // earlier event still happens first, so the run ends at the first stop in simulated
 // time whatever order the requests came in, and SystemC time ends at that cycle.
+//
+// A pause (request_pause: a copy began to wait on a host stream) is no end: the kernel
+// pauses once everything due at the current SystemC time has run (no delta left), so
+// every copy that blocks at that time is waiting when the host looks, and the host's
+// service starts from a state that does not depend on the order of the deltas. The run
+// goes on after resume().
 #pragma once
 
 #include <cstdint>
@@ -44,13 +50,22 @@ class RunControl : public sc_core::sc_module {
   // The request that ended the run (empty if the simulation ran out of events first).
   const std::optional<StopRequest>& fired() const { return fired_; }
 
+  // From the kernel's thread: pause at the end of the current time (see above).
+  void request_pause();
+  // The kernel paused for a request_pause() and the run has not been resumed since.
+  bool paused() const { return paused_; }
+  void resume() { paused_ = false; }
+
  private:
-  void fire();  // SC_METHOD
+  void fire();   // SC_METHOD
+  void pause();  // SC_METHOD: pauses once no delta is left at the current time
 
   TileClock clock_;
   std::optional<StopRequest> best_;
   std::optional<StopRequest> fired_;
   sc_core::sc_event stop_event_;
+  sc_core::sc_event pause_event_;
+  bool paused_ = false;
 };
 
 }  // namespace ipusim::platform

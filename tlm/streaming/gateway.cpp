@@ -327,6 +327,7 @@ bool Gateway::stream_copy(GatewayCopy& c, std::vector<Problem>& errors) {
     for (Waiter& w : waiters_)
       if (w.id == waiter) w.wait.bytes = bytes;
     waiting = true;
+    if (!held_ && wait_listener_) wait_listener_();  // the host is wanted now
     sc_core::wait(fifo_changed_);
   }
   leave();

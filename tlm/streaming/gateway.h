@@ -20,6 +20,8 @@
 //                               STREAM_FIFO_BYTES)
 //   fifo_event / set_fifo_listener       notice of every level change
 //   stream_wait()               the stream a blocked copy waits on (STATE_STREAM_WAIT)
+//   set_wait_listener(f)        f() when a copy begins to wait on the host (not while
+//                               held): the platform pauses the run there
 //   set_host_connected(false)   no host will ever serve the streams: a copy that would
 //                               block is an error instead (the CLI, `ipusim run`)
 //   hold_streams(true / false)  blocked copies take no FIFO bytes while held (the device
@@ -134,6 +136,9 @@ class Gateway : public sc_core::sc_module {
   // The oldest copy blocked on a host stream, if any.
   std::optional<StreamWait> stream_wait() const;
   void set_host_connected(bool connected) { config_.host_connected = connected; }
+  // Called (on the kernel's thread) each time a copy goes to sleep lacking what only the
+  // host can give, unless the streams are held. One listener; empty: none.
+  void set_wait_listener(std::function<void()> listener) { wait_listener_ = std::move(listener); }
   // While held, a blocked stream copy moves no bytes (the FIFO levels are the host's
   // alone); releasing lets every blocked copy look at its FIFO again.
   void hold_streams(bool held);
@@ -181,6 +186,7 @@ class Gateway : public sc_core::sc_module {
   bool held_ = false;
   sc_core::sc_event fifo_changed_;
   std::function<void(uint32_t, bool)> listener_;
+  std::function<void()> wait_listener_;
   sc_core::sc_time gateway_free_;
   uint64_t smem_copies_ = 0, smem_bytes_read_ = 0, smem_bytes_written_ = 0;
   uint64_t stream_bytes_in_ = 0, stream_bytes_out_ = 0, failed_checks_ = 0;

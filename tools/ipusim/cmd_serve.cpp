@@ -1,8 +1,10 @@
-// `ipusim serve --config FILE --socket PATH [--board N]`: elaborates the system in this
-// process and serves one board's host interface on a Unix socket (mode 0600) to one
-// client at a time, until SIGINT or SIGTERM, which remove the socket. The driver's socket
-// transport ("unix:PATH") is the client. docs/host_driver.md, "ipusim serve".
-// Exit status: 0 after a signal, 2 for bad input (config, board, socket path).
+// `ipusim serve --config FILE --socket PATH`: elaborates a one-board system (a chip or a
+// board config) in this process and serves its host interface on a Unix socket (mode
+// 0600) to one client at a time, until SIGINT or SIGTERM, which remove the socket. The
+// driver's socket transport ("unix:PATH") is the client. The boards of a multi-board
+// system run as one device (docs/host_if.md), which one board's socket cannot carry:
+// such a config is refused. docs/host_driver.md, "ipusim serve".
+// Exit status: 0 after a signal, 2 for bad input (config, socket path).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -20,7 +22,6 @@ namespace {
 struct ServeOptions {
   std::string config;
   std::string socket;
-  uint32_t board = 0;
   bool quiet = false;
 };
 
@@ -32,18 +33,21 @@ int run_serve(const ServeOptions& o) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
   }
-  if (o.board >= system->board_count()) {
-    std::fprintf(stderr, "ipusim: error: --board %u: %s has %zu board(s)\n", o.board, o.config.c_str(),
-                 system->board_count());
+  if (system->board_count() != 1) {
+    std::fprintf(stderr,
+                 "ipusim: error: serve: %s has %zu boards; the boards of a system run as one device (a run starts on "
+                 "every board at once), and the socket serves one board's host interface: serve a one-board system "
+                 "(a chip or board config), or open this one in process (config:%s)\n",
+                 o.config.c_str(), system->board_count(), o.config.c_str());
     return 2;
   }
   serve::ServerOptions options;
-  options.board = o.board;
-  options.name = "ipusim serve " + o.config + " board " + std::to_string(o.board);
+  options.board = 0;
+  options.name = "ipusim serve " + o.config;
   options.handle_signals = true;
   options.log = o.quiet ? nullptr : &std::cerr;
   try {
-    serve::DeviceServer server(system->board_link(o.board), o.socket, options);
+    serve::DeviceServer server(system->board_link(0), o.socket, options);
     if (!o.quiet) std::cerr << "ipusim serve: listening on " << o.socket << std::endl;
     server.run();
   } catch (const serve::SocketPathError& e) {
@@ -57,10 +61,9 @@ int run_serve(const ServeOptions& o) {
 
 void add_serve_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve one board's host interface on a Unix socket (for ipudrv)");
+  CLI::App* cmd = app.add_subcommand("serve", "Serve a one-board system's host interface on a Unix socket (for ipudrv)");
   cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
   cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
-  cmd->add_option("--board", options->board, "Board of the system to serve")->default_val(0);
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }

@@ -1,13 +1,19 @@
-// ipudrv: the host driver of an ipusim board, the API a driver for the silicon would offer.
-// It knows a device only through its host interface (registers, DMA rings in host memory,
-// one interrupt; docs/host_if.md), reached through a transport: in-process (a simulated
-// system elaborated in this process) or a socket to `ipusim serve`.
+// ipudrv: the host driver of an ipusim system, the API a driver for the silicon would
+// offer. A device is a whole system — a board, or a pod of boards with all their IPUs —
+// and the driver knows it only through each board's host interface (registers, DMA rings
+// in host memory, one interrupt per board; docs/host_if.md), reached through a
+// transport: in-process (a simulated system elaborated in this process) or a socket to
+// `ipusim serve`.
 //
-//   auto devices = ipudrv::enumerate("config:configs/m2000.yaml");  // or "unix:/tmp/ipu.sock"
-//   auto dev = devices.at(0).open();
+//   auto devices = ipudrv::enumerate("config:configs/pod16.yaml");  // or "unix:/tmp/ipu.sock"
+//   auto dev = devices.at(0).open();   // 16 IPUs on 4 boards: device IPUs 0..15
 //   dev->load(ipudrv::Elf::from_file("kernel.elf"));
 //   dev->write_symbol(0, 0, "input", bytes);
 //   auto result = dev->run();          // until every tile halts; throws ipudrv::Error
+//
+// IPU numbers: every `ipu` of this API is a device IPU, 0 .. info().ipus - 1; device IPU
+// i is IPU i % ipus_per_board of board i / ipus_per_board. Streaming memory and host
+// streams belong to a board (its gateway): the calls without a board mean board 0.
 //
 // Thread safety: a Device may be used from several threads; calls are serialised, and a
 // call made while a run is in flight (run_async) throws UsageError, except stats(),
@@ -31,15 +37,19 @@
 
 namespace ipudrv {
 
-// What a board reports in its identification registers.
+// What the device's boards report in their identification registers.
 struct DeviceInfo {
-  std::string locator;         // how it was found ("unix:/tmp/s", "config:configs/m2000.yaml#1")
+  std::string locator;         // how it was found ("unix:/tmp/s", "config:configs/pod16.yaml")
   uint32_t version_major = 0, version_minor = 0;  // register map version
-  uint32_t board_index = 0;
-  uint32_t ipus = 0, tiles_per_ipu = 0, workers = 0, system_ipus = 0;
+  uint32_t board_index = 0;    // the device's first board (0: the device is the whole system)
+  uint32_t boards = 1;         // boards of the device, each with its own host interface
+  uint32_t ipus = 0;           // IPUs of the device, every board's: device IPUs 0 .. ipus - 1
+  uint32_t ipus_per_board = 0; // device IPU i is IPU i % ipus_per_board of board i / ipus_per_board
+  uint32_t tiles_per_ipu = 0, workers = 0;
+  uint32_t system_ipus = 0;    // IPUs of the simulated system (= ipus: a device is the system)
   uint32_t sram_bytes = 0;     // per tile; tile addresses start at IPU_SRAM_BASE (ipu/xipu_isa.h)
   uint32_t tile_clock_khz = 0;
-  uint64_t smem_bytes = 0;     // streaming memory (0: none)
+  uint64_t smem_bytes = 0;     // streaming memory of each board (0: none)
   uint32_t host_link_mbps = 0;
   uint32_t stream_fifo_bytes = 0;
   bool has_streams = false;
@@ -57,13 +67,14 @@ struct OpenOptions {
 
 enum class RunState { kPaused, kHalted };
 
+// The device's figures, merged over its boards (each board counts its own tiles).
 struct RunStats {
-  uint64_t cycles = 0;          // tile cycles since reset (the latest tile)
-  uint64_t instructions = 0;    // retired by all tiles since reset
-  uint32_t supersteps = 0;      // since reset
-  uint64_t exchange_bytes = 0;
+  uint64_t cycles = 0;          // tile cycles since reset (the latest tile of any board)
+  uint64_t instructions = 0;    // retired by all tiles since reset (summed over boards)
+  uint32_t supersteps = 0;      // since reset (the first board with booted tiles)
+  uint64_t exchange_bytes = 0;  // summed over boards
   uint64_t sim_time_ns = 0;
-  uint32_t booted_tiles = 0;
+  uint32_t booted_tiles = 0;    // summed over boards
 };
 
 // One superstep of one IPU, summed over the tiles that ran it (docs/chip.md
@@ -86,19 +97,20 @@ struct RunResult {
   RunState state = RunState::kHalted;
   int32_t exit_code = 0;        // HALTED: 0 or the lowest-numbered tile's non-zero code
   RunStats stats;
-  uint32_t stream_services = 0; // STREAM_WAIT stops the driver served in this run
-  // [IPU of the board][superstep k]: every superstep since the program started (the
-  // first run after load), as of this run's end; a run of n supersteps sees them grow.
+  uint32_t stream_services = 0; // host streams the driver served at STREAM_WAIT stops in this run
+  // [device IPU][superstep k]: every superstep since the program started (the first run
+  // after load), as of this run's end; a run of n supersteps sees them grow.
   std::vector<std::vector<SuperstepStats>> supersteps;
 };
 
-// A range of the board's streaming memory, from Device::alloc_smem.
+// A range of a board's streaming memory, from Device::alloc_smem.
 struct SmemBuffer {
   uint64_t offset = 0;
   uint64_t bytes = 0;
+  uint32_t board = 0;
 };
 
-// Tiles that run one ELF: IPU `ipu` of the board, tiles [tile_first, tile_first + tile_count).
+// Tiles that run one ELF: device IPU `ipu`, tiles [tile_first, tile_first + tile_count).
 struct TileRange {
   uint32_t ipu = 0, tile_first = 0, tile_count = 0;
   auto operator<=>(const TileRange&) const = default;
@@ -135,24 +147,34 @@ class Device {
   void write_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<const std::byte> data);
   void read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<std::byte> out);
 
-  // Streaming memory: a first-fit allocator over [0, SMEM_SIZE).
-  SmemBuffer alloc_smem(uint64_t bytes, uint64_t align = 64);
+  // Streaming memory of each board (its tiles' copies reach their own board's): a
+  // first-fit allocator over [0, SMEM_SIZE) per board. Without a board: board 0.
+  SmemBuffer alloc_smem(uint64_t bytes, uint64_t align = 64, uint32_t board = 0);
   void free_smem(const SmemBuffer& buffer);
   void write_smem(uint64_t offset, std::span<const std::byte> data);
   void read_smem(uint64_t offset, std::span<std::byte> out);
+  void write_smem(uint32_t board, uint64_t offset, std::span<const std::byte> data);
+  void read_smem(uint32_t board, uint64_t offset, std::span<std::byte> out);
 
-  // Host streams (ids 0 .. IPU_STREAMS-1 per direction). A buffer must outlive the
-  // connection; h2d buffers are consumed front to back, d2h buffers filled front to back.
+  // Host streams (ids 0 .. IPU_STREAMS-1 per direction and board: a tile's copies use its
+  // own board's). A buffer must outlive the connection; h2d buffers are consumed front to
+  // back, d2h buffers filled front to back. Without a board: board 0.
   void connect_h2d_stream(uint32_t id, std::span<const std::byte> source);
   void connect_h2d_stream(uint32_t id, StreamFill fill);
   void connect_d2h_stream(uint32_t id, std::span<std::byte> sink);
   void connect_d2h_stream(uint32_t id, StreamDrain drain);
   void disconnect_stream(uint32_t id);                // both directions
   size_t d2h_stream_bytes(uint32_t id) const;         // bytes a d2h buffer has received
+  void connect_h2d_stream(uint32_t board, uint32_t id, std::span<const std::byte> source);
+  void connect_h2d_stream(uint32_t board, uint32_t id, StreamFill fill);
+  void connect_d2h_stream(uint32_t board, uint32_t id, std::span<std::byte> sink);
+  void connect_d2h_stream(uint32_t board, uint32_t id, StreamDrain drain);
+  void disconnect_stream(uint32_t board, uint32_t id);
+  size_t d2h_stream_bytes(uint32_t board, uint32_t id) const;
 
-  // Runs `supersteps` supersteps (0: until every tile halts), serving host streams on
-  // the way. Throws the typed error of a device error, TimeoutError after `timeout`
-  // (the run goes on; abort() or reset() stops it).
+  // Runs `supersteps` supersteps (0: until every tile halts) on every board at once,
+  // serving host streams of any board on the way. Throws the typed error of a device
+  // error, TimeoutError after `timeout` (the run goes on; abort() or reset() stops it).
   RunResult run(uint32_t supersteps = 0,
                 std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
   std::future<RunResult> run_async(uint32_t supersteps = 0);
@@ -167,18 +189,22 @@ class Device {
   // halted, error, abort, or reset() after a paused run — before run() returns. "" stops
   // tracing. Throws UsageError if the device cannot open `path` for writing.
   void set_trace(const std::string& path);
-  // [IPU of the board][superstep k] since the program started, as of the last run's end
+  // [device IPU][superstep k] since the program started, as of the last run's end
   // (what RunResult::supersteps holds; also after a run that threw a device error).
   std::vector<std::vector<SuperstepStats>> superstep_stats();
-  // The same for IPU `ipu` of the board alone (UsageError past the board's IPUs).
+  // The same for device IPU `ipu` alone (UsageError past the device's IPUs).
   std::vector<SuperstepStats> superstep_stats(uint32_t ipu);
 
-  // The device's error registers now (code 0: none).
+  // The device's error registers now (code 0: none): the first board's that has an error
+  // (a run's error is on every board), else board 0's. IPUs are device IPUs.
   DeviceErrorInfo error_registers();
 
-  // Raw register access, for diagnostics and tests of the device itself.
+  // Raw register access, for diagnostics and tests of the device itself (board 0, or
+  // `board`).
   uint32_t read_register(uint32_t offset);
   void write_register(uint32_t offset, uint32_t value);
+  uint32_t read_register(uint32_t board, uint32_t offset);
+  void write_register(uint32_t board, uint32_t offset, uint32_t value);
 
   explicit Device(std::unique_ptr<DeviceImpl> impl);
 
@@ -201,12 +227,12 @@ class DeviceRef {
   std::shared_ptr<const Source> source_;
 };
 
-// Devices behind a locator, one per board:
+// Devices behind a locator: one, the whole system with every board:
 //   "config:PATH" or a plain PATH   a system config elaborated in this process
-//   "unix:PATH"                     an `ipusim serve` socket (one board)
+//   "unix:PATH"                     an `ipusim serve` socket
 std::vector<DeviceRef> enumerate(const std::string& locator);
 
-// enumerate(locator).at(board).open(options), with a UsageError naming the board count.
-std::unique_ptr<Device> open(const std::string& locator, uint32_t board = 0, const OpenOptions& options = {});
+// enumerate(locator).at(device).open(options), with a UsageError naming the device count.
+std::unique_ptr<Device> open(const std::string& locator, uint32_t device = 0, const OpenOptions& options = {});
 
 }  // namespace ipudrv

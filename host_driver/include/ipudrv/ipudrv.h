@@ -33,12 +33,16 @@ enum ipudrv_status {
 
 typedef struct ipudrv_device ipudrv_device;
 
+/* A device is a whole system: `ipus` IPUs on `boards` boards; every `ipu` argument is a
+   device IPU, 0 .. ipus - 1 (board ipu / ipus_per_board). Streaming memory and host
+   streams are board 0's. */
 typedef struct ipudrv_info {
   uint32_t version_major, version_minor, board_index;
   uint32_t ipus, tiles_per_ipu, workers, system_ipus;
   uint32_t sram_bytes, tile_clock_khz, host_link_mbps, stream_fifo_bytes;
-  uint64_t smem_bytes;
+  uint64_t smem_bytes;                 /* per board */
   uint32_t amp_f16_macs, amp_f32_macs; /* AMP multiply-accumulates per cycle per tile */
+  uint32_t boards, ipus_per_board;
 } ipudrv_info;
 
 typedef struct ipudrv_device_error {
@@ -83,7 +87,8 @@ int ipudrv_last_device_error(ipudrv_device_error* out);
 const char* ipudrv_status_name(int status);
 
 int ipudrv_count_devices(const char* locator, size_t* count);
-int ipudrv_open(const char* locator, uint32_t board, ipudrv_device** out);
+/* ipudrv_count_devices gives 1 for a locator: the system is one device (index 0). */
+int ipudrv_open(const char* locator, uint32_t device, ipudrv_device** out);
 void ipudrv_close(ipudrv_device* dev);
 int ipudrv_get_info(ipudrv_device* dev, ipudrv_info* out);
 int ipudrv_reset(ipudrv_device* dev);

@@ -252,4 +252,10 @@ std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path,
   return t;
 }
 
+std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path) {
+  std::vector<std::unique_ptr<Transport>> boards;
+  boards.push_back(make_socket_transport(socket_path));
+  return boards;
+}
+
 }  // namespace ipudrv::detail

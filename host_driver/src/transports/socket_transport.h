@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "transport.h"
 
@@ -18,5 +19,7 @@ struct SocketHello {
 
 // Connects and says HELLO. Throws TransportError (no server, refused) or ProtocolError.
 std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path, SocketHello* hello = nullptr);
+// The device behind the socket: one transport per board the server serves.
+std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path);
 
 }  // namespace ipudrv::detail

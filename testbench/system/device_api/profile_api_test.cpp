@@ -193,7 +193,7 @@ TEST_P(Profile, OneIpusSuperstepsInCppAndC) {
     ipu1 = dev->superstep_stats(1);
     EXPECT_EQ(ipu1, r.supersteps.at(1));
     EXPECT_FALSE(ipu1.empty());
-    expect_error<ipudrv::UsageError>([&] { dev->superstep_stats(2); }, "the board has 2 IPUs");
+    expect_error<ipudrv::UsageError>([&] { dev->superstep_stats(2); }, "the device has 2 IPUs");
   }
   ipudrv_device* c = nullptr;
   ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &c), IPUDRV_OK) << ipudrv_last_error();

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstring>
 
@@ -279,13 +281,16 @@ TEST(HostIf, InterruptsAreDeliveredForEnabledCauses) {
   EXPECT_EQ(calls.load(), before);
 }
 
-// Boards of one system are devices of their own: each runs, ends and resets alone.
-TEST(HostIf, BoardsRunAndResetIndependently) {
+// The boards of a system are one run domain: a run starts when every board has written
+// CTRL.RUN (zone 2 spans the boards), STATE is the same on every board, and a RESET or an
+// ABORT written to one board acts on all; errors name system IPUs on every board.
+TEST(HostIf, BoardsRunAsOneDomain) {
   config::SystemConfig two = small_system(4, 2);
   two.boards = 2;
   two.kind = "system";
   two.topology.clear();
-  two.links.push_back({2, 1, 3, 0});  // board 1's own link, as board 0's (zone 2 spans a board)
+  two.links.push_back({2, 1, 3, 0});  // board 1's IPUs, as board 0's
+  two.links.push_back({1, 1, 2, 0});  // and a link between the boards: IPU 1 - IPU 2
   auto sys = ModelSession::open(two, quiet());
   ASSERT_EQ(sys->boards(), 2u);
   TestHost b0(sys->link(0)), b1(sys->link(1));
@@ -293,41 +298,66 @@ TEST(HostIf, BoardsRunAndResetIndependently) {
   EXPECT_EQ(b1.reg(IPU_REG_SYSTEM_IPUS), 4u);
   auto halting = [](uint32_t code) {
     Asm a;
-    a.li(t0, 2);  // a zone-2 (group) sync: the board's IPUs only
+    a.li(t0, 2);  // a zone-2 (group) sync: every IPU of the system that runs a program
     a.sync(t0);
     a.li(a0, code);
     a.halt(a0);
     return program(a, "halt" + std::to_string(code) + ".elf");
   };
   b0.load(*halting(3), 0, 0, 4);
-  b0.load(*halting(3), 1, 0, 4);
+  EXPECT_EQ(b1.state(), IPU_STATE_READY) << "a BOOT on one board makes the domain READY";
   b1.load(*halting(5), 1, 2, 1);
-  EXPECT_EQ(b1.run(), IPU_STATE_HALTED) << b1.err_text();
-  EXPECT_EQ(b1.reg(IPU_REG_EXIT_CODE), 5u);
-  EXPECT_EQ(b1.reg(IPU_REG_SUPERSTEPS), 1u);
-  EXPECT_EQ(b0.state(), IPU_STATE_READY);
-  EXPECT_EQ(b0.run(), IPU_STATE_HALTED) << b0.err_text();
-  EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 3u);
-  EXPECT_EQ(b0.reg(IPU_REG_BOOTED_TILES), 8u);
-  b1.reset();
+  // Board 0 alone: RUNNING, and nothing runs until board 1 joins.
+  b0.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  EXPECT_EQ(b0.state(), IPU_STATE_RUNNING);
+  EXPECT_EQ(b1.state(), IPU_STATE_RUNNING);
   sys->wait_idle();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(b0.state(), IPU_STATE_RUNNING);
+  EXPECT_EQ(b0.reg64(IPU_REG_CYCLES_LO), 0u) << "the run has not started";
+  b0.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);  // twice before the others: refused on this board
+  ASSERT_TRUE(TestHost::wait_for([&] { return b0.reg(IPU_REG_ERR_CODE) == IPU_ERR_STATE; }, 5));
+  EXPECT_EQ(b1.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE);
+  EXPECT_EQ(b1.run(), IPU_STATE_HALTED) << b1.err_text();
   EXPECT_EQ(b0.state(), IPU_STATE_HALTED);
+  EXPECT_TRUE(b0.reg(IPU_REG_IRQ_STATUS) & IPU_IRQ_STATUS_RUN_DONE_MASK);
   EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 3u);
-  EXPECT_EQ(b1.state(), IPU_STATE_IDLE);
+  EXPECT_EQ(b1.reg(IPU_REG_EXIT_CODE), 5u);
+  EXPECT_EQ(b0.reg(IPU_REG_BOOTED_TILES), 4u) << "statistics stay per board";
+  EXPECT_EQ(b1.reg(IPU_REG_BOOTED_TILES), 1u);
+  EXPECT_EQ(b0.reg(IPU_REG_SUPERSTEPS), 1u);
+  EXPECT_EQ(b1.reg(IPU_REG_SUPERSTEPS), 1u) << "one zone-2 sync across both boards";
 
-  // A board pauses while another keeps running: board 1 loops forever, board 0 runs
-  // superstep by superstep.
-  b1.load(*forever_sync_loop(), 0, 0, 4);
-  b1.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
-  b0.reset();
+  // A RESET written to board 1 resets board 0 too.
+  b1.reset();
+  b0.setup_ring(0);
+  b0.setup_ring(1);
+  EXPECT_EQ(b0.state(), IPU_STATE_IDLE);
+  EXPECT_EQ(b0.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE);
+  sys->wait_idle();
+  EXPECT_EQ(b0.reg(IPU_REG_BOOTED_TILES), 0u);
+
+  // An ABORT before every board joined ends the run on every board.
   b0.load(*halting(4), 0, 0, 4);
-  EXPECT_EQ(b0.run(1, 10), IPU_STATE_PAUSED);
-  EXPECT_EQ(b1.state(), IPU_STATE_RUNNING);
-  EXPECT_EQ(b0.run(1, 10), IPU_STATE_HALTED);
-  EXPECT_EQ(b0.reg(IPU_REG_EXIT_CODE), 4u);
-  EXPECT_EQ(b1.state(), IPU_STATE_RUNNING);
+  b1.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  b0.set(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+  EXPECT_EQ(b1.state(), IPU_STATE_ERROR);
+  EXPECT_NE(b0.err_text().find("aborted"), std::string::npos) << b0.err_text();
+  EXPECT_NE(b1.err_text().find("aborted"), std::string::npos) << b1.err_text();
+  ASSERT_TRUE(TestHost::wait_for([&] { return b1.reg(IPU_REG_IRQ_STATUS) & IPU_IRQ_STATUS_RUN_DONE_MASK; }, 5));
+
+  // An ABORT written to board 1 stops a run of board 0's tiles (which loop forever).
+  b0.reset();
+  b1.setup_ring(0);
+  b1.setup_ring(1);
+  b0.load(*forever_sync_loop(), 0, 0, 4);
+  b0.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  b1.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  ASSERT_TRUE(TestHost::wait_for([&] { return b0.reg(IPU_REG_SUPERSTEPS) > 10; }, 10)) << "it runs";
   b1.set(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
-  EXPECT_TRUE(TestHost::wait_for([&] { return b1.state() == IPU_STATE_ERROR; }, 10));
+  EXPECT_TRUE(TestHost::wait_for([&] { return b0.state() == IPU_STATE_ERROR; }, 10));
+  EXPECT_EQ(b0.reg(IPU_REG_ERR_CODE), IPU_ERR_STATE);
+  EXPECT_EQ(b1.reg(IPU_REG_ERR_CODE), IPU_ERR_STATE);
 }
 
 }  // namespace

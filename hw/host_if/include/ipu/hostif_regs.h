@@ -24,7 +24,7 @@
 #endif
 
 #define IPU_VERSION_MAJOR 1u
-#define IPU_VERSION_MINOR 1u
+#define IPU_VERSION_MINOR 2u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
@@ -96,11 +96,11 @@
 #define IPU_REG_AMP_F32_MACS 0x038u /* ro: AMP f32 MACs per cycle per tile */
 #define IPU_REG_CTRL 0x040u /* cmd: commands; write one bit at a time */
 #define IPU_CTRL_RESET_SHIFT 0u
-#define IPU_CTRL_RESET_MASK 0x00000001u /* stop everything, unboot every tile, clear stats, errors, streams and DMA channels (mapped host memory and IRQ_MASK stay) */
+#define IPU_CTRL_RESET_MASK 0x00000001u /* stop everything, unboot every tile, clear stats, errors, streams and DMA channels (mapped host memory and IRQ_MASK stay); on every board of the system */
 #define IPU_CTRL_RUN_SHIFT 1u
-#define IPU_CTRL_RUN_MASK 0x00000002u /* start or continue the run (READY, PAUSED, STREAM_WAIT) for RUN_SUPERSTEPS supersteps */
+#define IPU_CTRL_RUN_MASK 0x00000002u /* start or continue the run (READY, PAUSED, STREAM_WAIT) for RUN_SUPERSTEPS supersteps; the run starts once every board of the system has written RUN (RUNNING until then) */
 #define IPU_CTRL_ABORT_SHIFT 2u
-#define IPU_CTRL_ABORT_MASK 0x00000004u /* stop a run at the next point the model can (STATE becomes ERROR with ERR_STATE 'aborted') */
+#define IPU_CTRL_ABORT_MASK 0x00000004u /* stop a run at the next point the model can (STATE becomes ERROR with ERR_STATE 'aborted'); on every board of the system */
 #define IPU_REG_STATUS 0x044u /* ro: run state */
 #define IPU_STATUS_STATE_SHIFT 0u
 #define IPU_STATUS_STATE_MASK 0x0000000Fu /* STATE_* */
@@ -108,7 +108,7 @@
 #define IPU_STATUS_DMA0_BUSY_MASK 0x00000100u /* channel 0 has descriptors in flight */
 #define IPU_STATUS_DMA1_BUSY_SHIFT 9u
 #define IPU_STATUS_DMA1_BUSY_MASK 0x00000200u /* channel 1 has descriptors in flight */
-#define IPU_REG_RUN_SUPERSTEPS 0x048u /* rw: supersteps (sync releases of every IPU) the next RUN may complete before PAUSED; 0 = until every tile halts */
+#define IPU_REG_RUN_SUPERSTEPS 0x048u /* rw: supersteps (sync releases of each IPU of this board) the next RUN may complete before PAUSED; 0 = until every tile halts */
 #define IPU_REG_EXIT_CODE 0x04Cu /* ro: HALTED: 0 if every tile exited 0, else the lowest-numbered tile's non-zero code */
 #define IPU_REG_CYCLES_LO 0x050u /* ro: tile cycles since reset (the latest tile), low word */
 #define IPU_REG_CYCLES_HI 0x054u /* ro: high word */
@@ -142,13 +142,13 @@
 #define IPU_IRQ_STATUS_BOOT_DONE_MASK 0x00000010u /* the model acted on a BOOT_CMD: its tiles are booted (BOOTED_TILES counts them) */
 #define IPU_REG_IRQ_MASK 0x0C4u /* rw: 1 = cause enabled (reset: 0) */
 #define IPU_REG_STREAM_WAIT_ID 0x0E0u /* ro: STREAM_WAIT: the stream tiles wait on */
-#define IPU_REG_STREAM_WAIT_BYTES 0x0E4u /* ro: STREAM_WAIT: bytes the host-to-device FIFO lacks, or the device-to-host FIFO holds */
+#define IPU_REG_STREAM_WAIT_BYTES 0x0E4u /* ro: STREAM_WAIT: bytes the host-to-device FIFO lacks, or the device-to-host FIFO holds; 0: no copy of this board waits (another board's does) */
 #define IPU_REG_STREAM_WAIT_DIR 0x0E8u /* ro: STREAM_WAIT: which way */
 #define IPU_STREAM_WAIT_DIR_D2H_SHIFT 0u
 #define IPU_STREAM_WAIT_DIR_D2H_MASK 0x00000001u /* 0: tiles read (fill the host-to-device FIFO), 1: tiles write (drain the device-to-host FIFO) */
 #define IPU_REG_STREAM_FIFO_BYTES 0x0ECu /* ro: capacity of each stream FIFO */
 #define IPU_REG_ERR_CODE 0x100u /* ro: ERR_* of the first error */
-#define IPU_REG_ERR_IPU 0x104u /* ro: IPU (on this board) of the tile named, or 0xFFFFFFFF */
+#define IPU_REG_ERR_IPU 0x104u /* ro: IPU of the tile named, numbered in the system (board b's IPU i is b * IPUS + i), or 0xFFFFFFFF */
 #define IPU_REG_ERR_TILE 0x108u /* ro: tile named, or 0xFFFFFFFF */
 #define IPU_REG_ERR_THREAD 0x10Cu /* ro: thread (0 = supervisor), or 0xFFFFFFFF */
 #define IPU_REG_ERR_PC 0x110u /* ro: pc of the instruction, or 0xFFFFFFFF */
@@ -157,7 +157,7 @@
 #define IPU_REG_ERR_COUNT 0x11Cu /* ro: errors since reset */
 #define IPU_REG_ERR_CYCLE_LO 0x120u /* ro: tile cycle of the error (run errors), low word */
 #define IPU_REG_ERR_CYCLE_HI 0x124u /* ro: high word */
-#define IPU_REG_ERR_PEER_IPU 0x128u /* ro: a problem between two tiles (EXCHANGE): IPU (on this board) of the other tile, or 0xFFFFFFFF */
+#define IPU_REG_ERR_PEER_IPU 0x128u /* ro: a problem between two tiles (EXCHANGE): IPU of the other tile (system number), or 0xFFFFFFFF */
 #define IPU_REG_ERR_PEER_TILE 0x12Cu /* ro: the other tile, or 0xFFFFFFFF */
 #define IPU_REG_ERR_PEER_PC 0x130u /* ro: pc of the other tile's posting, or 0xFFFFFFFF */
 #define IPU_REG_ERR_SUPERSTEP 0x134u /* ro: syncs the tile (DEADLOCK: its IPU) had completed, or 0xFFFFFFFF */

@@ -1,0 +1,276 @@
+// A pod through the driver: configs/test/tiny4_pod16.yaml (4 boards of 4 tiny IPUs joined
+// by IPU-Links) is one device of 16 IPUs. A zone-2 all-reduce across the boards gives
+// what `ipusim run` gives (results, cycles, bytes, supersteps, trace); a host-stream wait
+// on board 2 is reported at the cycle it starts, while the other boards still have their
+// compute ahead, and the run's results do not depend on when the host serves it nor on
+// the host threads; a fault on board 3 is the device's error naming device IPU 13.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <ipu/hostif_regs.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "config/config_loader.h"
+#include "device_fixture.h"
+#include "kernels_ref.h"
+
+namespace devapi {
+namespace {
+
+using ipusim::test::read_file;
+
+const std::string kPod = "configs/test/tiny4_pod16.yaml";
+
+class PodDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("IPUSIM_CONSOLE", "none", 1);
+    ::setenv("IPUSIM_THREADS", "1", 0);  // the child of StreamWait... sets 2
+  }
+  std::string temp(const std::string& name) { return ipusim::test::temp_path("devapi_pod_", name); }
+};
+
+TEST_F(PodDevice, IsOneDeviceWithEveryIpuOfEveryBoard) {
+  auto refs = ipudrv::enumerate("config:" + kPod);
+  ASSERT_EQ(refs.size(), 1u) << "a pod is one device";
+  const ipudrv::DeviceInfo& i = refs[0].info();
+  EXPECT_EQ(i.locator, "config:" + kPod);
+  EXPECT_EQ(i.boards, 4u);
+  EXPECT_EQ(i.ipus_per_board, 4u);
+  EXPECT_EQ(i.ipus, 16u);
+  EXPECT_EQ(i.system_ipus, 16u);
+  EXPECT_EQ(i.board_index, 0u);
+  auto dev = refs[0].open();
+  EXPECT_EQ(dev->state(), IPU_STATE_IDLE);
+  for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(dev->read_register(b, IPU_REG_BOARD_INDEX), b);
+  expect_error<ipudrv::UsageError>([&] { dev->read_tile(16, 0, 0x40000, {}); }, "the device has 16 IPUs");
+  expect_error<ipudrv::UsageError>([&] { dev->alloc_smem(64, 64, 4); }, "the device has 4 board(s)");
+  dev.reset();
+  refs.clear();  // a DeviceRef keeps the in-process system open
+  expect_error<ipudrv::UsageError>([] { ipudrv::open("config:" + kPod, 1); }, "1 device(s)");
+}
+
+// Every superstep of every IPU equals `ipusim run --json`'s supersteps[k].ipus[] entry.
+void expect_supersteps_equal(const nlohmann::json& j, const std::vector<std::vector<ipudrv::SuperstepStats>>& got) {
+  size_t compared = 0;
+  for (const auto& step : j["supersteps"]) {
+    const size_t k = step["superstep"].get<size_t>();
+    for (const auto& e : step["ipus"]) {
+      const size_t ipu = e["ipu"].get<size_t>();
+      ASSERT_LT(ipu, got.size());
+      ASSERT_LT(k, got[ipu].size()) << "ipu " << ipu;
+      const ipudrv::SuperstepStats& s = got[ipu][k];
+      SCOPED_TRACE("ipu " + std::to_string(ipu) + " superstep " + std::to_string(k));
+      EXPECT_EQ(s.begin_cycle, e["begin_cycle"].get<uint64_t>());
+      EXPECT_EQ(s.end_cycle, e["end_cycle"].get<uint64_t>());
+      EXPECT_EQ(s.sync_cycles, e["sync_cycles"].get<uint64_t>());
+      EXPECT_EQ(s.exchange_cycles, e["exchange_cycles"].get<uint64_t>());
+      EXPECT_EQ(s.instructions, e["instructions"].get<uint64_t>());
+      EXPECT_EQ(s.exchange_bytes, e["exchange_bytes"].get<uint64_t>());
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 16u);
+}
+
+// ipu_allreduce: zone-2 supersteps whose ring exchanges cross the boards' IPU-Links.
+TEST_F(PodDevice, AllreduceAcrossBoardsEqualsIpusimRun) {
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
+  ASSERT_NE(want.chunk, 0u);
+  const std::string elf_path = firmware("ipu_allreduce.elf");
+  const std::string json_path = temp("cli.json"), cli_trace = temp("cli.trace.json"), trace = temp("dev.trace.json");
+  const auto cli = ipusim::test::run_command(IPUSIM_BIN, "devapi_pod_",
+                                             "run --config " + kPod + " --elf " + elf_path +
+                                                 " --threads 1 --json " + json_path + " --trace " + cli_trace);
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  const nlohmann::json json = nlohmann::json::parse(read_file(json_path));
+
+  ipudrv::OpenOptions o;
+  o.trace_path = trace;
+  auto dev = ipudrv::open("config:" + kPod, 0, o);
+  dev->load(ipudrv::Elf::from_file(elf_path));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_EQ(r.exit_code, 0);
+  for (uint32_t ipu = 0; ipu < 16; ++ipu) {
+    struct {
+      uint32_t magic, hash, value[6];
+    } k{};
+    dev->read_symbol(ipu, 0, "kc_result", writable_bytes_of(k));
+    EXPECT_EQ(k.magic, 0x4B524553u) << "ipu " << ipu;
+    EXPECT_EQ(k.hash, want.hash) << "ipu " << ipu;
+    EXPECT_EQ(k.value[1], want.chunk);
+    EXPECT_EQ(k.value[2], 16u) << "every IPU of the pod takes part";
+  }
+  EXPECT_EQ(r.stats.cycles, json["tile_cycles"].get<uint64_t>());
+  EXPECT_EQ(r.stats.instructions, json["instructions"].get<uint64_t>());
+  EXPECT_EQ(r.stats.exchange_bytes, json["exchange_bytes"].get<uint64_t>());
+  EXPECT_GT(r.stats.exchange_bytes, 0u);
+  EXPECT_EQ(r.stats.booted_tiles, 64u);
+  EXPECT_EQ(r.stats.supersteps, 2u * 16) << "syncs: on chip, 2 (N - 1) ring steps (zone 2), the gather to tile 0";
+  ASSERT_EQ(r.supersteps.size(), 16u);
+  expect_supersteps_equal(json, r.supersteps);
+  EXPECT_EQ(read_file(trace), read_file(cli_trace)) << "one trace of every IPU, byte for byte `ipusim run --trace`'s";
+}
+
+// ---- a host stream waited on by board 2 ------------------------------------------------
+
+struct StreamOutcome {
+  uint64_t cycles = 0, instructions = 0, exchange_bytes = 0;
+  uint64_t wait_cycles = 0;  // the device's cycles when the host was asked
+  uint64_t wait_ns = 0, end_ns = 0;  // SIM_TIME_NS then, and at the end
+  uint32_t services = 0;
+  std::vector<uint32_t> hashes;  // every tile's pod_hash, device IPU order
+  bool operator==(const StreamOutcome&) const = default;
+};
+
+std::string to_line(const StreamOutcome& o) {
+  std::ostringstream s;
+  s << o.cycles << ' ' << o.instructions << ' ' << o.exchange_bytes << ' ' << o.wait_cycles << ' ' << o.wait_ns << ' '
+    << o.end_ns << ' ' << o.services;
+  for (uint32_t h : o.hashes) s << ' ' << h;
+  return s.str();
+}
+
+StreamOutcome from_line(const std::string& line) {
+  std::istringstream s(line);
+  StreamOutcome o;
+  s >> o.cycles >> o.instructions >> o.exchange_bytes >> o.wait_cycles >> o.wait_ns >> o.end_ns >> o.services;
+  for (uint32_t h; s >> h;) o.hashes.push_back(h);
+  return o;
+}
+
+// Loads pod_stream (reader: tile 0 of IPU 8, on board 2) and runs it, serving stream 2 of
+// board 2 from a callback that looks at the device when it is asked (and, `late`, keeps
+// the device waiting 300 ms of host time first).
+StreamOutcome run_pod_stream(ipudrv::Device& dev, bool late) {
+  dev.load(elf("device_api/pod_stream.elf"));
+  std::vector<uint32_t> words(16);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = 0x01020304u * (i + 1);
+  const auto bytes = std::as_bytes(std::span(words));
+  size_t given = 0;
+  StreamOutcome out;
+  bool asked = false;
+  dev.connect_h2d_stream(2, 2, [&](std::span<std::byte> room) -> size_t {
+    if (!asked) {
+      asked = true;
+      const ipudrv::RunStats at = dev.stats();
+      out.wait_cycles = at.cycles;
+      out.wait_ns = at.sim_time_ns;
+      EXPECT_EQ(dev.state(), IPU_STATE_STREAM_WAIT);
+      for (uint32_t b = 0; b < 4; ++b) {
+        EXPECT_EQ(dev.read_register(b, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK, IPU_STATE_STREAM_WAIT) << "board " << b;
+        // Board 2's copy waits; the other boards name none (STREAM_WAIT_BYTES 0).
+        EXPECT_EQ(dev.read_register(b, IPU_REG_STREAM_WAIT_BYTES), b == 2 ? 64u : 0u) << "board " << b;
+      }
+      EXPECT_EQ(dev.read_register(2, IPU_REG_STREAM_WAIT_ID), 2u);
+      if (late) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    const size_t n = std::min(room.size(), bytes.size() - given);
+    std::copy_n(bytes.begin() + long(given), n, room.begin());
+    given += n;
+    return n;
+  });
+  const ipudrv::RunResult r = dev.run(0, std::chrono::seconds(60));
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_TRUE(asked) << "the host was asked for the stream";
+  EXPECT_EQ(given, bytes.size());
+  out.cycles = r.stats.cycles;
+  out.end_ns = r.stats.sim_time_ns;
+  out.instructions = r.stats.instructions;
+  out.exchange_bytes = r.stats.exchange_bytes;
+  out.services = r.stream_services;
+  for (uint32_t ipu = 0; ipu < 16; ++ipu)
+    for (uint32_t t = 0; t < 4; ++t) {
+      uint32_t h = 0;
+      dev.read_symbol(ipu, t, "pod_hash", writable_bytes_of(h));
+      out.hashes.push_back(h);
+    }
+  return out;
+}
+
+// Run by StreamWaitOnBoard2... in a child process with IPUSIM_THREADS=2 (the model's host
+// threads are fixed per process): writes the outcome of a prompt and a late service.
+TEST_F(PodDevice, StreamWaitChild) {
+  const char* out = std::getenv("POD_STREAM_OUT");
+  if (!out) GTEST_SKIP() << "the child of StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime";
+  auto dev = ipudrv::open("config:" + kPod);
+  const StreamOutcome prompt = run_pod_stream(*dev, false), late = run_pod_stream(*dev, true);
+  std::ofstream(out) << to_line(prompt) << '\n' << to_line(late) << '\n';
+}
+
+TEST_F(PodDevice, StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime) {
+  auto dev = ipudrv::open("config:" + kPod);
+  const StreamOutcome prompt = run_pod_stream(*dev, false);
+  EXPECT_EQ(prompt.services, 1u);
+  // Asked at the cycle the copy began to wait, with the other boards' 20 000 rounds of
+  // compute still ahead: long before the rest of the pod would have run out of work.
+  EXPECT_GT(prompt.wait_cycles, 0u);
+  EXPECT_LT(prompt.wait_cycles * 20, prompt.cycles) << "asked at " << prompt.wait_cycles << " of " << prompt.cycles;
+  EXPECT_LT(prompt.wait_ns * 20, prompt.end_ns) << "simulated time: asked at " << prompt.wait_ns << " ns of " << prompt.end_ns;
+  // The reader mixed the host's words in: its hash differs from its neighbours' pattern.
+  EXPECT_NE(prompt.hashes.at(8 * 4), 0u);
+  // Served 300 ms of host time later: simulated time stood still, nothing differs.
+  const StreamOutcome late = run_pod_stream(*dev, true);
+  EXPECT_EQ(to_line(late), to_line(prompt));
+
+  // Two host threads (a child process: threads are fixed per process), prompt and late.
+  const std::string file = temp("child.txt");
+  const std::string cmd = "POD_STREAM_OUT=" + file + " IPUSIM_THREADS=2 /proc/" + std::to_string(::getpid()) +
+                          "/exe --gtest_filter=PodDevice.StreamWaitChild >" + temp("child.log") + " 2>&1";
+  dev.reset();
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(temp("child.log"));
+  std::istringstream lines(read_file(file));
+  std::string a, b;
+  ASSERT_TRUE(std::getline(lines, a) && std::getline(lines, b)) << read_file(temp("child.log"));
+  EXPECT_EQ(a, to_line(prompt)) << "2 host threads, prompt";
+  EXPECT_EQ(b, to_line(prompt)) << "2 host threads, late";
+  EXPECT_EQ(from_line(a), prompt);
+}
+
+// `ipusim serve` carries one board's host interface: a pod is refused, naming why.
+TEST_F(PodDevice, ServeRefusesAMultiBoardSystemNamingTheReason) {
+  const auto r = ipusim::test::run_command(IPUSIM_BIN, "devapi_pod_",
+                                           "serve --config " + kPod + " --socket " + scratch_socket("pod") + " --quiet");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("has 4 boards"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run as one device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("config:" + kPod), std::string::npos) << r.err;
+}
+
+// ---- a fault on board 3 ----------------------------------------------------------------
+
+TEST_F(PodDevice, FaultOnBoard3IsTheDevicesErrorNamingTheDeviceIpu) {
+  auto dev = ipudrv::open("config:" + kPod);
+  dev->load(elf("device_api/pod_fault.elf"));
+  const auto e = expect_error<ipudrv::TileFaultError>([&] { dev->run(0, std::chrono::seconds(60)); }, "ipu 13 tile 1");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->code, uint32_t(IPU_ERR_TILE_FAULT));
+  EXPECT_EQ(e->ipu, 13u);
+  EXPECT_EQ(e->tile, 1u);
+  // Every board records the run's error, with the system's IPU numbers; STATE is ERROR on all.
+  for (uint32_t b = 0; b < 4; ++b) {
+    EXPECT_EQ(dev->read_register(b, IPU_REG_ERR_CODE), uint32_t(IPU_ERR_TILE_FAULT)) << "board " << b;
+    EXPECT_EQ(dev->read_register(b, IPU_REG_ERR_IPU), 13u) << "board " << b;
+    EXPECT_EQ(dev->read_register(b, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK, IPU_STATE_ERROR) << "board " << b;
+  }
+  EXPECT_EQ(dev->error_registers().ipu, 13u);
+  // The fault stopped the run at its cycle: the other tiles had 100x the work to do.
+  EXPECT_LT(dev->stats().cycles, 20000u);
+  dev->reset();
+  EXPECT_EQ(dev->state(), IPU_STATE_IDLE);
+  EXPECT_EQ(dev->read_register(3, IPU_REG_ERR_CODE), uint32_t(IPU_ERR_NONE)) << "a RESET of the device clears every board";
+}
+
+}  // namespace
+}  // namespace devapi

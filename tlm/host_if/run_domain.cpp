@@ -1,0 +1,262 @@
+// RunDomain (run_domain.h): the boards' shared STATE and command queue on the host side;
+// on the model thread the commands (reset, boot, run, abort, doorbells, interrupts) and
+// the classification of the run after each simulate(), reflected into every board.
+#include "host_if/run_domain.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "host_if/host_interface.h"
+
+namespace ipusim::host_if {
+
+RunDomain::RunDomain(platform::Platform& platform, std::function<void()> wake)
+    : platform_(platform), wake_(std::move(wake)) {}
+
+void RunDomain::add_board(HostInterface& board) {
+  boards_.push_back(&board);
+  joined_.assign(boards_.size(), 0);
+  joined_supersteps_.assign(boards_.size(), 0);
+}
+
+// ---- host side (mutex held) ------------------------------------------------------------
+
+void RunDomain::queue(Command c) {
+  queue_.push_back(std::move(c));
+  if (wake_) wake_();
+}
+
+void RunDomain::reset_locked() {
+  ++reset_epoch;
+  state = IPU_STATE_IDLE;
+  std::fill(joined_.begin(), joined_.end(), 0);
+  for (HostInterface* b : boards_) b->reset_mirror_locked();
+  queue(Command{Command::Kind::Reset});
+}
+
+// A run starts when every board has written CTRL.RUN: until then the boards that did read
+// RUNNING and nothing runs (a host driving one board of several waits for the others).
+void RunDomain::run_locked(uint32_t board, uint32_t supersteps) {
+  const bool pending = state == IPU_STATE_RUNNING && std::ranges::any_of(joined_, [](uint8_t j) { return j != 0; });
+  const bool resume = state == IPU_STATE_PAUSED || state == IPU_STATE_STREAM_WAIT;
+  if (state != IPU_STATE_READY && !resume && !(pending && !joined_.at(board))) {
+    Problem e;
+    e.code = ProblemCode::State;
+    e.detail = pending ? fmt::format("CTRL.RUN written twice to board {} before every board of the system wrote it", board)
+                       : fmt::format("CTRL.RUN in state {}: RUN needs READY, PAUSED or STREAM_WAIT", state);
+    HostInterface& b = *boards_.at(board);
+    if (b.record_locked(e)) b.command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_ERROR_MASK});
+    return;
+  }
+  if (!pending) {
+    join_resumes_ = resume;
+    state = IPU_STATE_RUNNING;
+    for (HostInterface* b : boards_) b->stream_wait_ = {};  // meaningful in STREAM_WAIT only
+  }
+  joined_.at(board) = 1;
+  joined_supersteps_.at(board) = supersteps;
+  if (!std::ranges::all_of(joined_, [](uint8_t j) { return j != 0; })) return;
+  Command c{Command::Kind::Run};
+  c.board = board;
+  c.resume = join_resumes_;
+  c.supersteps = joined_supersteps_;
+  std::fill(joined_.begin(), joined_.end(), 0);
+  queue(std::move(c));
+}
+
+void RunDomain::abort_locked(uint32_t board) {
+  if (state == IPU_STATE_RUNNING && std::ranges::any_of(joined_, [](uint8_t j) { return j != 0; })) {
+    // Nothing has started: the run ends here, on every board, as an aborted run does.
+    std::fill(joined_.begin(), joined_.end(), 0);
+    state = IPU_STATE_ERROR;
+    Problem e;
+    e.code = ProblemCode::State;
+    e.detail = fmt::format("aborted: CTRL.ABORT (board {}) before every board wrote CTRL.RUN", board);
+    for (HostInterface* b : boards_) {
+      const bool first = b->record_locked(e);
+      b->command_locked(Command{Command::Kind::Irq, IPU_IRQ_STATUS_RUN_DONE_MASK | (first ? IPU_IRQ_STATUS_ERROR_MASK : 0u)});
+    }
+    return;
+  }
+  Command c{Command::Kind::Abort};
+  c.board = board;
+  queue(std::move(c));
+}
+
+// ---- model thread ----------------------------------------------------------------------
+
+bool RunDomain::dma_busy() {
+  return std::ranges::any_of(boards_, [](HostInterface* b) { return b->dma_busy(); });
+}
+
+bool RunDomain::busy() { return running_ || dma_busy(); }
+
+// One step of the kernel. Paused on a host stream, SystemC time must not move (the run
+// would go on under the host's feet): only delta cycles at this time, until the DMA the
+// host posted has retired (in zero time, dma_channel.cpp).
+void RunDomain::step() {
+  if (still_) {
+    constexpr int kMaxDeltas = 1 << 20;  // a bound on a model bug, never reached
+    for (int i = 0; i < kMaxDeltas && dma_busy(); ++i)
+      if (!platform_.simulate_delta())
+        for (HostInterface* b : boards_) b->kick_all();  // a channel asleep: look again
+    return;
+  }
+  after_simulate(platform_.simulate());
+}
+
+// Lets the DMA the doorbells taken so far posted retire (the DMA written before this
+// command); doorbells written after it wait in the queue.
+void RunDomain::drain_dma() {
+  while (dma_busy()) {
+    for (HostInterface* b : boards_) b->kick_all();
+    step();
+  }
+}
+
+void RunDomain::take_commands() {
+  for (;;) {
+    Command c;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (queue_.empty()) return;
+      c = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    apply(c);
+  }
+}
+
+std::string RunDomain::trace_path() {
+  for (HostInterface* b : boards_)
+    if (std::string p = b->trace_path(); !p.empty()) return p;
+  return {};
+}
+
+void RunDomain::apply(const Command& c) {
+  HostInterface& board = *boards_.at(c.board);
+  switch (c.kind) {
+    case Command::Kind::Reset:
+      running_ = still_ = false;
+      platform_.reset_run();
+      ++model_epoch_;
+      for (HostInterface* b : boards_) b->model_reset();
+      return;
+    case Command::Kind::Boot:
+      drain_dma();  // the program's DMA first
+      board.boot(c.boot);
+      board.update_stats();
+      board.raise(IPU_IRQ_STATUS_BOOT_DONE_MASK);  // after the stats: BOOTED_TILES counts them
+      return;
+    case Command::Kind::Run: {
+      drain_dma();  // in zero time if the run is paused on a host stream
+      std::vector<uint32_t> limits;  // by system IPU: its board's RUN_SUPERSTEPS
+      const uint32_t per_board = platform_.config().board.ipus;
+      for (uint32_t s : c.supersteps) limits.insert(limits.end(), per_board, s);
+      still_ = false;
+      if (c.resume) {
+        for (HostInterface* b : boards_) b->gateway_.hold_streams(false);  // waiting copies look again
+        platform_.continue_run(limits);
+      } else {
+        platform_.start_run(limits, trace_path());
+      }
+      running_ = true;
+      return;
+    }
+    case Command::Kind::Abort: {
+      Problem e;
+      e.code = ProblemCode::State;
+      if (!running_) {
+        e.detail = "CTRL.ABORT with no run in progress";
+        board.record(e);
+        return;
+      }
+      platform_.freeze();
+      platform_.finish_run();
+      running_ = false;
+      e.detail = fmt::format("aborted: CTRL.ABORT (board {}) during the run", c.board);
+      record_all(e);
+      end_run(IPU_STATE_ERROR);
+      return;
+    }
+    case Command::Kind::Kick:
+      board.kick(c.a, c.doorbell);
+      return;
+    case Command::Kind::Irq:
+      board.raise(c.a);
+      return;
+  }
+}
+
+void RunDomain::update_stats() {
+  for (HostInterface* b : boards_) b->update_stats();
+}
+
+void RunDomain::record_all(const Problem& e, const std::string& text) {
+  for (HostInterface* b : boards_) b->record(e, text);
+}
+
+void RunDomain::end_run(uint32_t end_state) {
+  for (HostInterface* b : boards_) {
+    b->update_stats();
+    b->update_supersteps();
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!current_locked()) return;
+    state = end_state;
+  }
+  for (HostInterface* b : boards_) b->raise(IPU_IRQ_STATUS_RUN_DONE_MASK);
+}
+
+void RunDomain::after_simulate(bool starved) {
+  if (!running_) {
+    update_stats();
+    return;
+  }
+  const platform::RunOutcome out = platform_.outcome(starved);
+  using Kind = platform::RunOutcome::Kind;
+  switch (out.kind) {
+    case Kind::Running:
+      update_stats();
+      return;
+    case Kind::Paused:
+      running_ = false;
+      platform_.flush_console();
+      end_run(IPU_STATE_PAUSED);
+      return;
+    case Kind::Halted:
+      running_ = false;
+      platform_.finish_run();
+      platform_.flush_console();
+      end_run(IPU_STATE_HALTED);
+      return;
+    case Kind::StreamWait:
+      // Held until CTRL.RUN: the host's DMA changes the FIFO levels, nothing else does,
+      // and simulated time stands still (still_) while the host serves them.
+      running_ = false;
+      still_ = true;
+      for (uint32_t b = 0; b < boards_.size(); ++b) {
+        boards_[b]->gateway_.hold_streams(true);
+        boards_[b]->set_stream_wait(b < out.streams.size() ? out.streams[b] : std::nullopt);
+        boards_[b]->kick_all();  // a channel asleep on a later retirement retires now
+      }
+      platform_.flush_console();
+      end_run(IPU_STATE_STREAM_WAIT);
+      return;
+    case Kind::Error:
+      break;
+  }
+  running_ = false;
+  platform_.freeze();
+  platform_.finish_run();
+  platform_.flush_console();
+  // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
+  // or the stuck state; every board records it, naming the system's IPUs.
+  const Problem& e = out.problems.front();
+  record_all(e, to_text(e, IPU_ERR_TEXT_BYTES - 1));
+  end_run(IPU_STATE_ERROR);
+}
+
+}  // namespace ipusim::host_if

@@ -1,0 +1,111 @@
+// What the boards of a system share: the system is one run domain (docs/host_if.md "One
+// device, many boards"), so a run starts, pauses, ends, aborts and resets for every board
+// at once, while each board keeps its own host interface (BAR0, DMA, gateway, interrupt).
+//
+//   RunDomain
+//     mutex          every board's register mirror, the shared STATE, the command queue
+//     state          STATE of every board (they always read alike)
+//     joined         the boards that wrote CTRL.RUN for the run that has not started: the
+//                    run starts when the last one joins
+//     queue          every board's commands in the order written, whatever the board, so
+//                    a RESET written to one board acts before a doorbell written after it
+//                    to another
+//     model side     the run itself (running, paused on a host stream, the classification
+//                    after each simulate()), reflected into every board's registers
+//
+// Threads: the host side (under `mutex`) from any host thread through HostInterface; the
+// model side (take_commands, after_simulate, busy, still) on the model thread only.
+// Internal to tlm/host_if.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "platform/platform.h"
+
+namespace ipusim::host_if {
+
+class HostInterface;
+
+// A channel's ring as a doorbell (a DMAn_TAIL write) left it. The model's channel issues
+// only what the doorbells it has taken posted, never what the mirror says: a TAIL
+// written after a RESET or a BOOT must not act before them.
+struct Doorbell {
+  uint64_t generation = 0;  // the mirror's channel generation when it was rung
+  uint64_t ring = 0;
+  uint32_t size = 0, tail = 0;
+};
+
+// A command a board's register write queued for the model thread.
+struct Command {
+  enum class Kind { Reset, Run, Abort, Boot, Kick, Irq } kind;
+  uint32_t a = 0;                      // Kick: channel; Irq: causes
+  uint32_t board = 0;                  // the board written (Run, Reset: every board)
+  bool resume = false;                 // Run: from PAUSED / STREAM_WAIT
+  std::vector<uint32_t> supersteps{};  // Run: each board's RUN_SUPERSTEPS
+  std::array<uint32_t, 6> boot{};      // Boot: BOOT_IPU .. BOOT_CODE_SIZE
+  Doorbell doorbell{};                 // Kick
+};
+
+class RunDomain {
+ public:
+  // `wake` is called (any thread) when a command is queued.
+  RunDomain(platform::Platform& platform, std::function<void()> wake);
+  void add_board(HostInterface& board);  // at elaboration, in board order
+  uint32_t boards() const { return uint32_t(boards_.size()); }
+
+  // ---- host side, with `mutex` held ------------------------------------------------
+  std::mutex mutex;
+  uint32_t state = IPU_STATE_IDLE;
+  uint64_t reset_epoch = 0;  // host RESETs written; the model's updates of an older epoch are dropped
+  void queue(Command c);
+  // CTRL written to `board` (RESET, RUN or ABORT; validated by the caller).
+  void reset_locked();
+  void run_locked(uint32_t board, uint32_t supersteps);
+  void abort_locked(uint32_t board);
+  // The model is up to date with the host's RESETs (its updates may land).
+  bool current_locked() const { return reset_epoch == model_epoch_; }
+
+  // ---- model thread ------------------------------------------------------------------
+  // Acts on the queued commands in order (BOOT and RUN first let the DMA posted before
+  // them retire).
+  void take_commands();
+  // Runs the kernel once (Platform::simulate) and classifies the run: every board's
+  // registers follow, RUN_DONE and ERROR are raised. Paused on a host stream: only what
+  // is due at the current time, until the host's DMA has retired.
+  void step();
+  // The kernel has work: a run, or DMA descriptors to retire.
+  bool busy();
+  // Paused on a host stream: simulated time stands still (the host's DMA takes none).
+  bool still() const { return still_; }
+  // Every board's statistics registers follow the model (the ticker's refresh).
+  void update_stats();
+
+ private:
+  void apply(const Command& c);
+  void after_simulate(bool starved);
+  void drain_dma();
+  bool dma_busy();
+  void end_run(uint32_t state);  // every board: statistics, then STATE and RUN_DONE
+  void record_all(const Problem& e, const std::string& text = {});
+  std::string trace_path();
+
+  platform::Platform& platform_;
+  std::function<void()> wake_;
+  std::vector<HostInterface*> boards_;
+  std::deque<Command> queue_;             // mutex
+  std::vector<uint8_t> joined_;           // mutex: CTRL.RUN written, by board
+  std::vector<uint32_t> joined_supersteps_;  // mutex: their RUN_SUPERSTEPS
+  bool join_resumes_ = false;             // mutex: the joined run continues a paused one
+  // Model thread.
+  uint64_t model_epoch_ = 0;
+  bool running_ = false;
+  bool still_ = false;
+};
+
+}  // namespace ipusim::host_if
