@@ -90,6 +90,11 @@ class SocketTransport : public Transport {
       throw UsageError(std::string("set_trace: ") + e.what());  // the server could not open it
     }
   }
+  void set_link_faults(const std::string& items) override {
+    (void)items;
+    throw UsageError("set_link_faults: " + describe() + ": the socket transport carries no link fault injection (open the system with config:FILE)");
+  }
+  std::vector<LinkStats> link_stats() override { return {}; }
   std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
     std::vector<SuperstepStats> out;
     for (;;) {  // a page per request: a reply holds at most kMaxSuperstepsPerReply
