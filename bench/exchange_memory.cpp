@@ -26,7 +26,7 @@
 
 #include "alloc_meter.h"
 #include "exchange/exchange_plan.h"
-#include "iss/tile_core.h"
+#include "iss/posting_log.h"
 
 namespace {
 
@@ -35,20 +35,14 @@ using ipusim::iss::ExchangePost;
 
 // The tiles' postings, stored the way a TileCore stores them while it waits at `xwait`.
 struct Tiles {
-  std::vector<std::vector<ExchangePost>> posts;
+  std::vector<ipusim::iss::PostingLog> posts;
 
   void post(uint32_t tile, ExchangePost::Kind kind, uint32_t addr, uint32_t len, uint32_t peer, uint32_t pc) {
-    ExchangePost p;
-    p.kind = kind;
-    p.addr = addr;
-    p.len = len;
-    p.peers = std::vector<uint32_t>{peer};  // the core copies its destination set
-    p.pc = pc;
-    posts[tile].push_back(std::move(p));
+    posts[tile].add_message(kind, addr, len, std::span<const uint32_t>(&peer, 1), pc, 0);
   }
   std::vector<ipusim::exchange::TilePostings> input() const {
     std::vector<ipusim::exchange::TilePostings> in;
-    for (uint32_t t = 0; t < posts.size(); ++t) in.push_back({t, 0, &posts[t]});
+    for (uint32_t t = 0; t < posts.size(); ++t) in.push_back({t, 0, nullptr, &posts[t]});
     return in;
   }
 };
