@@ -64,17 +64,6 @@ void PostingLog::add(const ExchangePost& p) {
     add_copy(p.kind, p.addr, p.len, p.pc, p.cycle, p.stream, p.smem_addr);
 }
 
-PostingView PostingLog::view(size_t i) const {
-  const Record& r = record(i);
-  PostingView v{Kind(r.meta & (kIndexed - 1)), r.addr, r.len, r.pc, {}};
-  if (!v.is_message()) return v;
-  if (r.meta & kIndexed)
-    v.peers = std::span<const uint32_t>(peers_.data() + r.ref + 1, peers_[r.ref]);
-  else
-    v.peers = std::span<const uint32_t>(&r.ref, 1);
-  return v;
-}
-
 uint64_t PostingLog::cycle_of(size_t i) const {
   const uint32_t after = record(i).meta >> kCycleShift;
   if (after != kFarCycle) return first_cycle_ + after;

@@ -70,7 +70,16 @@ class PostingLog {
                 uint64_t smem_addr);
   void add(const ExchangePost& p);
 
-  PostingView view(size_t i) const;
+  PostingView view(size_t i) const {  // inline: the plan reads every posting several times
+    const Record& r = record(i);
+    PostingView v{Kind(r.meta & (kIndexed - 1)), r.addr, r.len, r.pc, {}};
+    if (!v.is_message()) return v;
+    if (r.meta & kIndexed)
+      v.peers = std::span<const uint32_t>(peers_.data() + r.ref + 1, peers_[r.ref]);
+    else
+      v.peers = std::span<const uint32_t>(&r.ref, 1);
+    return v;
+  }
   ExchangePost at(size_t i) const;
   std::vector<ExchangePost> posts() const;
 
