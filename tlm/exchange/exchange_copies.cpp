@@ -34,8 +34,10 @@ void ExchangeFabric::collect_copies(const std::vector<Entry>& entries) {
   for (const Entry& e : entries) {
     if (!e.msg) continue;
     const sc_core::sc_time ready = clock_.time_of(e.cycle);
-    for (const iss::ExchangePost& p : *e.msg->posts) {
-      if (p.is_message()) continue;
+    const iss::PostingsRef posts = postings_of(*e.msg);
+    for (size_t i = 0; i < posts.size(); ++i) {
+      if (posts.view(i).is_message()) continue;
+      const iss::ExchangePost p = posts.at(i);
       GatewayCopy c;
       c.op = op_of(p.kind);
       c.ipu = config_.ipu;

@@ -58,7 +58,7 @@ tlm::tlm_sync_enum ExchangeFabric::nb_transport_fw(int id, tlm::tlm_generic_payl
   if (!participant_[id] || in_phase_[id]) return refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE);
   const bool post = msg->kind == ExchangeMessage::Kind::Post;
   if (!post && msg->kind != ExchangeMessage::Kind::Close) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
-  if (post && !msg->posts) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (post && !msg->log && !msg->posts) return refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE);
   in_phase_[id] = 1;
   entries_.push_back(Entry{uint32_t(id), msg->cycle, post ? &trans : nullptr, post ? msg : nullptr});
   zone_ = msg->zone;
@@ -148,7 +148,8 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
   tiles.clear();
   const uint32_t base = config_.ipu * config_.tiles;
   for (const Entry& e : entries)
-    tiles.push_back(TilePostings{base + e.tile, e.cycle, e.msg ? e.msg->posts : &no_posts_});
+    tiles.push_back(e.msg ? TilePostings{base + e.tile, e.cycle, e.msg->posts, e.msg->log}
+                          : TilePostings{base + e.tile, e.cycle, nullptr, nullptr});
   errors_.clear();
   collect_copies(entries);
   if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
@@ -181,7 +182,9 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
   const uint32_t first = config_.ipu * config_.tiles, last = first + config_.tiles;
   for (const Entry& e : entries) {
     if (!e.msg) continue;
-    for (const iss::ExchangePost& p : *e.msg->posts)
+    const iss::PostingsRef posts = postings_of(*e.msg);
+    for (size_t i = 0; i < posts.size(); ++i) {
+      const iss::PostingView p = posts.view(i);
       for (uint32_t peer : p.peers)
         if (peer < first || peer >= last) {
           const bool send = p.kind == iss::ExchangePost::Kind::Send;
@@ -195,6 +198,7 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
           x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
           out.push_back(std::move(x));
         }
+    }
   }
   return out;
 }

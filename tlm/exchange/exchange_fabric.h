@@ -144,6 +144,9 @@ class ExchangeFabric : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status);
+  static iss::PostingsRef postings_of(const ExchangeMessage& m) {
+    return m.log ? iss::PostingsRef{m.log, nullptr} : iss::PostingsRef{nullptr, m.posts};
+  }
   void exchange_thread();  // SC_THREAD
   std::vector<Problem> cross_ipu_errors(const std::vector<Entry>& entries) const;
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
@@ -180,7 +183,6 @@ class ExchangeFabric : public sc_core::sc_module {
   ExchangeGroup* group_ = nullptr;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
-  std::vector<iss::ExchangePost> no_posts_;
   std::vector<uint8_t> buffer_;
   tlm::tlm_generic_payload transfer_;  // every copy's tile accesses (one payload, reused)
   std::vector<Problem> errors_;

@@ -8,7 +8,8 @@
 //
 //   Post    tile --nb_transport_fw(BEGIN_REQ, delay = time of `cycle` - now)--> fabric:
 //           the tile reached `xwait` (or a sync / halt with postings pending) with the
-//           messages `posts` (iss::TileCore::exchange_posts(), valid until the response).
+//           messages `log` (iss::TileCore::exchange_log(), valid until the response; or
+//           `posts`, ExchangePosts, read when there is no log).
 //           The fabric returns TLM_UPDATED with END_REQ; when every tile of the IPU has
 //           posted or closed its phase, it plans the exchange, moves the data through the
 //           tiles' memory sockets, and answers each poster:
@@ -32,7 +33,7 @@
 #include <vector>
 
 #include "common/problem.h"
-#include "iss/tile_core.h"
+#include "iss/posting_log.h"
 
 namespace ipusim::exchange {
 
@@ -46,7 +47,8 @@ struct ExchangeMessage {
   uint64_t cycle = 0;                                 // Post: the `xwait` cycle; Close: the stop's
   uint32_t zone = 1;                                  // of the sync that opened the phase: 2 makes it
                                                       // an exchange across the sync group's IPUs
-  const std::vector<iss::ExchangePost>* posts = nullptr;  // Post
+  const iss::PostingLog* log = nullptr;               // Post: the tile's postings
+  const std::vector<iss::ExchangePost>* posts = nullptr;  // Post without a log (tests)
   uint64_t done_cycle = 0;                            // response: the tile's exchange is complete
                                                       // (error response: the exchange failed)
   uint64_t bytes_out = 0;                             // response: bytes it sent (a multicast once)

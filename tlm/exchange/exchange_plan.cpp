@@ -71,6 +71,7 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
   collect_postings(index, timing, postings, errors);
   check_overlaps(index, postings, errors);
   Matches matches = match_postings(index, postings, errors);
+  std::vector<RecvLeg>().swap(postings.recvs);  // matched: timing needs the sends only
   if (!errors.any() && timing.links) check_routes(index, postings, matches, timing, errors);
   if (errors.any()) {
     fail(tiles, plan, errors);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/problem.h"
-#include "iss/tile_core.h"
+#include "iss/posting_log.h"
 #include "links/link_timing.h"
 
 namespace ipusim::exchange {
@@ -32,11 +32,15 @@ struct ExchangeTiming {
   links::LinkScheduler* links = nullptr;
 };
 
-// One tile's side of an exchange phase.
+// One tile's side of an exchange phase: its postings as the ISS keeps them (`log`), or
+// as ExchangePosts (`posts`, read only if there is no log); neither: it posted nothing.
 struct TilePostings {
   uint32_t tile = 0;                  // global tile id
   uint64_t start_cycle = 0;           // the cycle the tile reached `xwait`
   const std::vector<iss::ExchangePost>* posts = nullptr;
+  const iss::PostingLog* log = nullptr;
+
+  iss::PostingsRef postings() const { return log ? iss::PostingsRef{log, nullptr} : iss::PostingsRef{nullptr, posts}; }
 };
 
 // One message to copy: `len` bytes from src_tile:src_addr to dst_tile:dst_addr.

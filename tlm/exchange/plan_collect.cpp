@@ -1,6 +1,6 @@
-// Turns every tile's postings into send and receive edges (one per source/destination
-// leg), naming peers by dense id; reports postings the ISS should already have refused
-// and peers that are not taking part in the exchange (e.g. a halted tile).
+// Turns every tile's postings into sends (with their destination sets) and receive legs,
+// naming peers by dense id; reports postings the ISS should already have refused and
+// peers that are not taking part in the exchange (e.g. a halted tile).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -16,22 +16,21 @@ constexpr const char* kAbsent = "takes no part in this exchange (halted, not loa
 
 // The pair rule (docs/exchange.md): tiles 2k and 2k+1 of one IPU share a double-width
 // receive path, so a send naming both charges each half its length.
-// `dests[i]` is in the set dests[begin, end) (sorted, unique).
+// `dests[i]` is in the set dests[begin, end) (sorted, unique; a pair bit may be set).
 bool has_partner(const TileIndex& index, const std::vector<uint32_t>& dests, size_t begin, size_t end,
                  size_t i, uint32_t tiles_per_ipu) {
-  const uint32_t g = index.global(dests[i]);
+  const uint32_t g = index.global(dest_tile(dests[i]));
   const uint32_t local = g % tiles_per_ipu;
   const uint32_t partner_local = local ^ 1u;
   if (partner_local >= tiles_per_ipu) return false;
   const uint32_t partner = g - local + partner_local;
   // Dense ids follow global ids, so the partner, if present, is the set's neighbour.
-  if (partner > g) return i + 1 < end && index.global(dests[i + 1]) == partner;
-  return i > begin && index.global(dests[i - 1]) == partner;
+  if (partner > g) return i + 1 < end && index.global(dest_tile(dests[i + 1])) == partner;
+  return i > begin && index.global(dest_tile(dests[i - 1])) == partner;
 }
 
-void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t tiles_per_ipu,
-                  Postings& out, ErrorList& errors) {
-  const ExchangePost& post = index.post(tile, p);
+void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post,
+                  uint32_t tiles_per_ipu, Postings& out, ErrorList& errors) {
   const uint32_t me = index.global(tile);
   if (post.peers.empty()) {
     errors.add("send without destination", me, post.pc, kNoTile, kNoTile,
@@ -39,7 +38,7 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
                            pc_text(post.pc)));
     return;
   }
-  SendInfo info{tile, p, post.addr, post.len, uint32_t(out.send_dests.size()), 0};
+  const uint32_t begin = uint32_t(out.send_dests.size());
   for (uint32_t peer : post.peers) {
     const uint32_t d = index.find(peer);
     if (d == kNoTile) {
@@ -51,22 +50,21 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, uint32_t ti
     out.send_dests.push_back(d);
   }
   // A destination set is a set: naming a tile twice sends to it once.
-  auto first = out.send_dests.begin() + info.dest_begin;
+  auto first = out.send_dests.begin() + begin;
   if (out.send_dests.end() - first > 1) {
     std::sort(first, out.send_dests.end());
     out.send_dests.erase(std::unique(first, out.send_dests.end()), out.send_dests.end());
   }
-  info.dest_end = uint32_t(out.send_dests.size());
-  out.sends.push_back(info);
-  for (uint32_t i = info.dest_begin; i < info.dest_end; ++i) {
-    out.dest_pair.push_back(
-        has_partner(index, out.send_dests, info.dest_begin, info.dest_end, i, tiles_per_ipu));
-  }
+  out.sends.push_back(SendInfo{tile, p, begin});
+  const size_t end = out.send_dests.size();
+  if (end - begin < 2) return;  // a pair needs two destinations
+  for (size_t i = begin; i < end; ++i)
+    if (has_partner(index, out.send_dests, begin, end, i, tiles_per_ipu)) out.send_dests[i] |= kPairBit;
 }
 
-void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& out,
+// A receive needs one source that takes part; a valid one becomes a receive leg.
+void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post, Postings& out,
                   ErrorList& errors) {
-  const ExchangePost& post = index.post(tile, p);
   const uint32_t me = index.global(tile);
   if (post.peers.size() != 1) {
     errors.add("receive without one source", me, post.pc, kNoTile, kNoTile,
@@ -81,9 +79,36 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& o
                            post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
     return;
   }
-  Edge e{src, tile, post.addr, post.len};
-  e.ref = p;
-  out.recv_edges.push_back(e);
+  out.recvs.push_back(RecvLeg{src, p});
+}
+
+// Sends, their destinations and receives over all tiles: exact from the ISS's counts,
+// an upper bound (absent peers, repeated destinations) is fine.
+struct Counts {
+  size_t sends = 0, send_peers = 0, recvs = 0;
+};
+
+Counts count(const TileIndex& index) {
+  Counts c;
+  for (uint32_t t = 0; t < index.size(); ++t) {
+    const iss::PostingsRef& ref = index.postings[t];
+    if (ref.log) {
+      c.sends += ref.log->sends();
+      c.send_peers += ref.log->send_peers();
+      c.recvs += ref.log->recvs();
+      continue;
+    }
+    for (size_t p = 0; p < ref.size(); ++p) {
+      const iss::PostingView v = ref.view(p);
+      if (v.kind == ExchangePost::Kind::Send) {
+        ++c.sends;
+        c.send_peers += v.peers.size();
+      } else if (v.kind == ExchangePost::Kind::Recv) {
+        ++c.recvs;
+      }
+    }
+  }
+  return c;
 }
 
 }  // namespace
@@ -91,24 +116,23 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, Postings& o
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
                       ErrorList& errors) {
   const uint32_t tiles_per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
-  // Room for every posting on either side: pages never written cost nothing, and a
-  // counting pass over the postings would cost as much as collecting them.
-  size_t posts = 0;
-  for (uint32_t t = 0; t < index.size(); ++t) posts += index.post_count(t);
-  out.sends.reserve(posts);
-  out.send_dests.reserve(posts);
-  out.dest_pair.reserve(posts);
-  out.recv_edges.reserve(posts);
+  const Counts counts = count(index);
+  out.sends.reserve(counts.sends);
+  out.send_dests.reserve(counts.send_peers);
+  out.recvs.reserve(counts.recvs);
+  out.recv_begin.assign(size_t(index.size()) + 1, 0);
   for (uint32_t t = 0; t < index.size(); ++t) {
+    out.recv_begin[t] = uint32_t(out.recvs.size());
     for (uint32_t p = 0; p < index.post_count(t); ++p) {
-      const ExchangePost::Kind kind = index.post(t, p).kind;
-      if (kind == ExchangePost::Kind::Send) {
-        collect_send(index, t, p, tiles_per_ipu, out, errors);
-      } else if (kind == ExchangePost::Kind::Recv) {  // copies are the gateway's, not messages
-        collect_recv(index, t, p, out, errors);
+      const iss::PostingView post = index.post(t, p);
+      if (post.kind == ExchangePost::Kind::Send) {
+        collect_send(index, t, p, post, tiles_per_ipu, out, errors);
+      } else if (post.kind == ExchangePost::Kind::Recv) {  // copies are the gateway's, not messages
+        collect_recv(index, t, p, post, out, errors);
       }
     }
   }
+  out.recv_begin[index.size()] = uint32_t(out.recvs.size());
 }
 
 }  // namespace ipusim::exchange::detail

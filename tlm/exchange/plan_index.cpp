@@ -65,10 +65,12 @@ bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorLis
   if (!ok) return false;
 
   index.tile.resize(in.size());
+  index.postings.resize(in.size());
   index.input_pos = order;
   index.sorted_global.resize(in.size());
   for (size_t d = 0; d < order.size(); ++d) {
     index.tile[d] = &in[order[d]];
+    index.postings[d] = in[order[d]].postings();
     index.sorted_global[d] = in[order[d]].tile;
   }
   // Global ids are normally 0..total-1: a direct table then beats a binary search.

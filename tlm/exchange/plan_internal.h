@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exchange/exchange_plan.h"
+#include "iss/posting_log.h"
 
 namespace ipusim::exchange::detail {
 
@@ -35,6 +36,7 @@ class ErrorList {
 // Input tiles by dense id.
 struct TileIndex {
   std::vector<const TilePostings*> tile;  // dense -> the input entry
+  std::vector<iss::PostingsRef> postings; // dense -> its postings
   std::vector<uint32_t> input_pos;        // dense -> position in the input
   std::vector<uint32_t> by_global;        // global id -> dense (kNoTile: absent), when compact
   std::vector<uint32_t> sorted_global;    // dense -> global id (lookup when not compact)
@@ -42,42 +44,43 @@ struct TileIndex {
   uint32_t size() const { return uint32_t(tile.size()); }
   uint32_t global(uint32_t dense) const { return sorted_global[dense]; }
   uint32_t find(uint32_t global) const;   // dense id or kNoTile
-  const iss::ExchangePost& post(uint32_t dense, uint32_t index) const {
-    return (*tile[dense]->posts)[index];
-  }
-  uint32_t post_count(uint32_t dense) const {
-    return tile[dense]->posts ? uint32_t(tile[dense]->posts->size()) : 0;
-  }
+  iss::PostingView post(uint32_t dense, uint32_t index) const { return postings[dense].view(index); }
+  uint32_t post_count(uint32_t dense) const { return uint32_t(postings[dense].size()); }
 };
 
 // Builds the index; false (with an error) if a tile id is given twice.
 bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorList& errors);
 
-// One send posting, in (dense tile, posting order).
+// The plan keeps per message only 32-bit indices; a posting's address and length are
+// read back from the tile's postings when needed (docs/exchange.md, "Planning cost").
+
+// One send posting, in (dense tile, posting order): 12 bytes.
 struct SendInfo {
   uint32_t tile = 0;        // dense
   uint32_t post = 0;        // index in the tile's postings
-  uint32_t addr = 0, len = 0;
-  uint32_t dest_begin = 0;  // its destinations: Postings::send_dests[dest_begin, dest_end)
-  uint32_t dest_end = 0;
+  uint32_t dest_begin = 0;  // its destinations: Postings::dests(send)
 };
 
-// One (source, destination) leg of a posting, with what matching, timing and delivery
-// need from it (so they never go back to the postings). Sends: `ref` is the SendInfo
-// index and `pair` says the pair rule halves the receiver's charge. Receives: `ref` is the
-// posting's index on `dst`.
-struct Edge {
-  uint32_t src = 0, dst = 0;  // dense
-  uint32_t addr = 0, len = 0;
-  uint32_t ref : 31 = 0;
-  uint32_t pair : 1 = 0;
+// A destination of a send: its dense id, and kPairBit if the pair rule halves the
+// receiver's charge (dense ids stay below 2^31).
+inline constexpr uint32_t kPairBit = 1u << 31;
+inline uint32_t dest_tile(uint32_t dest) { return dest & ~kPairBit; }
+
+// One receive: its source (dense) and the posting's index on its tile: 8 bytes.
+struct RecvLeg {
+  uint32_t src = 0, post = 0;
 };
 
 struct Postings {
   std::vector<SendInfo> sends;       // grouped by tile, in posting order
-  std::vector<uint32_t> send_dests;  // dense, sorted and unique per send (known tiles only)
-  std::vector<uint8_t> dest_pair;    // per send_dests entry: the pair rule applies
-  std::vector<Edge> recv_edges;      // (dst, posting order): each dst's receives together
+  std::vector<uint32_t> send_dests;  // dense | kPairBit, sorted and unique per send (known tiles only)
+  std::vector<RecvLeg> recvs;        // grouped by receiving tile, in posting order
+  std::vector<uint32_t> recv_begin;  // per dense tile t: its receives are recvs[recv_begin[t], recv_begin[t + 1])
+
+  size_t dest_begin(size_t send) const { return sends[send].dest_begin; }
+  size_t dest_end(size_t send) const {
+    return send + 1 < sends.size() ? sends[send + 1].dest_begin : send_dests.size();
+  }
 };
 
 // Sends and receive legs of every tile; errors for malformed postings and for peers that
@@ -89,7 +92,7 @@ void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Post
 void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors);
 
 // The matched legs: one delivery each, with dense tile ids until plan_exchange() renames
-// them, and per delivery its send (SendInfo index << 1) | pair rule.
+// them, and per delivery its send (SendInfo index << 1) | pair rule: 24 bytes.
 struct Matches {
   std::vector<Delivery> deliveries;
   std::vector<uint32_t> send_pair;

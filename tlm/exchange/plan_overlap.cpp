@@ -15,19 +15,19 @@
 namespace ipusim::exchange::detail {
 namespace {
 
-using iss::ExchangePost;
+using iss::PostingView;
 
 struct Span {
   uint64_t begin = 0, end = 0;  // [begin, end) in tile addresses
   uint32_t post = 0;
 };
 
-std::string describe_recv(const ExchangePost& p) {
+std::string describe_recv(const PostingView& p) {
   return fmt::format("{} bytes at {:#010x} from tile {} ({})", p.len, p.addr, p.peers[0],
                      pc_text(p.pc));
 }
 
-std::string describe_send(const ExchangePost& p) {
+std::string describe_send(const PostingView& p) {
   std::string to = p.peers.empty() ? std::string("no tile") : fmt::format("tile {}", p.peers[0]);
   if (p.peers.size() > 1) to += fmt::format(" and {} more", p.peers.size() - 1);
   return fmt::format("{} bytes at {:#010x} to {} ({})", p.len, p.addr, to, pc_text(p.pc));
@@ -38,17 +38,13 @@ class TileChecker {
   TileChecker(const TileIndex& index, ErrorList& errors) : index_(index), errors_(errors) {}
 
   // `sends` / `recvs`: the tile's sends and receive legs (ranges of Postings).
-  void check(uint32_t tile, const SendInfo* sends, const SendInfo* sends_end, const Edge* recvs,
-             const Edge* recvs_end) {
+  void check(uint32_t tile, const SendInfo* sends, const SendInfo* sends_end, const RecvLeg* recvs,
+             const RecvLeg* recvs_end) {
     recvs_.clear();
     sends_.clear();
-    for (const Edge* r = recvs; r != recvs_end; ++r) {
-      if (r->len > 0) recvs_.push_back({r->addr, uint64_t(r->addr) + r->len, r->ref});
-    }
+    for (const RecvLeg* r = recvs; r != recvs_end; ++r) add(recvs_, tile, r->post);
     if (recvs_.empty()) return;
-    for (const SendInfo* s = sends; s != sends_end; ++s) {
-      if (s->len > 0) sends_.push_back({s->addr, uint64_t(s->addr) + s->len, s->post});
-    }
+    for (const SendInfo* s = sends; s != sends_end; ++s) add(sends_, tile, s->post);
     auto by_place = [](const Span& a, const Span& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.post < b.post;
     };
@@ -61,6 +57,11 @@ class TileChecker {
   }
 
  private:
+  void add(std::vector<Span>& to, uint32_t tile, uint32_t post) {
+    const PostingView p = index_.post(tile, post);
+    if (p.len > 0) to.push_back({p.addr, uint64_t(p.addr) + p.len, post});
+  }
+
   void check_receives(uint32_t tile) {
     const Span* reach = &recvs_[0];  // the receive reaching furthest so far
     for (size_t i = 1; i < recvs_.size(); ++i) {
@@ -129,16 +130,12 @@ void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList&
   TileChecker checker(index, errors);
   const SendInfo* s = postings.sends.data();
   const SendInfo* s_end = s + postings.sends.size();
-  const Edge* r = postings.recv_edges.data();
-  const Edge* r_end = r + postings.recv_edges.size();
+  const RecvLeg* r = postings.recvs.data();
   for (uint32_t t = 0; t < index.size(); ++t) {
     const SendInfo* s_next = s;
     while (s_next != s_end && s_next->tile == t) ++s_next;
-    const Edge* r_next = r;
-    while (r_next != r_end && r_next->dst == t) ++r_next;
-    checker.check(t, s, s_next, r, r_next);
+    checker.check(t, s, s_next, r + postings.recv_begin[t], r + postings.recv_begin[t + 1]);
     s = s_next;
-    r = r_next;
   }
 }
 

@@ -74,18 +74,15 @@ class InPort {
   std::vector<Flow> starts_, ends_;
 };
 
-constexpr uint64_t kOnChip = UINT64_MAX;
-
-// Per delivery: the tick its last byte reaches the receiver over the links, or kOnChip
-// for a delivery within one IPU.
-std::vector<uint64_t> time_links(const TileIndex& index, const Matches& matches, const std::vector<uint64_t>& leaves,
-                                 const ExchangeTiming& timing, links::LinkScheduler& links) {
+// The messages between IPUs, timed by the links: legs[k] is the k-th such delivery in
+// match order (the in-port loop walks them in the same order).
+std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& matches,
+                                       const std::vector<uint64_t>& leaves, const ExchangeTiming& timing,
+                                       links::LinkScheduler& links) {
   const uint64_t ticks_per_cycle = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
   const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
   const uint64_t on_chip = uint64_t(std::max(timing.latency_max_cycles, timing.latency_min_cycles)) * ticks_per_cycle;
-  std::vector<uint64_t> end(matches.deliveries.size(), kOnChip);
   std::vector<links::LinkLeg> legs;
-  std::vector<uint32_t> of_leg;
   for (size_t i = 0; i < matches.deliveries.size(); ++i) {
     const Delivery& m = matches.deliveries[i];
     const uint32_t src = index.global(m.src_tile), dst = index.global(m.dst_tile);
@@ -98,15 +95,9 @@ std::vector<uint64_t> time_links(const TileIndex& index, const Matches& matches,
     leg.ready = leaves[matches.send_pair[i] >> 1] + on_chip;
     leg.ticks_per_byte = 2 * uint64_t(timing.in_bytes_per_cycle);
     legs.push_back(leg);
-    of_leg.push_back(uint32_t(i));
   }
-  if (legs.empty()) return {};
-  links.schedule(legs);
-  for (size_t k = 0; k < legs.size(); ++k) {
-    // Never before the bytes could have come over an ideal fabric at the sender's rate.
-    end[of_leg[k]] = std::max(legs[k].last, legs[k].ready + 2 * uint64_t(timing.in_bytes_per_cycle) * legs[k].len);
-  }
-  return end;
+  if (!legs.empty()) links.schedule(legs);
+  return legs;
 }
 
 }  // namespace
@@ -125,21 +116,25 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
   uint64_t port_free = 0;
   for (size_t i = 0; i < postings.sends.size(); ++i) {
     const SendInfo& s = postings.sends[i];
+    const uint32_t len = index.post(s.tile, s.post).len;
     if (i == 0 || postings.sends[i - 1].tile != s.tile) port_free = start[s.tile];
     uint64_t ready = start[s.tile];
-    for (uint32_t d = s.dest_begin; d < s.dest_end; ++d) ready = std::max(ready, start[postings.send_dests[d]]);
+    for (size_t d = postings.dest_begin(i); d < postings.dest_end(i); ++d)
+      ready = std::max(ready, start[dest_tile(postings.send_dests[d])]);
     leaves[i] = std::max(port_free, ready);
-    port_free = leaves[i] + 2 * in_rate * uint64_t(s.len);  // len / out_rate cycles
+    port_free = leaves[i] + 2 * in_rate * uint64_t(len);  // len / out_rate cycles
     done[s.tile] = std::max(done[s.tile], port_free);
-    outcome[s.tile].bytes_out += s.len;
+    outcome[s.tile].bytes_out += len;
   }
 
   const LatencyTable latency(index, timing);
   const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
   // Messages between IPUs: the links decide when their last byte is in; it enters the
   // receiver's port at the sender's rate, ending then.
-  std::vector<uint64_t> link_end;
-  if (timing.links) link_end = time_links(index, matches, leaves, timing, *timing.links);
+  std::vector<links::LinkLeg> link_legs;
+  if (timing.links) link_legs = time_links(index, matches, leaves, timing, *timing.links);
+  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
+  size_t link_leg = 0;
 
   // In ports: the matches of a receiver are consecutive (match order is by dst).
   InPort port;
@@ -150,9 +145,12 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
       const Delivery& m = legs[i];
       const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
       const uint64_t duration = 2 * in_rate * uint64_t(m.len);
-      const uint64_t arrive = !link_end.empty() && link_end[i] != kOnChip
-                                  ? link_end[i] - duration
-                                  : leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
+      uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
+      if (!link_legs.empty() && index.global(m.src_tile) / per_ipu != index.global(dst) / per_ipu) {
+        const links::LinkLeg& leg = link_legs[link_leg++];
+        // Never before the bytes could have come over an ideal fabric at the sender's rate.
+        arrive = std::max(leg.last, leg.ready + duration) - duration;
+      }
       port.add(arrive, duration, pair ? 1 : 2);
       outcome[dst].bytes_in += m.len;
     }

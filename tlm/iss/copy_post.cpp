@@ -65,17 +65,7 @@ bool CoreState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::
     return fail("access fault", ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
   if (into_tile)
     if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
-  ExchangePost p;
-  p.kind = kind;
-  p.addr = addr;
-  p.len = len;
-  p.pc = pc_of(ip);
-  p.cycle = cycle;
-  if (smem)
-    p.smem_addr = *smaddr_;
-  else
-    p.stream = *stream_;
-  posts_.push_back(std::move(p));
+  posts_.add_copy(kind, addr, len, pc_of(ip), cycle, smem ? 0 : *stream_, smem ? *smaddr_ : 0);
   return true;
 }
 

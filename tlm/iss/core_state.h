@@ -74,7 +74,7 @@ class CoreState {
   StopInfo run();
   void release_sync(uint64_t release_cycle);
   void release_exchange(uint64_t done_cycle);
-  const std::vector<ExchangePost>& exchange_posts() const { return posts_; }
+  const PostingLog& exchange_log() const { return posts_; }
 
   const TileParams& params() const { return params_; }
   const Program& program() const { return *program_; }
@@ -165,7 +165,7 @@ class CoreState {
   std::optional<uint32_t> xsrc_;     // source of the next recv (none before the first xsrc)
   std::optional<uint64_t> smaddr_;   // streaming-memory offset of the next smread / smwrite
   std::optional<uint32_t> stream_;   // stream id of the next hsread / hswrite
-  std::vector<ExchangePost> posts_;  // since the phase opened, in posting order
+  PostingLog posts_;                 // since the phase opened, in posting order
   uint64_t horizon_ = 0;  // guarded supervisor quantum: the smallest running worker clock
 
  public:

@@ -24,7 +24,7 @@ std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
 namespace {
 
 // "tile 7", "tiles 4..7", "tiles 1, 4..7, 9" (ids sorted and unique), at most 8 runs shown.
-std::string tiles_text(const std::vector<uint32_t>& ids) {
+std::string tiles_text(std::span<const uint32_t> ids) {
   if (ids.empty()) return "no tile";
   if (ids.size() == 1) return fmt::format("tile {}", ids[0]);
   std::string out = "tiles ";
@@ -119,7 +119,9 @@ std::optional<std::string> CoreState::code_overlap(uint32_t addr, uint32_t len) 
 bool CoreState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind kind, uint32_t addr, uint32_t len,
                      uint64_t cycle) {
   const bool send = kind == ExchangePost::Kind::Send;
-  const std::vector<uint32_t> peers = send ? xdst_ : xsrc_ ? std::vector<uint32_t>{*xsrc_} : std::vector<uint32_t>{};
+  const std::span<const uint32_t> peers = send ? std::span<const uint32_t>(xdst_)
+                                         : xsrc_ ? std::span<const uint32_t>(&*xsrc_, 1)
+                                                 : std::span<const uint32_t>();
   // "send of 64 bytes at 0x00050000 to tile 7", "recv of 64 bytes into 0x00050000 from tile 5".
   // Built only when a check fails: posting is on the exchange's hot path.
   auto what = [&] {
@@ -142,14 +144,7 @@ bool CoreState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind 
     return fail("access fault", ": the buffer lies outside SRAM " + sram_range_text(params_.sram_bytes));
   if (!send)
     if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
-  ExchangePost p;
-  p.kind = kind;
-  p.addr = addr;
-  p.len = len;
-  p.peers = peers;
-  p.pc = pc_of(ip);
-  p.cycle = cycle;
-  posts_.push_back(std::move(p));
+  posts_.add_message(kind, addr, len, peers, pc_of(ip), cycle);
   if (send) xdst_.clear();
   return true;
 }

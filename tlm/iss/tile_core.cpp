@@ -36,7 +36,7 @@ TileCore::~TileCore() = default;
 void TileCore::reset() { impl_->reset(); }
 StopInfo TileCore::run() { return impl_->run(); }
 void TileCore::release_sync(uint64_t release_cycle) { impl_->release_sync(release_cycle); }
-const std::vector<ExchangePost>& TileCore::exchange_posts() const { return impl_->exchange_posts(); }
+const PostingLog& TileCore::exchange_log() const { return impl_->exchange_log(); }
 void TileCore::release_exchange(uint64_t done_cycle) { impl_->release_exchange(done_cycle); }
 uint64_t TileCore::cycle() const { return impl_->thread(0).clock; }
 

@@ -23,6 +23,7 @@
 #include <ipu/xipu_isa.h>
 
 #include "common/problem.h"  // plain C++: the fault record
+#include "iss/posting_log.h"  // ExchangePost, PostingLog
 #include "iss/program.h"
 
 namespace ipusim::iss {
@@ -57,30 +58,6 @@ enum class StopReason {
   Fault,   // a thread faulted; the tile cannot continue
   Exchange,  // the supervisor reached `xwait` (or a sync/halt with postings pending):
              // the platform runs the exchange, then calls release_exchange()
-};
-
-// One posting of an exchange phase: a message (docs/xipu.md, funct3 = 2) or a
-// streaming-memory / host-stream copy (funct3 = 3 / 4), done by the gateway.
-struct ExchangePost {
-  enum class Kind {
-    Send,         // message to `peers`
-    Recv,         // message from peers[0]
-    SmemRead,     // streaming memory [smem_addr, +len) -> tile buffer
-    SmemWrite,    // tile buffer -> streaming memory [smem_addr, +len)
-    StreamRead,   // host-to-device FIFO of `stream` -> tile buffer
-    StreamWrite,  // tile buffer -> device-to-host FIFO of `stream`
-  };
-  Kind kind = Kind::Send;
-  uint32_t addr = 0;               // tile address of the buffer (checked by the ISS)
-  uint32_t len = 0;                // bytes (multiple of 4)
-  std::vector<uint32_t> peers;     // Send: destination global tile ids; Recv: the one source;
-                                   // copies: empty
-  uint32_t pc = 0;                 // of the posting instruction, for error messages
-  uint32_t stream = 0;             // StreamRead / StreamWrite: the stream id (< IPU_STREAMS)
-  uint64_t cycle = 0;              // tile cycle the posting instruction issued
-  uint64_t smem_addr = 0;          // SmemRead / SmemWrite: byte offset in streaming memory
-
-  bool is_message() const { return kind == Kind::Send || kind == Kind::Recv; }
 };
 
 // A fault is the platform's problem record (common/problem.h), made here where it is
@@ -162,9 +139,11 @@ class TileCore {
   void release_sync(uint64_t release_cycle);
 
   // After an Exchange stop: the messages this tile posted since its exchange phase
-  // opened, in posting order. release_exchange() clears them and resumes the supervisor
-  // at `done_cycle` (>= cycle()); the cycles in between count as exchange stall.
-  const std::vector<ExchangePost>& exchange_posts() const;
+  // opened, in posting order (exchange_posts() copies them out of the log, for tests and
+  // tools). release_exchange() clears them and resumes the supervisor at `done_cycle`
+  // (>= cycle()); the cycles in between count as exchange stall.
+  const PostingLog& exchange_log() const;
+  std::vector<ExchangePost> exchange_posts() const { return exchange_log().posts(); }
   void release_exchange(uint64_t done_cycle);
 
   uint64_t cycle() const;    // tile clock at the last stop (the supervisor's clock)

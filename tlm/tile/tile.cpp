@@ -249,7 +249,7 @@ void Tile::close_exchange_phase() {
 }
 
 void Tile::post_exchange() {
-  const std::vector<iss::ExchangePost>& posts = core_->exchange_posts();
+  const iss::PostingLog& posts = core_->exchange_log();
   if (!run_.exchange_phase_open) {
     // An `xwait` with nothing posted outside an exchange phase waits for nothing.
     if (posts.empty()) {
@@ -270,7 +270,7 @@ void Tile::post_exchange() {
   run_.exchange_msg.kind = exchange::ExchangeMessage::Kind::Post;
   run_.exchange_msg.tile = identity().tile;
   run_.exchange_msg.cycle = run_.stop_cycle;
-  run_.exchange_msg.posts = &posts;
+  run_.exchange_msg.log = &posts;
   run_.exchange_msg.zone = run_.sync_msg.zone;  // the sync that opened the phase
   attach_message(exchange_trans_, run_.exchange_msg);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
