@@ -1,13 +1,14 @@
 // Encoding and validating decoding of the wire protocol (wire_protocol.h).
 // Payload layouts (little-endian; "text" = u16 length, u16 zero, then the bytes, no NUL):
+// "board" = u32 board index (< kMaxBoards here; the server checks the system's count).
 //   HELLO        u16 major, u16 minor, text name
-//   HELLO_REPLY  u16 major, u16 minor, u32 board, text name
-//   READ32       u32 offset (< BAR0 bytes)       READ32_REPLY  u32 value
-//   WRITE32      u32 offset (< BAR0 bytes), u32 value
-//   MAP          u64 bus address, u64 bytes, u64 fd offset (all page multiples)
-//   UNMAP        u64 bus address                 INTERRUPT     u64 count
-//   ERROR        u32 code, text                  OK, BYE       empty
-//   SET_TRACE    text path ("" = none)           SUPERSTEPS    u32 ipu, u32 first
+//   HELLO_REPLY  u16 major, u16 minor, u32 boards (1 .. kMaxBoards), text name
+//   READ32       board, u32 offset (< BAR0 bytes)       READ32_REPLY  u32 value
+//   WRITE32      board, u32 offset (< BAR0 bytes), u32 value
+//   MAP          board, u64 bus address, u64 bytes, u64 fd offset (all page multiples)
+//   UNMAP        board, u64 bus address                 INTERRUPT     board, u64 count
+//   ERROR        u32 code, text                         OK, BYE       empty
+//   SET_TRACE    board, text path ("" = none)           SUPERSTEPS    board, u32 ipu, u32 first
 //   SUPERSTEPS_REPLY  u32 total, u32 count (<= 14), count x (u32 tiles, u32 exchanging,
 //                u32 incomplete, u64 begin, end, compute, sync, exchange cycles,
 //                instructions, exchange bytes)
@@ -98,12 +99,22 @@ void check_page(Reader& r, uint64_t v, const char* field) {
   if (v % kPageBytes != 0) r.fail(std::string(field) + " not a multiple of " + std::to_string(kPageBytes));
 }
 
-void check_major(Reader& r, uint16_t major) {
-  if (r.ok() && major != kVersionMajor)
-    r.fail("protocol major " + std::to_string(major) + ", this side speaks " + std::to_string(kVersionMajor));
+// Returns false (and fails `r`) for a major this side does not speak.
+bool check_major(Reader& r, uint16_t major) {
+  if (!r.ok() || major == kVersionMajor) return true;
+  r.fail("protocol major " + std::to_string(major) + ", this side speaks " + std::to_string(kVersionMajor));
+  return false;
 }
 
-Body decode_body(Type type, Reader& r) {
+uint32_t board(Reader& r) {
+  const uint32_t b = r.u32("board");
+  if (r.ok() && b >= kMaxBoards)
+    r.fail("board " + std::to_string(b) + ", a system has at most " + std::to_string(kMaxBoards));
+  return b;
+}
+
+// `version_error`: set when the payload names a major this side does not speak.
+Body decode_body(Type type, Reader& r, bool& version_error) {
   switch (type) {
     case Type::kHello: {
       Hello m;
@@ -111,21 +122,25 @@ Body decode_body(Type type, Reader& r) {
       m.minor = r.u16("minor");
       m.name = r.text("name");
       r.expect_end();
-      check_major(r, m.major);
+      version_error = !check_major(r, m.major);
       return m;
     }
     case Type::kHelloReply: {
       HelloReply m;
       m.major = r.u16("major");
       m.minor = r.u16("minor");
-      m.board = r.u32("board");
+      m.boards = r.u32("boards");
       m.name = r.text("name");
       r.expect_end();
-      check_major(r, m.major);
+      version_error = !check_major(r, m.major);
+      if (r.ok() && (m.boards == 0 || m.boards > kMaxBoards))
+        r.fail("boards " + std::to_string(m.boards) + ", not 1 .. " + std::to_string(kMaxBoards));
       return m;
     }
     case Type::kRead32: {
-      Read32 m{r.u32("offset")};
+      Read32 m;
+      m.board = board(r);
+      m.offset = r.u32("offset");
       r.expect_end();
       check_offset(r, m.offset);
       return m;
@@ -137,6 +152,7 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kWrite32: {
       Write32 m;
+      m.board = board(r);
       m.offset = r.u32("offset");
       m.value = r.u32("value");
       r.expect_end();
@@ -145,6 +161,7 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kMap: {
       Map m;
+      m.board = board(r);
       m.bus_addr = r.u64("bus_addr");
       m.bytes = r.u64("bytes");
       m.fd_offset = r.u64("fd_offset");
@@ -161,7 +178,9 @@ Body decode_body(Type type, Reader& r) {
       return m;
     }
     case Type::kUnmap: {
-      Unmap m{r.u64("bus_addr")};
+      Unmap m;
+      m.board = board(r);
+      m.bus_addr = r.u64("bus_addr");
       r.expect_end();
       if (r.ok()) {
         check_page(r, m.bus_addr, "bus_addr");
@@ -170,7 +189,9 @@ Body decode_body(Type type, Reader& r) {
       return m;
     }
     case Type::kInterrupt: {
-      Interrupt m{r.u64("count")};
+      Interrupt m;
+      m.board = board(r);
+      m.count = r.u64("count");
       r.expect_end();
       return m;
     }
@@ -182,7 +203,7 @@ Body decode_body(Type type, Reader& r) {
       const uint32_t code = r.u32("code");
       m.text = r.text("text");
       r.expect_end();
-      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kBusy)))
+      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kNoBoard)))
         r.fail("unknown code " + std::to_string(code));
       m.code = ErrorCode(code);
       return m;
@@ -191,12 +212,15 @@ Body decode_body(Type type, Reader& r) {
       r.expect_end();
       return Bye{};
     case Type::kSetTrace: {
-      SetTrace m{r.text("path")};
+      SetTrace m;
+      m.board = board(r);
+      m.path = r.text("path");
       r.expect_end();
       return m;
     }
     case Type::kSupersteps: {
       Supersteps m;
+      m.board = board(r);
       m.ipu = r.u32("ipu");
       m.first = r.u32("first");
       r.expect_end();
@@ -269,25 +293,25 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
         if constexpr (std::is_same_v<T, Hello>) {
           put16(p, m.major), put16(p, m.minor), put_text(p, m.name);
         } else if constexpr (std::is_same_v<T, HelloReply>) {
-          put16(p, m.major), put16(p, m.minor), put32(p, m.board), put_text(p, m.name);
+          put16(p, m.major), put16(p, m.minor), put32(p, m.boards), put_text(p, m.name);
         } else if constexpr (std::is_same_v<T, Read32>) {
-          put32(p, m.offset);
+          put32(p, m.board), put32(p, m.offset);
         } else if constexpr (std::is_same_v<T, Read32Reply>) {
           put32(p, m.value);
         } else if constexpr (std::is_same_v<T, Write32>) {
-          put32(p, m.offset), put32(p, m.value);
+          put32(p, m.board), put32(p, m.offset), put32(p, m.value);
         } else if constexpr (std::is_same_v<T, Map>) {
-          put64(p, m.bus_addr), put64(p, m.bytes), put64(p, m.fd_offset);
+          put32(p, m.board), put64(p, m.bus_addr), put64(p, m.bytes), put64(p, m.fd_offset);
         } else if constexpr (std::is_same_v<T, Unmap>) {
-          put64(p, m.bus_addr);
+          put32(p, m.board), put64(p, m.bus_addr);
         } else if constexpr (std::is_same_v<T, Interrupt>) {
-          put64(p, m.count);
+          put32(p, m.board), put64(p, m.count);
         } else if constexpr (std::is_same_v<T, Error>) {
           put32(p, uint32_t(m.code)), put_text(p, m.text);
         } else if constexpr (std::is_same_v<T, SetTrace>) {
-          put_text(p, m.path);
+          put32(p, m.board), put_text(p, m.path);
         } else if constexpr (std::is_same_v<T, Supersteps>) {
-          put32(p, m.ipu), put32(p, m.first);
+          put32(p, m.board), put32(p, m.ipu), put32(p, m.first);
         } else if constexpr (std::is_same_v<T, SuperstepsReply>) {
           // Encoding truncates rather than fails, as put_text: the decoder refuses more.
           const size_t n = std::min(m.records.size(), kMaxSuperstepsPerReply);
@@ -337,12 +361,14 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
     uint8_t magic[4];
     std::memcpy(magic, &kMagic, 4);
     if (std::memcmp(header, magic, std::min<size_t>(have, 4)) != 0) return invalid("bad magic (not an ipusim wire frame)");
-    if (have >= 6 && le(4, 2) != kVersionMajor)
+    if (have >= 12) d.seq = uint32_t(le(8, 4));  // the reply to a refused frame carries it
+    if (have >= 6 && le(4, 2) != kVersionMajor) {
+      d.code = ErrorCode::kVersion;  // a peer of another major: answered as such, not as garbage
       return invalid("frame version " + std::to_string(le(4, 2)) + ", this side speaks " + std::to_string(kVersionMajor));
+    }
     const uint16_t type = uint16_t(le(6, 2));
     if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kSuperstepsReply)))
       return invalid("unknown message type " + std::to_string(type));
-    if (have >= 12) d.seq = uint32_t(le(8, 4));
     if (have < kHeaderBytes) return d;  // kNeedMore
     const uint32_t payload = uint32_t(le(12, 4));
     if (payload > kMaxPayload)
@@ -350,8 +376,12 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
                      " bytes, at most " + std::to_string(kMaxPayload));
     if (bytes.size() - kHeaderBytes < payload) return d;  // kNeedMore
     Reader r(bytes.subspan(kHeaderBytes, payload));
-    Body body = decode_body(Type(type), r);
-    if (!r.ok()) return invalid(std::string(type_name(type)) + ": " + r.error());
+    bool version_error = false;
+    Body body = decode_body(Type(type), r, version_error);
+    if (!r.ok()) {
+      if (version_error) d.code = ErrorCode::kVersion;
+      return invalid(std::string(type_name(type)) + ": " + r.error());
+    }
     d.status = Decoded::Status::kMessage;
     d.message = Message{d.seq, std::move(body)};
     d.consumed = kHeaderBytes + payload;
