@@ -267,6 +267,21 @@ int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, s
   });
 }
 
+int ipudrv_set_link_faults(ipudrv_device* dev, const char* items) {
+  return guarded([&] { checked(dev).set_link_faults(need(items, "items")); });
+}
+
+int ipudrv_link_stats(ipudrv_device* dev, ipudrv_link* out, size_t capacity, size_t* count) {
+  return guarded([&] {
+    need(count, "count");
+    const std::vector<ipudrv::LinkStats> links = checked(dev).link_stats();
+    if (capacity > 0) need(out, "out");
+    for (size_t i = 0; i < std::min(capacity, links.size()); ++i)
+      out[i] = ipudrv::detail::link_as<ipudrv_link>(links[i]);
+    *count = links.size();
+  });
+}
+
 int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value) {
   return guarded([&] { *need(value, "value") = checked(dev).read_register(offset); });
 }

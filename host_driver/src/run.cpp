@@ -170,6 +170,8 @@ RunResult DeviceImpl::run_locked(uint32_t supersteps, std::chrono::steady_clock:
   drain_d2h_streams();
   result.stats = read_stats();
   result.supersteps = read_supersteps();
+  result.links = boards.front()->t->link_stats();  // the system's links: every board has them
+  for (const LinkStats& l : result.links) result.link_cycles_lost += l.cycles_lost;
   return result;
 }
 
@@ -218,6 +220,16 @@ std::vector<SuperstepStats> Device::superstep_stats(uint32_t ipu) {
     throw UsageError("superstep_stats: ipu " + std::to_string(ipu) + ": the device has " +
                      std::to_string(impl_->info.ipus) + " IPUs");
   return impl_->board_of(ipu).t->supersteps(impl_->local(ipu));
+}
+
+void Device::set_link_faults(const std::string& items) {
+  auto lock = impl_->lock_api("set_link_faults");
+  impl_->boards.front()->t->set_link_faults(items);  // the system's links: any board sets them
+}
+
+std::vector<LinkStats> Device::link_stats() {
+  auto lock = impl_->lock_api("link_stats");
+  return impl_->boards.front()->t->link_stats();
 }
 
 void Device::set_trace(const std::string& path) {

@@ -59,6 +59,10 @@ class Transport {
   // per-superstep totals as of the last stop.
   virtual void set_trace_file(const std::string& path) = 0;
   virtual std::vector<SuperstepStats> supersteps(uint32_t ipu) = 0;
+  // The system's IPU-Links (host_if/device_link.h): fault injection for the next runs
+  // (UsageError naming a bad item) and their figures as of the last stop.
+  virtual void set_link_faults(const std::string& items) = 0;
+  virtual std::vector<LinkStats> link_stats() = 0;
   // "in-process m2000.yaml board 1", "unix:/tmp/ipu.sock".
   virtual std::string describe() const = 0;
 };
@@ -83,6 +87,23 @@ To superstep_as(const From& f) {
           .exchange_cycles = f.exchange_cycles,
           .instructions = f.instructions,
           .exchange_bytes = f.exchange_bytes};
+}
+
+// One link direction's figures between the device link's record and the API's, which
+// name them alike.
+template <typename To, typename From>
+To link_as(const From& f) {
+  return {.link = f.link,
+          .from_ipu = f.from_ipu,
+          .to_ipu = f.to_ipu,
+          .frames = f.frames,
+          .bytes = f.bytes,
+          .frames_replayed = f.frames_replayed,
+          .crc_errors = f.crc_errors,
+          .seq_errors = f.seq_errors,
+          .replays = f.replays,
+          .retrains = f.retrains,
+          .cycles_lost = f.cycles_lost};
 }
 
 size_t round_to_pages(size_t bytes);

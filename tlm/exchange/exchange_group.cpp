@@ -61,8 +61,8 @@ void ExchangeGroup::reset() {
   planned_.notify(sc_core::SC_ZERO_TIME);
   plan_seconds_ = 0;
   phases_ = 0;
-  scheduler_->clear_totals();
-  if (faults_) faults_->clear_stats();
+  scheduler_->reset();
+  if (faults_) faults_->reset();
 }
 
 bool ExchangeGroup::exchange(ExchangeFabric& fabric, Part& part) {

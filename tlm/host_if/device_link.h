@@ -38,6 +38,22 @@ struct SuperstepFigures {
   bool operator==(const SuperstepFigures&) const = default;
 };
 
+// One direction of one IPU-Link of the system over the runs since the last RUN from
+// READY: what it carried and what its link layer saw under injected faults (docs/links.md,
+// "Statistics"): the figures `ipusim run --json` reports as links[].
+struct LinkFigures {
+  uint32_t link = 0;                 // index in the config's links (`ipusim info --links`)
+  uint32_t from_ipu = 0, to_ipu = 0; // system IPUs
+  uint64_t frames = 0, bytes = 0;    // sent by the exchange over this direction
+  uint64_t frames_replayed = 0;      // retransmissions
+  uint64_t crc_errors = 0;           // errors the receiver detected: bad CRC / length ...
+  uint64_t seq_errors = 0;           // ... and good frames ahead of the expected one
+  uint64_t replays = 0;              // go-back-N events
+  uint64_t retrains = 0;
+  uint64_t cycles_lost = 0;          // what the faults added to the exchanges
+  bool operator==(const LinkFigures&) const = default;
+};
+
 class DeviceLink {
  public:
   virtual ~DeviceLink() = default;
@@ -77,6 +93,18 @@ class DeviceLink {
     (void)ipu;
     return {};
   }
+  // Fault injection on the system's IPU-Links for the runs started from READY after this
+  // call, replacing the config's: `items` as `ipusim run --link-faults` takes them
+  // ("[LINK:]SPEC" items separated by ';'; "none": no faults; docs/links.md). The system's
+  // links are shared by its boards: any board's link sets them for all. Throws
+  // std::invalid_argument naming the bad item. A session's end restores the config's.
+  virtual void set_link_faults(const std::string& items) {
+    (void)items;
+    throw std::runtime_error("this device injects no IPU-Link faults");
+  }
+  // Every link direction of the system that carried something, as of the last stop of
+  // the run (RUN_DONE); empty after RESET.
+  virtual std::vector<LinkFigures> link_figures() { return {}; }
 };
 
 }  // namespace ipusim::host_if

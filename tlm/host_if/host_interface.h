@@ -80,6 +80,8 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void set_interrupt_handler(InterruptHandler handler) override;
   void set_trace_file(const std::string& path) override;
   std::vector<SuperstepFigures> supersteps(uint32_t ipu) override;
+  void set_link_faults(const std::string& items) override;
+  std::vector<LinkFigures> link_figures() override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
   // The constructor attaches the board gateway's (gateway_ports.h).

@@ -1,4 +1,6 @@
-// The host interface's profiling side channel (DeviceLink::set_trace_file / supersteps):
+// The host interface's side channels: profiling (DeviceLink::set_trace_file / supersteps)
+// and the IPU-Links' fault injection and figures (set_link_faults / link_figures).
+// Profiling:
 // the board's superstep trace and per-superstep totals, the same figures and file as
 // `ipusim run --trace / --json` give for the same firmware. The host sets the trace path
 // under the mirror's mutex; the model thread hands it to the platform at RUN from READY
@@ -32,6 +34,24 @@ std::vector<SuperstepFigures> HostInterface::supersteps(uint32_t ipu) {
   std::lock_guard<std::mutex> lock(mutex_);
   return ipu < supersteps_.size() ? supersteps_[ipu] : std::vector<SuperstepFigures>{};
 }
+
+// The system's links: the domain keeps them for every board.
+void HostInterface::set_link_faults(const std::string& items) {
+  links::FaultPlan plan;
+  const uint32_t link_count = uint32_t(config_.links.size());
+  size_t at = 0;
+  for (;;) {
+    const size_t end = items.find(';', at);
+    std::string why;
+    const std::string item = items.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (!links::add_fault_item(plan, item, link_count, &why)) throw std::invalid_argument(why);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  domain_.set_link_faults(plan);
+}
+
+std::vector<LinkFigures> HostInterface::link_figures() { return domain_.link_figures(); }
 
 void HostInterface::update_supersteps() {
   std::vector<std::vector<SuperstepFigures>> figures;

@@ -338,6 +338,7 @@ void HostInterface::detach_host() {
   irq_mask_ = 0;
   run_supersteps_ = 0;
   trace_path_.clear();
+  domain_.set_link_faults_locked(platform_.initial_link_faults());  // the config's, for the next session
   boot_regs_ = {};
   for (Channel& c : channels_) {
     c = Channel{.generation = c.generation + 1};

@@ -32,6 +32,7 @@ void RunDomain::reset_locked() {
   state = IPU_STATE_IDLE;
   std::fill(joined_.begin(), joined_.end(), 0);
   for (HostInterface* b : boards_) b->reset_mirror_locked();
+  links_.clear();
   queue(Command{Command::Kind::Reset});
 }
 
@@ -159,6 +160,12 @@ void RunDomain::apply(const Command& c) {
         for (HostInterface* b : boards_) b->gateway_.hold_streams(false);  // waiting copies look again
         platform_.continue_run(limits);
       } else {
+        std::optional<links::FaultPlan> faults;
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          faults.swap(next_faults_);
+        }
+        if (faults) platform_.set_link_faults(*faults);
         platform_.start_run(limits, trace_path());
       }
       running_ = true;
@@ -202,6 +209,7 @@ void RunDomain::end_run(uint32_t end_state) {
     b->update_stats();
     b->update_supersteps();
   }
+  mirror_links();
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!current_locked()) return;
@@ -257,6 +265,34 @@ void RunDomain::after_simulate(bool starved) {
   const Problem& e = out.problems.front();
   record_all(e, to_text(e, IPU_ERR_TEXT_BYTES - 1));
   end_run(IPU_STATE_ERROR);
+}
+
+void RunDomain::set_link_faults(const links::FaultPlan& plan) {
+  std::lock_guard<std::mutex> lock(mutex);
+  next_faults_ = plan;
+}
+
+std::vector<LinkFigures> RunDomain::link_figures() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return links_;
+}
+
+void RunDomain::mirror_links() {
+  std::vector<LinkFigures> figures;
+  for (const platform::LinkResult& l : platform_.link_results())
+    figures.push_back({.link = l.link,
+                       .from_ipu = l.from_ipu,
+                       .to_ipu = l.to_ipu,
+                       .frames = l.frames,
+                       .bytes = l.bytes,
+                       .frames_replayed = l.layer.frames_replayed,
+                       .crc_errors = l.layer.crc_errors,
+                       .seq_errors = l.layer.seq_errors,
+                       .replays = l.layer.replays,
+                       .retrains = l.layer.retrains,
+                       .cycles_lost = l.layer.cycles_lost});
+  std::lock_guard<std::mutex> lock(mutex);
+  if (current_locked()) links_ = std::move(figures);
 }
 
 }  // namespace ipusim::host_if

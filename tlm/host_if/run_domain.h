@@ -23,9 +23,11 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "host_if/device_link.h"
 #include "platform/platform.h"
 
 namespace ipusim::host_if {
@@ -86,6 +88,13 @@ class RunDomain {
   // Every board's statistics registers follow the model (the ticker's refresh).
   void update_stats();
 
+  // ---- IPU-Links, shared by the boards (any thread) ------------------------------------
+  // The faults of the runs started from READY from now on (DeviceLink::set_link_faults).
+  void set_link_faults(const links::FaultPlan& plan);
+  void set_link_faults_locked(const links::FaultPlan& plan) { next_faults_ = plan; }  // `mutex` held
+  // The link figures as of the last stop of a run.
+  std::vector<LinkFigures> link_figures();
+
  private:
   void apply(const Command& c);
   void after_simulate(bool starved);
@@ -94,6 +103,7 @@ class RunDomain {
   void end_run(uint32_t state);  // every board: statistics, then STATE and RUN_DONE
   void record_all(const Problem& e, const std::string& text = {});
   std::string trace_path();
+  void mirror_links();  // the link figures of the run so far, for link_figures()
 
   platform::Platform& platform_;
   std::function<void()> wake_;
@@ -102,6 +112,8 @@ class RunDomain {
   std::vector<uint8_t> joined_;           // mutex: CTRL.RUN written, by board
   std::vector<uint32_t> joined_supersteps_;  // mutex: their RUN_SUPERSTEPS
   bool join_resumes_ = false;             // mutex: the joined run continues a paused one
+  std::optional<links::FaultPlan> next_faults_;  // mutex: for the next RUN from READY
+  std::vector<LinkFigures> links_;        // mutex: as of the last stop
   // Model thread.
   uint64_t model_epoch_ = 0;
   bool running_ = false;

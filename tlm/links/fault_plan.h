@@ -1,7 +1,7 @@
 // Which faults each IPU-Link of a system gets: one spec for every link, and specs for
 // single links (by link index, as `ipusim info --links` numbers them) that replace it.
-// The config's `link_faults` and `ipusim run --link-faults [LINK:]SPEC` build one
-// (docs/links.md, "Fault injection").
+// The config's `link_faults`, `ipusim run --link-faults [LINK:]SPEC` and the driver's
+// Device::set_link_faults build one (docs/links.md, "Fault injection").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "links/link_faults.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -11,14 +12,19 @@ namespace ipusim::links {
 LinkFaults::LinkFaults(const FaultPlan& plan, const LinkLayerConfig& layer, uint32_t links)
     : plan_(plan), layer_(layer), stats_(2 * size_t(links)) {
   if (const std::string bad = layer.validate(); !bad.empty()) throw std::invalid_argument("link layer: " + bad);
-  injectors_.reserve(2 * size_t(links));
-  for (uint32_t d = 0; d < 2 * links; ++d) {
-    const FaultSpec& spec = plan.for_link(d / 2);
-    FaultSpec s = spec;
+  reset();
+}
+
+void LinkFaults::reset() {
+  injectors_.clear();
+  injectors_.reserve(stats_.size());
+  for (uint32_t d = 0; d < stats_.size(); ++d) {
+    FaultSpec s = plan_.for_link(d / 2);
     // splitmix64's increment spreads the directions' seeds apart.
-    s.seed = spec.seed + 0x9e3779b97f4a7c15ull * (d + 1);
+    s.seed += 0x9e3779b97f4a7c15ull * (d + 1);
     injectors_.emplace_back(s);
   }
+  std::fill(stats_.begin(), stats_.end(), LinkStats{});
 }
 
 LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
@@ -26,10 +32,6 @@ LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
   c.bytes_per_cycle = chip.ipu_links.bytes_per_second / chip.clock_hz;
   c.latency_cycles = uint32_t(std::llround(chip.ipu_links.latency_ns * 1e-9 * chip.clock_hz));
   return c;
-}
-
-void LinkFaults::clear_stats() {
-  for (LinkStats& s : stats_) s = LinkStats{};
 }
 
 uint64_t LinkFaults::carry_direction(uint32_t direction) {

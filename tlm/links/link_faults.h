@@ -50,7 +50,9 @@ class LinkFaults {
   const LinkStats& stats(uint32_t direction) const { return stats_.at(direction); }
   uint32_t directions() const { return uint32_t(stats_.size()); }
   const FaultPlan& plan() const { return plan_; }
-  void clear_stats();
+  // A new run: every injector back at its seed (a run's faults do not depend on the runs
+  // before it), no statistics.
+  void reset();
 
  private:
   uint64_t carry_direction(uint32_t direction);

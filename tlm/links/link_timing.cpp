@@ -1,5 +1,7 @@
 #include "links/link_timing.h"
 
+#include <algorithm>
+
 #include <cmath>
 #include <queue>
 #include <stdexcept>
@@ -31,8 +33,10 @@ uint64_t LinkScheduler::frame_ticks(uint32_t bytes) const {
   return uint64_t(std::ceil(double(bytes) * ticks_per_byte_ - 1e-9));
 }
 
-void LinkScheduler::clear_totals() {
-  for (LinkLoad& l : load_) l = LinkLoad{};
+void LinkScheduler::reset() {
+  std::fill(free_.begin(), free_.end(), 0);
+  std::fill(load_.begin(), load_.end(), LinkLoad{});
+  clear_frames();
 }
 
 void LinkScheduler::schedule(std::vector<LinkLeg>& legs) {

@@ -52,7 +52,7 @@ struct FrameRecord {
   uint64_t sent = 0;           // ticks: its first byte went out
 };
 
-// Per direction of a link: what it carried since the last clear_totals().
+// Per direction of a link: what it carried since the last reset().
 struct LinkLoad {
   uint64_t frames = 0, bytes = 0;
   uint64_t busy_ticks = 0;     // sending
@@ -77,7 +77,9 @@ class LinkScheduler {
   }
   const std::vector<FrameRecord>& frames(uint32_t direction) const { return frames_.at(direction); }
   const LinkLoad& load(uint32_t direction) const { return load_.at(direction); }
-  void clear_totals();
+  // A new run: every direction free from cycle 0 (the times are the run's cycles), no
+  // totals, no frames.
+  void reset();
 
   const Topology& topology() const { return topology_; }
   uint64_t frame_ticks(uint32_t bytes) const;   // serialisation of a frame of `bytes`

@@ -96,7 +96,8 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   dom.exchange = std::make_unique<exchange::ExchangeGroup>(
       topology_, links::LinkTimingConfig::from(config.board.chip),
       exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
-  set_link_faults(options_.link_faults ? *options_.link_faults : fault_plan(config));
+  initial_link_faults_ = options_.link_faults ? *options_.link_faults : fault_plan(config);
+  set_link_faults(initial_link_faults_);
   dom.timeline = std::move(timeline);
   ipus_.reserve(ipus);
   for (uint32_t i = 0; i < ipus; ++i) {
@@ -291,24 +292,8 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
   result.exchange_plan_seconds += domain_.exchange->plan_seconds();
-  // Link totals: the exchange group's scheduler sees every IPU's traffic.
-  const uint64_t ticks_per_cycle =
-      2 * uint64_t(config_.board.chip.tile.exchange_in_bytes_per_cycle) * config_.board.chip.tile.exchange_out_bytes_per_cycle;
-  for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) {
-    LinkResult l;
-    l.link = d / 2;
-    const config::LinkWire& w = topology_.wires()[l.link];
-    l.from_ipu = d % 2 == 0 ? w.ipu_a : w.ipu_b;
-    l.to_ipu = d % 2 == 0 ? w.ipu_b : w.ipu_a;
-    const links::LinkLoad& load = domain_.exchange->links().load(d);
-    l.frames = load.frames;
-    l.bytes = load.bytes;
-    if (const links::LinkFaults* f = domain_.exchange->faults()) l.layer = f->stats(d);
-    l.busy_cycles = double(load.busy_ticks) / double(ticks_per_cycle);
-    if (l.frames == 0 && l.layer.frames_sent == 0) continue;
-    result.link_cycles_lost += l.layer.cycles_lost;
-    result.links.push_back(l);
-  }
+  result.links = link_results();
+  for (const LinkResult& l : result.links) result.link_cycles_lost += l.layer.cycles_lost;
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
 }
@@ -379,6 +364,28 @@ Problem Platform::describe_stuck() const {
     p.tile = p.absent.front().tile;
   }
   return p;
+}
+
+// The exchange group's scheduler sees every IPU's traffic.
+std::vector<LinkResult> Platform::link_results() const {
+  std::vector<LinkResult> out;
+  const uint64_t ticks_per_cycle =
+      2 * uint64_t(config_.board.chip.tile.exchange_in_bytes_per_cycle) * config_.board.chip.tile.exchange_out_bytes_per_cycle;
+  for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) {
+    LinkResult l;
+    l.link = d / 2;
+    const config::LinkWire& w = topology_.wires()[l.link];
+    l.from_ipu = d % 2 == 0 ? w.ipu_a : w.ipu_b;
+    l.to_ipu = d % 2 == 0 ? w.ipu_b : w.ipu_a;
+    const links::LinkLoad& load = domain_.exchange->links().load(d);
+    l.frames = load.frames;
+    l.bytes = load.bytes;
+    if (const links::LinkFaults* f = domain_.exchange->faults()) l.layer = f->stats(d);
+    l.busy_cycles = double(load.busy_ticks) / double(ticks_per_cycle);
+    if (l.frames == 0 && l.layer.frames_sent == 0) continue;
+    out.push_back(l);
+  }
+  return out;
 }
 
 void Platform::set_link_faults(const links::FaultPlan& plan) {

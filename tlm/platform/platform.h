@@ -245,6 +245,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // The faults of the next runs; the link statistics start again from zero. Between
   // runs only.
   void set_link_faults(const links::FaultPlan& plan);
+  // The faults the platform was built with (the options', else the config's).
+  const links::FaultPlan& initial_link_faults() const { return initial_link_faults_; }
+  // Every direction of every link that carried something since the last reset_run (link,
+  // then direction order).
+  std::vector<LinkResult> link_results() const;
   void flush_console() { console_.flush(); }
 
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
@@ -293,6 +298,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;
   Domain domain_;
+  links::FaultPlan initial_link_faults_;
   std::vector<std::unique_ptr<Ipu>> ipus_;
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;

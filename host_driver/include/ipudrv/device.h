@@ -93,6 +93,22 @@ struct SuperstepStats {
   bool operator==(const SuperstepStats&) const = default;
 };
 
+// One direction of one IPU-Link since the program started (the first run after load), as
+// of a run's end: what it carried and what the link layer saw under injected faults
+// (docs/links.md, "Statistics"; what `ipusim run --json` reports as links[]).
+struct LinkStats {
+  uint32_t link = 0;                 // link index (`ipusim info --links`)
+  uint32_t from_ipu = 0, to_ipu = 0; // device IPUs
+  uint64_t frames = 0, bytes = 0;    // the exchange's frames and bytes over it
+  uint64_t frames_replayed = 0;
+  uint64_t crc_errors = 0;           // errors the receiver detected: bad CRC or length ...
+  uint64_t seq_errors = 0;           // ... and good frames ahead of the expected one
+  uint64_t replays = 0;              // go-back-N replays
+  uint64_t retrains = 0;
+  uint64_t cycles_lost = 0;          // cycles the faults added to the exchanges
+  bool operator==(const LinkStats&) const = default;
+};
+
 struct RunResult {
   RunState state = RunState::kHalted;
   int32_t exit_code = 0;        // HALTED: 0 or the lowest-numbered tile's non-zero code
@@ -101,6 +117,10 @@ struct RunResult {
   // [device IPU][superstep k]: every superstep since the program started (the first run
   // after load), as of this run's end; a run of n supersteps sees them grow.
   std::vector<std::vector<SuperstepStats>> supersteps;
+  // Every IPU-Link direction that carried something, link then direction order; and the
+  // cycles faults cost the exchanges, summed over them.
+  std::vector<LinkStats> links;
+  uint64_t link_cycles_lost = 0;
 };
 
 // A range of a board's streaming memory, from Device::alloc_smem.
@@ -189,6 +209,16 @@ class Device {
   // halted, error, abort, or reset() after a paused run — before run() returns. "" stops
   // tracing. Throws UsageError if the device cannot open `path` for writing.
   void set_trace(const std::string& path);
+  // Faults injected on the device's IPU-Links in every program run started after this
+  // call (the first run() after a load(); a paused program keeps its faults), replacing
+  // the config's `link_faults`: "[LINK:]SPEC" items separated by ';', as
+  // `ipusim run --link-faults` takes them ("ber=1e-6,seed=7", "3:burst=1000:16",
+  // "none"; docs/links.md "Fault injection"). Seeded: a run with faults is as
+  // deterministic as one without. Throws UsageError naming a bad item. Closing the device
+  // restores the config's faults.
+  void set_link_faults(const std::string& items);
+  // RunResult::links as of the last run's end (also after a run that threw a device error).
+  std::vector<LinkStats> link_stats();
   // [device IPU][superstep k] since the program started, as of the last run's end
   // (what RunResult::supersteps holds; also after a run that threw a device error).
   std::vector<std::vector<SuperstepStats>> superstep_stats();

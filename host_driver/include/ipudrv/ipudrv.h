@@ -71,6 +71,12 @@ typedef struct ipudrv_superstep {
   uint64_t instructions, exchange_bytes;
 } ipudrv_superstep;
 
+/* One direction of one IPU-Link (ipudrv::LinkStats). */
+typedef struct ipudrv_link {
+  uint32_t link, from_ipu, to_ipu;
+  uint64_t frames, bytes, frames_replayed, crc_errors, seq_errors, replays, retrains, cycles_lost;
+} ipudrv_link;
+
 typedef struct ipudrv_program {
   uint32_t ipu, tile_first, tile_count;
   const char* elf_path;
@@ -122,6 +128,13 @@ int ipudrv_set_trace(ipudrv_device* dev, const char* path);
    them in all; the first min(*count, capacity) copied to `out` (which may be NULL when
    capacity is 0). */
 int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, size_t capacity, size_t* count);
+
+/* Faults on the IPU-Links of every program run started after this call: "[LINK:]SPEC"
+   items separated by ';' (Device::set_link_faults; docs/links.md); "none": no faults. */
+int ipudrv_set_link_faults(ipudrv_device* dev, const char* items);
+/* The link directions that carried something, as of the last run's end: *count of them in
+   all; the first min(*count, capacity) copied to `out` (NULL when capacity is 0). */
+int ipudrv_link_stats(ipudrv_device* dev, ipudrv_link* out, size_t capacity, size_t* count);
 
 int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value);
 

@@ -64,6 +64,18 @@ class InprocTransport : public Transport {
     for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu)) out.push_back(superstep_as<SuperstepStats>(f));
     return out;
   }
+  void set_link_faults(const std::string& items) override {
+    try {
+      link_.set_link_faults(items);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("set_link_faults: ") + e.what());
+    }
+  }
+  std::vector<LinkStats> link_stats() override {
+    std::vector<LinkStats> out;
+    for (const ipusim::host_if::LinkFigures& f : link_.link_figures()) out.push_back(link_as<LinkStats>(f));
+    return out;
+  }
 
  private:
   std::shared_ptr<void> owner_;

@@ -244,6 +244,11 @@ class SocketBoard : public Transport {
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }
+  void set_link_faults(const std::string& items) override {
+    (void)items;
+    throw UsageError("set_link_faults: " + describe() + ": the socket transport carries no link fault injection (open the system with config:FILE)");
+  }
+  std::vector<LinkStats> link_stats() override { return {}; }
 
  private:
   std::shared_ptr<SocketConnection> c_;

@@ -139,6 +139,77 @@ TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
   EXPECT_EQ(read_file(trace), read_file(cli_trace)) << "one trace of every IPU, byte for byte `ipusim run --trace`'s";
 }
 
+// Faults on the pod's IPU-Links through the driver: the same link figures, cycles and sum
+// as `ipusim run --link-faults` of the same items; "none" runs clean again; a bad item is
+// a UsageError naming it.
+TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
+  const std::string elf_path = firmware("ipu_allreduce.elf");
+  const std::string items = "ber=1e-4,seed=3; 5:burst=2:3";
+  const std::string json_path = temp("faults.json");
+  const auto cli = ipusim::test::run_command(IPUSIM_BIN, "devapi_pod_faults_",
+                                             "run --config " + kPod + " --elf " + elf_path + " --json " + json_path +
+                                                 " --link-faults '" + items + "'");
+  ASSERT_EQ(cli.status, 0) << cli.err;
+  const nlohmann::json json = nlohmann::json::parse(read_file(json_path));
+
+  auto dev = ipudrv::open("config:" + kPod);
+  try {
+    dev->set_link_faults("99:ber=1e-6");
+    ADD_FAILURE() << "link 99 of a 76-link pod was accepted";
+  } catch (const ipudrv::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("link 99: the system has 76 IPU-Links"), std::string::npos) << e.what();
+  }
+  dev->set_link_faults(items);
+  dev->load(ipudrv::Elf::from_file(elf_path));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
+  for (uint32_t ipu = 0; ipu < 16; ++ipu) {
+    struct {
+      uint32_t magic, hash, value[6];
+    } k{};
+    dev->read_symbol(ipu, 0, "kc_result", writable_bytes_of(k));
+    EXPECT_EQ(k.hash, want.hash) << "ipu " << ipu;
+  }
+  EXPECT_EQ(r.stats.cycles, json["tile_cycles"].get<uint64_t>());
+  EXPECT_EQ(r.link_cycles_lost, json["link_cycles_lost"].get<uint64_t>());
+  EXPECT_GT(r.link_cycles_lost, 0u);
+  ASSERT_EQ(r.links.size(), json["links"].size());
+  uint64_t errors = 0;
+  for (size_t i = 0; i < r.links.size(); ++i) {
+    const nlohmann::json& l = json["links"][i];
+    EXPECT_EQ(r.links[i].link, l["link"].get<uint32_t>()) << i;
+    EXPECT_EQ(r.links[i].from_ipu, l["from_ipu"].get<uint32_t>()) << i;
+    EXPECT_EQ(r.links[i].bytes, l["bytes"].get<uint64_t>()) << i;
+    EXPECT_EQ(r.links[i].crc_errors, l["crc_errors"].get<uint64_t>()) << i;
+    EXPECT_EQ(r.links[i].replays, l["replays"].get<uint64_t>()) << i;
+    EXPECT_EQ(r.links[i].retrains, l["retrains"].get<uint64_t>()) << i;
+    EXPECT_EQ(r.links[i].cycles_lost, l["cycles_lost"].get<uint64_t>()) << i;
+    errors += r.links[i].crc_errors;
+  }
+  EXPECT_GT(errors, 0u);
+  EXPECT_EQ(dev->link_stats(), r.links);
+
+  // Every program run starts from cycle 0 with its links idle and its injectors at their
+  // seeds: the same items give the same run again, and "none" gives `ipusim run`'s.
+  dev->load(ipudrv::Elf::from_file(elf_path));
+  const ipudrv::RunResult again = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(again.stats.cycles, r.stats.cycles);
+  EXPECT_EQ(again.links, r.links);
+  const std::string clean_json = temp("clean.json");
+  const auto cli_clean = ipusim::test::run_command(IPUSIM_BIN, "devapi_pod_clean_",
+                                                   "run --config " + kPod + " --elf " + elf_path + " --json " + clean_json);
+  ASSERT_EQ(cli_clean.status, 0) << cli_clean.err;
+  dev->set_link_faults("none");
+  dev->load(ipudrv::Elf::from_file(elf_path));
+  const ipudrv::RunResult clean = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(clean.link_cycles_lost, 0u);
+  for (const ipudrv::LinkStats& l : clean.links) EXPECT_EQ(l.crc_errors, 0u) << "link " << l.link;
+  EXPECT_EQ(clean.stats.cycles, nlohmann::json::parse(read_file(clean_json))["tile_cycles"].get<uint64_t>());
+}
+
 // ---- a host stream waited on by board 2 ------------------------------------------------
 
 struct StreamOutcome {

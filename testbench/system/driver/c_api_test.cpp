@@ -92,6 +92,14 @@ TEST_P(CApi, NullsAndBadFilesAreReportedNotCrashed) {
   ipudrv_device_error e;
   EXPECT_EQ(ipudrv_last_device_error(&e), IPUDRV_E_USAGE) << "a host-side error has no device registers";
   EXPECT_EQ(ipudrv_write_tile(dev, 0, 0, 0x40000, nullptr, 4), IPUDRV_E_USAGE);
+  // The fake board has no IPU-Links: a fault spec is refused, naming the call; no figures.
+  EXPECT_EQ(ipudrv_set_link_faults(dev, nullptr), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_set_link_faults(dev, "ber=1e-6"), IPUDRV_E_USAGE);
+  EXPECT_NE(std::string(ipudrv_last_error()).find("set_link_faults"), std::string::npos) << ipudrv_last_error();
+  size_t links = 99;
+  EXPECT_EQ(ipudrv_link_stats(dev, nullptr, 0, &links), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(links, 0u);
+  EXPECT_EQ(ipudrv_link_stats(dev, nullptr, 0, nullptr), IPUDRV_E_USAGE);
   ipudrv_close(dev);
   ipudrv_close(nullptr);
 }
