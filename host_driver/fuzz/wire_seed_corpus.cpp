@@ -37,7 +37,11 @@ int main(int argc, char** argv) {
       wire::SetTrace{"", 1},
       wire::Supersteps{0, 0},
       wire::Supersteps{3, 14, 3},
-      wire::SuperstepsReply{1, {{16, 4, 0, 0, 250, 3000, 400, 500, 9000, 1024}}}};
+      wire::SuperstepsReply{1, {{16, 4, 0, 0, 250, 3000, 400, 500, 9000, 1024}}},
+      wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 1},
+      wire::LinkFigures{0},
+      wire::LinkFigures{13, 2},
+      wire::LinkFiguresReply{2, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}};
   int n = 0;
   std::vector<uint8_t> all;
   for (const auto& b : bodies) {

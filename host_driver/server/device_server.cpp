@@ -49,6 +49,7 @@ struct DeviceServer::Impl {
     std::vector<uint8_t> input;
     std::deque<int> fds;
     std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
+    bool set_link_faults = false;  // the session changed the links' faults: restored at its end
   };
   // One per board, shared with its interrupt handler, which runs on a device thread.
   struct IrqState {
@@ -241,6 +242,20 @@ struct DeviceServer::Impl {
       return true;
     }
     if (const auto* q = std::get_if<wire::Supersteps>(&m.body)) return supersteps(seq, *q);
+    if (const auto* lf = std::get_if<wire::SetLinkFaults>(&m.body)) {
+      auto* link = board_link(seq, lf->board, "SET_LINK_FAULTS");
+      if (!link) return true;
+      try {
+        link->set_link_faults(lf->items);
+      } catch (const std::exception& e) {
+        send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});  // names the bad item; the session goes on
+        return true;
+      }
+      session->set_link_faults = true;
+      send(seq, wire::Ok{});
+      return true;
+    }
+    if (const auto* q = std::get_if<wire::LinkFigures>(&m.body)) return link_figures(seq, *q);
     if (std::holds_alternative<wire::Bye>(m.body)) {
       send(seq, wire::Ok{});
       end_session("client said BYE");
@@ -275,6 +290,27 @@ struct DeviceServer::Impl {
     reply.total = uint32_t(all.size());
     const size_t first = std::min<size_t>(q.first, all.size());
     const size_t end = std::min(all.size(), first + wire::kMaxSuperstepsPerReply);
+    reply.records.assign(all.begin() + long(first), all.begin() + long(end));
+    send(seq, reply);
+    return true;
+  }
+
+  // A page of the system's IPU-Link figures (through board q.board's link): from
+  // q.first, as many as fit a reply.
+  bool link_figures(uint32_t seq, const wire::LinkFigures& q) {
+    auto* link = board_link(seq, q.board, "LINK_FIGURES");
+    if (!link) return true;
+    std::vector<ipusim::host_if::LinkFigures> all;
+    try {
+      all = link->link_figures();
+    } catch (const std::exception& e) {
+      send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
+      return true;
+    }
+    wire::LinkFiguresReply reply;
+    reply.total = uint32_t(all.size());
+    const size_t first = std::min<size_t>(q.first, all.size());
+    const size_t end = std::min(all.size(), first + wire::kMaxLinkFiguresPerReply);
     reply.records.assign(all.begin() + long(first), all.begin() + long(end));
     send(seq, reply);
     return true;
@@ -341,6 +377,14 @@ struct DeviceServer::Impl {
       link->set_trace_file("");  // the next client traces only if it asks
     }
     for (host_if::DeviceLink* link : boards) link->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+    if (session->set_link_faults) {
+      // The next client starts with the config's faults, as a new in-process session does.
+      try {
+        boards.front()->set_link_faults(options.initial_link_faults);
+      } catch (const std::exception& e) {
+        log(std::string("restoring the link faults '") + options.initial_link_faults + "': " + e.what());
+      }
+    }
     for (auto& [key, m] : session->mappings) {
       try {
         boards[key.first]->unmap_host_memory(key.second);

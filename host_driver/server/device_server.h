@@ -3,9 +3,9 @@
 // (wire/wire_protocol.h). Every message is validated before it reaches the device; a bad
 // one is answered with ERROR and the client is dropped (a board index past the system's
 // is answered with ERROR NO_BOARD and the session goes on). When a client leaves (BYE,
-// disconnect, or a bad message) every board is reset (CTRL.RESET) and every host-memory
-// mapping of the session is removed, so the next client finds the system as after
-// power-on. docs/host_driver.md, "ipusim serve".
+// disconnect, or a bad message) every board is reset (CTRL.RESET), every host-memory
+// mapping of the session is removed and the IPU-Links' faults are the config's again, so
+// the next client finds the system as after power-on. docs/host_driver.md, "ipusim serve".
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,10 @@ namespace ipusim::serve {
 
 struct ServerOptions {
   std::string name = "ipusim serve";  // reported in HELLO_REPLY
+  // The IPU-Link fault items every session starts with (the config's `link_faults`, as
+  // DeviceLink::set_link_faults takes them): a session that set others has them
+  // restored when it ends.
+  std::string initial_link_faults = "none";
   bool handle_signals = false;        // SIGINT / SIGTERM stop run()
   std::ostream* log = nullptr;        // one line per session event; null: quiet
 };

@@ -12,6 +12,10 @@
 //   SUPERSTEPS_REPLY  u32 total, u32 count (<= 14), count x (u32 tiles, u32 exchanging,
 //                u32 incomplete, u64 begin, end, compute, sync, exchange cycles,
 //                instructions, exchange bytes)
+//   SET_LINK_FAULTS  board, text items          LINK_FIGURES  board, u32 first
+//   LINK_FIGURES_REPLY  u32 total, u32 count (<= 13), count x (u32 link, u32 from IPU,
+//                u32 to IPU, u64 frames, bytes, frames replayed, CRC errors, sequence
+//                errors, replays, retrains, cycles lost)
 #include "wire_protocol.h"
 
 #include <ipu/hostif_regs.h>
@@ -249,6 +253,44 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       r.expect_end();
       return m;
     }
+    case Type::kSetLinkFaults: {
+      SetLinkFaults m;
+      m.board = board(r);
+      m.items = r.text("items");
+      r.expect_end();
+      return m;
+    }
+    case Type::kLinkFigures: {
+      LinkFigures m;
+      m.board = board(r);
+      m.first = r.u32("first");
+      r.expect_end();
+      return m;
+    }
+    case Type::kLinkFiguresReply: {
+      LinkFiguresReply m;
+      m.total = r.u32("total");
+      const uint32_t count = r.u32("count");
+      if (r.ok() && count > kMaxLinkFiguresPerReply)
+        r.fail("count " + std::to_string(count) + ", at most " + std::to_string(kMaxLinkFiguresPerReply));
+      for (uint32_t i = 0; i < count && r.ok(); ++i) {
+        LinkRecord l;
+        l.link = r.u32("link");
+        l.from_ipu = r.u32("from_ipu");
+        l.to_ipu = r.u32("to_ipu");
+        l.frames = r.u64("frames");
+        l.bytes = r.u64("bytes");
+        l.frames_replayed = r.u64("frames_replayed");
+        l.crc_errors = r.u64("crc_errors");
+        l.seq_errors = r.u64("seq_errors");
+        l.replays = r.u64("replays");
+        l.retrains = r.u64("retrains");
+        l.cycles_lost = r.u64("cycles_lost");
+        m.records.push_back(l);
+      }
+      r.expect_end();
+      return m;
+    }
   }
   r.fail("unknown type");
   return Ok{};
@@ -260,7 +302,8 @@ Type type_of(const Body& body) {
   static constexpr Type kTypes[] = {Type::kHello, Type::kHelloReply, Type::kRead32, Type::kRead32Reply,
                                     Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
                                     Type::kOk, Type::kError, Type::kBye, Type::kSetTrace,
-                                    Type::kSupersteps, Type::kSuperstepsReply};
+                                    Type::kSupersteps, Type::kSuperstepsReply, Type::kSetLinkFaults,
+                                    Type::kLinkFigures, Type::kLinkFiguresReply};
   static_assert(std::size(kTypes) == std::variant_size_v<Body>);
   return kTypes[body.index()];
 }
@@ -281,6 +324,9 @@ const char* type_name(uint16_t type) {
     case Type::kSetTrace: return "SET_TRACE";
     case Type::kSupersteps: return "SUPERSTEPS";
     case Type::kSuperstepsReply: return "SUPERSTEPS_REPLY";
+    case Type::kSetLinkFaults: return "SET_LINK_FAULTS";
+    case Type::kLinkFigures: return "LINK_FIGURES";
+    case Type::kLinkFiguresReply: return "LINK_FIGURES_REPLY";
   }
   return "unknown";
 }
@@ -321,6 +367,20 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
             put32(p, s.tiles), put32(p, s.exchanging_tiles), put32(p, s.incomplete_tiles);
             for (uint64_t v : {s.begin_cycle, s.end_cycle, s.compute_cycles, s.sync_cycles, s.exchange_cycles,
                                s.instructions, s.exchange_bytes})
+              put64(p, v);
+          }
+        } else if constexpr (std::is_same_v<T, SetLinkFaults>) {
+          put32(p, m.board), put_text(p, m.items);
+        } else if constexpr (std::is_same_v<T, LinkFigures>) {
+          put32(p, m.board), put32(p, m.first);
+        } else if constexpr (std::is_same_v<T, LinkFiguresReply>) {
+          const size_t n = std::min(m.records.size(), kMaxLinkFiguresPerReply);  // truncates, as put_text
+          put32(p, m.total), put32(p, uint32_t(n));
+          for (size_t i = 0; i < n; ++i) {
+            const LinkRecord& l = m.records[i];
+            put32(p, l.link), put32(p, l.from_ipu), put32(p, l.to_ipu);
+            for (uint64_t v : {l.frames, l.bytes, l.frames_replayed, l.crc_errors, l.seq_errors, l.replays, l.retrains,
+                               l.cycles_lost})
               put64(p, v);
           }
         }
@@ -367,7 +427,7 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
       return invalid("frame version " + std::to_string(le(4, 2)) + ", this side speaks " + std::to_string(kVersionMajor));
     }
     const uint16_t type = uint16_t(le(6, 2));
-    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kSuperstepsReply)))
+    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(kLastType)))
       return invalid("unknown message type " + std::to_string(type));
     if (have < kHeaderBytes) return d;  // kNeedMore
     const uint32_t payload = uint32_t(le(12, 4));

@@ -28,7 +28,7 @@ namespace ipusim::wire {
 
 inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
 inline constexpr uint16_t kVersionMajor = 2;     // a peer refuses any other major; 2: board indices
-inline constexpr uint16_t kVersionMinor = 0;     // compatible additions (carried in HELLO)
+inline constexpr uint16_t kVersionMinor = 1;     // compatible additions (carried in HELLO); 1: SET_LINK_FAULTS, LINK_FIGURES
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kMaxPayload = 1024;      // no message needs more
 inline constexpr size_t kMaxText = 512;          // longest text (error message, peer name)
@@ -56,7 +56,11 @@ enum class Type : uint16_t {
   kSetTrace = 12,     // c->s: board, the superstep trace file of the next runs (OK or ERROR DEVICE)
   kSupersteps = 13,   // c->s: board, IPU of the board, first superstep: per-superstep totals
   kSuperstepsReply = 14,  // s->c: total supersteps, then up to kMaxSuperstepsPerReply of them
+  kSetLinkFaults = 15,    // c->s: board, fault items for the system's IPU-Links (OK or ERROR DEVICE)
+  kLinkFigures = 16,      // c->s: board, first: the system's IPU-Link figures per direction
+  kLinkFiguresReply = 17, // s->c: total directions, then up to kMaxLinkFiguresPerReply of them
 };
+inline constexpr Type kLastType = Type::kLinkFiguresReply;
 
 // Codes of an ERROR reply.
 enum class ErrorCode : uint32_t {
@@ -94,9 +98,19 @@ inline constexpr size_t kSuperstepRecordBytes = 3 * 4 + 7 * 8;
 inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / kSuperstepRecordBytes;  // 14
 // Supersteps [first, first + records.size()) of `total`.
 struct SuperstepsReply { uint32_t total = 0; std::vector<SuperstepRecord> records; };
+// The system's IPU-Links are shared by its boards: any board's DeviceLink sets and reads
+// them; the board field says whose (as for every request that reaches a board).
+struct SetLinkFaults { std::string items; uint32_t board = 0; };  // as `ipusim run --link-faults`
+struct LinkFigures { uint32_t first = 0; uint32_t board = 0; };
+// One direction of one link: the DeviceLink's record itself.
+using LinkRecord = ipusim::host_if::LinkFigures;
+inline constexpr size_t kLinkRecordBytes = 3 * 4 + 8 * 8;
+inline constexpr size_t kMaxLinkFiguresPerReply = (kMaxPayload - 8) / kLinkRecordBytes;  // 13
+// Link directions [first, first + records.size()) of `total`.
+struct LinkFiguresReply { uint32_t total = 0; std::vector<LinkRecord> records; };
 
-using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap,
-                          Interrupt, Ok, Error, Bye, SetTrace, Supersteps, SuperstepsReply>;
+using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap, Interrupt, Ok, Error, Bye,
+                          SetTrace, Supersteps, SuperstepsReply, SetLinkFaults, LinkFigures, LinkFiguresReply>;
 
 struct Message {
   uint32_t seq = 0;

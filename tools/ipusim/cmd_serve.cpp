@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "config/config_loader.h"
 #include "system_backend.h"
 #include "device_server.h"
 #include "ipudrv/errors.h"
@@ -26,10 +27,21 @@ struct ServeOptions {
   bool quiet = false;
 };
 
+// The config's `link_faults` as DeviceLink::set_link_faults items (the spec of every link,
+// then "LINK:SPEC" for the links set apart): what a session that changed them leaves
+// behind for the next.
+std::string link_fault_items(const config::LinkFaultsConfig& f) {
+  std::string items = f.every;
+  for (const auto& [link, spec] : f.links) items += ";" + std::to_string(link) + ":" + spec;
+  return items;
+}
+
 int run_serve(const ServeOptions& o) {
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
+  std::string initial_link_faults;
   try {
     system = ipudrv::detail::open_system_backend(o.config);
+    initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
@@ -38,6 +50,7 @@ int run_serve(const ServeOptions& o) {
   for (size_t b = 0; b < system->board_count(); ++b) boards.push_back(&system->board_link(b));
   serve::ServerOptions options;
   options.name = "ipusim serve " + o.config;
+  options.initial_link_faults = initial_link_faults;
   options.handle_signals = true;
   options.log = o.quiet ? nullptr : &std::cerr;
   try {

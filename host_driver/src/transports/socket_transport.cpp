@@ -245,10 +245,24 @@ class SocketBoard : public Transport {
     }
   }
   void set_link_faults(const std::string& items) override {
-    (void)items;
-    throw UsageError("set_link_faults: " + describe() + ": the socket transport carries no link fault injection (open the system with config:FILE)");
+    if (items.size() > wire::kMaxText)
+      throw UsageError("set_link_faults: items of at most " + std::to_string(wire::kMaxText) + " bytes over " + describe());
+    try {
+      c_->expect_ok(board_, c_->request(board_, wire::SetLinkFaults{items, board_}), "SET_LINK_FAULTS");
+    } catch (const ProtocolError& e) {
+      throw UsageError(std::string("set_link_faults: ") + e.what());  // the device named the bad item
+    }
   }
-  std::vector<LinkStats> link_stats() override { return {}; }
+  std::vector<LinkStats> link_stats() override {
+    std::vector<LinkStats> out;
+    for (;;) {  // a page per request, as supersteps()
+      auto reply = c_->request(board_, wire::LinkFigures{uint32_t(out.size()), board_});
+      const auto* r = std::get_if<wire::LinkFiguresReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": LINK_FIGURES answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      for (const wire::LinkRecord& l : r->records) out.push_back(link_as<LinkStats>(l));
+      if (out.size() >= r->total || r->records.empty()) return out;
+    }
+  }
 
  private:
   std::shared_ptr<SocketConnection> c_;

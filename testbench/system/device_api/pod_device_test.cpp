@@ -139,10 +139,11 @@ TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
   EXPECT_EQ(read_file(trace), read_file(cli_trace)) << "one trace of every IPU, byte for byte `ipusim run --trace`'s";
 }
 
-// Faults on the pod's IPU-Links through the driver: the same link figures, cycles and sum
-// as `ipusim run --link-faults` of the same items; "none" runs clean again; a bad item is
-// a UsageError naming it.
-TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
+// Faults on the pod's IPU-Links through the driver (in process and over the socket: the
+// figures travel in LINK_FIGURES pages): the same link figures, cycles and sum as `ipusim
+// run --link-faults` of the same items; "none" runs clean again; a bad item is a
+// UsageError naming it.
+TEST_P(PodDeviceApi, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
   const kref::IpuAllreduceExpect want =
       kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
@@ -155,7 +156,7 @@ TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   ASSERT_EQ(cli.status, 0) << cli.err;
   const nlohmann::json json = nlohmann::json::parse(read_file(json_path));
 
-  auto dev = ipudrv::open("config:" + kPod);
+  auto dev = open(kPod);
   try {
     dev->set_link_faults("99:ber=1e-6");
     ADD_FAILURE() << "link 99 of a 76-link pod was accepted";
@@ -208,6 +209,30 @@ TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   EXPECT_EQ(clean.link_cycles_lost, 0u);
   for (const ipudrv::LinkStats& l : clean.links) EXPECT_EQ(l.crc_errors, 0u) << "link " << l.link;
   EXPECT_EQ(clean.stats.cycles, nlohmann::json::parse(read_file(clean_json))["tile_cycles"].get<uint64_t>());
+}
+
+// A device's link faults end with it: the next session (a new open in process, the next
+// client of `ipusim serve`) runs with the config's (none), as the first did.
+TEST_P(PodDeviceApi, ClosingTheDeviceRestoresTheConfigsLinkFaults) {
+  const std::string locator = start(kPod);
+  const ipudrv::Elf program = ipudrv::Elf::from_file(firmware("ipu_allreduce.elf"));
+  ipudrv::RunResult first;
+  {
+    auto dev = ipudrv::open(locator);
+    dev->load(program);
+    first = dev->run(0, std::chrono::seconds(60));
+    EXPECT_EQ(first.link_cycles_lost, 0u);
+    dev->set_link_faults("ber=1e-4,seed=3; 5:burst=2:3");
+    dev->load(program);
+    EXPECT_GT(dev->run(0, std::chrono::seconds(60)).link_cycles_lost, 0u) << "the faults were in force";
+  }
+  auto dev = ipudrv::open(locator);
+  dev->load(program);
+  const ipudrv::RunResult next = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(next.link_cycles_lost, 0u);
+  EXPECT_EQ(next.stats.cycles, first.stats.cycles);
+  EXPECT_EQ(next.links, first.links);
+  EXPECT_FALSE(next.links.empty()) << "the ring crossed the links";
 }
 
 // ---- a host stream waited on by board 2 ------------------------------------------------

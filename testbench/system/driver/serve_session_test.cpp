@@ -391,6 +391,8 @@ TEST_F(ServeSystem, ABoardPastTheSystemsIsAnErrorNamingItAndTheSessionGoesOn) {
       {"UNMAP: board 9", wire::Unmap{0x100000000, 9}},
       {"SET_TRACE: board 2", wire::SetTrace{"", 2}},
       {"SUPERSTEPS: board 16383", wire::Supersteps{0, 0, wire::kMaxBoards - 1}},
+      {"SET_LINK_FAULTS: board 2", wire::SetLinkFaults{"none", 2}},
+      {"LINK_FIGURES: board 4", wire::LinkFigures{0, 4}},
   };
   uint32_t seq = 10;
   for (const auto& [says, body] : requests) {
@@ -412,6 +414,22 @@ TEST_F(ServeSystem, ABoardPastTheSystemsIsAnErrorNamingItAndTheSessionGoesOn) {
   EXPECT_EQ(error_code(m), wire::ErrorCode::kMalformed);
   EXPECT_NE(error_text(m).find("board 65536"), std::string::npos) << error_text(m);
   EXPECT_TRUE(c.closed_by_server());
+}
+
+// Link faults a device refuses are its ERROR (the text is the device's), and the session
+// goes on; a device without links has no figures.
+TEST_F(ServeSystem, LinkFaultsTheDeviceRefusesAreAnErrorAndTheSessionGoesOn) {
+  RawClient c(path);
+  c.hello();
+  c.send(2, wire::SetLinkFaults{"ber=1e-6", 1});
+  const auto m = c.reply();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kDevice);
+  EXPECT_NE(error_text(m).find("injects no IPU-Link faults"), std::string::npos) << error_text(m);
+  c.send(3, wire::LinkFigures{0, 1});
+  const auto f = c.reply();
+  ASSERT_TRUE(f && std::holds_alternative<wire::LinkFiguresReply>(f->body));
+  EXPECT_EQ(std::get<wire::LinkFiguresReply>(f->body).total, 0u);
+  EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 1), 1u) << "the session went on";
 }
 
 TEST_F(ServeSystem, APeerOfAnotherMajorIsRefusedWithTheVersionError) {

@@ -28,7 +28,22 @@ std::vector<wire::Body> every_message() {
           wire::SetTrace{"/tmp/run.trace.json", 1},
           wire::Supersteps{3, 14, 2},
           wire::SuperstepsReply{40, {{16, 4, 0, 10, 250, 3000, 400, 500, 9000, 1024},
-                                     {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}}};
+                                     {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}},
+          wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 2},
+          wire::LinkFigures{13, 1},
+          wire::LinkFiguresReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}};
+}
+
+TEST(WireProtocol, LinkRecordsRoundTripExactly) {
+  wire::LinkFiguresReply full{76, {}};
+  for (uint32_t i = 0; i < wire::kMaxLinkFiguresPerReply; ++i)
+    full.records.push_back({i, i + 1, i + 2, ~uint64_t{0} - i, 1, 2, 3, 4, 5, 6, uint64_t{1} << 40});
+  const auto d = wire::decode(wire::encode({3, full}));
+  ASSERT_EQ(d.status, Status::kMessage) << d.error;
+  const auto& got = std::get<wire::LinkFiguresReply>(d.message.body);
+  EXPECT_EQ(got.total, 76u);
+  EXPECT_EQ(got.records, full.records);
+  EXPECT_EQ(wire::kMaxLinkFiguresPerReply, 13u);
 }
 
 TEST(WireProtocol, SuperstepRecordsRoundTripExactly) {
@@ -62,7 +77,8 @@ TEST(WireProtocol, BoardIndexTravelsFirstAndRoundTrips) {
   const uint32_t b = 0x1234;  // below kMaxBoards, every byte distinct from the other fields'
   const std::vector<wire::Body> addressed = {
       wire::Read32{0x44, b},  wire::Write32{0x40, 7, b}, wire::Map{0x100000000, 4096, 0, b}, wire::Unmap{0x100000000, b},
-      wire::Interrupt{9, b},  wire::SetTrace{"t", b},    wire::Supersteps{1, 2, b}};
+      wire::Interrupt{9, b},  wire::SetTrace{"t", b},    wire::Supersteps{1, 2, b},
+      wire::SetLinkFaults{"none", b}, wire::LinkFigures{4, b}};
   for (const auto& body : addressed) {
     const auto frame = wire::encode({1, body});
     const char* name = wire::type_name(uint16_t(wire::type_of(body)));
@@ -150,7 +166,6 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"magic", with(wire::Ok{}, 0, {'X'}), "magic"},
       {"frame version", with(wire::Ok{}, 4, {1, 0}), "frame version 1"},
       {"type 0", with(wire::Ok{}, 6, {0, 0}), "unknown message type 0"},
-      {"type 15", with(wire::Ok{}, 6, {15, 0}), "unknown message type 15"},
       {"superstep count", with(wire::SuperstepsReply{1, {}}, 16 + 4, {15, 0, 0, 0}), "count 15, at most 14"},
       {"superstep short", with(wire::SuperstepsReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
       {"payload too big", set_payload_len(wire::encode({5, wire::Ok{}}), 1025), "at most 1024"},
@@ -174,6 +189,11 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"interrupt board", wire::encode({5, wire::Interrupt{1, past}}), "INTERRUPT: board 16384"},
       {"set_trace board", wire::encode({5, wire::SetTrace{"", past}}), "SET_TRACE: board 16384"},
       {"supersteps board", wire::encode({5, wire::Supersteps{0, 0, past}}), "SUPERSTEPS: board 16384"},
+      {"set_link_faults board", wire::encode({5, wire::SetLinkFaults{"none", past}}), "SET_LINK_FAULTS: board 16384"},
+      {"link_figures board", wire::encode({5, wire::LinkFigures{0, past}}), "LINK_FIGURES: board 16384"},
+      {"link count", with(wire::LinkFiguresReply{1, {}}, 16 + 4, {14, 0, 0, 0}), "count 14, at most 13"},
+      {"link short", with(wire::LinkFiguresReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
+      {"type 18", with(wire::Ok{}, 6, {18, 0}), "unknown message type 18"},
       {"supersteps short", set_payload_len(wire::encode({5, wire::Supersteps{0, 0, 1}}), 8), "first: payload ends inside"},
       {"text reserved", with(wire::Hello{wire::kVersionMajor, 0, "x"}, 16 + 6, {1, 0}), "reserved"},
       {"text too long", with(wire::Hello{wire::kVersionMajor, 0, ""}, 16 + 4, {0xFF, 0xFF}), "at most 512"},
@@ -202,7 +222,7 @@ TEST(WireProtocol, RandomBytesNeverCrashAndNeverOverrun) {
     if (i % 2 && b.size() >= 8) {  // plausible headers reach the payload checks
       const auto h = wire::encode({1, wire::Ok{}});
       std::copy(h.begin(), h.begin() + 6, b.begin());
-      b[6] = uint8_t(1 + rng() % 14), b[7] = 0;
+      b[6] = uint8_t(1 + rng() % uint16_t(wire::kLastType)), b[7] = 0;
       if (b.size() >= 16) b[12] = uint8_t(b.size() - 16), b[13] = b[14] = b[15] = 0;
     }
     const auto d = wire::decode(b);
