@@ -1,6 +1,6 @@
 // device_server.h. Everything runs on the thread that calls run(), in a Boost.Asio
 // io_context: accepting, reading (readiness wait + recvmsg, to receive the memfds of
-// MAP), answering, and INTERRUPT messages posted by the device's interrupt handler.
+// MAP), answering, and INTERRUPT messages posted by the boards' interrupt handlers.
 #include "device_server.h"
 
 #include <ipu/hostif_regs.h>
@@ -19,6 +19,8 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <stdexcept>
+#include <utility>
 
 #include "fd_passing.h"
 #include "socket_path.h"
@@ -46,21 +48,26 @@ struct DeviceServer::Impl {
     bool hello = false;
     std::vector<uint8_t> input;
     std::deque<int> fds;
-    std::map<uint64_t, Mapping> mappings;
+    std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
+    bool set_link_faults = false;  // the session changed the links' faults: restored at its end
   };
-  // Shared with the device's interrupt handler, which runs on a device thread.
+  // One per board, shared with its interrupt handler, which runs on a device thread.
   struct IrqState {
     std::atomic<uint64_t> count{0};
     std::atomic<bool> posted{false};
   };
 
-  Impl(host_if::DeviceLink& l, std::string p, ServerOptions o)
-      : link(l), path(std::move(p)), options(std::move(o)), acceptor(io), signals(io) {
+  Impl(std::vector<host_if::DeviceLink*> b, std::string p, ServerOptions o)
+      : boards(std::move(b)), path(std::move(p)), options(std::move(o)), acceptor(io), signals(io) {
+    if (boards.empty() || boards.size() > wire::kMaxBoards)
+      throw std::invalid_argument("DeviceServer: " + std::to_string(boards.size()) + " boards, not 1 .. " +
+                                  std::to_string(wire::kMaxBoards));
+    for (size_t i = 0; i < boards.size(); ++i) irq.push_back(std::make_shared<IrqState>());
     const int fd = listen_on(path);
     acceptor.assign(stream_protocol(), fd);
   }
 
-  host_if::DeviceLink& link;
+  std::vector<host_if::DeviceLink*> boards;
   std::string path;
   ServerOptions options;
   asio::io_context io;
@@ -68,7 +75,7 @@ struct DeviceServer::Impl {
   asio::signal_set signals;
   std::unique_ptr<Session> session;
   uint64_t sessions = 0;
-  std::shared_ptr<IrqState> irq = std::make_shared<IrqState>();
+  std::vector<std::shared_ptr<IrqState>> irq;  // by board
   bool stopping = false;
 
   void log(const std::string& line) {
@@ -155,7 +162,7 @@ struct DeviceServer::Impl {
       auto d = wire::decode(std::span(session->input).subspan(at));
       if (d.status == wire::Decoded::Status::kNeedMore) break;
       if (d.status == wire::Decoded::Status::kInvalid) {
-        refuse(d.seq, d.error);
+        refuse(d.seq, d.error, d.code);  // kVersion for a peer of another major
         return false;
       }
       at += d.consumed;
@@ -189,37 +196,44 @@ struct DeviceServer::Impl {
         return false;
       }
       session->hello = true;
-      install_interrupt_handler();
+      for (uint32_t b = 0; b < boards.size(); ++b) install_interrupt_handler(b);
       log("client " + std::to_string(session->id) + " is '" + h->name + "', protocol " + std::to_string(h->major) + "." +
           std::to_string(h->minor));
-      send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, options.board, options.name});
+      send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, uint32_t(boards.size()), options.name});
       return true;
     }
     if (const auto* r = std::get_if<wire::Read32>(&m.body)) {
-      send(seq, wire::Read32Reply{link.read32(r->offset)});
+      if (auto* link = board_link(seq, r->board, "READ32")) send(seq, wire::Read32Reply{link->read32(r->offset)});
       return true;
     }
     if (const auto* w = std::get_if<wire::Write32>(&m.body)) {
-      link.write32(w->offset, w->value);
-      send(seq, wire::Ok{});
+      if (auto* link = board_link(seq, w->board, "WRITE32")) {
+        link->write32(w->offset, w->value);
+        send(seq, wire::Ok{});
+      }
       return true;
     }
     if (const auto* mp = std::get_if<wire::Map>(&m.body)) return map(seq, *mp);
     if (const auto* u = std::get_if<wire::Unmap>(&m.body)) {
-      auto it = session->mappings.find(u->bus_addr);
+      auto* link = board_link(seq, u->board, "UNMAP");
+      if (!link) return true;
+      auto it = session->mappings.find({u->board, u->bus_addr});
       if (it == session->mappings.end()) {
-        send(seq, wire::Error{wire::ErrorCode::kUnmapFailed, "UNMAP: no mapping at bus address " + std::to_string(u->bus_addr)});
+        send(seq, wire::Error{wire::ErrorCode::kUnmapFailed, "UNMAP: no mapping of board " + std::to_string(u->board) +
+                                                                 " at bus address " + std::to_string(u->bus_addr)});
         return true;
       }
-      link.unmap_host_memory(u->bus_addr);
+      link->unmap_host_memory(u->bus_addr);
       ::munmap(it->second.data, it->second.bytes);
       session->mappings.erase(it);
       send(seq, wire::Ok{});
       return true;
     }
     if (const auto* tr = std::get_if<wire::SetTrace>(&m.body)) {
+      auto* link = board_link(seq, tr->board, "SET_TRACE");
+      if (!link) return true;
       try {
-        link.set_trace_file(tr->path);
+        link->set_trace_file(tr->path);
       } catch (const std::exception& e) {
         send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
         return true;  // a refused path leaves the session intact
@@ -228,6 +242,20 @@ struct DeviceServer::Impl {
       return true;
     }
     if (const auto* q = std::get_if<wire::Supersteps>(&m.body)) return supersteps(seq, *q);
+    if (const auto* lf = std::get_if<wire::SetLinkFaults>(&m.body)) {
+      auto* link = board_link(seq, lf->board, "SET_LINK_FAULTS");
+      if (!link) return true;
+      try {
+        link->set_link_faults(lf->items);
+      } catch (const std::exception& e) {
+        send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});  // names the bad item; the session goes on
+        return true;
+      }
+      session->set_link_faults = true;
+      send(seq, wire::Ok{});
+      return true;
+    }
+    if (const auto* q = std::get_if<wire::LinkFigures>(&m.body)) return link_figures(seq, *q);
     if (std::holds_alternative<wire::Bye>(m.body)) {
       send(seq, wire::Ok{});
       end_session("client said BYE");
@@ -237,11 +265,23 @@ struct DeviceServer::Impl {
     return false;
   }
 
-  // A page of IPU q.ipu's per-superstep totals: from q.first, as many as fit a reply.
+  // Board `board`'s link; nullptr, answered with ERROR NO_BOARD naming the request and the
+  // index, for a board the system does not have. The stream is intact: the session goes on.
+  host_if::DeviceLink* board_link(uint32_t seq, uint32_t board, const char* request) {
+    if (board < boards.size()) return boards[board];
+    send(seq, wire::Error{wire::ErrorCode::kNoBoard, std::string(request) + ": board " + std::to_string(board) +
+                                                         ", the system has " + std::to_string(boards.size()) +
+                                                         " board(s)"});
+    return nullptr;
+  }
+
+  // A page of board q.board's IPU q.ipu's per-superstep totals: from q.first, as many as fit a reply.
   bool supersteps(uint32_t seq, const wire::Supersteps& q) {
+    auto* link = board_link(seq, q.board, "SUPERSTEPS");
+    if (!link) return true;
     std::vector<ipusim::host_if::SuperstepFigures> all;
     try {
-      all = link.supersteps(q.ipu);
+      all = link->supersteps(q.ipu);
     } catch (const std::exception& e) {
       send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
       return true;
@@ -255,6 +295,27 @@ struct DeviceServer::Impl {
     return true;
   }
 
+  // A page of the system's IPU-Link figures (through board q.board's link): from
+  // q.first, as many as fit a reply.
+  bool link_figures(uint32_t seq, const wire::LinkFigures& q) {
+    auto* link = board_link(seq, q.board, "LINK_FIGURES");
+    if (!link) return true;
+    std::vector<ipusim::host_if::LinkFigures> all;
+    try {
+      all = link->link_figures();
+    } catch (const std::exception& e) {
+      send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
+      return true;
+    }
+    wire::LinkFiguresReply reply;
+    reply.total = uint32_t(all.size());
+    const size_t first = std::min<size_t>(q.first, all.size());
+    const size_t end = std::min(all.size(), first + wire::kMaxLinkFiguresPerReply);
+    reply.records.assign(all.begin() + long(first), all.begin() + long(end));
+    send(seq, reply);
+    return true;
+  }
+
   bool map(uint32_t seq, const wire::Map& mp) {
     if (session->fds.empty()) {
       refuse(seq, "MAP without a file descriptor", wire::ErrorCode::kMapFailed);
@@ -262,9 +323,15 @@ struct DeviceServer::Impl {
     }
     const int fd = session->fds.front();
     session->fds.pop_front();
+    host_if::DeviceLink* link = board_link(seq, mp.board, "MAP");
+    if (!link) {
+      ::close(fd);  // the descriptor came with this MAP: it goes with it
+      return true;
+    }
     auto fail = [&](const std::string& why) {
       ::close(fd);
-      send(seq, wire::Error{wire::ErrorCode::kMapFailed, "MAP at bus address " + std::to_string(mp.bus_addr) + ": " + why});
+      send(seq, wire::Error{wire::ErrorCode::kMapFailed, "MAP of board " + std::to_string(mp.board) + " at bus address " +
+                                                             std::to_string(mp.bus_addr) + ": " + why});
       return true;  // the stream is intact: the client may go on
     };
     if (session->mappings.size() >= kMaxMappings) return fail("too many mappings");
@@ -275,28 +342,29 @@ struct DeviceServer::Impl {
     void* p = ::mmap(nullptr, mp.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(mp.fd_offset));
     if (p == MAP_FAILED) return fail(std::string("mmap failed: ") + std::strerror(errno));
     try {
-      link.map_host_memory(mp.bus_addr, {static_cast<std::byte*>(p), mp.bytes});
+      link->map_host_memory(mp.bus_addr, {static_cast<std::byte*>(p), mp.bytes});
     } catch (const std::exception& e) {
       ::munmap(p, mp.bytes);
       return fail(std::string("the device refused it: ") + e.what());
     }
     ::close(fd);
-    session->mappings[mp.bus_addr] = {p, mp.bytes};
+    session->mappings[{mp.board, mp.bus_addr}] = {p, mp.bytes};
     send(seq, wire::Ok{});
     return true;
   }
 
-  void install_interrupt_handler() {
-    auto state = irq;
+  void install_interrupt_handler(uint32_t board) {
+    auto state = irq[board];
     auto* ctx = &io;
     const uint64_t id = session->id;
-    link.set_interrupt_handler([this, state, ctx, id] {
+    boards[board]->set_interrupt_handler([this, state, ctx, id, board] {
       state->count.fetch_add(1);
-      // Coalesce: one INTERRUPT message in flight tells the client to look at IRQ_STATUS.
+      // Coalesce per board: one INTERRUPT message in flight tells the client to look at
+      // that board's IRQ_STATUS.
       if (state->posted.exchange(true)) return;
-      asio::post(*ctx, [this, state, id] {
+      asio::post(*ctx, [this, state, id, board] {
         state->posted = false;
-        if (session && session->id == id) send(0, wire::Interrupt{state->count.load()});
+        if (session && session->id == id) send(0, wire::Interrupt{state->count.load(), board});
       });
     });
   }
@@ -304,12 +372,22 @@ struct DeviceServer::Impl {
   void end_session(const std::string& why) {
     if (!session) return;
     // Stop the device first so that no DMA touches the memory about to be unmapped.
-    link.set_interrupt_handler({});
-    link.set_trace_file("");  // the next client traces only if it asks
-    link.write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
-    for (auto& [bus, m] : session->mappings) {
+    for (host_if::DeviceLink* link : boards) {
+      link->set_interrupt_handler({});
+      link->set_trace_file("");  // the next client traces only if it asks
+    }
+    for (host_if::DeviceLink* link : boards) link->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
+    if (session->set_link_faults) {
+      // The next client starts with the config's faults, as a new in-process session does.
       try {
-        link.unmap_host_memory(bus);
+        boards.front()->set_link_faults(options.initial_link_faults);
+      } catch (const std::exception& e) {
+        log(std::string("restoring the link faults '") + options.initial_link_faults + "': " + e.what());
+      }
+    }
+    for (auto& [key, m] : session->mappings) {
+      try {
+        boards[key.first]->unmap_host_memory(key.second);
       } catch (const std::exception& e) {
         log(std::string("unmap on disconnect: ") + e.what());
       }
@@ -318,7 +396,7 @@ struct DeviceServer::Impl {
     for (int fd : session->fds) ::close(fd);
     boost::system::error_code ignored;
     session->socket.close(ignored);
-    log("client " + std::to_string(session->id) + " gone (" + why + "); device reset");
+    log("client " + std::to_string(session->id) + " gone (" + why + "); every board reset");
     session.reset();
   }
 
@@ -332,8 +410,9 @@ struct DeviceServer::Impl {
   }
 };
 
-DeviceServer::DeviceServer(host_if::DeviceLink& link, const std::string& socket_path, ServerOptions options)
-    : impl_(std::make_unique<Impl>(link, socket_path, std::move(options))) {}
+DeviceServer::DeviceServer(std::vector<host_if::DeviceLink*> boards, const std::string& socket_path,
+                           ServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(boards), socket_path, std::move(options))) {}
 
 DeviceServer::~DeviceServer() {
   impl_->end_session("server destroyed");

@@ -1,32 +1,42 @@
-// The server behind `ipusim serve`: one board's DeviceLink on a Unix socket, one client at
-// a time, speaking the wire protocol (wire/wire_protocol.h). Every message is validated
-// before it reaches the device; a bad one is answered with ERROR and the client is
-// dropped. When a client leaves (BYE, disconnect, or a bad message) the device is reset
-// (CTRL.RESET) and every host-memory mapping of the session is removed, so the next
-// client finds it as after power-on. docs/host_driver.md, "ipusim serve".
+// The server behind `ipusim serve`: a system's boards (one DeviceLink each, the boards of
+// one device) on one Unix socket, one client at a time, speaking the wire protocol
+// (wire/wire_protocol.h). Every message is validated before it reaches the device; a bad
+// one is answered with ERROR and the client is dropped (a board index past the system's
+// is answered with ERROR NO_BOARD and the session goes on). When a client leaves (BYE,
+// disconnect, or a bad message) every board is reset (CTRL.RESET), every host-memory
+// mapping of the session is removed and the IPU-Links' faults are the config's again, so
+// the next client finds the system as after power-on. docs/host_driver.md, "ipusim serve".
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "host_if/device_link.h"
 
 namespace ipusim::serve {
 
 struct ServerOptions {
-  uint32_t board = 0;                 // reported in HELLO_REPLY
   std::string name = "ipusim serve";  // reported in HELLO_REPLY
+  // The IPU-Link fault items every session starts with (the config's `link_faults`, as
+  // DeviceLink::set_link_faults takes them): a session that set others has them
+  // restored when it ends.
+  std::string initial_link_faults = "none";
   bool handle_signals = false;        // SIGINT / SIGTERM stop run()
   std::ostream* log = nullptr;        // one line per session event; null: quiet
 };
 
 class DeviceServer {
  public:
+  // Serves `boards` (board i = boards[i], at least one; they outlive the server).
   // Listens on `socket_path` now (socket_path.h: 0600, refuses non-sockets); throws
   // SocketPathError.
-  DeviceServer(host_if::DeviceLink& link, const std::string& socket_path, ServerOptions options = {});
+  DeviceServer(std::vector<host_if::DeviceLink*> boards, const std::string& socket_path, ServerOptions options = {});
+  // A one-board system.
+  DeviceServer(host_if::DeviceLink& link, const std::string& socket_path, ServerOptions options = {})
+      : DeviceServer(std::vector<host_if::DeviceLink*>{&link}, socket_path, std::move(options)) {}
   ~DeviceServer();  // removes the socket file
   DeviceServer(const DeviceServer&) = delete;
   DeviceServer& operator=(const DeviceServer&) = delete;

@@ -1,16 +1,21 @@
 // Encoding and validating decoding of the wire protocol (wire_protocol.h).
 // Payload layouts (little-endian; "text" = u16 length, u16 zero, then the bytes, no NUL):
+// "board" = u32 board index (< kMaxBoards here; the server checks the system's count).
 //   HELLO        u16 major, u16 minor, text name
-//   HELLO_REPLY  u16 major, u16 minor, u32 board, text name
-//   READ32       u32 offset (< BAR0 bytes)       READ32_REPLY  u32 value
-//   WRITE32      u32 offset (< BAR0 bytes), u32 value
-//   MAP          u64 bus address, u64 bytes, u64 fd offset (all page multiples)
-//   UNMAP        u64 bus address                 INTERRUPT     u64 count
-//   ERROR        u32 code, text                  OK, BYE       empty
-//   SET_TRACE    text path ("" = none)           SUPERSTEPS    u32 ipu, u32 first
+//   HELLO_REPLY  u16 major, u16 minor, u32 boards (1 .. kMaxBoards), text name
+//   READ32       board, u32 offset (< BAR0 bytes)       READ32_REPLY  u32 value
+//   WRITE32      board, u32 offset (< BAR0 bytes), u32 value
+//   MAP          board, u64 bus address, u64 bytes, u64 fd offset (all page multiples)
+//   UNMAP        board, u64 bus address                 INTERRUPT     board, u64 count
+//   ERROR        u32 code, text                         OK, BYE       empty
+//   SET_TRACE    board, text path ("" = none)           SUPERSTEPS    board, u32 ipu, u32 first
 //   SUPERSTEPS_REPLY  u32 total, u32 count (<= 14), count x (u32 tiles, u32 exchanging,
 //                u32 incomplete, u64 begin, end, compute, sync, exchange cycles,
 //                instructions, exchange bytes)
+//   SET_LINK_FAULTS  board, text items          LINK_FIGURES  board, u32 first
+//   LINK_FIGURES_REPLY  u32 total, u32 count (<= 13), count x (u32 link, u32 from IPU,
+//                u32 to IPU, u64 frames, bytes, frames replayed, CRC errors, sequence
+//                errors, replays, retrains, cycles lost)
 #include "wire_protocol.h"
 
 #include <ipu/hostif_regs.h>
@@ -98,12 +103,22 @@ void check_page(Reader& r, uint64_t v, const char* field) {
   if (v % kPageBytes != 0) r.fail(std::string(field) + " not a multiple of " + std::to_string(kPageBytes));
 }
 
-void check_major(Reader& r, uint16_t major) {
-  if (r.ok() && major != kVersionMajor)
-    r.fail("protocol major " + std::to_string(major) + ", this side speaks " + std::to_string(kVersionMajor));
+// Returns false (and fails `r`) for a major this side does not speak.
+bool check_major(Reader& r, uint16_t major) {
+  if (!r.ok() || major == kVersionMajor) return true;
+  r.fail("protocol major " + std::to_string(major) + ", this side speaks " + std::to_string(kVersionMajor));
+  return false;
 }
 
-Body decode_body(Type type, Reader& r) {
+uint32_t board(Reader& r) {
+  const uint32_t b = r.u32("board");
+  if (r.ok() && b >= kMaxBoards)
+    r.fail("board " + std::to_string(b) + ", a system has at most " + std::to_string(kMaxBoards));
+  return b;
+}
+
+// `version_error`: set when the payload names a major this side does not speak.
+Body decode_body(Type type, Reader& r, bool& version_error) {
   switch (type) {
     case Type::kHello: {
       Hello m;
@@ -111,21 +126,25 @@ Body decode_body(Type type, Reader& r) {
       m.minor = r.u16("minor");
       m.name = r.text("name");
       r.expect_end();
-      check_major(r, m.major);
+      version_error = !check_major(r, m.major);
       return m;
     }
     case Type::kHelloReply: {
       HelloReply m;
       m.major = r.u16("major");
       m.minor = r.u16("minor");
-      m.board = r.u32("board");
+      m.boards = r.u32("boards");
       m.name = r.text("name");
       r.expect_end();
-      check_major(r, m.major);
+      version_error = !check_major(r, m.major);
+      if (r.ok() && (m.boards == 0 || m.boards > kMaxBoards))
+        r.fail("boards " + std::to_string(m.boards) + ", not 1 .. " + std::to_string(kMaxBoards));
       return m;
     }
     case Type::kRead32: {
-      Read32 m{r.u32("offset")};
+      Read32 m;
+      m.board = board(r);
+      m.offset = r.u32("offset");
       r.expect_end();
       check_offset(r, m.offset);
       return m;
@@ -137,6 +156,7 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kWrite32: {
       Write32 m;
+      m.board = board(r);
       m.offset = r.u32("offset");
       m.value = r.u32("value");
       r.expect_end();
@@ -145,6 +165,7 @@ Body decode_body(Type type, Reader& r) {
     }
     case Type::kMap: {
       Map m;
+      m.board = board(r);
       m.bus_addr = r.u64("bus_addr");
       m.bytes = r.u64("bytes");
       m.fd_offset = r.u64("fd_offset");
@@ -161,7 +182,9 @@ Body decode_body(Type type, Reader& r) {
       return m;
     }
     case Type::kUnmap: {
-      Unmap m{r.u64("bus_addr")};
+      Unmap m;
+      m.board = board(r);
+      m.bus_addr = r.u64("bus_addr");
       r.expect_end();
       if (r.ok()) {
         check_page(r, m.bus_addr, "bus_addr");
@@ -170,7 +193,9 @@ Body decode_body(Type type, Reader& r) {
       return m;
     }
     case Type::kInterrupt: {
-      Interrupt m{r.u64("count")};
+      Interrupt m;
+      m.board = board(r);
+      m.count = r.u64("count");
       r.expect_end();
       return m;
     }
@@ -182,7 +207,7 @@ Body decode_body(Type type, Reader& r) {
       const uint32_t code = r.u32("code");
       m.text = r.text("text");
       r.expect_end();
-      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kBusy)))
+      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kNoBoard)))
         r.fail("unknown code " + std::to_string(code));
       m.code = ErrorCode(code);
       return m;
@@ -191,12 +216,15 @@ Body decode_body(Type type, Reader& r) {
       r.expect_end();
       return Bye{};
     case Type::kSetTrace: {
-      SetTrace m{r.text("path")};
+      SetTrace m;
+      m.board = board(r);
+      m.path = r.text("path");
       r.expect_end();
       return m;
     }
     case Type::kSupersteps: {
       Supersteps m;
+      m.board = board(r);
       m.ipu = r.u32("ipu");
       m.first = r.u32("first");
       r.expect_end();
@@ -225,6 +253,44 @@ Body decode_body(Type type, Reader& r) {
       r.expect_end();
       return m;
     }
+    case Type::kSetLinkFaults: {
+      SetLinkFaults m;
+      m.board = board(r);
+      m.items = r.text("items");
+      r.expect_end();
+      return m;
+    }
+    case Type::kLinkFigures: {
+      LinkFigures m;
+      m.board = board(r);
+      m.first = r.u32("first");
+      r.expect_end();
+      return m;
+    }
+    case Type::kLinkFiguresReply: {
+      LinkFiguresReply m;
+      m.total = r.u32("total");
+      const uint32_t count = r.u32("count");
+      if (r.ok() && count > kMaxLinkFiguresPerReply)
+        r.fail("count " + std::to_string(count) + ", at most " + std::to_string(kMaxLinkFiguresPerReply));
+      for (uint32_t i = 0; i < count && r.ok(); ++i) {
+        LinkRecord l;
+        l.link = r.u32("link");
+        l.from_ipu = r.u32("from_ipu");
+        l.to_ipu = r.u32("to_ipu");
+        l.frames = r.u64("frames");
+        l.bytes = r.u64("bytes");
+        l.frames_replayed = r.u64("frames_replayed");
+        l.crc_errors = r.u64("crc_errors");
+        l.seq_errors = r.u64("seq_errors");
+        l.replays = r.u64("replays");
+        l.retrains = r.u64("retrains");
+        l.cycles_lost = r.u64("cycles_lost");
+        m.records.push_back(l);
+      }
+      r.expect_end();
+      return m;
+    }
   }
   r.fail("unknown type");
   return Ok{};
@@ -236,7 +302,8 @@ Type type_of(const Body& body) {
   static constexpr Type kTypes[] = {Type::kHello, Type::kHelloReply, Type::kRead32, Type::kRead32Reply,
                                     Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
                                     Type::kOk, Type::kError, Type::kBye, Type::kSetTrace,
-                                    Type::kSupersteps, Type::kSuperstepsReply};
+                                    Type::kSupersteps, Type::kSuperstepsReply, Type::kSetLinkFaults,
+                                    Type::kLinkFigures, Type::kLinkFiguresReply};
   static_assert(std::size(kTypes) == std::variant_size_v<Body>);
   return kTypes[body.index()];
 }
@@ -257,6 +324,9 @@ const char* type_name(uint16_t type) {
     case Type::kSetTrace: return "SET_TRACE";
     case Type::kSupersteps: return "SUPERSTEPS";
     case Type::kSuperstepsReply: return "SUPERSTEPS_REPLY";
+    case Type::kSetLinkFaults: return "SET_LINK_FAULTS";
+    case Type::kLinkFigures: return "LINK_FIGURES";
+    case Type::kLinkFiguresReply: return "LINK_FIGURES_REPLY";
   }
   return "unknown";
 }
@@ -269,25 +339,25 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
         if constexpr (std::is_same_v<T, Hello>) {
           put16(p, m.major), put16(p, m.minor), put_text(p, m.name);
         } else if constexpr (std::is_same_v<T, HelloReply>) {
-          put16(p, m.major), put16(p, m.minor), put32(p, m.board), put_text(p, m.name);
+          put16(p, m.major), put16(p, m.minor), put32(p, m.boards), put_text(p, m.name);
         } else if constexpr (std::is_same_v<T, Read32>) {
-          put32(p, m.offset);
+          put32(p, m.board), put32(p, m.offset);
         } else if constexpr (std::is_same_v<T, Read32Reply>) {
           put32(p, m.value);
         } else if constexpr (std::is_same_v<T, Write32>) {
-          put32(p, m.offset), put32(p, m.value);
+          put32(p, m.board), put32(p, m.offset), put32(p, m.value);
         } else if constexpr (std::is_same_v<T, Map>) {
-          put64(p, m.bus_addr), put64(p, m.bytes), put64(p, m.fd_offset);
+          put32(p, m.board), put64(p, m.bus_addr), put64(p, m.bytes), put64(p, m.fd_offset);
         } else if constexpr (std::is_same_v<T, Unmap>) {
-          put64(p, m.bus_addr);
+          put32(p, m.board), put64(p, m.bus_addr);
         } else if constexpr (std::is_same_v<T, Interrupt>) {
-          put64(p, m.count);
+          put32(p, m.board), put64(p, m.count);
         } else if constexpr (std::is_same_v<T, Error>) {
           put32(p, uint32_t(m.code)), put_text(p, m.text);
         } else if constexpr (std::is_same_v<T, SetTrace>) {
-          put_text(p, m.path);
+          put32(p, m.board), put_text(p, m.path);
         } else if constexpr (std::is_same_v<T, Supersteps>) {
-          put32(p, m.ipu), put32(p, m.first);
+          put32(p, m.board), put32(p, m.ipu), put32(p, m.first);
         } else if constexpr (std::is_same_v<T, SuperstepsReply>) {
           // Encoding truncates rather than fails, as put_text: the decoder refuses more.
           const size_t n = std::min(m.records.size(), kMaxSuperstepsPerReply);
@@ -297,6 +367,20 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
             put32(p, s.tiles), put32(p, s.exchanging_tiles), put32(p, s.incomplete_tiles);
             for (uint64_t v : {s.begin_cycle, s.end_cycle, s.compute_cycles, s.sync_cycles, s.exchange_cycles,
                                s.instructions, s.exchange_bytes})
+              put64(p, v);
+          }
+        } else if constexpr (std::is_same_v<T, SetLinkFaults>) {
+          put32(p, m.board), put_text(p, m.items);
+        } else if constexpr (std::is_same_v<T, LinkFigures>) {
+          put32(p, m.board), put32(p, m.first);
+        } else if constexpr (std::is_same_v<T, LinkFiguresReply>) {
+          const size_t n = std::min(m.records.size(), kMaxLinkFiguresPerReply);  // truncates, as put_text
+          put32(p, m.total), put32(p, uint32_t(n));
+          for (size_t i = 0; i < n; ++i) {
+            const LinkRecord& l = m.records[i];
+            put32(p, l.link), put32(p, l.from_ipu), put32(p, l.to_ipu);
+            for (uint64_t v : {l.frames, l.bytes, l.frames_replayed, l.crc_errors, l.seq_errors, l.replays, l.retrains,
+                               l.cycles_lost})
               put64(p, v);
           }
         }
@@ -337,12 +421,14 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
     uint8_t magic[4];
     std::memcpy(magic, &kMagic, 4);
     if (std::memcmp(header, magic, std::min<size_t>(have, 4)) != 0) return invalid("bad magic (not an ipusim wire frame)");
-    if (have >= 6 && le(4, 2) != kVersionMajor)
+    if (have >= 12) d.seq = uint32_t(le(8, 4));  // the reply to a refused frame carries it
+    if (have >= 6 && le(4, 2) != kVersionMajor) {
+      d.code = ErrorCode::kVersion;  // a peer of another major: answered as such, not as garbage
       return invalid("frame version " + std::to_string(le(4, 2)) + ", this side speaks " + std::to_string(kVersionMajor));
+    }
     const uint16_t type = uint16_t(le(6, 2));
-    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(Type::kSuperstepsReply)))
+    if (have >= 8 && (type < uint16_t(Type::kHello) || type > uint16_t(kLastType)))
       return invalid("unknown message type " + std::to_string(type));
-    if (have >= 12) d.seq = uint32_t(le(8, 4));
     if (have < kHeaderBytes) return d;  // kNeedMore
     const uint32_t payload = uint32_t(le(12, 4));
     if (payload > kMaxPayload)
@@ -350,8 +436,12 @@ Decoded decode(std::span<const uint8_t> bytes) noexcept {
                      " bytes, at most " + std::to_string(kMaxPayload));
     if (bytes.size() - kHeaderBytes < payload) return d;  // kNeedMore
     Reader r(bytes.subspan(kHeaderBytes, payload));
-    Body body = decode_body(Type(type), r);
-    if (!r.ok()) return invalid(std::string(type_name(type)) + ": " + r.error());
+    bool version_error = false;
+    Body body = decode_body(Type(type), r, version_error);
+    if (!r.ok()) {
+      if (version_error) d.code = ErrorCode::kVersion;
+      return invalid(std::string(type_name(type)) + ": " + r.error());
+    }
     d.status = Decoded::Status::kMessage;
     d.message = Message{d.seq, std::move(body)};
     d.consumed = kHeaderBytes + payload;

@@ -6,6 +6,9 @@
 //   u32 magic 'IPUW' | u16 version_major | u16 type | u32 seq | u32 payload_bytes
 // Every request carries a sequence number; its reply (OK, READ32_REPLY, HELLO_REPLY or
 // ERROR) carries the same one. INTERRUPT is the only unsolicited message (seq 0).
+// One socket serves a whole system (every board of it: the boards run as one device), so
+// the requests that reach a board's host interface, and INTERRUPT, carry a board index;
+// HELLO_REPLY says how many boards there are.
 // MAP travels with exactly one file descriptor (SCM_RIGHTS): a memfd of the client's host
 // memory, which the server mmaps so that the device's DMA reads and writes it directly.
 // docs/host_driver.md has the message table.
@@ -24,8 +27,8 @@
 namespace ipusim::wire {
 
 inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
-inline constexpr uint16_t kVersionMajor = 1;     // a peer refuses any other major
-inline constexpr uint16_t kVersionMinor = 1;     // compatible additions (carried in HELLO); 1: SET_TRACE, SUPERSTEPS
+inline constexpr uint16_t kVersionMajor = 2;     // a peer refuses any other major; 2: board indices
+inline constexpr uint16_t kVersionMinor = 1;     // compatible additions (carried in HELLO); 1: SET_LINK_FAULTS, LINK_FIGURES
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kMaxPayload = 1024;      // no message needs more
 inline constexpr size_t kMaxText = 512;          // longest text (error message, peer name)
@@ -34,23 +37,30 @@ inline constexpr size_t kMaxText = 512;          // longest text (error message,
 inline constexpr uint64_t kMaxMapBytes = uint64_t{1} << 36;
 inline constexpr uint64_t kMaxBusAddr = uint64_t{1} << 48;
 inline constexpr uint64_t kPageBytes = 4096;
+// Boards a system may have (the config loader's limit): a board index or count above it
+// is malformed; one past the served system's count is ERROR NO_BOARD.
+inline constexpr uint32_t kMaxBoards = 16384;
 
 enum class Type : uint16_t {
   kHello = 1,         // c->s: version, name
-  kHelloReply = 2,    // s->c: version, board index, name
-  kRead32 = 3,        // c->s: offset
+  kHelloReply = 2,    // s->c: version, board count, name
+  kRead32 = 3,        // c->s: board, offset
   kRead32Reply = 4,   // s->c: value
-  kWrite32 = 5,       // c->s: offset, value
-  kMap = 6,           // c->s (+1 fd): bus address, bytes, offset in the fd
-  kUnmap = 7,         // c->s: bus address
-  kInterrupt = 8,     // s->c, unsolicited: the device raised its interrupt
+  kWrite32 = 5,       // c->s: board, offset, value
+  kMap = 6,           // c->s (+1 fd): board, bus address, bytes, offset in the fd
+  kUnmap = 7,         // c->s: board, bus address
+  kInterrupt = 8,     // s->c, unsolicited: a board raised its interrupt
   kOk = 9,            // s->c: the request with this seq was done
   kError = 10,        // s->c: the request with this seq failed: code, text
   kBye = 11,          // c->s: end of session (the server resets the device)
-  kSetTrace = 12,     // c->s: the superstep trace file of the next runs (OK or ERROR DEVICE)
-  kSupersteps = 13,   // c->s: IPU, first superstep: per-superstep totals
+  kSetTrace = 12,     // c->s: board, the superstep trace file of the next runs (OK or ERROR DEVICE)
+  kSupersteps = 13,   // c->s: board, IPU of the board, first superstep: per-superstep totals
   kSuperstepsReply = 14,  // s->c: total supersteps, then up to kMaxSuperstepsPerReply of them
+  kSetLinkFaults = 15,    // c->s: board, fault items for the system's IPU-Links (OK or ERROR DEVICE)
+  kLinkFigures = 16,      // c->s: board, first: the system's IPU-Link figures per direction
+  kLinkFiguresReply = 17, // s->c: total directions, then up to kMaxLinkFiguresPerReply of them
 };
+inline constexpr Type kLastType = Type::kLinkFiguresReply;
 
 // Codes of an ERROR reply.
 enum class ErrorCode : uint32_t {
@@ -61,21 +71,26 @@ enum class ErrorCode : uint32_t {
   kUnmapFailed = 5,     // UNMAP of an address no MAP made
   kDevice = 6,          // the device refused the request
   kBusy = 7,            // another client is being served
+  kNoBoard = 8,         // a board index past the served system's boards (the session goes on)
 };
 
 struct Hello { uint16_t major = kVersionMajor, minor = kVersionMinor; std::string name; };
-struct HelloReply { uint16_t major = kVersionMajor, minor = kVersionMinor; uint32_t board = 0; std::string name; };
-struct Read32 { uint32_t offset = 0; };
+// `board` is last in the structs (so that a one-board caller may leave it 0) and first on
+// the wire (the layouts in wire_protocol.cpp).
+struct HelloReply { uint16_t major = kVersionMajor, minor = kVersionMinor; uint32_t boards = 1; std::string name; };
+struct Read32 { uint32_t offset = 0; uint32_t board = 0; };
 struct Read32Reply { uint32_t value = 0; };
-struct Write32 { uint32_t offset = 0, value = 0; };
-struct Map { uint64_t bus_addr = 0, bytes = 0, fd_offset = 0; };
-struct Unmap { uint64_t bus_addr = 0; };
-struct Interrupt { uint64_t count = 0; };  // interrupts raised since the session began
+struct Write32 { uint32_t offset = 0, value = 0; uint32_t board = 0; };
+// Host memory of one board: the board's DMA reaches it at bus_addr (as the in-process
+// transport maps a range into one board's DeviceLink).
+struct Map { uint64_t bus_addr = 0, bytes = 0, fd_offset = 0; uint32_t board = 0; };
+struct Unmap { uint64_t bus_addr = 0; uint32_t board = 0; };
+struct Interrupt { uint64_t count = 0; uint32_t board = 0; };  // `board`'s interrupts since the session began
 struct Ok {};
 struct Error { ErrorCode code = ErrorCode::kMalformed; std::string text; };
 struct Bye {};
-struct SetTrace { std::string path; };  // "" stops tracing
-struct Supersteps { uint32_t ipu = 0, first = 0; };
+struct SetTrace { std::string path; uint32_t board = 0; };  // "" stops tracing
+struct Supersteps { uint32_t ipu = 0, first = 0; uint32_t board = 0; };  // ipu: of the board
 // One superstep of one IPU: the DeviceLink's record itself, since the wire carries the
 // DeviceLink's calls to a device in another process.
 using SuperstepRecord = ipusim::host_if::SuperstepFigures;
@@ -83,9 +98,19 @@ inline constexpr size_t kSuperstepRecordBytes = 3 * 4 + 7 * 8;
 inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / kSuperstepRecordBytes;  // 14
 // Supersteps [first, first + records.size()) of `total`.
 struct SuperstepsReply { uint32_t total = 0; std::vector<SuperstepRecord> records; };
+// The system's IPU-Links are shared by its boards: any board's DeviceLink sets and reads
+// them; the board field says whose (as for every request that reaches a board).
+struct SetLinkFaults { std::string items; uint32_t board = 0; };  // as `ipusim run --link-faults`
+struct LinkFigures { uint32_t first = 0; uint32_t board = 0; };
+// One direction of one link: the DeviceLink's record itself.
+using LinkRecord = ipusim::host_if::LinkFigures;
+inline constexpr size_t kLinkRecordBytes = 3 * 4 + 8 * 8;
+inline constexpr size_t kMaxLinkFiguresPerReply = (kMaxPayload - 8) / kLinkRecordBytes;  // 13
+// Link directions [first, first + records.size()) of `total`.
+struct LinkFiguresReply { uint32_t total = 0; std::vector<LinkRecord> records; };
 
-using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap,
-                          Interrupt, Ok, Error, Bye, SetTrace, Supersteps, SuperstepsReply>;
+using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap, Interrupt, Ok, Error, Bye,
+                          SetTrace, Supersteps, SuperstepsReply, SetLinkFaults, LinkFigures, LinkFiguresReply>;
 
 struct Message {
   uint32_t seq = 0;
@@ -106,6 +131,7 @@ struct Decoded {
   size_t consumed = 0;  // kMessage: bytes of the frame
   std::string error;    // kInvalid: which field, and why
   uint32_t seq = 0;     // kInvalid: the frame's seq when the header was readable (for the reply)
+  ErrorCode code = ErrorCode::kMalformed;  // kInvalid: kVersion for a peer of another major
 };
 
 // Decodes the frame at the front of `bytes`. Never reads past `bytes`, never throws,

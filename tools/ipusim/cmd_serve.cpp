@@ -1,16 +1,18 @@
-// `ipusim serve --config FILE --socket PATH`: elaborates a one-board system (a chip or a
-// board config) in this process and serves its host interface on a Unix socket (mode
-// 0600) to one client at a time, until SIGINT or SIGTERM, which remove the socket. The
-// driver's socket transport ("unix:PATH") is the client. The boards of a multi-board
-// system run as one device (docs/host_if.md), which one board's socket cannot carry:
-// such a config is refused. docs/host_driver.md, "ipusim serve".
+// `ipusim serve --config FILE --socket PATH`: elaborates a system (a chip, a board or a
+// pod of boards) in this process and serves the host interfaces of all its boards on one
+// Unix socket (mode 0600) to one client at a time, until SIGINT or SIGTERM, which remove
+// the socket. The boards run as one device (docs/host_if.md), so one socket carries them
+// all and the driver's socket transport ("unix:PATH") opens the same device as
+// "config:FILE". docs/host_driver.md, "ipusim serve".
 // Exit status: 0 after a signal, 2 for bad input (config, socket path).
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.h"
+#include "config/config_loader.h"
 #include "system_backend.h"
 #include "device_server.h"
 #include "ipudrv/errors.h"
@@ -25,30 +27,36 @@ struct ServeOptions {
   bool quiet = false;
 };
 
+// The config's `link_faults` as DeviceLink::set_link_faults items (the spec of every link,
+// then "LINK:SPEC" for the links set apart): what a session that changed them leaves
+// behind for the next.
+std::string link_fault_items(const config::LinkFaultsConfig& f) {
+  std::string items = f.every;
+  for (const auto& [link, spec] : f.links) items += ";" + std::to_string(link) + ":" + spec;
+  return items;
+}
+
 int run_serve(const ServeOptions& o) {
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
+  std::string initial_link_faults;
   try {
     system = ipudrv::detail::open_system_backend(o.config);
+    initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
   }
-  if (system->board_count() != 1) {
-    std::fprintf(stderr,
-                 "ipusim: error: serve: %s has %zu boards; the boards of a system run as one device (a run starts on "
-                 "every board at once), and the socket serves one board's host interface: serve a one-board system "
-                 "(a chip or board config), or open this one in process (config:%s)\n",
-                 o.config.c_str(), system->board_count(), o.config.c_str());
-    return 2;
-  }
+  std::vector<host_if::DeviceLink*> boards;
+  for (size_t b = 0; b < system->board_count(); ++b) boards.push_back(&system->board_link(b));
   serve::ServerOptions options;
-  options.board = 0;
   options.name = "ipusim serve " + o.config;
+  options.initial_link_faults = initial_link_faults;
   options.handle_signals = true;
   options.log = o.quiet ? nullptr : &std::cerr;
   try {
-    serve::DeviceServer server(system->board_link(0), o.socket, options);
-    if (!o.quiet) std::cerr << "ipusim serve: listening on " << o.socket << std::endl;
+    serve::DeviceServer server(boards, o.socket, options);
+    if (!o.quiet)
+      std::cerr << "ipusim serve: listening on " << o.socket << " (" << boards.size() << " board(s))" << std::endl;
     server.run();
   } catch (const serve::SocketPathError& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
@@ -61,7 +69,7 @@ int run_serve(const ServeOptions& o) {
 
 void add_serve_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve a one-board system's host interface on a Unix socket (for ipudrv)");
+  CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv)");
   cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
   cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");

@@ -1,6 +1,8 @@
-// Socket transport (socket_transport.h). Requests are serialised: one in flight at a
-// time, its reply matched by seq; the reader thread hands replies to the waiting caller
-// and runs the interrupt handler for INTERRUPT messages.
+// Socket transport (socket_transport.h). One connection carries every board of the
+// system; the driver's per-board transports are views of it that add their board index to
+// each request. Requests are serialised: one in flight at a time, its reply matched by
+// seq; the reader thread hands replies to the waiting caller and runs the board's
+// interrupt handler for INTERRUPT messages.
 #include "socket_transport.h"
 
 #include <sys/mman.h>
@@ -29,29 +31,33 @@ using boost::asio::local::stream_protocol;
 // are answered without waiting for the simulation.
 constexpr auto kReplyTimeout = std::chrono::seconds(60);
 
-class SocketTransport;
+class SocketConnection;
 
+// Host memory of one board: a memfd MAPped to that board (its DMA reaches it).
 class SocketMemory : public MappedHostMemory {
  public:
-  SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes);
+  SocketMemory(std::shared_ptr<SocketConnection> c, uint32_t board, uint64_t bus, size_t bytes);
   ~SocketMemory() override;
 
  private:
-  SocketTransport& t_;
+  std::shared_ptr<SocketConnection> c_;
+  uint32_t board_;
 };
 
-class SocketTransport : public Transport {
+// The one connection to `ipusim serve`: shared by the board views, said BYE to when the
+// last of them (and of their host memory) goes.
+class SocketConnection {
  public:
-  explicit SocketTransport(const std::string& path) : path_(path), socket_(io_) {
+  explicit SocketConnection(const std::string& path) : path_(path), socket_(io_) {
     boost::system::error_code ec;
     socket_.connect(stream_protocol::endpoint(path), ec);
     if (ec) throw TransportError("unix:" + path + ": cannot connect: " + ec.message());
     reader_ = std::thread([this] { read_loop(); });
   }
 
-  ~SocketTransport() override {
+  ~SocketConnection() {
     try {
-      if (!closed()) request(wire::Bye{});
+      if (!closed()) session_request(wire::Bye{});
     } catch (...) {
       // The server went away first: nothing to say goodbye to.
     }
@@ -59,65 +65,47 @@ class SocketTransport : public Transport {
     reader_.join();
   }
 
+  // Says HELLO; the server's answer sizes the table of interrupt handlers (one per board).
   SocketHello hello() {
-    auto reply = request(wire::Hello{wire::kVersionMajor, wire::kVersionMinor, "ipudrv"});
+    auto reply = session_request(wire::Hello{wire::kVersionMajor, wire::kVersionMinor, "ipudrv"});
     const auto* h = std::get_if<wire::HelloReply>(&reply);
     if (!h) throw ProtocolError("unix:" + path_ + ": HELLO answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-    return {h->board, h->name};
+    {
+      std::lock_guard lock(handler_mutex_);
+      handlers_.resize(h->boards);
+    }
+    boards_ = h->boards;
+    return {h->boards, h->name};
+  }
+  // "unix:PATH", and the board when the system has more than one.
+  std::string describe(uint32_t board) const {
+    return "unix:" + path_ + (boards_ > 1 ? " board " + std::to_string(board) : "");
   }
 
-  uint32_t read32(uint32_t offset) override {
-    auto reply = request(wire::Read32{offset});
-    if (const auto* r = std::get_if<wire::Read32Reply>(&reply)) return r->value;
-    throw ProtocolError(describe() + ": READ32 answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+  // Sends `body` and waits for its reply; an ERROR reply is a ProtocolError (`board` names
+  // the board in messages).
+  wire::Body request(uint32_t board, wire::Body body, int fd = -1) { return request_as(describe(board), std::move(body), fd); }
+  void expect_ok(uint32_t board, const wire::Body& reply, const char* what) {
+    if (!std::holds_alternative<wire::Ok>(reply))
+      throw ProtocolError(describe(board) + ": " + what + " answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
   }
-  void write32(uint32_t offset, uint32_t value) override { expect_ok(request(wire::Write32{offset, value}), "WRITE32"); }
-
-  std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
-    const size_t size = round_to_pages(bytes);
-    return std::make_unique<SocketMemory>(*this, allocate_bus_range(size), size);
-  }
-  void set_interrupt_handler(std::function<void()> handler) override {
+  void set_interrupt_handler(uint32_t board, std::function<void()> handler) {
     std::lock_guard lock(handler_mutex_);
-    handler_ = std::move(handler);
+    if (board < handlers_.size()) handlers_[board] = std::move(handler);
   }
-  std::string describe() const override { return "unix:" + path_; }
-  void set_trace_file(const std::string& path) override {
-    if (path.size() > wire::kMaxText) throw UsageError("set_trace: a path of at most " + std::to_string(wire::kMaxText) + " bytes");
-    try {
-      expect_ok(request(wire::SetTrace{path}), "SET_TRACE");
-    } catch (const ProtocolError& e) {
-      throw UsageError(std::string("set_trace: ") + e.what());  // the server could not open it
-    }
-  }
-  void set_link_faults(const std::string& items) override {
-    (void)items;
-    throw UsageError("set_link_faults: " + describe() + ": the socket transport carries no link fault injection (open the system with config:FILE)");
-  }
-  std::vector<LinkStats> link_stats() override { return {}; }
-  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
-    std::vector<SuperstepStats> out;
-    for (;;) {  // a page per request: a reply holds at most kMaxSuperstepsPerReply
-      auto reply = request(wire::Supersteps{ipu, uint32_t(out.size())});
-      const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
-      if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_as<SuperstepStats>(s));
-      if (out.size() >= r->total || r->records.empty()) return out;
-    }
-  }
-
-  void map(uint64_t bus, size_t bytes, int fd) { expect_ok(request(wire::Map{bus, bytes, 0}, fd), "MAP"); }
-  void unmap(uint64_t bus) { expect_ok(request(wire::Unmap{bus}), "UNMAP"); }
   bool closed() {
     std::lock_guard lock(reply_mutex_);
     return closed_;
   }
 
  private:
-  wire::Body request(wire::Body body, int fd = -1) {
+  // HELLO and BYE: the session's, not a board's.
+  wire::Body session_request(wire::Body body) { return request_as("unix:" + path_, std::move(body), -1); }
+
+  wire::Body request_as(const std::string& who, wire::Body body, int fd) {
     std::lock_guard req(request_mutex_);
     std::unique_lock lock(reply_mutex_);
-    if (closed_) throw TransportError(describe() + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
+    if (closed_) throw TransportError(who + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
     const uint32_t seq = ++seq_;
     reply_.reset();
     lock.unlock();
@@ -129,25 +117,20 @@ class SocketTransport : public Transport {
       reply_cv_.wait_for(lock, std::chrono::seconds(1), [&] { return closed_; });
       if (reply_)
         if (const auto* e = std::get_if<wire::Error>(&reply_->body))
-          throw TransportError(describe() + ": the server refused the session: " + e->text);
-      if (!close_reason_.empty()) throw TransportError(describe() + ": " + close_reason_);
-      throw TransportError(describe() + ": send failed: " + error);
+          throw TransportError(who + ": the server refused the session: " + e->text);
+      if (!close_reason_.empty()) throw TransportError(who + ": " + close_reason_);
+      throw TransportError(who + ": send failed: " + error);
     }
     lock.lock();
     if (!reply_cv_.wait_for(lock, kReplyTimeout, [&] { return reply_.has_value() || closed_; }))
-      throw TimeoutError(describe() + ": no reply within " + std::to_string(kReplyTimeout.count()) + " s");
-    if (!reply_) throw TransportError(describe() + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
+      throw TimeoutError(who + ": no reply within " + std::to_string(kReplyTimeout.count()) + " s");
+    if (!reply_) throw TransportError(who + ": connection closed" + (close_reason_.empty() ? "" : ": " + close_reason_));
     wire::Message m = std::move(*reply_);
     reply_.reset();
     if (const auto* e = std::get_if<wire::Error>(&m.body))
-      throw ProtocolError(describe() + ": the server refused the request: " + e->text);
-    if (m.seq != seq) throw ProtocolError(describe() + ": reply seq " + std::to_string(m.seq) + ", expected " + std::to_string(seq));
+      throw ProtocolError(who + ": the server refused the request: " + e->text);
+    if (m.seq != seq) throw ProtocolError(who + ": reply seq " + std::to_string(m.seq) + ", expected " + std::to_string(seq));
     return std::move(m.body);
-  }
-
-  void expect_ok(const wire::Body& reply, const char* what) {
-    if (!std::holds_alternative<wire::Ok>(reply))
-      throw ProtocolError(describe() + ": " + what + " answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
   }
 
   void read_loop() {
@@ -185,9 +168,11 @@ class SocketTransport : public Transport {
   }
 
   void deliver(wire::Message m) {
-    if (std::holds_alternative<wire::Interrupt>(m.body)) {
+    if (const auto* irq = std::get_if<wire::Interrupt>(&m.body)) {
+      // A board the server did not announce has no handler: such an INTERRUPT is dropped
+      // (the run loop's safety poll does not depend on it).
       std::lock_guard lock(handler_mutex_);
-      if (handler_) handler_();
+      if (irq->board < handlers_.size() && handlers_[irq->board]) handlers_[irq->board]();
       return;
     }
     std::lock_guard lock(reply_mutex_);
@@ -214,11 +199,78 @@ class SocketTransport : public Transport {
   bool closed_ = false;
   std::string close_reason_;
   uint32_t seq_ = 0;
+  uint32_t boards_ = 1;  // set by hello(), before any view exists
   std::mutex handler_mutex_;
-  std::function<void()> handler_;
+  std::vector<std::function<void()>> handlers_;  // by board
 };
 
-SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : MappedHostMemory(bus, bytes), t_(t) {
+// One board of the system behind the connection: the driver's transport of that board.
+class SocketBoard : public Transport {
+ public:
+  SocketBoard(std::shared_ptr<SocketConnection> c, uint32_t board) : c_(std::move(c)), board_(board) {}
+  ~SocketBoard() override { c_->set_interrupt_handler(board_, {}); }
+
+  uint32_t read32(uint32_t offset) override {
+    auto reply = c_->request(board_, wire::Read32{offset, board_});
+    if (const auto* r = std::get_if<wire::Read32Reply>(&reply)) return r->value;
+    throw ProtocolError(describe() + ": READ32 answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+  }
+  void write32(uint32_t offset, uint32_t value) override {
+    c_->expect_ok(board_, c_->request(board_, wire::Write32{offset, value, board_}), "WRITE32");
+  }
+  std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
+    const size_t size = round_to_pages(bytes);
+    return std::make_unique<SocketMemory>(c_, board_, allocate_bus_range(size), size);
+  }
+  void set_interrupt_handler(std::function<void()> handler) override {
+    c_->set_interrupt_handler(board_, std::move(handler));
+  }
+  std::string describe() const override { return c_->describe(board_); }
+  void set_trace_file(const std::string& path) override {
+    if (path.size() > wire::kMaxText) throw UsageError("set_trace: a path of at most " + std::to_string(wire::kMaxText) + " bytes");
+    try {
+      c_->expect_ok(board_, c_->request(board_, wire::SetTrace{path, board_}), "SET_TRACE");
+    } catch (const ProtocolError& e) {
+      throw UsageError(std::string("set_trace: ") + e.what());  // the server could not open it
+    }
+  }
+  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
+    std::vector<SuperstepStats> out;
+    for (;;) {  // a page per request: a reply holds at most kMaxSuperstepsPerReply
+      auto reply = c_->request(board_, wire::Supersteps{ipu, uint32_t(out.size()), board_});
+      const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_as<SuperstepStats>(s));
+      if (out.size() >= r->total || r->records.empty()) return out;
+    }
+  }
+  void set_link_faults(const std::string& items) override {
+    if (items.size() > wire::kMaxText)
+      throw UsageError("set_link_faults: items of at most " + std::to_string(wire::kMaxText) + " bytes over " + describe());
+    try {
+      c_->expect_ok(board_, c_->request(board_, wire::SetLinkFaults{items, board_}), "SET_LINK_FAULTS");
+    } catch (const ProtocolError& e) {
+      throw UsageError(std::string("set_link_faults: ") + e.what());  // the device named the bad item
+    }
+  }
+  std::vector<LinkStats> link_stats() override {
+    std::vector<LinkStats> out;
+    for (;;) {  // a page per request, as supersteps()
+      auto reply = c_->request(board_, wire::LinkFigures{uint32_t(out.size()), board_});
+      const auto* r = std::get_if<wire::LinkFiguresReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": LINK_FIGURES answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      for (const wire::LinkRecord& l : r->records) out.push_back(link_as<LinkStats>(l));
+      if (out.size() >= r->total || r->records.empty()) return out;
+    }
+  }
+
+ private:
+  std::shared_ptr<SocketConnection> c_;
+  uint32_t board_;
+};
+
+SocketMemory::SocketMemory(std::shared_ptr<SocketConnection> c, uint32_t board, uint64_t bus, size_t bytes)
+    : MappedHostMemory(bus, bytes), c_(std::move(c)), board_(board) {
   const int fd = ::memfd_create("ipudrv-host-memory", MFD_CLOEXEC);
   if (fd < 0) throw TransportError(std::string("host memory: memfd_create failed: ") + std::strerror(errno));
   if (::ftruncate(fd, off_t(size_)) != 0) {
@@ -232,7 +284,7 @@ SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : Map
   }
   data_ = static_cast<std::byte*>(p);
   try {
-    t_.map(bus_, size_, fd);
+    c_->expect_ok(board_, c_->request(board_, wire::Map{bus_, size_, 0, board_}, fd), "MAP");
   } catch (...) {
     ::close(fd);
     throw;
@@ -242,7 +294,7 @@ SocketMemory::SocketMemory(SocketTransport& t, uint64_t bus, size_t bytes) : Map
 
 SocketMemory::~SocketMemory() {
   try {
-    if (!t_.closed()) t_.unmap(bus_);
+    if (!c_->closed()) c_->expect_ok(board_, c_->request(board_, wire::Unmap{bus_, board_}), "UNMAP");
   } catch (...) {
     // A dead connection: the server drops every mapping of the session itself.
   }
@@ -250,16 +302,12 @@ SocketMemory::~SocketMemory() {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path, SocketHello* hello) {
-  auto t = std::make_unique<SocketTransport>(socket_path);
-  const SocketHello h = t->hello();
+std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path, SocketHello* hello) {
+  auto c = std::make_shared<SocketConnection>(socket_path);
+  const SocketHello h = c->hello();
   if (hello) *hello = h;
-  return t;
-}
-
-std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path) {
   std::vector<std::unique_ptr<Transport>> boards;
-  boards.push_back(make_socket_transport(socket_path));
+  for (uint32_t b = 0; b < h.boards; ++b) boards.push_back(std::make_unique<SocketBoard>(c, b));
   return boards;
 }
 

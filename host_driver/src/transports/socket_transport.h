@@ -1,7 +1,10 @@
 // The socket transport: a client of `ipusim serve` over a Unix stream socket
-// (wire/wire_protocol.h). Host memory is a memfd mapped here and, passed with SCM_RIGHTS,
-// in the server, so the device's DMA touches this process's memory with no copies.
-// Interrupts arrive as INTERRUPT messages on a reader thread.
+// (wire/wire_protocol.h). One connection serves every board of the system; each board's
+// transport is a view of it. Host memory is a memfd mapped here and, passed with
+// SCM_RIGHTS, in the server into one board's host interface (as the in-process transport
+// maps it into one board's DeviceLink), so that board's DMA touches this process's memory
+// with no copies. Interrupts arrive as INTERRUPT messages, naming the board, on a reader
+// thread.
 #pragma once
 
 #include <memory>
@@ -13,13 +16,14 @@
 namespace ipudrv::detail {
 
 struct SocketHello {
-  uint32_t board = 0;
+  uint32_t boards = 1;  // the boards the server serves
   std::string server_name;
 };
 
-// Connects and says HELLO. Throws TransportError (no server, refused) or ProtocolError.
-std::unique_ptr<Transport> make_socket_transport(const std::string& socket_path, SocketHello* hello = nullptr);
-// The device behind the socket: one transport per board the server serves.
-std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path);
+// Connects and says HELLO; the device behind the socket: one transport per board the
+// server serves, in board order, sharing the connection (which goes with the last of
+// them). Throws TransportError (no server, refused) or ProtocolError.
+std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path,
+                                                                SocketHello* hello = nullptr);
 
 }  // namespace ipudrv::detail

@@ -1,9 +1,11 @@
 // A pod through the driver: configs/test/tiny4_pod16.yaml (4 boards of 4 tiny IPUs joined
-// by IPU-Links) is one device of 16 IPUs. A zone-2 all-reduce across the boards gives
-// what `ipusim run` gives (results, cycles, bytes, supersteps, trace); a host-stream wait
-// on board 2 is reported at the cycle it starts, while the other boards still have their
-// compute ahead, and the run's results do not depend on when the host serves it nor on
-// the host threads; a fault on board 3 is the device's error naming device IPU 13.
+// by IPU-Links) is one device of 16 IPUs, in process ("config:") and through one `ipusim
+// serve` socket ("unix:") alike (each test below runs on both, device_fixture.h). A zone-2
+// all-reduce across the boards gives what `ipusim run` gives (results, cycles, bytes,
+// supersteps, trace); a host-stream wait on board 2 is reported at the cycle it starts,
+// while the other boards still have their compute ahead, and the run's results do not
+// depend on when the host serves it, on the host threads nor on the transport; a fault on
+// board 3 is the device's error naming device IPU 13.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,20 +30,27 @@ using ipusim::test::read_file;
 
 const std::string kPod = "configs/test/tiny4_pod16.yaml";
 
+std::string temp(const std::string& name) { return ipusim::test::temp_path("devapi_pod_", name); }
+
+// The child of StreamWaitOnBoard2...: in process, with the host threads its parent sets.
 class PodDevice : public ::testing::Test {
  protected:
   void SetUp() override {
     ::setenv("IPUSIM_CONSOLE", "none", 1);
     ::setenv("IPUSIM_THREADS", "1", 0);  // the child of StreamWait... sets 2
   }
-  std::string temp(const std::string& name) { return ipusim::test::temp_path("devapi_pod_", name); }
 };
 
-TEST_F(PodDevice, IsOneDeviceWithEveryIpuOfEveryBoard) {
-  auto refs = ipudrv::enumerate("config:" + kPod);
+// The pod through this test's transport (in process, or an `ipusim serve` child).
+class PodDeviceApi : public DeviceApiTest {};
+DEVAPI_TRANSPORTS(PodDeviceApi);
+
+TEST_P(PodDeviceApi, IsOneDeviceWithEveryIpuOfEveryBoard) {
+  const std::string locator = start(kPod);
+  auto refs = ipudrv::enumerate(locator);
   ASSERT_EQ(refs.size(), 1u) << "a pod is one device";
   const ipudrv::DeviceInfo& i = refs[0].info();
-  EXPECT_EQ(i.locator, "config:" + kPod);
+  EXPECT_EQ(i.locator, locator);
   EXPECT_EQ(i.boards, 4u);
   EXPECT_EQ(i.ipus_per_board, 4u);
   EXPECT_EQ(i.ipus, 16u);
@@ -50,11 +59,19 @@ TEST_F(PodDevice, IsOneDeviceWithEveryIpuOfEveryBoard) {
   auto dev = refs[0].open();
   EXPECT_EQ(dev->state(), IPU_STATE_IDLE);
   for (uint32_t b = 0; b < 4; ++b) EXPECT_EQ(dev->read_register(b, IPU_REG_BOARD_INDEX), b);
+  // Each board's host memory and DMA: a tile of every board written and read back.
+  for (uint32_t ipu : {1u, 6u, 11u, 15u}) {
+    const uint32_t v = 0xB0A4D000u + ipu;
+    uint32_t back = 0;
+    dev->write_tile(ipu, 2, 0x40100, bytes_of(v));
+    dev->read_tile(ipu, 2, 0x40100, writable_bytes_of(back));
+    EXPECT_EQ(back, v) << "device IPU " << ipu << " (board " << ipu / 4 << ")";
+  }
   expect_error<ipudrv::UsageError>([&] { dev->read_tile(16, 0, 0x40000, {}); }, "the device has 16 IPUs");
   expect_error<ipudrv::UsageError>([&] { dev->alloc_smem(64, 64, 4); }, "the device has 4 board(s)");
   dev.reset();
   refs.clear();  // a DeviceRef keeps the in-process system open
-  expect_error<ipudrv::UsageError>([] { ipudrv::open("config:" + kPod, 1); }, "1 device(s)");
+  expect_error<ipudrv::UsageError>([&] { ipudrv::open(locator, 1); }, "1 device(s)");
 }
 
 // Every superstep of every IPU equals `ipusim run --json`'s supersteps[k].ipus[] entry.
@@ -81,7 +98,7 @@ void expect_supersteps_equal(const nlohmann::json& j, const std::vector<std::vec
 }
 
 // ipu_allreduce: zone-2 supersteps whose ring exchanges cross the boards' IPU-Links.
-TEST_F(PodDevice, AllreduceAcrossBoardsEqualsIpusimRun) {
+TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
   const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
   const kref::IpuAllreduceExpect want =
       kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
@@ -95,8 +112,8 @@ TEST_F(PodDevice, AllreduceAcrossBoardsEqualsIpusimRun) {
   const nlohmann::json json = nlohmann::json::parse(read_file(json_path));
 
   ipudrv::OpenOptions o;
-  o.trace_path = trace;
-  auto dev = ipudrv::open("config:" + kPod, 0, o);
+  o.trace_path = trace;  // over the socket, the server writes it (on this host)
+  auto dev = open(kPod, o);
   dev->load(ipudrv::Elf::from_file(elf_path));
   const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
   ASSERT_EQ(r.state, ipudrv::RunState::kHalted);
@@ -122,10 +139,11 @@ TEST_F(PodDevice, AllreduceAcrossBoardsEqualsIpusimRun) {
   EXPECT_EQ(read_file(trace), read_file(cli_trace)) << "one trace of every IPU, byte for byte `ipusim run --trace`'s";
 }
 
-// Faults on the pod's IPU-Links through the driver: the same link figures, cycles and sum
-// as `ipusim run --link-faults` of the same items; "none" runs clean again; a bad item is
-// a UsageError naming it.
-TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
+// Faults on the pod's IPU-Links through the driver (in process and over the socket: the
+// figures travel in LINK_FIGURES pages): the same link figures, cycles and sum as `ipusim
+// run --link-faults` of the same items; "none" runs clean again; a bad item is a
+// UsageError naming it.
+TEST_P(PodDeviceApi, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
   const kref::IpuAllreduceExpect want =
       kref::ipu_allreduce(sys.board.chip.tiles, uint32_t(sys.board.chip.tile.sram_bytes), sys.total_ipus());
@@ -138,7 +156,7 @@ TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   ASSERT_EQ(cli.status, 0) << cli.err;
   const nlohmann::json json = nlohmann::json::parse(read_file(json_path));
 
-  auto dev = ipudrv::open("config:" + kPod);
+  auto dev = open(kPod);
   try {
     dev->set_link_faults("99:ber=1e-6");
     ADD_FAILURE() << "link 99 of a 76-link pod was accepted";
@@ -191,6 +209,30 @@ TEST_F(PodDevice, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   EXPECT_EQ(clean.link_cycles_lost, 0u);
   for (const ipudrv::LinkStats& l : clean.links) EXPECT_EQ(l.crc_errors, 0u) << "link " << l.link;
   EXPECT_EQ(clean.stats.cycles, nlohmann::json::parse(read_file(clean_json))["tile_cycles"].get<uint64_t>());
+}
+
+// A device's link faults end with it: the next session (a new open in process, the next
+// client of `ipusim serve`) runs with the config's (none), as the first did.
+TEST_P(PodDeviceApi, ClosingTheDeviceRestoresTheConfigsLinkFaults) {
+  const std::string locator = start(kPod);
+  const ipudrv::Elf program = ipudrv::Elf::from_file(firmware("ipu_allreduce.elf"));
+  ipudrv::RunResult first;
+  {
+    auto dev = ipudrv::open(locator);
+    dev->load(program);
+    first = dev->run(0, std::chrono::seconds(60));
+    EXPECT_EQ(first.link_cycles_lost, 0u);
+    dev->set_link_faults("ber=1e-4,seed=3; 5:burst=2:3");
+    dev->load(program);
+    EXPECT_GT(dev->run(0, std::chrono::seconds(60)).link_cycles_lost, 0u) << "the faults were in force";
+  }
+  auto dev = ipudrv::open(locator);
+  dev->load(program);
+  const ipudrv::RunResult next = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(next.link_cycles_lost, 0u);
+  EXPECT_EQ(next.stats.cycles, first.stats.cycles);
+  EXPECT_EQ(next.links, first.links);
+  EXPECT_FALSE(next.links.empty()) << "the ring crossed the links";
 }
 
 // ---- a host stream waited on by board 2 ------------------------------------------------
@@ -279,8 +321,8 @@ TEST_F(PodDevice, StreamWaitChild) {
   std::ofstream(out) << to_line(prompt) << '\n' << to_line(late) << '\n';
 }
 
-TEST_F(PodDevice, StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime) {
-  auto dev = ipudrv::open("config:" + kPod);
+TEST_P(PodDeviceApi, StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime) {
+  auto dev = open(kPod);
   const StreamOutcome prompt = run_pod_stream(*dev, false);
   EXPECT_EQ(prompt.services, 1u);
   // Asked at the cycle the copy began to wait, with the other boards' 20 000 rounds of
@@ -293,6 +335,14 @@ TEST_F(PodDevice, StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime) {
   // Served 300 ms of host time later: simulated time stood still, nothing differs.
   const StreamOutcome late = run_pod_stream(*dev, true);
   EXPECT_EQ(to_line(late), to_line(prompt));
+
+  if (serve()) {
+    // The same run in this process: the transport changes nothing the device does.
+    dev.reset();
+    auto local = ipudrv::open("config:" + kPod);
+    EXPECT_EQ(to_line(run_pod_stream(*local, false)), to_line(prompt)) << "in process vs over the socket";
+    return;  // the host threads are the in-process case's (the server runs with one)
+  }
 
   // Two host threads (a child process: threads are fixed per process), prompt and late.
   const std::string file = temp("child.txt");
@@ -309,20 +359,10 @@ TEST_F(PodDevice, StreamWaitOnBoard2IsReportedAtOnceAndServedAnyTime) {
   EXPECT_EQ(from_line(a), prompt);
 }
 
-// `ipusim serve` carries one board's host interface: a pod is refused, naming why.
-TEST_F(PodDevice, ServeRefusesAMultiBoardSystemNamingTheReason) {
-  const auto r = ipusim::test::run_command(IPUSIM_BIN, "devapi_pod_",
-                                           "serve --config " + kPod + " --socket " + scratch_socket("pod") + " --quiet");
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("has 4 boards"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("run as one device"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("config:" + kPod), std::string::npos) << r.err;
-}
-
 // ---- a fault on board 3 ----------------------------------------------------------------
 
-TEST_F(PodDevice, FaultOnBoard3IsTheDevicesErrorNamingTheDeviceIpu) {
-  auto dev = ipudrv::open("config:" + kPod);
+TEST_P(PodDeviceApi, FaultOnBoard3IsTheDevicesErrorNamingTheDeviceIpu) {
+  auto dev = open(kPod);
   dev->load(elf("device_api/pod_fault.elf"));
   const auto e = expect_error<ipudrv::TileFaultError>([&] { dev->run(0, std::chrono::seconds(60)); }, "ipu 13 tile 1");
   ASSERT_TRUE(e);

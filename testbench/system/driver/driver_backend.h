@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "system_backend.h"
 #include "device_server.h"
@@ -41,6 +42,10 @@ class ServerThread {
  public:
   ServerThread(ipusim::host_if::DeviceLink& link, const std::string& path, ipusim::serve::ServerOptions o = {})
       : server_(link, path, o), thread_([this] { server_.run(); }) {}
+  // The boards of one system on one socket.
+  ServerThread(std::vector<ipusim::host_if::DeviceLink*> boards, const std::string& path,
+               ipusim::serve::ServerOptions o = {})
+      : server_(std::move(boards), path, o), thread_([this] { server_.run(); }) {}
   ~ServerThread() {
     server_.stop();
     thread_.join();

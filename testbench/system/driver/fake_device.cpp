@@ -121,7 +121,7 @@ uint32_t FakeDevice::read_locked(uint32_t o) {
     case IPU_REG_SMEM_SIZE_HI: return uint32_t(g_.smem_bytes >> 32);
     case IPU_REG_HOST_LINK_MBPS: return 16000;
     case IPU_REG_WORKERS: return g_.workers;
-    case IPU_REG_SYSTEM_IPUS: return g_.ipus;
+    case IPU_REG_SYSTEM_IPUS: return g_.system_ipus ? g_.system_ipus : g_.ipus;
     case IPU_REG_AMP_F16_MACS: return g_.amp_f16_macs;
     case IPU_REG_AMP_F32_MACS: return g_.amp_f32_macs;
     case IPU_REG_STATUS:

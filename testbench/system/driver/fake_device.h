@@ -27,6 +27,7 @@ struct Geometry {
   uint64_t smem_bytes = 1 << 20;
   uint32_t stream_fifo_bytes = 256;
   uint32_t board_index = 0;
+  uint32_t system_ipus = 0;  // SYSTEM_IPUS; 0: `ipus` (a one-board system)
   uint32_t amp_f16_macs = 64, amp_f32_macs = 16;  // AMP_F16_MACS / AMP_F32_MACS
 };
 

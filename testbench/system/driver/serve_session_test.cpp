@@ -1,7 +1,9 @@
 // The server of `ipusim serve` seen from a raw wire client: socket creation rules,
 // validation answered with ERROR (never a crash), one client at a time, fd passing (the
 // device's DMA lands in the client's memfd), a client vanishing mid-run leaves the
-// device reset and reusable, and SIGTERM removes the socket (child process).
+// device reset and reusable, a system of several boards on one socket (board indices
+// routed, a board past the system's an ERROR that names it), a peer of another protocol
+// major refused as such, and SIGTERM removes the socket (child process).
 #include <fcntl.h>
 #include <ipu/hostif_regs.h>
 #include <poll.h>
@@ -76,19 +78,21 @@ class RawClient {
     while (next().has_value()) {
     }
   }
-  void hello() {
-    send(1, wire::Hello{1, 0, "raw"});
+  // Returns the board count the server announced (0 if it did not answer HELLO).
+  uint32_t hello() {
+    send(1, wire::Hello{wire::kVersionMajor, 0, "raw"});
     auto m = reply();
-    ASSERT_TRUE(m && std::holds_alternative<wire::HelloReply>(m->body));
+    EXPECT_TRUE(m && std::holds_alternative<wire::HelloReply>(m->body));
+    return m && std::holds_alternative<wire::HelloReply>(m->body) ? std::get<wire::HelloReply>(m->body).boards : 0;
   }
-  uint32_t read32(uint32_t off) {
-    send(++seq_, wire::Read32{off});
+  uint32_t read32(uint32_t off, uint32_t board = 0) {
+    send(++seq_, wire::Read32{off, board});
     auto m = reply();
     EXPECT_TRUE(m && std::holds_alternative<wire::Read32Reply>(m->body));
-    return m ? std::get<wire::Read32Reply>(m->body).value : 0xDEAD;
+    return m && std::holds_alternative<wire::Read32Reply>(m->body) ? std::get<wire::Read32Reply>(m->body).value : 0xDEAD;
   }
-  void write32(uint32_t off, uint32_t v) {
-    send(++seq_, wire::Write32{off, v});
+  void write32(uint32_t off, uint32_t v, uint32_t board = 0) {
+    send(++seq_, wire::Write32{off, v, board});
     auto m = reply();
     EXPECT_TRUE(m && std::holds_alternative<wire::Ok>(m->body));
   }
@@ -310,6 +314,152 @@ TEST_F(Serve, AClientVanishingMidRunLeavesTheDeviceResetAndReusable) {
   dev->write_tile(0, 0, 0x40000, b);
   dev->read_tile(0, 0, 0x40000, back);
   EXPECT_EQ(back, b);
+}
+
+// ---- a system of several boards on one socket -------------------------------------------
+
+std::string error_text(const std::optional<wire::Message>& m) {
+  return m && std::holds_alternative<wire::Error>(m->body) ? std::get<wire::Error>(m->body).text : "";
+}
+
+// Two fake boards of one system (2 IPUs each, SYSTEM_IPUS 4), served as one.
+class ServeSystem : public ::testing::Test {
+ protected:
+  static fakedev::Geometry board(uint32_t index) {
+    fakedev::Geometry g;
+    g.board_index = index;
+    g.system_ipus = 4;
+    return g;
+  }
+  fakedev::FakeDevice board0{board(0)}, board1{board(1)};
+  std::string path = scratch_socket("sys");
+  ServerThread server{{&board0, &board1}, path};
+};
+
+TEST_F(ServeSystem, EveryBoardIsReachedByItsIndexOverOneSession) {
+  RawClient c(path);
+  EXPECT_EQ(c.hello(), 2u) << "HELLO_REPLY gives the board count";
+  EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 0), 0u);
+  EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 1), 1u);
+  c.write32(IPU_REG_RUN_SUPERSTEPS, 7, 1);
+  EXPECT_EQ(board1.read32(IPU_REG_RUN_SUPERSTEPS), 7u) << "WRITE32 of board 1 reached board 1";
+  EXPECT_EQ(board0.read32(IPU_REG_RUN_SUPERSTEPS), 0u) << "and not board 0";
+
+  // Host memory belongs to the board it is MAPped to (its DMA reaches it).
+  const int fd = sized_memfd(4096);
+  c.send(2, wire::Map{0x100000000, 4096, 0, 1}, fd);
+  ::close(fd);
+  auto m = c.reply();
+  ASSERT_TRUE(m && std::holds_alternative<wire::Ok>(m->body)) << error_text(m);
+  EXPECT_EQ(board1.mappings(), 1u);
+  EXPECT_EQ(board0.mappings(), 0u);
+  c.send(3, wire::Unmap{0x100000000, 0});
+  m = c.reply();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kUnmapFailed) << "board 0 has no such mapping";
+  EXPECT_NE(error_text(m).find("board 0"), std::string::npos) << error_text(m);
+
+  // Board 1's interrupt arrives naming board 1: enable ERROR, then make board 1 record
+  // one (an unaligned register read is the device's REG error).
+  c.write32(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_ERROR_MASK, 1);
+  // The INTERRUPT is posted as the device raises it: it may come before or after the
+  // read's reply; a few more reads give it the time to come.
+  std::optional<uint32_t> irq_board;
+  c.send(4, wire::Read32{2, 1});
+  for (int reads = 1; reads <= 3 && !irq_board; ++reads) {
+    for (auto msg = c.next(); msg; msg = c.next()) {
+      if (const auto* i = std::get_if<wire::Interrupt>(&msg->body)) irq_board = i->board;
+      if (std::holds_alternative<wire::Read32Reply>(msg->body)) break;
+    }
+    if (!irq_board) c.send(uint32_t(4 + reads), wire::Read32{IPU_REG_ID, 1});
+  }
+  ASSERT_TRUE(irq_board.has_value()) << "no INTERRUPT";
+  EXPECT_EQ(*irq_board, 1u);
+
+  c.finish();  // the session ends: every board reset, every mapping gone
+  EXPECT_EQ(board1.mappings(), 0u);
+  EXPECT_EQ(board1.read32(IPU_REG_ERR_CODE), uint32_t(IPU_ERR_NONE)) << "board 1 was reset";
+}
+
+TEST_F(ServeSystem, ABoardPastTheSystemsIsAnErrorNamingItAndTheSessionGoesOn) {
+  RawClient c(path);
+  c.hello();
+  const int fd = sized_memfd(4096);
+  const std::vector<std::pair<const char*, wire::Body>> requests = {
+      {"READ32: board 2", wire::Read32{IPU_REG_ID, 2}},
+      {"WRITE32: board 3", wire::Write32{IPU_REG_CTRL, IPU_CTRL_RESET_MASK, 3}},
+      {"MAP: board 2", wire::Map{0x100000000, 4096, 0, 2}},
+      {"UNMAP: board 9", wire::Unmap{0x100000000, 9}},
+      {"SET_TRACE: board 2", wire::SetTrace{"", 2}},
+      {"SUPERSTEPS: board 16383", wire::Supersteps{0, 0, wire::kMaxBoards - 1}},
+      {"SET_LINK_FAULTS: board 2", wire::SetLinkFaults{"none", 2}},
+      {"LINK_FIGURES: board 4", wire::LinkFigures{0, 4}},
+  };
+  uint32_t seq = 10;
+  for (const auto& [says, body] : requests) {
+    c.send(++seq, body, std::holds_alternative<wire::Map>(body) ? fd : -1);
+    const auto m = c.reply();
+    EXPECT_EQ(error_code(m), wire::ErrorCode::kNoBoard) << says;
+    EXPECT_EQ(m ? m->seq : 0, seq) << says;
+    EXPECT_NE(error_text(m).find(says), std::string::npos) << error_text(m);
+    EXPECT_NE(error_text(m).find("the system has 2 board(s)"), std::string::npos) << error_text(m);
+  }
+  ::close(fd);
+  EXPECT_EQ(board0.mappings() + board1.mappings(), 0u);
+  EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 1), 1u) << "the session went on";
+  // A board index no system has is malformed: the client is dropped.
+  auto f = wire::encode({31, wire::Read32{IPU_REG_ID, 0}});
+  f[16 + 2] = 0x01;  // board 65536
+  c.send_bytes(f);
+  const auto m = c.next();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kMalformed);
+  EXPECT_NE(error_text(m).find("board 65536"), std::string::npos) << error_text(m);
+  EXPECT_TRUE(c.closed_by_server());
+}
+
+// Link faults a device refuses are its ERROR (the text is the device's), and the session
+// goes on; a device without links has no figures.
+TEST_F(ServeSystem, LinkFaultsTheDeviceRefusesAreAnErrorAndTheSessionGoesOn) {
+  RawClient c(path);
+  c.hello();
+  c.send(2, wire::SetLinkFaults{"ber=1e-6", 1});
+  const auto m = c.reply();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kDevice);
+  EXPECT_NE(error_text(m).find("injects no IPU-Link faults"), std::string::npos) << error_text(m);
+  c.send(3, wire::LinkFigures{0, 1});
+  const auto f = c.reply();
+  ASSERT_TRUE(f && std::holds_alternative<wire::LinkFiguresReply>(f->body));
+  EXPECT_EQ(std::get<wire::LinkFiguresReply>(f->body).total, 0u);
+  EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 1), 1u) << "the session went on";
+}
+
+TEST_F(ServeSystem, APeerOfAnotherMajorIsRefusedWithTheVersionError) {
+  RawClient c(path);
+  auto f = wire::encode({1, wire::Hello{wire::kVersionMajor, 0, "old"}});
+  f[4] = 1;  // a major-1 client's frame
+  c.send_bytes(f);
+  const auto m = c.next();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kVersion);
+  EXPECT_NE(error_text(m).find("frame version 1"), std::string::npos) << error_text(m);
+  EXPECT_TRUE(c.closed_by_server());
+  RawClient next(path);
+  EXPECT_EQ(next.hello(), 2u) << "the server serves the next client";
+}
+
+// The driver over the socket: one device of both boards, each board's DMA into its own
+// host memory, interrupts told apart by board.
+TEST_F(ServeSystem, TheDriverOpensOneDeviceOfEveryBoard) {
+  auto dev = ipudrv::open("unix:" + path);
+  EXPECT_EQ(dev->info().boards, 2u);
+  EXPECT_EQ(dev->info().ipus, 4u);
+  const std::vector<std::byte> a(64, std::byte{0x5A}), b(64, std::byte{0xA5});
+  dev->write_tile(1, 3, 0x40000, a);  // board 0
+  dev->write_tile(3, 3, 0x40000, b);  // board 1, its IPU 1
+  EXPECT_EQ(board1.tile_bytes(1, 3, 0x40000, 64), std::vector<uint8_t>(64, 0xA5));
+  EXPECT_EQ(board0.tile_bytes(1, 3, 0x40000, 64), std::vector<uint8_t>(64, 0x5A));
+  std::vector<std::byte> back(64);
+  dev->read_tile(3, 3, 0x40000, back);
+  EXPECT_EQ(back, b);
+  EXPECT_GT(board1.counters().interrupts, 0u) << "board 1's DMA completions were interrupts";
 }
 
 TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {

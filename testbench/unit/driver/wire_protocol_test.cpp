@@ -1,5 +1,7 @@
 // wire_protocol.h: every message round-trips, every prefix of a frame asks for more,
-// and every invalid field is refused with a message naming it.
+// every invalid field is refused with a message naming it, board indices travel first in
+// the payload of every request that addresses a board, and a peer of another major is
+// told so (ERROR VERSION), not taken for garbage.
 #include "wire_protocol.h"
 
 #include <gtest/gtest.h>
@@ -12,21 +14,36 @@ namespace wire = ipusim::wire;
 using Status = wire::Decoded::Status;
 
 std::vector<wire::Body> every_message() {
-  return {wire::Hello{1, 3, "client"},
-          wire::HelloReply{1, 0, 2, "server"},
-          wire::Read32{0xFFC},
+  return {wire::Hello{wire::kVersionMajor, 3, "client"},
+          wire::HelloReply{wire::kVersionMajor, 0, 4, "server"},
+          wire::Read32{0xFFC, 3},
           wire::Read32Reply{0xFFFFFFFF},
-          wire::Write32{0x40, 4},
-          wire::Map{0x100000000, 0x200000, 0x1000},
-          wire::Unmap{0x100000000},
-          wire::Interrupt{12345678901},
+          wire::Write32{0x40, 4, 1},
+          wire::Map{0x100000000, 0x200000, 0x1000, 2},
+          wire::Unmap{0x100000000, wire::kMaxBoards - 1},
+          wire::Interrupt{12345678901, 3},
           wire::Ok{},
-          wire::Error{wire::ErrorCode::kBusy, "busy"},
+          wire::Error{wire::ErrorCode::kNoBoard, "READ32: board 4, the system has 4 board(s)"},
           wire::Bye{},
-          wire::SetTrace{"/tmp/run.trace.json"},
-          wire::Supersteps{3, 14},
+          wire::SetTrace{"/tmp/run.trace.json", 1},
+          wire::Supersteps{3, 14, 2},
           wire::SuperstepsReply{40, {{16, 4, 0, 10, 250, 3000, 400, 500, 9000, 1024},
-                                     {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}}};
+                                     {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}},
+          wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 2},
+          wire::LinkFigures{13, 1},
+          wire::LinkFiguresReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}};
+}
+
+TEST(WireProtocol, LinkRecordsRoundTripExactly) {
+  wire::LinkFiguresReply full{76, {}};
+  for (uint32_t i = 0; i < wire::kMaxLinkFiguresPerReply; ++i)
+    full.records.push_back({i, i + 1, i + 2, ~uint64_t{0} - i, 1, 2, 3, 4, 5, 6, uint64_t{1} << 40});
+  const auto d = wire::decode(wire::encode({3, full}));
+  ASSERT_EQ(d.status, Status::kMessage) << d.error;
+  const auto& got = std::get<wire::LinkFiguresReply>(d.message.body);
+  EXPECT_EQ(got.total, 76u);
+  EXPECT_EQ(got.records, full.records);
+  EXPECT_EQ(wire::kMaxLinkFiguresPerReply, 13u);
 }
 
 TEST(WireProtocol, SuperstepRecordsRoundTripExactly) {
@@ -52,6 +69,54 @@ TEST(WireProtocol, EveryMessageRoundTrips) {
     EXPECT_EQ(wire::encode(d.message), frame);
     ++seq;
   }
+}
+
+// The board index is the payload's first field of every request that addresses a board
+// (and of INTERRUPT), and decodes to the same board.
+TEST(WireProtocol, BoardIndexTravelsFirstAndRoundTrips) {
+  const uint32_t b = 0x1234;  // below kMaxBoards, every byte distinct from the other fields'
+  const std::vector<wire::Body> addressed = {
+      wire::Read32{0x44, b},  wire::Write32{0x40, 7, b}, wire::Map{0x100000000, 4096, 0, b}, wire::Unmap{0x100000000, b},
+      wire::Interrupt{9, b},  wire::SetTrace{"t", b},    wire::Supersteps{1, 2, b},
+      wire::SetLinkFaults{"none", b}, wire::LinkFigures{4, b}};
+  for (const auto& body : addressed) {
+    const auto frame = wire::encode({1, body});
+    const char* name = wire::type_name(uint16_t(wire::type_of(body)));
+    ASSERT_GE(frame.size(), 20u);
+    EXPECT_EQ(frame[16] | frame[17] << 8 | frame[18] << 16 | frame[19] << 24, int(b)) << name;
+    const auto d = wire::decode(frame);
+    ASSERT_EQ(d.status, Status::kMessage) << name << ": " << d.error;
+    std::visit(
+        [&](const auto& m) {
+          if constexpr (requires { m.board; }) {
+            EXPECT_EQ(m.board, b) << name;
+          }
+        },
+        d.message.body);
+  }
+  const auto reply = wire::decode(wire::encode({1, wire::HelloReply{wire::kVersionMajor, 0, 16, "pod"}}));
+  ASSERT_EQ(reply.status, Status::kMessage);
+  EXPECT_EQ(std::get<wire::HelloReply>(reply.message.body).boards, 16u);
+}
+
+TEST(WireProtocol, APeerOfAnotherMajorIsAVersionErrorNotMalformed) {
+  // An old (major 1) peer's frame: its header's version.
+  auto old = wire::encode({7, wire::Hello{wire::kVersionMajor, 0, "old"}});
+  old[4] = 1;
+  auto d = wire::decode(old);
+  ASSERT_EQ(d.status, Status::kInvalid);
+  EXPECT_EQ(d.code, wire::ErrorCode::kVersion);
+  EXPECT_EQ(d.seq, 7u) << "the refusal answers the frame's seq";
+  EXPECT_NE(d.error.find("frame version 1, this side speaks 2"), std::string::npos) << d.error;
+  // A HELLO that asks for another major in its payload.
+  d = wire::decode(wire::encode({8, wire::Hello{3, 0, "new"}}));
+  ASSERT_EQ(d.status, Status::kInvalid);
+  EXPECT_EQ(d.code, wire::ErrorCode::kVersion);
+  EXPECT_NE(d.error.find("protocol major 3"), std::string::npos) << d.error;
+  // Any other invalid field is MALFORMED.
+  d = wire::decode(wire::encode({9, wire::Read32{0x1000}}));
+  ASSERT_EQ(d.status, Status::kInvalid);
+  EXPECT_EQ(d.code, wire::ErrorCode::kMalformed);
 }
 
 TEST(WireProtocol, EveryPrefixOfAFrameNeedsMore) {
@@ -93,14 +158,14 @@ std::vector<uint8_t> set_payload_len(std::vector<uint8_t> f, uint32_t n) {
 TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
   auto trailing = wire::encode({5, wire::Read32{4}});
   trailing.push_back(0);
-  trailing = set_payload_len(trailing, 5);
-  auto text_nul = wire::encode({5, wire::Hello{1, 0, "ab"}});
+  trailing = set_payload_len(trailing, uint32_t(trailing.size() - wire::kHeaderBytes));
+  auto text_nul = wire::encode({5, wire::Hello{wire::kVersionMajor, 0, "ab"}});
+  const uint32_t past = wire::kMaxBoards;  // a board index no system has
   text_nul.back() = 0;
   const BadCase cases[] = {
       {"magic", with(wire::Ok{}, 0, {'X'}), "magic"},
-      {"frame version", with(wire::Ok{}, 4, {2, 0}), "version"},
+      {"frame version", with(wire::Ok{}, 4, {1, 0}), "frame version 1"},
       {"type 0", with(wire::Ok{}, 6, {0, 0}), "unknown message type 0"},
-      {"type 15", with(wire::Ok{}, 6, {15, 0}), "unknown message type 15"},
       {"superstep count", with(wire::SuperstepsReply{1, {}}, 16 + 4, {15, 0, 0, 0}), "count 15, at most 14"},
       {"superstep short", with(wire::SuperstepsReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
       {"payload too big", set_payload_len(wire::encode({5, wire::Ok{}}), 1025), "at most 1024"},
@@ -113,11 +178,28 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"map huge", wire::encode({5, wire::Map{0x1000, uint64_t{1} << 40, 0}}), "above the limit"},
       {"map wraps", wire::encode({5, wire::Map{0xFFFFFFFFFFFFF000, 4096, 0}}), "highest bus address"},
       {"unmap unaligned", wire::encode({5, wire::Unmap{12}}), "not a multiple"},
-      {"hello major", wire::encode({5, wire::Hello{2, 0, "x"}}), "protocol major 2"},
-      {"text reserved", with(wire::Hello{1, 0, "x"}, 16 + 6, {1, 0}), "reserved"},
-      {"text too long", with(wire::Hello{1, 0, ""}, 16 + 4, {0xFF, 0xFF}), "at most 512"},
+      {"hello major", wire::encode({5, wire::Hello{1, 0, "x"}}), "protocol major 1"},
+      {"hello reply major", wire::encode({5, wire::HelloReply{1, 0, 1, "x"}}), "protocol major 1"},
+      {"hello reply no boards", wire::encode({5, wire::HelloReply{wire::kVersionMajor, 0, 0, "x"}}), "boards 0, not 1 .. 16384"},
+      {"hello reply boards", wire::encode({5, wire::HelloReply{wire::kVersionMajor, 0, past + 1, "x"}}), "boards 16385"},
+      {"read32 board", wire::encode({5, wire::Read32{0, past}}), "READ32: board 16384, a system has at most 16384"},
+      {"write32 board", wire::encode({5, wire::Write32{0, 0, past}}), "WRITE32: board 16384"},
+      {"map board", wire::encode({5, wire::Map{0x1000, 4096, 0, ~0u}}), "MAP: board 4294967295"},
+      {"unmap board", wire::encode({5, wire::Unmap{0x1000, past}}), "UNMAP: board 16384"},
+      {"interrupt board", wire::encode({5, wire::Interrupt{1, past}}), "INTERRUPT: board 16384"},
+      {"set_trace board", wire::encode({5, wire::SetTrace{"", past}}), "SET_TRACE: board 16384"},
+      {"supersteps board", wire::encode({5, wire::Supersteps{0, 0, past}}), "SUPERSTEPS: board 16384"},
+      {"set_link_faults board", wire::encode({5, wire::SetLinkFaults{"none", past}}), "SET_LINK_FAULTS: board 16384"},
+      {"link_figures board", wire::encode({5, wire::LinkFigures{0, past}}), "LINK_FIGURES: board 16384"},
+      {"link count", with(wire::LinkFiguresReply{1, {}}, 16 + 4, {14, 0, 0, 0}), "count 14, at most 13"},
+      {"link short", with(wire::LinkFiguresReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
+      {"type 18", with(wire::Ok{}, 6, {18, 0}), "unknown message type 18"},
+      {"supersteps short", set_payload_len(wire::encode({5, wire::Supersteps{0, 0, 1}}), 8), "first: payload ends inside"},
+      {"text reserved", with(wire::Hello{wire::kVersionMajor, 0, "x"}, 16 + 6, {1, 0}), "reserved"},
+      {"text too long", with(wire::Hello{wire::kVersionMajor, 0, ""}, 16 + 4, {0xFF, 0xFF}), "at most 512"},
       {"text NUL", text_nul, "NUL"},
       {"error code", with(wire::Error{wire::ErrorCode::kBusy, ""}, 16, {99, 0, 0, 0}), "unknown code 99"},
+      {"error code 9", with(wire::Error{wire::ErrorCode::kBusy, ""}, 16, {9, 0, 0, 0}), "unknown code 9"},
   };
   for (const auto& c : cases) {
     const auto d = wire::decode(c.frame);
@@ -140,7 +222,7 @@ TEST(WireProtocol, RandomBytesNeverCrashAndNeverOverrun) {
     if (i % 2 && b.size() >= 8) {  // plausible headers reach the payload checks
       const auto h = wire::encode({1, wire::Ok{}});
       std::copy(h.begin(), h.begin() + 6, b.begin());
-      b[6] = uint8_t(1 + rng() % 14), b[7] = 0;
+      b[6] = uint8_t(1 + rng() % uint16_t(wire::kLastType)), b[7] = 0;
       if (b.size() >= 16) b[12] = uint8_t(b.size() - 16), b[13] = b[14] = b[15] = 0;
     }
     const auto d = wire::decode(b);
