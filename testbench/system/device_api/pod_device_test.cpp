@@ -21,6 +21,7 @@
 #include "cli_run.h"
 #include "config/config_loader.h"
 #include "device_fixture.h"
+#include "superstep_json.h"
 #include "kernels_ref.h"
 
 namespace devapi {
@@ -74,29 +75,6 @@ TEST_P(PodDeviceApi, IsOneDeviceWithEveryIpuOfEveryBoard) {
   expect_error<ipudrv::UsageError>([&] { ipudrv::open(locator, 1); }, "1 device(s)");
 }
 
-// Every superstep of every IPU equals `ipusim run --json`'s supersteps[k].ipus[] entry.
-void expect_supersteps_equal(const nlohmann::json& j, const std::vector<std::vector<ipudrv::SuperstepStats>>& got) {
-  size_t compared = 0;
-  for (const auto& step : j["supersteps"]) {
-    const size_t k = step["superstep"].get<size_t>();
-    for (const auto& e : step["ipus"]) {
-      const size_t ipu = e["ipu"].get<size_t>();
-      ASSERT_LT(ipu, got.size());
-      ASSERT_LT(k, got[ipu].size()) << "ipu " << ipu;
-      const ipudrv::SuperstepStats& s = got[ipu][k];
-      SCOPED_TRACE("ipu " + std::to_string(ipu) + " superstep " + std::to_string(k));
-      EXPECT_EQ(s.begin_cycle, e["begin_cycle"].get<uint64_t>());
-      EXPECT_EQ(s.end_cycle, e["end_cycle"].get<uint64_t>());
-      EXPECT_EQ(s.sync_cycles, e["sync_cycles"].get<uint64_t>());
-      EXPECT_EQ(s.exchange_cycles, e["exchange_cycles"].get<uint64_t>());
-      EXPECT_EQ(s.instructions, e["instructions"].get<uint64_t>());
-      EXPECT_EQ(s.exchange_bytes, e["exchange_bytes"].get<uint64_t>());
-      ++compared;
-    }
-  }
-  EXPECT_GT(compared, 16u);
-}
-
 // ipu_allreduce: zone-2 supersteps whose ring exchanges cross the boards' IPU-Links.
 TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
   const ipusim::config::SystemConfig sys = ipusim::config::load_system(kPod);
@@ -135,7 +113,7 @@ TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
   EXPECT_EQ(r.stats.booted_tiles, 64u);
   EXPECT_EQ(r.stats.supersteps, 2u * 16) << "syncs: on chip, 2 (N - 1) ring steps (zone 2), the gather to tile 0";
   ASSERT_EQ(r.supersteps.size(), 16u);
-  expect_supersteps_equal(json, r.supersteps);
+  EXPECT_GT(expect_supersteps_equal(json, r.supersteps), 16u);
   EXPECT_EQ(read_file(trace), read_file(cli_trace)) << "one trace of every IPU, byte for byte `ipusim run --trace`'s";
 }
 
