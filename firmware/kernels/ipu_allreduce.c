@@ -19,12 +19,22 @@
  * hash, in tile order) and prints it with the cycles of the parts: every IPU prints its
  * own line, so a test sees that all IPUs agree.
  *
- * C: kc_reduce_chunk (kreduce.h), as in allreduce.c.
+ * C: the host's ipu_allreduce_params.chunk (ipu_allreduce.h), else (0) kc_reduce_chunk
+ * (kreduce.h), as in allreduce.c. IPU_ALLREDUCE_CHUNK (a compile definition) bakes a
+ * chunk into the ELF for `ipusim run`, which cannot write symbols.
  */
 #include <string.h>
 
+#include "ipu_allreduce.h"
 #include "kcommon.h"
 #include "kreduce.h"
+
+#ifndef IPU_ALLREDUCE_CHUNK
+#define IPU_ALLREDUCE_CHUNK 0u /* the default chunk */
+#endif
+
+/* Host interface (ipu_allreduce.h): written by a host program before the run. */
+KTILE struct ipu_allreduce_params ipu_allreduce_params = {IPU_ALLREDUCE_CHUNK};
 
 /* Where this tile's chunk of the sum is (chunk floats), for a host program to read. */
 KTILE float *ipu_allreduce_result;
@@ -69,9 +79,18 @@ static void ring_step(float *mine, float *scratch, uint32_t out, uint32_t got, u
 int main(void) {
   const uint32_t me = ipu_tile_id(), tiles = ipu_num_tiles();
   const uint32_t ipus = ipu_num_ipus(), ipu = ipu_id();
-  const uint32_t chunk = kc_reduce_chunk(tiles, ipu_sram_size());
+  const uint32_t asked = ipu_allreduce_params.chunk;
+  const uint32_t chunk = asked ? asked : kc_reduce_chunk(tiles, ipu_sram_size());
   if (chunk == 0) {
     if (me == 0) kprintf("ipu_allreduce: %lu tiles do not fit the SRAM\n", (unsigned long)tiles);
+    return 1;
+  }
+  if (asked && !kc_reduce_chunk_fits(asked, tiles, ipu_sram_size())) { /* every tile checks: none waits for the rest */
+    if (me == 0 && ipu == 0)
+      kprintf("ipu_allreduce: chunk %lu does not fit the SRAM: 8 x chunk x %lu tiles + 128 KiB > %lu bytes; "
+              "at most %lu\n",
+              (unsigned long)asked, (unsigned long)tiles, (unsigned long)ipu_sram_size(),
+              (unsigned long)kc_reduce_chunk_max(tiles, ipu_sram_size()));
     return 1;
   }
   const size_t vlen = (size_t)chunk * tiles;

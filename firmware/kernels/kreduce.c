@@ -39,7 +39,12 @@ static int reduce_slice(void *arg) {
     case 32: reduce_body(j, 32); break;
     case 16: reduce_body(j, 16); break;
     case 8: reduce_body(j, 8); break;
-    default: reduce_body(j, 4); break;
+    default: /* 4 (the kernels' own), or a host's chunk, whose stride stays in a register */
+      if (j->chunk == 4)
+        reduce_body(j, 4);
+      else
+        reduce_body(j, j->chunk);
+      break;
   }
   return 0;
 }
@@ -48,6 +53,15 @@ uint32_t kc_reduce_chunk(uint32_t tiles, uint32_t sram_bytes) {
   for (uint32_t c = 64; c >= 4; c /= 2)
     if (8ull * c * tiles + 128u * 1024u <= sram_bytes) return c;
   return 0;
+}
+
+int kc_reduce_chunk_fits(uint32_t chunk, uint32_t tiles, uint32_t sram_bytes) {
+  return chunk >= 1 && 8ull * chunk * tiles + 128u * 1024u <= sram_bytes;
+}
+
+uint32_t kc_reduce_chunk_max(uint32_t tiles, uint32_t sram_bytes) {
+  const uint32_t room = 128u * 1024u;
+  return tiles == 0 || sram_bytes <= room ? 0 : (sram_bytes - room) / 8u / tiles;
 }
 
 void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles) {

@@ -22,7 +22,14 @@ struct kc_reduce_cycles {
  * 8 * C * T bytes (the vector and the copies) + 128 KiB (code, stacks) <= SRAM; 0 if none fits. */
 uint32_t kc_reduce_chunk(uint32_t tiles, uint32_t sram_bytes);
 
-/* Every tile of the IPU must call it. chunk: 4, 8, 16, 32 or 64 (other values work, slower). */
+/* Whether a chunk of any size (a host's choice) fits: C >= 1 and 8 * C * T + 128 KiB <= SRAM. */
+int kc_reduce_chunk_fits(uint32_t chunk, uint32_t tiles, uint32_t sram_bytes);
+
+/* The largest chunk that fits (for messages); 0 if not even C = 1 does. */
+uint32_t kc_reduce_chunk_max(uint32_t tiles, uint32_t sram_bytes);
+
+/* Every tile of the IPU must call it. chunk: 4, 8, 16, 32 or 64 have unrolled sums;
+ * any other (>= 1) sums with a variable stride, slower. */
 void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles);
 
 #endif /* KERNELS_KREDUCE_H */

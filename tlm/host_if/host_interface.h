@@ -130,6 +130,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void set_stream_wait(const std::optional<streaming::StreamWait>& wait);
   std::string trace_path();
   void update_stats();
+  void update_sim_time();    // update_stats' sim_time_ps alone: the DMA of an idle device moves it
   void update_supersteps();  // the mirror of the board's superstep totals, at each stop of a run
   void level_changed(uint32_t stream, bool d2h);  // the gateway's listener (model thread)
   void refresh_levels();

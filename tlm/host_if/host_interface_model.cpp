@@ -157,6 +157,12 @@ void HostInterface::refresh_levels() {
   }
 }
 
+void HostInterface::update_sim_time() {
+  const uint64_t ps = platform_.sim_time_ps();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (domain_.current_locked()) stats_.sim_time_ps = ps;
+}
+
 void HostInterface::update_stats() {
   const platform::BoardStats s = platform_.board_stats(board_);
   std::lock_guard<std::mutex> lock(mutex_);

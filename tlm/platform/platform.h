@@ -238,6 +238,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void reset_run();
   // Board `board`'s figures: its tiles and fabrics, where the run's time reached.
   BoardStats board_stats(uint32_t board) const;
+  // BoardStats::sim_time_ps alone: where simulated time is since the run's epoch (cheap,
+  // unlike board_stats, which visits every tile of the board).
+  uint64_t sim_time_ps() const;
   // IPU `ipu`'s totals per superstep since the run's start (the SuperstepTotals
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }

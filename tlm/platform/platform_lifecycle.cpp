@@ -202,9 +202,13 @@ BoardStats Platform::board_stats(uint32_t board) const {
     }
     s.exchange_bytes += ipu.exchange_fabric().bytes();
   }
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  s.sim_time_ps = now > dom.epoch ? uint64_t((now - dom.epoch).to_seconds() * 1e12 + 0.5) : 0;
+  s.sim_time_ps = sim_time_ps();
   return s;
+}
+
+uint64_t Platform::sim_time_ps() const {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  return now > domain_.epoch ? uint64_t((now - domain_.epoch).to_seconds() * 1e12 + 0.5) : 0;
 }
 
 }  // namespace ipusim::platform

@@ -1,7 +1,11 @@
 // `multi_ipu_demo allreduce`: ipu_allreduce.elf on every tile of every IPU of the device
-// (the kernel's inputs are its own seeded ones), then every tile's chunk of the sum read
-// back through the pointer the kernel leaves in `ipu_allreduce_result`, and checked bit
-// for bit against the host reference (kref::ipu_allreduce), as is each IPU's hash.
+// (the kernel's inputs are its own seeded ones) with the host's chunk (--chunk, 0: the
+// kernel's default) written into `ipu_allreduce_params` on every tile, then every tile's
+// chunk of the sum read back through the pointer the kernel leaves in
+// `ipu_allreduce_result`, and checked bit for bit against the host reference
+// (kref::ipu_allreduce of that chunk), as is each IPU's hash. A chunk that does not fit
+// the SRAM is still run, because the kernel is the one to refuse it: bad input (exit 2)
+// if it did, a mismatch if it did not.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +13,10 @@
 
 #include "commands.h"
 #include "kernels_ref.h"
+
+extern "C" {
+#include "ipu_allreduce.h"
+}
 
 namespace demo {
 namespace {
@@ -18,15 +26,34 @@ struct KcResult {  // firmware/kernels/kcommon.h
 };
 constexpr uint32_t kKcResultMagic = 0x4B524553u;
 
+// The kernel must refuse a chunk that does not fit (its tile 0 says why on the console).
+int refuse_chunk(ipudrv::Device& dev, uint32_t chunk, uint32_t tiles, uint64_t sram_bytes) {
+  const ipudrv::RunResult r = dev.run();
+  const std::string why = "--chunk " + std::to_string(chunk) + " is too large for " + std::to_string(tiles) +
+                          " tiles of " + std::to_string(sram_bytes) + " bytes (8 x chunk x tiles + 128 KiB)";
+  if (r.state == ipudrv::RunState::kHalted && r.exit_code != 0)
+    throw BadInput(why + ": the kernel refused it (exit " + std::to_string(r.exit_code) + ")");
+  std::printf("ipu_allreduce: MISMATCH: %s, yet the kernel did not refuse it\n", why.c_str());
+  return kMismatch;
+}
+
 }  // namespace
 
 int run_allreduce(const Options& o) {
   const std::string elf = o.elf.empty() ? IPUSIM_FIRMWARE_DIR "/ipu_allreduce.elf" : o.elf;
-  auto dev = open_and_load(o, elf, 1, {"kc_result", "ipu_allreduce_result"});
+  auto dev = open_and_load(o, elf, 1, {"kc_result", "ipu_allreduce_result", "ipu_allreduce_params"});
   const ipudrv::DeviceInfo& info = dev->info();
   const uint32_t ipus = info.ipus, tiles = info.tiles_per_ipu;
-  const kref::IpuAllreduceExpect want = kref::ipu_allreduce(tiles, info.sram_bytes, ipus);
-  if (want.chunk == 0) throw BadInput(info.locator + ": " + std::to_string(tiles) + " tiles do not fit the SRAM");
+  const kref::IpuAllreduceExpect want = kref::ipu_allreduce(tiles, info.sram_bytes, ipus, o.chunk);
+  if (want.chunk == 0 && o.chunk == 0)
+    throw BadInput(info.locator + ": " + std::to_string(tiles) + " tiles do not fit the SRAM");
+
+  // Always written, so the run uses the chunk the reference is of, whatever the ELF's value.
+  const ipu_allreduce_params params{o.chunk};
+  for (uint32_t i = 0; i < ipus; ++i)
+    dev->write_tiles({i, 0, tiles}, dev->symbol_address(i, 0, "ipu_allreduce_params"),
+                     std::as_bytes(std::span(&params, 1)));
+  if (want.chunk == 0) return refuse_chunk(*dev, o.chunk, tiles, info.sram_bytes);
 
   const auto t0 = std::chrono::steady_clock::now();
   const ipudrv::RunResult run = run_to_halt(*dev, "ipu_allreduce");

@@ -21,6 +21,7 @@ struct Options {
   std::string elf;           // empty: the build's firmware for the sub-command
   uint32_t micro_batches = 4;  // pipeline
   uint32_t seed = 2024;        // pipeline: the host's inputs
+  uint32_t chunk = 0;          // allreduce: ipu_allreduce_params.chunk (0: the kernel's default)
 };
 
 // Bad input found before anything ran (exit kBadInput).

@@ -2,13 +2,16 @@
 // (docs/host_driver.md, "Multi-IPU demo").
 //
 //   multi_ipu_demo allreduce|pipeline|link_bw [LOCATOR] [--elf PATH]
-//                  [--micro-batches N] [--seed S]
+//                  [--micro-batches N] [--seed S] [--chunk C]
 //     LOCATOR          config:PATH (default config:configs/m2000.yaml, the model in this
 //                      process) or unix:PATH (a running `ipusim serve`)
 //     --elf            the firmware (default: the build's ipu_allreduce.elf, pipeline.elf
 //                      or mb_link_bw.elf)
 //     --micro-batches  pipeline: 1 .. 8 (default 4)
 //     --seed           pipeline: the seed of the host's inputs (default 2024)
+//     --chunk          allreduce: floats per tile chunk (each IPU's vector is C x tiles),
+//                      0 = the kernel's default, the largest that fits the SRAM; the
+//                      kernel refuses one that does not fit (exit 1, its message on the console)
 // Exit status: 0 every result equals the host reference, 1 a mismatch or a device error,
 // 2 bad input (arguments, config, ELF).
 #include <cstdio>
@@ -22,7 +25,7 @@ namespace {
 int usage(const char* argv0) {
   std::fprintf(stderr,
                "usage: %s allreduce|pipeline|link_bw [config:PATH | unix:PATH] [--elf PATH] "
-               "[--micro-batches N] [--seed S]\n",
+               "[--micro-batches N] [--seed S] [--chunk C]\n",
                argv0);
   return demo::kBadInput;
 }
@@ -51,6 +54,8 @@ int main(int argc, char** argv) {
       if (!parse_u32(argv[++i], o.micro_batches)) return usage(argv[0]);
     } else if (a == "--seed" && i + 1 < argc) {
       if (!parse_u32(argv[++i], o.seed)) return usage(argv[0]);
+    } else if (a == "--chunk" && i + 1 < argc) {
+      if (!parse_u32(argv[++i], o.chunk)) return usage(argv[0]);
     } else if (!a.empty() && a[0] != '-') {
       o.locator = a;
     } else {

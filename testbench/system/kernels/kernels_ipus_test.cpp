@@ -66,6 +66,32 @@ INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
                                                                                  : std::string("M2000");
                          });
 
+// ipu_allreduce_c4.elf (chunk 4 baked into ipu_allreduce_params) through `ipusim run`: the
+// host reference of chunk 4, not of the default (64 on tiny4), on every IPU of the POD16
+// (4 floats in 16 ring parts: most parts empty).
+TEST(IpuAllreduce, BakedChunkIsTheReferenceOfThatChunk) {
+  const std::string path = "configs/test/tiny4_pod16.yaml";
+  const ipusim::config::SystemConfig sys = ipusim::config::load_system(path);
+  const ipusim::config::ChipConfig& chip = sys.board.chip;
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus(), 4);
+  const kref::IpuAllreduceExpect dflt = kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus());
+  ASSERT_EQ(want.chunk, 4u);
+  ASSERT_NE(dflt.chunk, 4u) << "the test needs a chunk other than the default";
+  const kref::IpusimRun r = kref::run_ipusim(path, "ipu_allreduce_c4.elf", "ipu_allreduce_c4_pod16");
+  ASSERT_EQ(r.status, 0) << r.err << r.console;
+  uint32_t seen = 0;
+  for (const std::string& line : kref::lines_of(r.console, "ipu_allreduce")) {
+    const auto kv = pairs(line);
+    if (!kv.count("hash")) continue;
+    EXPECT_EQ(kv.at("hash"), hex(want.hash)) << line;
+    EXPECT_EQ(to_u64(kv.at("chunk")), 4u) << line;
+    EXPECT_EQ(to_u64(kv.at("elements")), 4u * chip.tiles) << line;
+    ++seen;
+  }
+  EXPECT_EQ(seen, sys.total_ipus()) << r.console;
+}
+
 }  // namespace
 
 namespace {

@@ -75,9 +75,10 @@ uint32_t ring_order(uint32_t p, uint32_t ipus) {
 }
 }  // namespace
 
-IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus) {
+IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus, uint32_t asked) {
   IpuAllreduceExpect e;
-  e.chunk = reduce_chunk(tiles, sram_bytes);
+  const bool fits = asked >= 1 && 8ull * asked * tiles + 128 * 1024 <= sram_bytes;  // kc_reduce_chunk_fits
+  e.chunk = asked == 0 ? reduce_chunk(tiles, sram_bytes) : fits ? asked : 0;
   if (e.chunk == 0) return e;
   const uint32_t chunk = e.chunk;
   e.elements = uint64_t(chunk) * tiles;

@@ -30,8 +30,10 @@ struct IpuAllreduceExpect {
   uint32_t hash = 0;        // FNV-1a over the tiles' chunk hashes, tile order (every IPU the same)
   std::vector<float> result;  // the summed vector (tile c holds chunk c)
 };
-// On-chip sums in tile order, then the ring's order (ipu_allreduce.c).
-IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus);
+// On-chip sums in tile order, then the ring's order (ipu_allreduce.c). chunk: the host's
+// ipu_allreduce_params.chunk (ipu_allreduce.h), 0 = the default rule; a chunk that does not
+// fit (8 C T + 128 KiB > SRAM) gives chunk 0, as the kernel refuses it.
+IpuAllreduceExpect ipu_allreduce(uint32_t tiles, uint32_t sram_bytes, uint32_t ipus, uint32_t chunk = 0);
 
 // ---- pipeline (two dense layers over two IPUs) -------------------------------------
 struct PipelineExpect {

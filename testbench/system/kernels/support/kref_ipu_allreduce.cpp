@@ -2,12 +2,14 @@
 // reference (kref::ipu_allreduce) on systems too large for the test suite (a POD16 or
 // POD64 of GC200s takes minutes and gigabytes; docs/kernels.md reports those runs).
 //
-//   kref_ipu_allreduce CONFIG [CONSOLE]
+//   kref_ipu_allreduce [--chunk N] CONFIG [CONSOLE]
 //
-// Prints the expected hash; with CONSOLE (the run's stdout), also checks that every IPU
+// --chunk: the chunk the run used (ipu_allreduce_params, or ipu_allreduce_c4.elf's 4);
+// default 0, the kernel's own rule. Prints the expected hash; with CONSOLE (the run's stdout), also checks that every IPU
 // printed one hash line (lines come in the order the IPUs finish), with that hash and
 // chunk. Exit 1 if not.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -17,13 +19,30 @@
 #include "kernels_ref.h"
 
 int main(int argc, char** argv) {
+  uint32_t asked = 0;
+  if (argc >= 3 && std::string(argv[1]) == "--chunk") {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(argv[2], &end, 0);
+    if (!*argv[2] || *end || v > 0xffffffffUL) {
+      std::cerr << "kref_ipu_allreduce: --chunk " << argv[2] << ": not a number\n";
+      return 2;
+    }
+    asked = uint32_t(v);
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 2 || argc > 3) {
-    std::cerr << "usage: kref_ipu_allreduce CONFIG [CONSOLE]\n";
+    std::cerr << "usage: kref_ipu_allreduce [--chunk N] CONFIG [CONSOLE]\n";
     return 2;
   }
   const ipusim::config::SystemConfig sys = ipusim::config::load_system(argv[1]);
   const ipusim::config::ChipConfig& chip = sys.board.chip;
-  const kref::IpuAllreduceExpect want = kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus());
+  const kref::IpuAllreduceExpect want =
+      kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus(), asked);
+  if (want.chunk == 0) {
+    std::cerr << "kref_ipu_allreduce: chunk " << asked << " does not fit " << chip.tiles << " tiles' SRAM\n";
+    return 2;
+  }
   char hash[16];
   std::snprintf(hash, sizeof hash, "0x%08x", want.hash);
   std::printf("expected: ipus %u tiles %u chunk %u hash %s\n", sys.total_ipus(), chip.tiles, want.chunk, hash);
