@@ -276,20 +276,45 @@ void Device::read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std
   impl_->dma_from_device(impl_->board_of(ipu), q);
 }
 
+namespace {
+// The symbol's address on that tile; throws UsageError when it is not there, or when `bytes`
+// is more than its size (a symbol of size 0, a label, is not checked: it spans what the
+// caller says).
+uint32_t symbol_range(const DeviceImpl& impl, const char* what, uint32_t ipu, uint32_t tile, const std::string& symbol,
+                      std::optional<size_t> bytes) {
+  const Elf& elf = impl.program_on(ipu, tile);
+  const auto where = [&] { return " (ipu " + std::to_string(ipu) + " tile " + std::to_string(tile) + ")"; };
+  const auto addr = elf.symbol(symbol);
+  if (!addr) throw UsageError(std::string(what) + ": symbol '" + symbol + "' is not in " + elf.name() + where());
+  const uint32_t size = elf.symbol_size(symbol).value_or(0);
+  if (bytes && size != 0 && *bytes > size)
+    throw UsageError(std::string(what) + ": '" + symbol + "' is " + std::to_string(size) + " bytes" + where() + ", " +
+                     std::to_string(*bytes) + " given");
+  return *addr;
+}
+}  // namespace
+
 uint32_t Device::symbol_address(uint32_t ipu, uint32_t tile, const std::string& symbol) const {
   auto lock = impl_->lock_api("symbol_address");
-  const Elf& elf = impl_->program_on(ipu, tile);
-  if (auto a = elf.symbol(symbol)) return *a;
-  throw UsageError("symbol '" + symbol + "' is not in " + elf.name() + " (loaded on ipu " + std::to_string(ipu) +
-                   " tile " + std::to_string(tile) + ")");
+  return symbol_range(*impl_, "symbol_address", ipu, tile, symbol, std::nullopt);
 }
 
 void Device::write_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<const std::byte> data) {
-  write_tile(ipu, tile, symbol_address(ipu, tile, symbol), data);
+  uint32_t addr = 0;
+  {
+    auto lock = impl_->lock_api("write_symbol");
+    addr = symbol_range(*impl_, "write_symbol", ipu, tile, symbol, data.size());
+  }
+  write_tile(ipu, tile, addr, data);
 }
 
 void Device::read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<std::byte> out) {
-  read_tile(ipu, tile, symbol_address(ipu, tile, symbol), out);
+  uint32_t addr = 0;
+  {
+    auto lock = impl_->lock_api("read_symbol");
+    addr = symbol_range(*impl_, "read_symbol", ipu, tile, symbol, out.size());
+  }
+  read_tile(ipu, tile, addr, out);
 }
 
 SmemBuffer Device::alloc_smem(uint64_t bytes, uint64_t align, uint32_t board) {

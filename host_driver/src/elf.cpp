@@ -43,6 +43,7 @@ uint32_t Elf::code_base() const { return d_->program->code_begin(); }
 uint32_t Elf::code_size() const { return d_->program->code_end() - d_->program->code_begin(); }
 const std::vector<ElfSegment>& Elf::segments() const { return d_->segments; }
 std::optional<uint32_t> Elf::symbol(const std::string& name) const { return d_->program->symbol(name); }
+std::optional<uint32_t> Elf::symbol_size(const std::string& name) const { return d_->program->symbol_size(name); }
 uint32_t Elf::image_end() const { return d_->program->image_end(); }
 
 }  // namespace ipudrv

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@ struct Image {
   uint32_t e_flags = EF_RISCV_FLOAT_ABI_SINGLE;
   uint32_t code_flags = PF_R | PF_X;
   std::vector<std::pair<std::string, uint32_t>> symbols;  // global symbols
+  std::map<std::string, uint32_t> symbol_sizes;           // st_size by name (0 if not named)
 };
 
 template <typename T>
@@ -85,6 +87,7 @@ inline std::vector<uint8_t> build(const Image& img) {
       Elf32_Sym s{};
       s.st_name = static_cast<Elf32_Word>(strtab.size());
       s.st_value = value;
+      if (auto it = img.symbol_sizes.find(name); it != img.symbol_sizes.end()) s.st_size = it->second;
       s.st_info = ELF32_ST_INFO(STB_GLOBAL, STT_FUNC);
       s.st_shndx = 1;
       syms.push_back(s);

@@ -74,11 +74,10 @@ Elf32_Ehdr read_header(const ElfReader& r, size_t size) {
 
 // The symbol table (optional: a stripped ELF has none). Globals win over locals of the
 // same name; the result is sorted by name for symbol().
-std::vector<std::pair<std::string, uint32_t>> read_symbols(const std::vector<uint8_t>& elf,
-                                                          const std::string& name) {
+std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const std::string& name) {
   const ElfReader r(elf, name);
   const auto eh = r.at<Elf32_Ehdr>(0, "ELF header");
-  std::vector<std::pair<std::string, uint32_t>> out;
+  std::vector<Program::Symbol> out;
   if (eh.e_shoff == 0 || eh.e_shnum == 0) return out;
   if (eh.e_shentsize != sizeof(Elf32_Shdr))
     r.fail(fmt::format("section header size {} (want {})", eh.e_shentsize, sizeof(Elf32_Shdr)));
@@ -86,7 +85,7 @@ std::vector<std::pair<std::string, uint32_t>> read_symbols(const std::vector<uin
   auto shdr = [&](uint32_t i) {
     return r.at<Elf32_Shdr>(eh.e_shoff + uint64_t(i) * sizeof(Elf32_Shdr), "section header");
   };
-  std::vector<std::pair<std::string, uint32_t>> locals;
+  std::vector<Program::Symbol> locals;
   for (uint32_t i = 0; i < eh.e_shnum; ++i) {
     const Elf32_Shdr sh = shdr(i);
     if (sh.sh_type != SHT_SYMTAB) continue;
@@ -105,18 +104,18 @@ std::vector<std::pair<std::string, uint32_t>> read_symbols(const std::vector<uin
       const void* nul = std::memchr(strings + sym.st_name, 0, strtab.sh_size - sym.st_name);
       if (!nul) r.fail("unterminated symbol name");
       auto& dst = ELF32_ST_BIND(sym.st_info) == STB_LOCAL ? locals : out;
-      dst.emplace_back(std::string(strings + sym.st_name), sym.st_value);
+      dst.push_back({std::string(strings + sym.st_name), sym.st_value, sym.st_size});
     }
   }
-  auto by_name = [](const auto& a, const auto& b) { return a.first < b.first; };
+  auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
   std::stable_sort(out.begin(), out.end(), by_name);
   std::stable_sort(locals.begin(), locals.end(), by_name);
-  std::vector<std::pair<std::string, uint32_t>> merged;
+  std::vector<Program::Symbol> merged;
   merged.reserve(out.size() + locals.size());
   std::merge(out.begin(), out.end(), locals.begin(), locals.end(), std::back_inserter(merged), by_name);
   // std::merge keeps elements of the first range (globals) before equal ones of the second.
   merged.erase(std::unique(merged.begin(), merged.end(),
-                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+                           [](const auto& a, const auto& b) { return a.name == b.name; }),
                merged.end());
   return merged;
 }
@@ -254,11 +253,21 @@ std::shared_ptr<const Program> Program::from_image(const std::string& name, uint
   return p;
 }
 
-std::optional<uint32_t> Program::symbol(const std::string& name) const {
+const Program::Symbol* Program::find_symbol(const std::string& name) const {
   auto it = std::lower_bound(symbols_.begin(), symbols_.end(), name,
-                             [](const auto& s, const std::string& n) { return s.first < n; });
-  if (it == symbols_.end() || it->first != name) return std::nullopt;
-  return it->second;
+                             [](const Symbol& s, const std::string& n) { return s.name < n; });
+  if (it == symbols_.end() || it->name != name) return nullptr;
+  return &*it;
+}
+
+std::optional<uint32_t> Program::symbol(const std::string& name) const {
+  if (const Symbol* s = find_symbol(name)) return s->value;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Program::symbol_size(const std::string& name) const {
+  if (const Symbol* s = find_symbol(name)) return s->size;
+  return std::nullopt;
 }
 
 uint32_t Program::image_end() const {

@@ -49,8 +49,16 @@ class Program {
   uint32_t code_begin() const { return code_begin_; }  // executable range [begin, end)
   uint32_t code_end() const { return code_end_; }
   std::optional<uint32_t> symbol(const std::string& name) const;
+  // The symbol's st_size: the bytes it spans (0 for a label, such as an assembler one
+  // without .size); nullopt when there is no such symbol.
+  std::optional<uint32_t> symbol_size(const std::string& name) const;
   // Highest address any segment occupies (for checking the image fits a tile's SRAM).
   uint32_t image_end() const;
+
+  struct Symbol {  // one symbol-table entry: st_value, st_size
+    std::string name;
+    uint32_t value = 0, size = 0;
+  };
 
   const DecodedCode& decoded() const { return *decoded_; }
 
@@ -60,7 +68,8 @@ class Program {
   uint32_t entry_ = 0;
   uint32_t code_begin_ = 0, code_end_ = 0;
   std::vector<Segment> segments_;
-  std::vector<std::pair<std::string, uint32_t>> symbols_;
+  std::vector<Symbol> symbols_;  // sorted by name
+  const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_;
 };
 

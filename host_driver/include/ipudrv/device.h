@@ -159,7 +159,9 @@ class Device {
   void load(const Elf& elf);                                  // every tile of every IPU
   void load(const std::map<TileRange, Elf>& programs);        // ranges must not overlap
 
-  // Tile memory by address or by a symbol of the ELF loaded on that tile.
+  // Tile memory by address or by a symbol of the ELF loaded on that tile. write_symbol /
+  // read_symbol of more bytes than the symbol's st_size throw UsageError (naming the
+  // symbol, its size and the count); a symbol of size 0 (a label) is not checked.
   void write_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<const std::byte> data);
   void write_tiles(const TileRange& tiles, uint32_t addr, std::span<const std::byte> data);  // broadcast
   void read_tile(uint32_t ipu, uint32_t tile, uint32_t addr, std::span<std::byte> out);

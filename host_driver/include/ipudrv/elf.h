@@ -28,6 +28,8 @@ class Elf {
   uint32_t code_size() const;
   const std::vector<ElfSegment>& segments() const;
   std::optional<uint32_t> symbol(const std::string& name) const;
+  // The symbol's st_size in bytes (0 for a label without a size); nullopt: no such symbol.
+  std::optional<uint32_t> symbol_size(const std::string& name) const;
   uint32_t image_end() const;   // highest address a segment occupies
 
   struct Data;

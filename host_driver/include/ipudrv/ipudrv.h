@@ -104,6 +104,7 @@ int ipudrv_load_programs(ipudrv_device* dev, const ipudrv_program* programs, siz
 
 int ipudrv_write_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, const void* data, size_t bytes);
 int ipudrv_read_tile(ipudrv_device* dev, uint32_t ipu, uint32_t tile, uint32_t addr, void* out, size_t bytes);
+/* As Device::write_symbol / read_symbol: more bytes than the symbol's size is IPUDRV_E_USAGE. */
 int ipudrv_write_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* symbol, const void* data, size_t bytes);
 int ipudrv_read_symbol(ipudrv_device* dev, uint32_t ipu, uint32_t tile, const char* symbol, void* out, size_t bytes);
 

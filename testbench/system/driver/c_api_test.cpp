@@ -22,6 +22,7 @@ class CApi : public DriverTest {
     img.data = {9, 8, 7, 6};
     img.data_addr = 0x48000;
     img.symbols = {{"buf", 0x48000}};
+    img.symbol_sizes = {{"buf", 4}};
     const auto bytes = testelf::build(img);
     const std::string path = ::testing::TempDir() + "capi-" + std::to_string(::getpid()) + ".elf";
     std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), long(bytes.size()));
@@ -48,6 +49,15 @@ TEST_P(CApi, LoadSymbolsSmemRunAndErrors) {
   EXPECT_EQ(back, word);
   EXPECT_EQ(ipudrv_read_symbol(dev, 1, 2, "nope", &back, 4), IPUDRV_E_USAGE);
   EXPECT_NE(std::string(ipudrv_last_error()).find("nope"), std::string::npos);
+  // More bytes than the symbol's size (st_size 4) is a usage error, and nothing is written.
+  const uint32_t two[2] = {1, 2};
+  EXPECT_EQ(ipudrv_write_symbol(dev, 1, 2, "buf", two, sizeof two), IPUDRV_E_USAGE);
+  EXPECT_STREQ(ipudrv_last_error(), "write_symbol: 'buf' is 4 bytes (ipu 1 tile 2), 8 given");
+  uint32_t wide[2] = {};
+  EXPECT_EQ(ipudrv_read_symbol(dev, 1, 2, "buf", wide, sizeof wide), IPUDRV_E_USAGE);
+  EXPECT_STREQ(ipudrv_last_error(), "read_symbol: 'buf' is 4 bytes (ipu 1 tile 2), 8 given");
+  ASSERT_EQ(ipudrv_read_symbol(dev, 1, 2, "buf", &back, 4), IPUDRV_OK);
+  EXPECT_EQ(back, word);
 
   uint64_t off = 99;
   ASSERT_EQ(ipudrv_smem_alloc(dev, 128, 64, &off), IPUDRV_OK);

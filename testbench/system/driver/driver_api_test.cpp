@@ -106,6 +106,47 @@ TEST_P(DriverApi, ProgramsByTileRangeAndSymbolsPerTile) {
   EXPECT_THROW(dev->load(overlapping), ipudrv::UsageError);
 }
 
+TEST_P(DriverApi, SymbolAccessIsBoundedByTheSymbolsSize) {
+  auto dev = open();
+  testelf::Image img;
+  img.code = {0x00000013, 0x0000006f};
+  img.data_addr = 0x48000;
+  img.bss_bytes = 64;
+  img.symbols = {{"input", 0x48000}, {"label", 0x48020}};
+  img.symbol_sizes = {{"input", 24}};  // "label" keeps st_size 0, as an assembler label does
+  dev->load(Elf::from_bytes(testelf::build(img), "sized.elf"));
+  fake().settle();
+
+  const auto full = pattern(24, 5);
+  dev->write_symbol(0, 3, "input", full);  // exactly the size is fine
+  std::vector<std::byte> back(24);
+  dev->read_symbol(0, 3, "input", back);
+  EXPECT_EQ(back, full);
+
+  const auto more = pattern(25, 9);
+  try {
+    dev->write_symbol(0, 3, "input", more);
+    ADD_FAILURE() << "a write past the symbol's size was accepted";
+  } catch (const ipudrv::UsageError& e) {
+    EXPECT_STREQ(e.what(), "write_symbol: 'input' is 24 bytes (ipu 0 tile 3), 25 given");
+  }
+  EXPECT_EQ(fake().tile_bytes(0, 3, 0x48000, 24), as_u8(full)) << "the refused write changed nothing";
+  std::vector<std::byte> wide(32);
+  try {
+    dev->read_symbol(0, 3, "input", wide);
+    ADD_FAILURE() << "a read past the symbol's size was accepted";
+  } catch (const ipudrv::UsageError& e) {
+    EXPECT_STREQ(e.what(), "read_symbol: 'input' is 24 bytes (ipu 0 tile 3), 32 given");
+  }
+
+  // A label (size 0) spans what the caller says, as before.
+  const auto after = pattern(32, 7);
+  dev->write_symbol(0, 3, "label", after);
+  EXPECT_EQ(fake().tile_bytes(0, 3, 0x48020, 32), as_u8(after));
+  dev->read_symbol(0, 3, "label", wide);
+  EXPECT_EQ(wide, after);
+}
+
 TEST_P(DriverApi, LargeTransfersAreChunkedThroughSmallRingsAndStaging) {
   ipudrv::OpenOptions o;
   o.ring_entries = 4;

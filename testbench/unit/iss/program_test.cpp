@@ -22,6 +22,7 @@ testelf::Image simple_image() {
   img.data = {1, 2, 3, 4};
   img.bss_bytes = 12;
   img.symbols = {{"main", 0x40000}, {"counter", 0x50000}};
+  img.symbol_sizes = {{"counter", 16}};
   return img;
 }
 
@@ -49,6 +50,9 @@ TEST(IssProgram, LoadsSegmentsEntryAndSymbols) {
   EXPECT_EQ(p->symbol("main"), 0x40000u);
   EXPECT_EQ(p->symbol("counter"), 0x50000u);
   EXPECT_FALSE(p->symbol("missing").has_value());
+  EXPECT_EQ(p->symbol_size("counter"), 16u);
+  EXPECT_EQ(p->symbol_size("main"), 0u) << "no st_size: a label";
+  EXPECT_FALSE(p->symbol_size("missing").has_value());
 }
 
 TEST(IssProgram, LoadsFromFileAndNamesMissingFile) {
