@@ -43,7 +43,14 @@ std::string deadlock(const Problem& p, size_t waiters, size_t absent) {
   return p.detail;
 }
 
-std::string text(const Problem& p) {
+// An exchange problem's sentence ends with the superstep it failed in (the syncs its tile
+// had completed), when the tile has said it.
+std::string superstep_suffix(const Problem& p) {
+  if (p.code != ProblemCode::Exchange || !p.superstep) return {};
+  return fmt::format(", in superstep {}", *p.superstep);
+}
+
+std::string body(const Problem& p) {
   switch (p.code) {
     case ProblemCode::TileFault: {
       std::string out = p.has_tile() ? where(p) + ": " + p.kind : p.kind;
@@ -62,6 +69,8 @@ std::string text(const Problem& p) {
   if (p.has_tile() && p.thread != Problem::kNone) return where(p) + ": " + p.detail;
   return p.detail;
 }
+
+std::string text(const Problem& p) { return body(p) + superstep_suffix(p); }
 
 }  // namespace
 
@@ -85,6 +94,10 @@ std::string to_text(const Problem& p, size_t max_bytes) {
       if (out.size() <= max_bytes) return out;
     }
   }
+  // An exchange problem keeps its superstep: the sentence is cut before it.
+  const std::string suffix = superstep_suffix(p);
+  if (!suffix.empty() && max_bytes >= suffix.size() + 3)
+    return body(p).substr(0, max_bytes - suffix.size() - 3) + "..." + suffix;
   if (max_bytes < 3) return out.substr(0, max_bytes);
   return out.substr(0, max_bytes - 3) + "...";
 }

@@ -83,10 +83,12 @@ struct Problem {
 //   "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load ... [lw a0, 2(a1) = 0x0025a503]"
 //   "sync deadlock: 2 tile(s) wait at a sync that can never complete: ipu 0 tile 1 (zone 1,
 //    since cycle 30), ...; 1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle 24)"
+//   "tile 0 sends 16 bytes to tile 1 (pc 0x00040010) but tile 1 posts no receive from
+//    tile 0, in superstep 1" (an exchange problem: its detail, then its superstep if set)
 std::string to_text(const Problem& p);
 // The same, at most max_bytes long: a long list of tiles is summarised ("..., and N more")
 // rather than cut mid-sentence; only a text with nothing left to summarise is cut (with
-// "...").
+// "..."; an exchange problem's superstep is kept, the sentence before it cut).
 std::string to_text(const Problem& p, size_t max_bytes);
 // to_text(p), for test failure messages and logs.
 std::ostream& operator<<(std::ostream& out, const Problem& p);

@@ -139,6 +139,7 @@ TEST(ChipExchange, ErrorsAreReportedOnePerLineWithStatus3) {
   EXPECT_EQ(r.status, 3) << r.err;
   EXPECT_NE(r.err.find("ipusim: exchange error: tile 0 sends 16 bytes to tile 1 (pc 0x"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("but the matching receive on tile 1 from tile 0 expects 8 bytes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("), in superstep 1\n"), std::string::npos) << "the line ends with the superstep: " << r.err;
   const nlohmann::json j = nlohmann::json::parse(read_file(temp_path("e.json")));
   ASSERT_EQ(j["exchange_errors"].size(), 1u);
   EXPECT_EQ(j["exit_code"], 3);

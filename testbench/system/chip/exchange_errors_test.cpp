@@ -58,6 +58,9 @@ void expect_failed_exchange(const Outcome& r, const std::string& message_start) 
   EXPECT_FALSE(r.result.deadlock);
   ASSERT_EQ(r.result.exchange_errors.size(), 1u);
   EXPECT_EQ(ipusim::to_text(r.result.exchange_errors[0]).rfind(message_start, 0), 0u) << r.result.exchange_errors[0];
+  // Each of these firmwares fails at its first exchange, after one sync: the text says so.
+  EXPECT_EQ(r.result.exchange_errors[0].superstep, 1u);
+  EXPECT_TRUE(ipusim::to_text(r.result.exchange_errors[0]).ends_with(", in superstep 1")) << r.result.exchange_errors[0];
   for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t << "'s receive buffer";
   for (const auto& t : r.result.tiles) {
     EXPECT_NE(t.state, tile::TileState::Halted) << "tile " << t.tile << " went on after the failed exchange";

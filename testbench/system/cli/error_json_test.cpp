@@ -72,6 +72,7 @@ TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
   EXPECT_FALSE(e["peer"]["pc"].is_null()) << "a length mismatch names both postings";
   EXPECT_NE(e["peer"]["pc"], e["pc"]);
   EXPECT_EQ(e["superstep"], 1);
+  EXPECT_TRUE(e["text"].get<std::string>().ends_with(", in superstep 1")) << e["text"];
   EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
 }
 

@@ -115,6 +115,7 @@ TEST_P(Errors, ExchangeErrorsNameBothTiles) {
     EXPECT_EQ(info->superstep, 1u);
     EXPECT_GT(info->cycle, 0u);
     EXPECT_NE(info->text.find("tile"), std::string::npos) << info->text;
+    EXPECT_TRUE(info->text.ends_with(", in superstep 1")) << info->text;
   }
   // A receive buffer outside SRAM is the receiving tile's access fault, not the exchange's.
   dev->load(elf("system/xerr_outside.elf"));

@@ -66,6 +66,22 @@ TEST(ProblemText, ExchangeProblemIsItsSentence) {
   EXPECT_EQ(to_text(p), p.detail);
 }
 
+TEST(ProblemText, ExchangeProblemNamesItsSuperstep) {
+  Problem p = located(ProblemCode::Exchange, 3, Problem::kNone, 0x40120,
+                      "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3");
+  p.superstep = 2;
+  EXPECT_EQ(to_text(p), p.detail + ", in superstep 2");
+  // Cut to fit, the sentence is shortened and the superstep kept.
+  const std::string cut = to_text(p, 60);
+  EXPECT_EQ(cut.size(), 60u);
+  EXPECT_TRUE(cut.ends_with("..., in superstep 2")) << cut;
+  EXPECT_EQ(cut.rfind("tile 3 sends 64 bytes", 0), 0u) << cut;
+  // Only exchange problems say it (a fault's superstep is in its record and JSON).
+  Problem fault = p;
+  fault.code = ProblemCode::Reg;
+  EXPECT_EQ(to_text(fault), p.detail);
+}
+
 TEST(ProblemText, SyncDeadlockListsWaitersAndAbsentTiles) {
   const Problem p = deadlock(2, 1);
   EXPECT_EQ(to_text(p),
