@@ -29,19 +29,6 @@ fs::path scratch_dir(const std::string& suite, const std::string& name) {
   return dir;
 }
 
-std::string ipusim_run_unavailable() {
-  static const std::string why = [] {
-    fs::path dir = scratch_dir("probe", "ipusim_run_help." + std::to_string(getpid()));
-    ProcessResult help =
-        run_process({env().ipusim.string(), "run", "--help"}, dir / "out", dir / "err");
-    if ((help.out + help.err).find("not yet implemented") != std::string::npos)
-      return std::string("`ipusim run` is still the placeholder (\"not yet implemented\")");
-    fs::remove_all(dir);
-    return std::string();
-  }();
-  return why;
-}
-
 ProcessResult run_ipusim(const fs::path& elf, const fs::path& scratch,
                          const std::vector<std::string>& extra) {
   std::vector<std::string> argv{env().ipusim.string(), "run",          "--config",

@@ -29,10 +29,6 @@ std::vector<std::string> sources_in(const fs::path& dir);
 // A fresh, empty scratch directory for one test.
 fs::path scratch_dir(const std::string& suite, const std::string& name);
 
-// Empty if `ipusim run` can run firmware, else why not. The CLI is written in parallel
-// with this test; until it lands its placeholder says "not yet implemented".
-std::string ipusim_run_unavailable();
-
 // `ipusim run --config <tile1> --elf <elf> --console raw [extra...]`.
 ProcessResult run_ipusim(const fs::path& elf, const fs::path& scratch,
                          const std::vector<std::string>& extra = {});
