@@ -26,6 +26,13 @@ std::string hex(uint32_t v) {
   return s;
 }
 
+// The test systems of the parameterised cases, named by their wiring.
+constexpr const char* kTinyM2000 = "configs/test/tiny4_m2000.yaml";
+constexpr const char* kTinyPod16 = "configs/test/tiny4_pod16.yaml";
+std::string system_name(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param == kTinyPod16 ? "Pod16" : "M2000";
+}
+
 class IpuAllreduce : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
@@ -60,11 +67,7 @@ TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
-                         ::testing::Values("configs/test/tiny4_m2000.yaml", "configs/test/tiny4_pod16.yaml"),
-                         [](const auto& info) {
-                           return info.param.find("pod16") != std::string::npos ? std::string("Pod16")
-                                                                                 : std::string("M2000");
-                         });
+                         ::testing::Values(kTinyM2000, kTinyPod16), system_name);
 
 // ipu_allreduce_c4.elf (chunk 4 baked into ipu_allreduce_params) through `ipusim run`: the
 // host reference of chunk 4, not of the default (64 on tiny4), on every IPU of the POD16
@@ -295,11 +298,7 @@ TEST_P(Pipeline, BothLayersMatchTheHostReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TestSystems, Pipeline,
-                         ::testing::Values("configs/test/tiny4_m2000.yaml", "configs/test/tiny4_pod16.yaml"),
-                         [](const auto& info) {
-                           return info.param.find("pod16") != std::string::npos ? std::string("Pod16")
-                                                                                 : std::string("M2000");
-                         });
+                         ::testing::Values(kTinyM2000, kTinyPod16), system_name);
 
 // mb_link_bw on one board: the link rows measure IPU 0 -> IPU 2 with the even tiles (one
 // link of the diagonal pair), never faster than those tiles' send ports or the link; the
