@@ -31,11 +31,10 @@ void ExchangeGroup::set_faults(std::unique_ptr<links::LinkFaults> faults) {
 uint64_t ExchangeGroup::carry_over_links(const ExchangePlan& plan, std::vector<std::vector<uint8_t>>& data,
                                          std::vector<Problem>& errors) {
   // Leg k of the scheduler is the k-th delivery between IPUs (both in match order).
-  const uint32_t per_ipu = timing_.tiles_per_ipu;
   for (const Delivery& d : plan.deliveries) {
-    if (d.src_tile / per_ipu == d.dst_tile / per_ipu) continue;
+    if (!timing_.between_ipus(d.src_tile, d.dst_tile)) continue;
     data.emplace_back(d.len);
-    ExchangeFabric& src = *by_ipu_[d.src_tile / per_ipu];
+    ExchangeFabric& src = *by_ipu_[timing_.ipu_of(d.src_tile)];
     if (auto problem = src.read(d.src_tile, d.src_addr, data.back())) {
       errors.push_back(std::move(*problem));
       return 0;
@@ -101,12 +100,11 @@ void ExchangeGroup::plan_and_deliver() {
   if (errors.empty()) {
     // Every member's tiles are stopped in this phase, so nothing sees a half-done copy.
     std::vector<uint8_t> buffer;
-    const uint32_t per_ipu = timing_.tiles_per_ipu;
     size_t leg = 0;
     for (const Delivery& d : plan.deliveries) {
-      ExchangeFabric& src = *by_ipu_[d.src_tile / per_ipu];
-      ExchangeFabric& dst = *by_ipu_[d.dst_tile / per_ipu];
-      const bool over_links = faults_ && d.src_tile / per_ipu != d.dst_tile / per_ipu;
+      ExchangeFabric& src = *by_ipu_[timing_.ipu_of(d.src_tile)];
+      ExchangeFabric& dst = *by_ipu_[timing_.ipu_of(d.dst_tile)];
+      const bool over_links = faults_ && timing_.between_ipus(d.src_tile, d.dst_tile);
       std::optional<Problem> problem =
           over_links ? dst.write(d, carried.at(leg++)) : dst.move(src, d, buffer);
       if (problem) {

@@ -41,11 +41,10 @@ void fail(const std::vector<TilePostings>& tiles, ExchangePlan& plan, ErrorList&
 void check_routes(const TileIndex& index, const Postings& postings, const Matches& matches,
                   const ExchangeTiming& timing, ErrorList& errors) {
   const links::Topology& topology = timing.links->topology();
-  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
   for (size_t i = 0; i < matches.deliveries.size(); ++i) {
     const Delivery& d = matches.deliveries[i];
     const uint32_t src = index.global(d.src_tile), dst = index.global(d.dst_tile);
-    const uint32_t a = src / per_ipu, b = dst / per_ipu;
+    const uint32_t a = timing.ipu_of(src), b = timing.ipu_of(dst);
     if (a == b || (a < topology.ipus() && b < topology.ipus() && topology.hops(a, b) != links::Topology::kUnreachable))
       continue;
     const SendInfo& send = postings.sends[matches.send_pair[i] >> 1];
@@ -61,7 +60,7 @@ void check_routes(const TileIndex& index, const Postings& postings, const Matche
 
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
   ExchangePlan plan;
-  ErrorList errors(plan.errors, std::max<uint32_t>(timing.tiles_per_ipu, 1));
+  ErrorList errors(plan.errors, timing.tiles_per_ipu ? timing.tiles_per_ipu : 1);
   TileIndex index;
   if (!check_timing(timing, errors) || !index_tiles(tiles, index, errors)) {
     fail(tiles, plan, errors);

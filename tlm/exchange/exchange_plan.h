@@ -30,6 +30,10 @@ struct ExchangeTiming {
   // legs at both ends take latency_max_cycles together; docs/exchange.md, "Between
   // IPUs"). Null: such a message takes latency_max_cycles, as between two far tiles.
   links::LinkScheduler* links = nullptr;
+
+  // The IPU of a global tile id (tile / tiles_per_ipu; a 0 there counts as 1).
+  uint32_t ipu_of(uint32_t tile) const { return tile / (tiles_per_ipu ? tiles_per_ipu : 1); }
+  bool between_ipus(uint32_t a, uint32_t b) const { return ipu_of(a) != ipu_of(b); }
 };
 
 // One tile's side of an exchange phase: its postings as the ISS keeps them (`log`), or

@@ -16,7 +16,7 @@ struct Place {
   uint32_t ipu, column, row;
 };
 
-uint32_t tiles_per_ipu(const ExchangeTiming& t) { return std::max<uint32_t>(t.tiles_per_ipu, 1); }
+uint32_t tiles_per_ipu(const ExchangeTiming& t) { return t.tiles_per_ipu ? t.tiles_per_ipu : 1; }
 uint32_t column_height(const ExchangeTiming& t) {
   return std::min(std::max<uint32_t>(t.tiles_per_column, 1), tiles_per_ipu(t));
 }

@@ -80,16 +80,15 @@ std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& ma
                                        const std::vector<uint64_t>& leaves, const ExchangeTiming& timing,
                                        links::LinkScheduler& links) {
   const uint64_t ticks_per_cycle = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
-  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
   const uint64_t on_chip = uint64_t(std::max(timing.latency_max_cycles, timing.latency_min_cycles)) * ticks_per_cycle;
   std::vector<links::LinkLeg> legs;
   for (size_t i = 0; i < matches.deliveries.size(); ++i) {
     const Delivery& m = matches.deliveries[i];
     const uint32_t src = index.global(m.src_tile), dst = index.global(m.dst_tile);
-    if (src / per_ipu == dst / per_ipu) continue;
+    if (!timing.between_ipus(src, dst)) continue;
     links::LinkLeg leg;
-    leg.src_ipu = src / per_ipu;
-    leg.dst_ipu = dst / per_ipu;
+    leg.src_ipu = timing.ipu_of(src);
+    leg.dst_ipu = timing.ipu_of(dst);
     leg.spread = src;
     leg.len = m.len;
     leg.ready = leaves[matches.send_pair[i] >> 1] + on_chip;
@@ -133,7 +132,6 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
   // receiver's port at the sender's rate, ending then.
   std::vector<links::LinkLeg> link_legs;
   if (timing.links) link_legs = time_links(index, matches, leaves, timing, *timing.links);
-  const uint32_t per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
   size_t link_leg = 0;
 
   // In ports: the matches of a receiver are consecutive (match order is by dst).
@@ -146,7 +144,7 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
       const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
       const uint64_t duration = 2 * in_rate * uint64_t(m.len);
       uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
-      if (!link_legs.empty() && index.global(m.src_tile) / per_ipu != index.global(dst) / per_ipu) {
+      if (!link_legs.empty() && timing.between_ipus(index.global(m.src_tile), index.global(dst))) {
         const links::LinkLeg& leg = link_legs[link_leg++];
         // Never before the bytes could have come over an ideal fabric at the sender's rate.
         arrive = std::max(leg.last, leg.ready + duration) - duration;
