@@ -185,6 +185,7 @@ TEST_P(PodDeviceApi, LinkFaultsThroughTheDriverEqualIpusimRuns) {
   dev->load(ipudrv::Elf::from_file(elf_path));
   const ipudrv::RunResult clean = dev->run(0, std::chrono::seconds(60));
   EXPECT_EQ(clean.link_cycles_lost, 0u);
+  ASSERT_EQ(clean.links.size(), r.links.size()) << "the same links carry the clean run";
   for (const ipudrv::LinkStats& l : clean.links) EXPECT_EQ(l.crc_errors, 0u) << "link " << l.link;
   EXPECT_EQ(clean.stats.cycles, nlohmann::json::parse(read_file(clean_json))["tile_cycles"].get<uint64_t>());
 }

@@ -118,10 +118,13 @@ TEST_P(IpuAllreduceWithLinkFaults, SameSumAndExactlyTheCountedReplayCost) {
                                                   std::string("--link-faults ") + GetParam().spec);
   ASSERT_EQ(clean.status, 0) << clean.err;
   ASSERT_EQ(faulty.status, 0) << faulty.err;
+  uint32_t answers = 0;
   for (const std::string& line : kref::lines_of(faulty.console, "ipu_allreduce"))
     if (kref::pairs(line).count("hash")) {
       EXPECT_EQ(kref::pairs(line).at("hash"), hex(want.hash)) << line;
+      ++answers;
     }
+  EXPECT_EQ(answers, sys.total_ipus()) << faulty.console;
   const uint64_t lost = faulty.json["link_cycles_lost"].get<uint64_t>();
   uint64_t errors = 0, replays = 0;
   for (const auto& l : faulty.json["links"]) {

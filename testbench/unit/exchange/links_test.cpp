@@ -116,6 +116,7 @@ TEST(ExchangeLinks, SameInputSameTimesWhateverTheOrder) {
   for (uint32_t t = 0; t < 4; ++t) p.send(t, 0x1000, 512, {4 + (t + 1) % 4}).recv(4 + t, 0x2000, 512, (t + 3) % 4);
   for (uint32_t t = 4; t-- > 0;) q.recv(4 + t, 0x2000, 512, (t + 3) % 4).send(t, 0x1000, 512, {4 + (t + 1) % 4});
   const ExchangePlan pa = p.plan(a.timing), pb = q.plan(b.timing);
+  ASSERT_TRUE(pa.errors.empty() && pb.errors.empty());
   for (uint32_t t = 0; t < 8; ++t) EXPECT_EQ(p.outcome(pa, t).done_cycle, q.outcome(pb, t).done_cycle) << t;
 }
 

@@ -4,13 +4,23 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "links/link_layer.h"
 
 namespace ipusim::links::test {
 
+// Move-only: `frames` point into `payloads` (a copy's would point into the original).
 struct Phase {
+  Phase() = default;
+  Phase(Phase&&) = default;
+  Phase& operator=(Phase&&) = default;
+  Phase(const Phase&) = delete;
+  Phase& operator=(const Phase&) = delete;
+
   std::vector<std::vector<uint8_t>> payloads;
   std::vector<ScheduledFrame> frames;
 };
