@@ -98,10 +98,23 @@ bool RunDomain::busy() { return running_ || dma_busy(); }
 // host posted has retired (in zero time, dma_channel.cpp).
 void RunDomain::step() {
   if (still_) {
-    constexpr int kMaxDeltas = 1 << 20;  // a bound on a model bug, never reached
+    constexpr int kMaxDeltas = 1 << 20;  // a bound on a model bug
     for (int i = 0; i < kMaxDeltas && dma_busy(); ++i)
       if (!platform_.simulate_delta())
         for (HostInterface* b : boards_) b->kick_all();  // a channel asleep: look again
+    if (dma_busy() && running_) {
+      // Never silently: the host would wait on STREAM_WAIT for ever.
+      platform_.freeze();
+      platform_.finish_run();
+      running_ = still_ = false;
+      Problem e;
+      e.code = ProblemCode::State;
+      e.detail = fmt::format("model error: the host's DMA did not retire in {} delta cycles while the run waited on a "
+                             "host stream",
+                             kMaxDeltas);
+      record_all(e);
+      end_run(IPU_STATE_ERROR);
+    }
     return;
   }
   after_simulate(platform_.simulate());
