@@ -54,13 +54,14 @@ uint32_t DeviceImpl::wait_run_done(std::chrono::steady_clock::time_point deadlin
   const detail::PollPolicy poll{options.use_interrupts};
   for (int round = 0;; ++round) {
     const uint64_t gen = irq.generation();
-    bool done = true;
+    bool done = true, error = false;
     for (auto& b : boards) {
       const uint32_t raised = b->t->read32(IPU_REG_IRQ_STATUS);
-      // A refused RUN raises ERROR without a run.
-      if ((raised & IPU_IRQ_STATUS_ERROR_MASK) && read_state() == IPU_STATE_ERROR) return IPU_STATE_ERROR;
+      error = error || (raised & IPU_IRQ_STATUS_ERROR_MASK);
       done = done && (raised & IPU_IRQ_STATUS_RUN_DONE_MASK);
     }
+    // A refused RUN raises ERROR without a run. STATE is the domain's: one read.
+    if (error && read_state() == IPU_STATE_ERROR) return IPU_STATE_ERROR;
     if (done) {
       const uint32_t state = read_state();
       if (state != IPU_STATE_RUNNING) return state;
