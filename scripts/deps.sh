@@ -11,6 +11,7 @@ packages=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user
   zlib1g-dev
+  gdb-multiarch libdw-dev
   clang libclang-rt-14-dev
 )
 
