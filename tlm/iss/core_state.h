@@ -84,6 +84,8 @@ class CoreState {
   const Thread& thread(uint32_t id) const { return threads_[id]; }
   uint32_t thread_count() const { return params_.workers + 1; }
   void set_trace(TraceSink* sink) { trace_ = sink; }
+  void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
+  Thread& thread_mut(uint32_t id) { return threads_[id]; }
   bool host_write_allowed(uint32_t addr, uint32_t size) const;
 
   // Services for the run loop (loop_services.cpp, csr.cpp).
@@ -94,7 +96,7 @@ class CoreState {
   bool fp_convert(Quantum& q, const DecodedInsn* ip);
   uint32_t fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
   void fault_at(Quantum& q, const DecodedInsn* ip);
-  bool may_issue(Quantum& q, uint64_t executed);
+  bool may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed);
   void trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
   bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
   bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
@@ -124,6 +126,14 @@ class CoreState {
   bool begin_implicit_exchange(Thread& sup);
   void retire_event(Thread& t, const DecodedInsn* ip);
   void stop(StopReason reason, int32_t exit_code = 0, uint32_t zone = 0);
+  // RunBounds (run_bounds.cpp): before `t`'s next quantum, whether a limit or the
+  // interrupt pauses the tile (pause_ set); the quantum's budget within the limits; the
+  // probe's verdict on the instruction at `ip`.
+  bool pause_before_quantum(const Thread& t);
+  void bound_quantum(const Thread& t, Quantum& q, bool& step) const;
+  bool probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cycle);
+  void pause(PauseReason reason, const Thread& t, uint64_t cycle, const DecodedInsn* ip);
+  uint64_t tile_instret() const;
   void flush_line(Thread& t);
   void emit_line(Thread& t);
   // Exchange (exchange.cpp).
@@ -148,6 +158,8 @@ class CoreState {
   std::shared_ptr<const Program> program_;
   ConsoleSink* console_;
   TraceSink* trace_ = nullptr;
+  const RunBounds* bounds_ = nullptr;
+  std::optional<StopInfo> pause_;    // set when run() pauses (RunBounds); cleared by the next run()
   Sram sram_;  // borrowed: the caller's (the tile's) SRAM
   MemView mem_;
   std::array<Thread, kMaxThreads> threads_;

@@ -128,7 +128,7 @@ step: __attribute__((unused));
     if (q.trace && prev) loop_trace(q, prev, prev_n);
     prev = nullptr;
     if (n >= q.budget) EXIT(Budget);
-    if (q.guard && !loop_may_issue(q, n)) EXIT(Budget);
+    if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
     prev = ip;
     prev_n = n;
     goto *labels[static_cast<unsigned>(M.ops[ip - code])];

@@ -46,6 +46,8 @@ struct Quantum {
   const MemView* mem = nullptr;
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
+  bool slot_guard = false;  // of which: the supervisor may issue only where a slot is free
+                            // and every worker is simulated up to its cycle
   bool trace = false;    // stepping loop: report every retired instruction
   // In and out: the host's FP status saved by the first amp.mac of a run of AMP
   // instructions, restored after the run's last one (amp.cpp) or, if the quantum ends
@@ -75,7 +77,7 @@ bool loop_fp_exact(Quantum& q, const DecodedInsn* ip);
 bool loop_fp_convert(Quantum& q, const DecodedInsn* ip);
 uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
 void loop_fault(Quantum& q, const DecodedInsn* ip);  // works out which fault `ip` raises
-bool loop_may_issue(Quantum& q, uint64_t executed);
+bool loop_may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed);
 void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
 bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xdst / send / xsrc / recv, smaddr / smread / smwrite, hsid / hsread / hswrite
 // Any AMP instruction: amp.ldw / amp.mac go straight to the arithmetic when the thread

@@ -16,7 +16,7 @@ bool loop_fp_exact(Quantum& q, const DecodedInsn* ip) { return q.tile->fp_exact(
 bool loop_fp_convert(Quantum& q, const DecodedInsn* ip) { return q.tile->fp_convert(q, ip); }
 uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op) { return q.tile->fp_nan(q, ip, op); }
 void loop_fault(Quantum& q, const DecodedInsn* ip) { q.tile->fault_at(q, ip); }
-bool loop_may_issue(Quantum& q, uint64_t executed) { return q.tile->may_issue(q, executed); }
+bool loop_may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) { return q.tile->may_issue(q, ip, executed); }
 void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) { q.tile->trace(q, ip, executed); }
 
 namespace {

@@ -112,6 +112,7 @@ void CoreState::reset() {
 StopInfo CoreState::run() {
   if (stopped_) return *stopped_;
   HostFpEnv fp_env;
+  pause_.reset();
   while (!stopped_) {
     Thread* t = pick();
     if (t->id == 0) {
@@ -126,7 +127,9 @@ StopInfo CoreState::run() {
         continue;
       }
     }
+    if (bounds_ && pause_before_quantum(*t)) return *pause_;
     run_quantum(*t);
+    if (pause_) return *pause_;  // the probe stopped it inside the quantum
   }
   return *stopped_;
 }
@@ -272,12 +275,13 @@ void CoreState::run_quantum(Thread& t) {
       // The supervisor may issue at cycle c only once every worker is simulated up to c
       // (so it knows whether a slot is free): step, with the guard.
       step = true;
-      q.guard = true;
+      q.guard = q.slot_guard = true;
       horizon_ = others_min(0).clock;
     } else {
       q.budget = std::max<uint64_t>(q.budget, kAloneBudget);  // no one to interleave with
     }
   }
+  if (bounds_) bound_quantum(t, q, step);
   fpu::host_flags_clear();
   if (step)
     run_loop<true>(q);
@@ -291,9 +295,10 @@ void CoreState::run_quantum(Thread& t) {
   if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
 }
 
-bool CoreState::may_issue(Quantum& q, uint64_t executed) {
+bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const uint64_t t = q.thread->clock + kIssueSlots * executed;
-  return t <= horizon_ && slot_holders(t) < kIssueSlots;
+  if (q.slot_guard && !(t <= horizon_ && slot_holders(t) < kIssueSlots)) return false;
+  return !(bounds_ && bounds_->probe && probe_stops(*q.thread, ip, t));
 }
 
 void CoreState::retire_event(Thread& t, const DecodedInsn* ip) {

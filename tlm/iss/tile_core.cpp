@@ -76,6 +76,26 @@ ThreadRegisters TileCore::registers(uint32_t thread) const {
 const TileParams& TileCore::params() const { return impl_->params(); }
 const Program& TileCore::program() const { return impl_->program(); }
 void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
+void TileCore::set_bounds(const RunBounds* bounds) { impl_->set_bounds(bounds); }
+
+bool TileCore::set_registers(uint32_t thread, const ThreadRegisters& regs) {
+  if (thread >= impl_->thread_count())
+    throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
+  const DecodedInsn* ip = impl_->entry_for(regs.pc);
+  if (!ip) return false;
+  Thread& t = impl_->thread_mut(thread);
+  t.ip = ip;
+  for (unsigned i = 1; i < 32; ++i) t.hart.regs[i] = regs.x[i];  // x0 stays 0
+  for (unsigned i = 0; i < 32; ++i) t.hart.regs[kFReg0 + i] = regs.f[i];
+  t.hart.regs[kFrmReg] = (regs.fcsr >> 5) & 7;
+  t.hart.regs[kFflagsReg] = regs.fcsr & 31;
+  return true;
+}
+
+bool TileCore::thread_alive(uint32_t thread) const {
+  if (thread >= impl_->thread_count()) return false;
+  return thread == 0 || impl_->thread(thread).state != ThreadState::Idle;
+}
 
 bool TileCore::read(uint32_t addr, std::span<uint8_t> out) const {
   const uint32_t size = impl_->params().sram_bytes;

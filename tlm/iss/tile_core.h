@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -58,6 +59,56 @@ enum class StopReason {
   Fault,   // a thread faulted; the tile cannot continue
   Exchange,  // the supervisor reached `xwait` (or a sync/halt with postings pending):
              // the platform runs the exchange, then calls release_exchange()
+  Paused,    // a RunBounds limit or probe stopped the tile before an instruction; run()
+             // again goes on from there (nothing to release)
+};
+
+// Why a run paused (StopReason::Paused).
+enum class PauseReason {
+  CycleLimit,        // the next instruction would issue at or after RunBounds::cycle_limit
+  InstructionLimit,  // the tile retired RunBounds::instruction_limit instructions
+  Interrupt,         // RunBounds::interrupt was set
+  Probe,             // the DebugProbe asked to stop before the next instruction
+};
+const char* to_string(PauseReason reason);
+
+// A debugger's look at the instruction a thread is about to issue: asked before every
+// instruction (the stepping loop) while a probe is set, in the order the tile's threads
+// issue (strictly by (cycle, thread)), so a stop before one instruction leaves every
+// thread of the tile at a consistent point.
+class DebugProbe {
+ public:
+  struct Insn {
+    uint32_t thread = 0;  // 0 = supervisor
+    uint64_t cycle = 0;   // the cycle it issues at
+    uint32_t pc = 0;
+    uint32_t word = 0;
+    // A load or store of SRAM (integer or float): its address and size.
+    bool load = false, store = false;
+    uint32_t address = 0, size = 0;
+  };
+  virtual ~DebugProbe() = default;
+  // true: stop before `insn` (run() returns Paused, PauseReason::Probe). Called from the
+  // thread running the tile.
+  virtual bool stop_before(const TileIdentity& tile, const Insn& insn) = 0;
+};
+
+// Where a run may pause before the tile's next stop (run budgets, an interrupt, a
+// debugger). The caller owns it and keeps it alive while the core runs; the fields may
+// change between run() calls, never during one (but `interrupt`'s flag, any time).
+struct RunBounds {
+  static constexpr uint64_t kNone = ~uint64_t{0};
+  // No instruction issues at or after this tile cycle (exact: the quantum that would
+  // cross it is stepped).
+  uint64_t cycle_limit = kNone;
+  // The tile retires at most this many instructions in all (its threads together).
+  uint64_t instruction_limit = kNone;
+  // Checked between quanta (at most every thread_quantum instructions of a thread, and
+  // every 2^24 of a supervisor alone): set, the tile pauses at its next quantum.
+  const std::atomic<bool>* interrupt = nullptr;
+  // Asked before every instruction; the threads then interleave one instruction at a
+  // time (slow: for debugging only).
+  DebugProbe* probe = nullptr;
 };
 
 // A fault is the platform's problem record (common/problem.h), made here where it is
@@ -71,6 +122,11 @@ struct StopInfo {
   int32_t exit_code = 0;       // Halted: the `halt` operand
   uint32_t sync_zone = 0;      // Sync: the zone operand (1 = IPU, 2 = group)
   std::optional<Fault> fault;  // Fault: what and where
+  // Paused: why, and the thread that issues next (at `pause_cycle`, from `pause_pc`).
+  PauseReason pause = PauseReason::CycleLimit;
+  uint32_t pause_thread = 0;
+  uint64_t pause_cycle = 0;
+  uint32_t pause_pc = 0;
 };
 
 struct ThreadStats {
@@ -154,6 +210,14 @@ class TileCore {
   const Program& program() const;
 
   void set_trace(TraceSink* sink);  // nullptr: the fast loop
+  // Limits and a probe for the next run() calls (nullptr: none, the fast path).
+  void set_bounds(const RunBounds* bounds);
+  // Overwrites a thread's registers (a debugger's write); pc must be a code word of the
+  // program. Returns false (changing nothing) for a pc outside the code.
+  bool set_registers(uint32_t thread, const ThreadRegisters& regs);
+  // Whether a thread's context is in use: the supervisor always (until the tile stops
+  // for good), a worker while it runs.
+  bool thread_alive(uint32_t thread) const;
 
   // Host-side access to SRAM by tile address, for loaders, debuggers and the driver.
   // Return false (and change nothing) if any byte falls outside SRAM.

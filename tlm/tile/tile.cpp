@@ -64,6 +64,7 @@ void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine,
   if (core_) unboot_core();
   iss::ConsoleSink* console = this;
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
+  core_->set_bounds(bounds_);
   run_.state = TileState::Running;
   connect(engine, listener);
 }
@@ -92,6 +93,17 @@ void Tile::start() {
 
 void Tile::set_trace(iss::TraceSink* sink) {
   if (core_) core_->set_trace(sink);
+}
+
+void Tile::set_bounds(const iss::RunBounds* bounds) {
+  bounds_ = bounds;
+  if (core_) core_->set_bounds(bounds);
+}
+
+void Tile::resume_paused() {
+  if (!run_.paused) return;
+  run_.paused = false;
+  engine_->schedule(*this);
 }
 
 uint64_t Tile::instructions() const { return core_ ? core_->instret() : 0; }
@@ -143,6 +155,12 @@ void Tile::finish_compute(uint64_t batch) {
   if (listener_)
     for (const ConsoleLine& l : run_.console) listener_->console_line(*this, batch, l.thread, l.text);
   run_.console.clear();
+  if (run_.stop.reason == iss::StopReason::Paused) {
+    // Not a stop of the stretch: its figures wait for the real one.
+    run_.paused = true;
+    if (listener_) listener_->tile_paused(*this);
+    return;
+  }
   run_.stop_cycle = run_.computed_stop_cycle;
   run_.computed = true;
   run_.last_stretch_cycles = run_.stop_cycle - run_.resume_cycle;
@@ -157,6 +175,8 @@ void Tile::finish_compute(uint64_t batch) {
     case iss::StopReason::Halted:
       halt();
       return;
+    case iss::StopReason::Paused:
+      return;  // handled above
     case iss::StopReason::Fault: {
       iss::Fault f;
       if (run_.stop.fault) {

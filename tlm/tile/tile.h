@@ -95,6 +95,9 @@ class TileListener {
   virtual void tile_stopped(const Tile& tile) = 0;
   // One of the tile's supersteps closed (superstep.h).
   virtual void superstep_closed(const Tile& tile, const SuperstepRecord& record) = 0;
+  // The tile paused before an instruction at one of its RunBounds (pause() says why);
+  // it computes no more until Tile::resume_paused().
+  virtual void tile_paused(const Tile& tile) { (void)tile; }
 };
 
 class Tile : public sc_core::sc_module, private iss::ConsoleSink {
@@ -127,6 +130,15 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
   // sink is called from the host thread that runs the tile.
   void set_trace(iss::TraceSink* sink);
+  // Limits and a debug probe for the tile's compute stretches (iss::RunBounds; nullptr:
+  // none). Kept across boots; the caller keeps it alive.
+  void set_bounds(const iss::RunBounds* bounds);
+  // Paused at a bound (the listener was told): why, which thread issues next, at what
+  // cycle and pc. resume_paused() puts the tile back on the engine's ready list; its
+  // stretch goes on from where it paused.
+  bool paused() const { return run_.paused; }
+  const iss::StopInfo& pause() const { return run_.stop; }
+  void resume_paused();
 
   // The engine's interface. compute() runs the core to its next stop; it touches only
   // this tile, so the engine calls it for many tiles at once on host threads.
@@ -206,6 +218,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   TileClock clock_;
   std::unique_ptr<iss::Sram> sram_;  // the SRAM the core boots over (from load / give_sram)
   std::unique_ptr<iss::TileCore> core_;
+  const iss::RunBounds* bounds_ = nullptr;
   // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().
   TileEngine* engine_ = nullptr;
@@ -234,6 +247,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
     bool computed = false;              // the current stretch has run (stop_cycle is its end)
     uint64_t last_stretch_cycles = 0;
     bool exchange_phase_open = false;   // released from a sync, no xwait yet
+    bool paused = false;                // the stretch paused at a RunBounds (stop says why)
     // The messages of the transactions in flight (one of each at most).
     sync::SyncMessage sync_msg, leave_msg;
     exchange::ExchangeMessage exchange_msg, close_msg;

@@ -1,0 +1,116 @@
+// RunBounds: where a run pauses before the tile's next stop (see tile_core.h).
+//
+// Limits are checked between quanta, and the quantum that would cross one is cut to
+// the exact instruction and stepped, so a tile pauses at the same instruction whatever
+// the thread quantum (a thread's clock moves 6 cycles per instruction: a cycle limit is
+// an instruction count for each thread). A probe makes every quantum one instruction
+// long, so the threads interleave strictly in (cycle, thread) order and the probe sees
+// each instruction before it issues.
+#include <algorithm>
+
+#include "iss/core_state.h"
+
+namespace ipusim::iss {
+namespace {
+
+unsigned access_size(Op op) {
+  switch (op) {
+    case Op::lb: case Op::lbu: case Op::sb: return 1;
+    case Op::lh: case Op::lhu: case Op::sh: return 2;
+    default: return 4;
+  }
+}
+
+}  // namespace
+
+const char* to_string(PauseReason reason) {
+  switch (reason) {
+    case PauseReason::CycleLimit: return "cycle limit";
+    case PauseReason::InstructionLimit: return "instruction limit";
+    case PauseReason::Interrupt: return "interrupt";
+    case PauseReason::Probe: return "debugger";
+  }
+  return "?";
+}
+
+uint64_t CoreState::tile_instret() const {
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < thread_count(); ++i) n += threads_[i].instret;
+  return n;
+}
+
+void CoreState::pause(PauseReason reason, const Thread& t, uint64_t cycle, const DecodedInsn* ip) {
+  StopInfo s;
+  s.reason = StopReason::Paused;
+  s.pause = reason;
+  s.pause_thread = t.id;
+  s.pause_cycle = cycle;
+  s.pause_pc = ip ? pc_of(ip) : 0;
+  pause_ = s;
+}
+
+bool CoreState::pause_before_quantum(const Thread& t) {
+  const RunBounds& b = *bounds_;
+  if (t.clock >= b.cycle_limit) {
+    pause(PauseReason::CycleLimit, t, t.clock, t.ip);
+  } else if (b.instruction_limit != RunBounds::kNone && tile_instret() >= b.instruction_limit) {
+    pause(PauseReason::InstructionLimit, t, t.clock, t.ip);
+  } else if (b.interrupt && b.interrupt->load(std::memory_order_relaxed)) {
+    pause(PauseReason::Interrupt, t, t.clock, t.ip);
+  }
+  return pause_.has_value();
+}
+
+void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
+  const RunBounds& b = *bounds_;
+  if (b.cycle_limit != RunBounds::kNone) {
+    // Instructions issuing before the limit: at clock, clock + 6, ... (clock < limit here).
+    const uint64_t room = (b.cycle_limit - t.clock + kIssueSlots - 1) / kIssueSlots;
+    if (room <= q.budget) {
+      q.budget = room;
+      step = true;  // the fast loop checks its budget only at taken branches
+    }
+  }
+  if (b.instruction_limit != RunBounds::kNone) {
+    const uint64_t done = tile_instret();
+    const uint64_t room = b.instruction_limit > done ? b.instruction_limit - done : 0;
+    if (room <= q.budget) {
+      q.budget = room;
+      step = true;
+    }
+  }
+  if (b.probe) {
+    q.budget = std::min<uint64_t>(q.budget, 1);
+    q.guard = true;
+    step = true;
+  }
+}
+
+bool CoreState::probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cycle) {
+  DebugProbe::Insn insn;
+  insn.thread = t.id;
+  insn.cycle = cycle;
+  insn.pc = pc_of(ip);
+  insn.word = word_at(ip);
+  const Op op = code().ops[code().index_of(ip)];
+  const uint32_t* R = t.hart.regs;
+  switch (op) {
+    case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
+      insn.load = true;
+      insn.address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + kSramBase;
+      insn.size = access_size(op);
+      break;
+    case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
+      insn.store = true;
+      insn.address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
+      insn.size = access_size(op);
+      break;
+    default:
+      break;
+  }
+  if (!bounds_->probe->stop_before(params_.id, insn)) return false;
+  pause(PauseReason::Probe, t, cycle, ip);
+  return true;
+}
+
+}  // namespace ipusim::iss
