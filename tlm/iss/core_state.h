@@ -90,6 +90,8 @@ class CoreState {
 
   // Services for the run loop (loop_services.cpp, csr.cpp).
   bool csr(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+  // CSR `num` as `t` reads it at `cycle` with `instret` retired; nullopt: no such CSR.
+  std::optional<uint32_t> csr_value(const Thread& t, uint32_t num, uint64_t cycle, uint64_t instret) const;
   bool console(Quantum& q, const DecodedInsn* ip);
   bool store_slow(Quantum& q, const DecodedInsn* ip);
   bool fp_exact(Quantum& q, const DecodedInsn* ip);

@@ -14,6 +14,35 @@
 
 namespace ipusim::iss {
 
+std::optional<uint32_t> CoreState::csr_value(const Thread& t, uint32_t num, uint64_t cycle, uint64_t instret) const {
+  const uint32_t* R = t.hart.regs;
+  switch (num) {
+    case IPU_CSR_FFLAGS: return R[kFflagsReg];
+    case IPU_CSR_FRM: return R[kFrmReg];
+    case IPU_CSR_FCSR: return R[kFrmReg] << 5 | R[kFflagsReg];
+    case IPU_CSR_CYCLE: case IPU_CSR_TIME: return static_cast<uint32_t>(cycle);
+    case IPU_CSR_CYCLEH: case IPU_CSR_TIMEH: return static_cast<uint32_t>(cycle >> 32);
+    case IPU_CSR_INSTRET: return static_cast<uint32_t>(instret);
+    case IPU_CSR_INSTRETH: return static_cast<uint32_t>(instret >> 32);
+    case IPU_CSR_TILE: return params_.id.tile;
+    case IPU_CSR_IPU: return params_.id.ipu;
+    case IPU_CSR_THREAD: return t.id;
+    case IPU_CSR_NTILES: return params_.id.tiles_per_ipu;
+    case IPU_CSR_NIPUS: return params_.id.ipus;
+    case IPU_CSR_NWORKERS: return params_.workers;
+    case IPU_CSR_SRAMBASE: return kSramBase;
+    case IPU_CSR_SRAMSIZE: return params_.sram_bytes;
+    case IPU_CSR_SUPERSTEP: return superstep_;
+    case IPU_CSR_AMPROWS16: return params_.amp_f16_macs / 4;
+    case IPU_CSR_AMPROWS32: return params_.amp_f32_macs / 4;
+    case IPU_CSR_AMPBANKS: return kAmpBanks;
+    case IPU_CSR_WSTACKBASE: return wstack_base_;
+    case IPU_CSR_WSTACKSIZE: return wstack_size_;
+    case IPU_CSR_WEXITPC: return wexit_pc_;
+    default: return std::nullopt;
+  }
+}
+
 bool CoreState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   Thread& t = *q.thread;
   uint32_t* R = t.hart.regs;
@@ -35,32 +64,9 @@ bool CoreState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     fpu::host_flags_clear();
   }
 
-  uint32_t old = 0;
-  switch (num) {
-    case IPU_CSR_FFLAGS: old = R[kFflagsReg]; break;
-    case IPU_CSR_FRM: old = R[kFrmReg]; break;
-    case IPU_CSR_FCSR: old = R[kFrmReg] << 5 | R[kFflagsReg]; break;
-    case IPU_CSR_CYCLE: case IPU_CSR_TIME: old = static_cast<uint32_t>(cycle); break;
-    case IPU_CSR_CYCLEH: case IPU_CSR_TIMEH: old = static_cast<uint32_t>(cycle >> 32); break;
-    case IPU_CSR_INSTRET: old = static_cast<uint32_t>(instret); break;
-    case IPU_CSR_INSTRETH: old = static_cast<uint32_t>(instret >> 32); break;
-    case IPU_CSR_TILE: old = params_.id.tile; break;
-    case IPU_CSR_IPU: old = params_.id.ipu; break;
-    case IPU_CSR_THREAD: old = t.id; break;
-    case IPU_CSR_NTILES: old = params_.id.tiles_per_ipu; break;
-    case IPU_CSR_NIPUS: old = params_.id.ipus; break;
-    case IPU_CSR_NWORKERS: old = params_.workers; break;
-    case IPU_CSR_SRAMBASE: old = kSramBase; break;
-    case IPU_CSR_SRAMSIZE: old = params_.sram_bytes; break;
-    case IPU_CSR_SUPERSTEP: old = superstep_; break;
-    case IPU_CSR_AMPROWS16: old = params_.amp_f16_macs / 4; break;
-    case IPU_CSR_AMPROWS32: old = params_.amp_f32_macs / 4; break;
-    case IPU_CSR_AMPBANKS: old = kAmpBanks; break;
-    case IPU_CSR_WSTACKBASE: old = wstack_base_; break;
-    case IPU_CSR_WSTACKSIZE: old = wstack_size_; break;
-    case IPU_CSR_WEXITPC: old = wexit_pc_; break;
-    default: return illegal(fmt::format("unknown CSR 0x{:03x}", num));
-  }
+  const std::optional<uint32_t> value = csr_value(t, num, cycle, instret);
+  if (!value) return illegal(fmt::format("unknown CSR 0x{:03x}", num));
+  const uint32_t old = *value;
   if (writes) {
     // The writable CSRs are those of the switch below; every other one is read-only. The
     // ISA source (hw/isa/xipu.yaml) stays the authority: a test (csr_test.cpp) checks that

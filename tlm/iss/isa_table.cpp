@@ -31,6 +31,8 @@ const XipuInsn* find_xipu(uint32_t word) {
   return nullptr;
 }
 
+std::span<const Csr> csrs() { return kCsrs; }
+
 const Csr* find_csr(uint32_t number) {
   for (const Csr& c : kCsrs)
     if (c.number == number) return &c;

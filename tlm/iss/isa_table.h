@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "iss/decoded.h"
 #include "iss/rv_fields.h"
@@ -54,5 +55,7 @@ struct Csr {
 
 // The CSR numbered `number`; nullptr if the tile has none.
 const Csr* find_csr(uint32_t number);
+// Every CSR of the tile, in the ISA source's order.
+std::span<const Csr> csrs();
 
 }  // namespace ipusim::iss::isa

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "iss/core_state.h"
+#include "iss/isa_table.h"
 
 namespace ipusim::iss {
 
@@ -90,6 +91,18 @@ bool TileCore::set_registers(uint32_t thread, const ThreadRegisters& regs) {
   t.hart.regs[kFrmReg] = (regs.fcsr >> 5) & 7;
   t.hart.regs[kFflagsReg] = regs.fcsr & 31;
   return true;
+}
+
+std::optional<uint32_t> TileCore::read_csr(uint32_t thread, uint32_t csr) const {
+  if (thread >= impl_->thread_count()) return std::nullopt;
+  const Thread& t = impl_->thread(thread);
+  return impl_->csr_value(t, csr, t.clock, t.instret);
+}
+
+std::vector<CsrInfo> tile_csrs() {
+  std::vector<CsrInfo> out;
+  for (const isa::Csr& c : isa::csrs()) out.push_back({c.number, c.name, c.writable});
+  return out;
 }
 
 bool TileCore::thread_alive(uint32_t thread) const {

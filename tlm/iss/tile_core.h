@@ -162,6 +162,14 @@ class TraceSink {
                       uint32_t insn) = 0;
 };
 
+// The tile's CSRs (hw/isa/xipu.yaml): number, name, whether a program may write it.
+struct CsrInfo {
+  uint32_t number;
+  const char* name;
+  bool writable;
+};
+std::vector<CsrInfo> tile_csrs();
+
 // A host's load: every byte of `sram` zero, then the program's segments copied in (.bss
 // stays zero). Throws ProgramError for a segment outside the SRAM.
 void load_image(Sram& sram, const Program& program);
@@ -215,6 +223,9 @@ class TileCore {
   // Overwrites a thread's registers (a debugger's write); pc must be a code word of the
   // program. Returns false (changing nothing) for a pc outside the code.
   bool set_registers(uint32_t thread, const ThreadRegisters& regs);
+  // CSR `csr` as the thread's next instruction would read it (the counters at its clock);
+  // nullopt: the tile has no such CSR. tile_csrs() lists them (the ISA source's table).
+  std::optional<uint32_t> read_csr(uint32_t thread, uint32_t csr) const;
   // Whether a thread's context is in use: the supervisor always (until the tile stops
   // for good), a worker while it runs.
   bool thread_alive(uint32_t thread) const;
