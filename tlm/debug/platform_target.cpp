@@ -20,7 +20,7 @@ StopEvent event(StopEvent::Kind kind, const ThreadRef& thread) {
 
 PlatformTarget::PlatformTarget(platform::Platform& platform)
     : platform_(platform), breakpoints_(platform.ipu_count()), watches_(platform.ipu_count()) {
-  bounds_.probe = this;
+  bounds_.interrupt = &interrupt_;
   set_tile_bounds(&bounds_);
   platform_.set_lockstep(this);
 }
@@ -181,6 +181,13 @@ void PlatformTarget::set_catches(std::vector<Catch> catches) { catches_ = std::m
 
 void PlatformTarget::begin_pass(uint64_t, bool check) { checking_ = check; }
 
+bool PlatformTarget::free_run() const {
+  if (step_ || !catches_.empty()) return false;
+  for (uint32_t i = 0; i < breakpoints_.size(); ++i)
+    if (!breakpoints_[i].empty() || !watches_[i].empty()) return false;
+  return true;
+}
+
 bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn) {
   const ThreadRef who{tile.ipu, tile.tile, insn.thread};
   std::optional<StopEvent> hit;
@@ -248,6 +255,8 @@ StopEvent PlatformTarget::resume(const Resume& how) {
   step_issued_ = false;
   only_ = how.step && !how.others ? tile_of(*how.step) : nullptr;
   stop_.reset();
+  // Free, nothing is asked before each instruction: the fast loop runs.
+  bounds_.probe = free_run() ? nullptr : this;
   const bool starved = platform_.simulate();
   step_.reset();
   only_ = nullptr;

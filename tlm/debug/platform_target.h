@@ -72,6 +72,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   bool stop_requested() override;
   const tile::Tile* only_tile() const override { return only_; }
   void only_tile_blocked() override;
+  bool free_run() const override;
   void stretch_ended(const tile::Tile& tile) override;
   // iss::DebugProbe
   bool stop_before(const iss::TileIdentity& tile, const Insn& insn) override;

@@ -21,6 +21,10 @@ class LockstepControl {
   // The bounds every tile computes with while in lockstep (their probe is the
   // debugger's); the engine sets cycle_limit before each compute.
   virtual iss::RunBounds& bounds() = 0;
+  // Nothing can stop a thread before an instruction (no breakpoint, watchpoint or step):
+  // the tiles run whole stretches, to their next stop or until the bounds' interrupt
+  // pauses them, at full speed (serially, still in (ipu, tile) order).
+  virtual bool free_run() const = 0;
   // Before each pass over the tiles whose next instruction issues at `cycle`.
   virtual void begin_pass(uint64_t cycle, bool check) = 0;
   // Before each cycle and after each pass: stop the system here (sc_pause)? The run

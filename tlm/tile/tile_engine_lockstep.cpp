@@ -62,7 +62,8 @@ void TileEngine::lockstep_join(Tile& tile) {
     ++batches_;
   }
   stamps_[&tile] = batches_;
-  lockstep_->bounds().cycle_limit = 0;  // up to the first instruction, issuing none
+  // Up to the first instruction, issuing none; free, the whole stretch.
+  lockstep_->bounds().cycle_limit = lockstep_->free_run() ? iss::RunBounds::kNone : 0;
   tile.compute();
   lockstep_settle(tile);
 }
@@ -85,6 +86,19 @@ void TileEngine::run_lockstep() {
       continue;
     }
     if (stepping_.empty()) return;
+    if (control.free_run()) {
+      bounds.cycle_limit = iss::RunBounds::kNone;
+      const std::vector<Tile*> running = stepping_;
+      for (Tile* t : running) {
+        t->compute();
+        lockstep_settle(*t);
+      }
+      if (control.stop_requested()) {
+        pause_kernel();
+        if (lockstep_ != &control) return;
+      }
+      continue;
+    }
 
     // The next cycle any tile allowed to run issues at.
     const Tile* only = control.only_tile();
