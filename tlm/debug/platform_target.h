@@ -93,6 +93,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   std::optional<ThreadRef> step_;
   bool step_issued_ = false;
   const tile::Tile* only_ = nullptr;
+  std::optional<ThreadRef> only_thread_;  // the one thread gdb resumed, alone
   bool checking_ = false;
   std::optional<StopEvent> stop_;  // found in a pass: the kernel pauses, resume() returns it
   std::optional<StopEvent> over_;
