@@ -259,8 +259,7 @@ void PlatformTarget::stretch_ended(const tile::Tile& tile) {
 
 // ---- running -----------------------------------------------------------------------------
 
-StopEvent PlatformTarget::resume(const Resume& how) {
-  if (over_) return *over_;
+void PlatformTarget::begin_resume(const Resume& how) {
   step_ = how.step;
   step_issued_ = false;
   only_thread_ = how.step && !how.others ? how.step : how.only;
@@ -268,15 +267,23 @@ StopEvent PlatformTarget::resume(const Resume& how) {
   stop_.reset();
   // Free, nothing is asked before each instruction: the fast loop runs.
   bounds_.probe = free_run() ? nullptr : this;
-  const bool starved = platform_.simulate();
+}
+
+std::optional<StopEvent> PlatformTarget::take_stop() {
+  if (!stop_) return std::nullopt;
+  StopEvent e = std::move(*stop_);
+  stop_.reset();
   step_.reset();
   only_ = nullptr;
   only_thread_.reset();
-  if (stop_) {
-    StopEvent e = std::move(*stop_);
-    stop_.reset();
-    return e;
-  }
+  return e;
+}
+
+StopEvent PlatformTarget::resume(const Resume& how) {
+  if (over_) return *over_;
+  begin_resume(how);
+  const bool starved = platform_.simulate();
+  if (std::optional<StopEvent> e = take_stop()) return *e;
   return run_over(starved);
 }
 

@@ -65,6 +65,8 @@ uint32_t ModelSession::boards() const { return model_.boards(); }
 const config::SystemConfig& ModelSession::config() const { return model_.config(); }
 DeviceLink& ModelSession::link(uint32_t board) { return host_interface(board); }
 
+uint16_t ModelSession::serve_gdb(uint16_t port) { return model_.serve_gdb(port); }
+
 HostInterface& ModelSession::host_interface(uint32_t board) {
   if (board >= model_.boards())
     throw std::out_of_range("ModelSession: board " + std::to_string(board) + " (the system has " +

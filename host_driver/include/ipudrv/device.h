@@ -63,6 +63,10 @@ struct OpenOptions {
   uint32_t ring_entries = 64;        // descriptors per DMA ring (power of 2)
   uint32_t chunk_bytes = 1u << 20;   // most bytes one descriptor moves
   uint32_t staging_bytes = 4u << 20; // host memory per channel for copies of caller buffers
+  // In-process devices: every run from now on waits for gdb on 127.0.0.1:gdb_port (0: any
+  // free port, printed on stderr) and is debugged by it (docs/debugging.md, "Devices").
+  // A served device takes `ipusim serve --gdb PORT` instead.
+  std::optional<uint16_t> gdb_port;
 };
 
 enum class RunState { kPaused, kHalted };
