@@ -245,6 +245,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
+  // Console lines to `sink` rather than the FILE (empty: back to it); platform_console.h.
+  void set_console_sink(ConsoleCollector::Sink sink) { console_.set_sink(std::move(sink)); }
   // The faults of the next runs; the link statistics start again from zero. Between
   // runs only.
   void set_link_faults(const links::FaultPlan& plan);
