@@ -122,6 +122,15 @@ uint32_t board(Reader& r) {
   return b;
 }
 
+// A message whose payload is its board alone.
+template <class M>
+M board_only(Reader& r) {
+  M m;
+  m.board = board(r);
+  r.expect_end();
+  return m;
+}
+
 // `version_error`: set when the payload names a major this side does not speak.
 Body decode_body(Type type, Reader& r, bool& version_error) {
   switch (type) {
@@ -305,12 +314,8 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       m.route = ConsoleRoute(route);
       return m;
     }
-    case Type::kConsoleRead: {
-      ConsoleRead m;
-      m.board = board(r);
-      r.expect_end();
-      return m;
-    }
+    case Type::kConsoleRead:
+      return board_only<ConsoleRead>(r);
     case Type::kConsoleLines: {
       ConsoleLines m;
       m.dropped = r.u64("dropped");
@@ -335,12 +340,8 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       r.expect_end();
       return m;
     }
-    case Type::kConsolePending: {
-      ConsolePending m;
-      m.board = board(r);
-      r.expect_end();
-      return m;
-    }
+    case Type::kConsolePending:
+      return board_only<ConsolePending>(r);
   }
   r.fail("unknown type");
   return Ok{};

@@ -8,6 +8,7 @@
 // socket or in process (docs/host_driver.md, "Console").
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include <ipu/hostif_regs.h>
 #include <ipudrv/ipudrv.h>
 
 #include "cli_run.h"
@@ -176,6 +178,44 @@ TEST_P(Console, FloodArrivesWholeWithTheCyclesOfASilentRun) {
     EXPECT_EQ(here.stats.instructions, loud.stats.instructions);
     EXPECT_EQ(count, lines.size());
   }
+}
+
+// A program that prints and syncs for ever: run() ends by its timeout having delivered
+// lines, the run going on drops (and counts) its lines instead of waiting for a reader
+// that is gone, abort() ends it, and a run_async is aborted while its thread delivers.
+// Nothing waits for ever (the test's timeout would say).
+TEST_P(Console, AnEndlessPrinterEndsByTimeoutAndAbortWithoutAHang) {
+  auto dev = open(kConfig);
+  std::atomic<size_t> count{0};
+  dev->set_console([&](const ipudrv::ConsoleLine&) { ++count; });
+  const uint32_t forever = 1;
+  auto load_forever = [&] {
+    load(*dev, 0, 0);
+    for (uint32_t ipu = 0; ipu < kIpus; ++ipu)
+      for (uint32_t tile = 0; tile < kTiles; ++tile) dev->write_symbol(ipu, tile, "chatter_forever", bytes_of(forever));
+  };
+  load_forever();
+  expect_error<ipudrv::TimeoutError>([&] { dev->run(0, std::chrono::milliseconds(300)); });
+  const size_t delivered = count;
+  EXPECT_GT(delivered, 0u) << "lines of a run are delivered while it goes on";
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the run prints on, to nobody
+  dev->abort();
+  const auto stopped_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (dev->state() == IPU_STATE_RUNNING && std::chrono::steady_clock::now() < stopped_by)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR));
+  EXPECT_EQ(count, delivered) << "lines reached the handler after run() returned";
+
+  dev->reset();
+  load_forever();
+  auto future = dev->run_async();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (count < delivered + 200 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_GE(count, delivered + 200) << "run_async's thread delivers while the run goes on";
+  dev->abort();
+  expect_error<ipudrv::DeviceStateError>([&] { future.get(); });
+  EXPECT_GT(dev->console_lines_dropped(), 0u) << "the lines printed after the timeout were counted";
 }
 
 TEST_P(Console, CApiCallbackSeesTheLines) {

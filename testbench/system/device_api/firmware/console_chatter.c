@@ -3,7 +3,8 @@
  * lines), the IPU syncs, then the supervisor prints `chatter_lines` numbered lines (the
  * host sets it: thousands fill the console queue, so its flow control runs) and, if
  * `chatter_long` is not 0, one line of that many bytes (longer than one wire text: it
- * crosses the socket in pieces). */
+ * crosses the socket in pieces). With `chatter_forever` set it then prints a line and
+ * syncs for ever (a run that ends only by timeout, abort or reset). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 volatile uint32_t chatter_lines = 3;
 volatile uint32_t chatter_long = 0;
+volatile uint32_t chatter_forever = 0;
 
 static char long_line[2048];
 
@@ -34,6 +36,10 @@ int main(void) {
     memset(long_line, 'a' + (int)(tile % 26), n);
     long_line[n] = 0;
     printf("%s\n", long_line);
+  }
+  for (uint32_t round = 0; chatter_forever; ++round) {
+    printf("round %u of tile %u\n", (unsigned)round, tile);
+    ipu_sync(IPU_SYNC_IPU);
   }
   return 0;
 }
