@@ -129,19 +129,29 @@ TEST_P(Console, LinesReachTheProgramTaggedInIpusimRunsOrder) {
 }
 
 // 16 tiles x 3000 lines (about 1 MiB, four times the queue) and a handler that stalls at
-// first: the simulation waits for it, every line arrives in each tile's order, and the
-// run's cycles and instructions are those of the run with the console off.
+// first: the simulation stops while it does (the queue is full: memory stays bounded; an
+// unbounded queue would let the run finish), every line arrives in each tile's order, and
+// the run's cycles and instructions are those of the run with the console off.
 TEST_P(Console, FloodArrivesWholeWithTheCyclesOfASilentRun) {
   constexpr uint32_t kLines = 3000, kLong = 1500;
   auto dev = open(kConfig);
   std::vector<ipudrv::ConsoleLine> lines;
+  bool stalled = false;
   dev->set_console([&](const ipudrv::ConsoleLine& l) {
-    if (lines.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the queue fills meanwhile
+    // The first line: wait until the simulation stands still (two readings 100 ms apart),
+    // with the run still RUNNING: it waits for this handler.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (lines.empty() && !stalled && std::chrono::steady_clock::now() < give_up) {
+      const uint64_t before = dev->stats().cycles;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      stalled = dev->stats().cycles == before && dev->state() == IPU_STATE_RUNNING;
+    }
     lines.push_back(l);
   });
   load(*dev, kLines, kLong);
   const ipudrv::RunResult loud = dev->run(0, std::chrono::seconds(120));
   ASSERT_EQ(loud.state, ipudrv::RunState::kHalted);
+  EXPECT_TRUE(stalled) << "the simulation ran on while the handler held the console";
   ASSERT_EQ(lines.size(), size_t(kIpus * kTiles * (3 + kLines + 1)));
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> next;  // (ipu, tile) -> next numbered line
   size_t long_lines = 0;
