@@ -272,6 +272,10 @@ void ipudrv_console_print(void* user, const ipudrv_console_line* line) {
   std::fflush(out);
 }
 
+int ipudrv_console_dropped(ipudrv_device* dev, uint64_t* count) {
+  return guarded([&] { *need(count, "count") = checked(dev).console_lines_dropped(); });
+}
+
 int ipudrv_set_trace(ipudrv_device* dev, const char* path) {
   return guarded([&] { checked(dev).set_trace(path ? path : ""); });
 }

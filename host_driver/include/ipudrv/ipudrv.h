@@ -142,6 +142,9 @@ int ipudrv_set_console(ipudrv_device* dev, ipudrv_console_fn fn, void* user);
 /* Prints a line as `ipusim run` does ("[ipu 0 tile 3] text") to `user`, a FILE* (NULL:
    stdout): the default, to pass back to ipudrv_set_console. */
 void ipudrv_console_print(void* user, const ipudrv_console_line* line);
+/* Lines a run printed while no ipudrv_run waited for them (after a timeout), dropped, as
+   of the last run's end (Device::console_lines_dropped). */
+int ipudrv_console_dropped(ipudrv_device* dev, uint64_t* count);
 
 /* The superstep trace (Perfetto JSON) of the runs started after this call; "" or NULL: none. */
 int ipudrv_set_trace(ipudrv_device* dev, const char* path);

@@ -249,6 +249,10 @@ TEST_P(Console, CApiCallbackSeesTheLines) {
   ASSERT_EQ(ipudrv_run(dev, 0, 60000, &r), IPUDRV_OK) << ipudrv_last_error();
   EXPECT_EQ(seen.text, cli);
   EXPECT_EQ(seen.ipu2_tile3, 4u);  // "starts" and three numbered lines
+  uint64_t dropped = 1;
+  ASSERT_EQ(ipudrv_console_dropped(dev, &dropped), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(dropped, 0u);
+  EXPECT_EQ(ipudrv_console_dropped(dev, nullptr), IPUDRV_E_USAGE);
 
   // NULL: off.
   seen = {};
