@@ -1,9 +1,9 @@
 // device_server.h. Everything runs on the thread that calls run(), in a Boost.Asio
 // io_context: accepting, reading (readiness wait + recvmsg, to receive the memfds of
 // MAP), answering, and INTERRUPT and CONSOLE_PENDING messages posted by the boards'
-// interrupt handlers and the console queue. The console (SET_CONSOLE) waits in a bounded
-// queue (console_queue.h) for the client's CONSOLE_READs: the simulation waits on a full
-// one, so a tile printing in a loop cannot grow the server.
+// interrupt handlers and the console. The console a client asks for (SET_CONSOLE) waits
+// for its CONSOLE_READs in a ConsoleRelay (console_relay.h): the simulation waits on a
+// full one, so a tile printing in a loop cannot grow the server.
 #include "device_server.h"
 
 #include <ipu/hostif_regs.h>
@@ -25,7 +25,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "console_queue.h"
+#include "console_relay.h"
 #include "fd_passing.h"
 #include "socket_path.h"
 #include "wire_protocol.h"
@@ -38,8 +38,6 @@ using asio::local::stream_protocol;
 namespace {
 constexpr size_t kMaxPendingFds = 4;  // a client sends one fd per MAP, with the MAP
 constexpr size_t kMaxMappings = 1024;
-constexpr size_t kConsoleQueueBytes = size_t{256} << 10;  // console text waiting for the client
-constexpr size_t kConsoleTakeBytes = 4096;  // lines taken from the queue at a time, for one reply
 }  // namespace
 
 struct DeviceServer::Impl {
@@ -57,10 +55,8 @@ struct DeviceServer::Impl {
     std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
     bool set_link_faults = false;  // the session changed the links' faults: restored at its end
     // The console, while the client routes it to itself or drops it (null: the server's
-    // own output): the queue the device's handler fills, and pieces taken from it that
-    // the next CONSOLE_READ sends.
-    std::shared_ptr<wire::ConsoleQueue> console;
-    std::deque<wire::ConsoleRecord> console_out;
+    // own output).
+    std::unique_ptr<ConsoleRelay> console;
   };
   // One per board, shared with its interrupt handler, which runs on a device thread.
   struct IrqState {
@@ -275,7 +271,8 @@ struct DeviceServer::Impl {
       return true;
     }
     if (const auto* cr = std::get_if<wire::ConsoleRead>(&m.body)) {
-      if (board_link(seq, cr->board, "CONSOLE_READ")) send(seq, console_read());
+      if (board_link(seq, cr->board, "CONSOLE_READ"))  // nothing waits when the server prints it
+        send(seq, session->console ? session->console->read() : wire::ConsoleLines{});
       return true;
     }
     if (std::holds_alternative<wire::Bye>(m.body)) {
@@ -375,68 +372,25 @@ struct DeviceServer::Impl {
     return true;
   }
 
-  // The console is the system's: the handler goes on board 0's link, whichever board the
-  // request named.
+  // The console is the system's: the relay takes board 0's, whichever board the request
+  // named.
   void route_console(wire::ConsoleRoute route) {
-    std::shared_ptr<wire::ConsoleQueue>& q = session->console;
     if (route == wire::ConsoleRoute::kServer) {
-      release_console();
+      session->console.reset();
       return;
     }
-    if (!q) {
-      q = std::make_shared<wire::ConsoleQueue>(kConsoleQueueBytes);
+    if (!session->console) {
       auto posted = std::make_shared<std::atomic<bool>>(false);
       const uint64_t id = session->id;
-      q->set_pending([this, posted, id] {
+      session->console = std::make_unique<ConsoleRelay>(*boards.front(), [this, posted, id] {
         if (posted->exchange(true)) return;  // one CONSOLE_PENDING in flight says it
         asio::post(io, [this, posted, id] {
           *posted = false;
           if (session && session->id == id) send(0, wire::ConsolePending{0});
         });
       });
-      boards.front()->set_console_handler([q](const host_if::ConsoleLine& l) { q->push(l); });
     }
-    q->set_collecting(route == wire::ConsoleRoute::kClient);
-  }
-
-  // Back to the server's own output. The queue stops collecting first: a device thread
-  // waiting for room in it holds the console that set_console_handler needs.
-  void release_console() {
-    if (!session->console) return;
-    session->console->set_collecting(false);
-    boards.front()->set_console_handler({});
-    session->console.reset();
-    session->console_out.clear();
-  }
-
-  // As many waiting lines as one reply holds, a line longer than a text in pieces.
-  wire::ConsoleLines console_read() {
-    wire::ConsoleLines reply;
-    wire::ConsoleQueue* q = session->console.get();
-    if (!q) return reply;  // the server's own output: nothing waits here
-    std::deque<wire::ConsoleRecord>& out = session->console_out;
-    size_t bytes = wire::kConsoleLinesHeaderBytes;
-    for (;;) {
-      if (out.empty()) {
-        for (host_if::ConsoleLine& l : q->take(kConsoleTakeBytes)) {
-          size_t at = 0;
-          do {
-            const size_t n = std::min(wire::kMaxText, l.text.size() - at);
-            out.push_back({l.ipu, l.tile, l.thread, at + n < l.text.size(), l.text.substr(at, n)});
-            at += n;
-          } while (at < l.text.size());
-        }
-        if (out.empty()) break;
-      }
-      const size_t need = wire::kConsoleRecordHeaderBytes + out.front().text.size();
-      if (bytes + need > wire::kMaxPayload) break;
-      bytes += need;
-      reply.records.push_back(std::move(out.front()));
-      out.pop_front();
-    }
-    reply.dropped = q->dropped();
-    reply.more = !out.empty() || !q->empty();
-    return reply;
+    session->console->set_collecting(route == wire::ConsoleRoute::kClient);
   }
 
   void install_interrupt_handler(uint32_t board) {
@@ -462,7 +416,7 @@ struct DeviceServer::Impl {
       link->set_interrupt_handler({});
       link->set_trace_file("");  // the next client traces only if it asks
     }
-    release_console();  // the server prints the next client's console unless it asks
+    session->console.reset();  // the server prints the next client's console unless it asks
     for (host_if::DeviceLink* link : boards) link->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
     if (session->set_link_faults) {
       // The next client starts with the config's faults, as a new in-process session does.
