@@ -72,6 +72,7 @@ DeviceImpl::DeviceImpl(std::vector<std::unique_ptr<detail::Transport>> transport
                        const OpenOptions& opts)
     : info(read_info(transports, std::move(locator))), options(opts) {
   for (auto& t : transports) boards.push_back(std::make_unique<BoardSession>(std::move(t), info.smem_bytes));
+  open_console();
   // The trace covers every IPU of the system; the device takes the path set on board 0.
   if (!options.trace_path.empty()) boards.front()->t->set_trace_file(options.trace_path);  // first: nothing to undo
   for (auto& b : boards) {
@@ -94,6 +95,7 @@ DeviceImpl::~DeviceImpl() {
     } catch (...) {
     }
   }
+  close_console();
   try {
     boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);  // leave the system as we found it (every board)
   } catch (...) {

@@ -2,7 +2,7 @@
 // channels, the streaming-memory allocator, the host streams), the interrupt event every
 // board fires, and what is loaded where. Calls are routed by device IPU (board = ipu /
 // ipus_per_board). device.cpp has the API calls, run.cpp the run loop with stream
-// service.
+// service, console.cpp the tiles' console on its way to the program.
 #pragma once
 
 #include <atomic>
@@ -86,6 +86,7 @@ class DeviceImpl {
   const Elf& program_on(uint32_t ipu, uint32_t tile) const;
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
+  // A run, with the console collected while it goes on and delivered before it returns.
   RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   RunStats read_stats();
   std::vector<std::vector<SuperstepStats>> read_supersteps();
@@ -102,7 +103,21 @@ class DeviceImpl {
   std::atomic<bool> running{false};
   std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
+  // The console (console.cpp). The device holds it from open (ConsoleRoute::kDrop:
+  // nothing printed by the device or the server) and collects it during a run when the
+  // program has a handler.
+  ConsoleHandler console;                  // empty: off
+  std::atomic<bool> console_pending{false};  // the device said lines wait
+  std::atomic<uint64_t> console_dropped{0};  // as of the last delivery
+  void open_console();   // the handler IPUSIM_CONSOLE chooses; the device's console held
+  void close_console();  // no more pending calls into this DeviceImpl
+  // Calls `console` with the lines waiting at the device, on this thread: `all`: until
+  // none waits; else only if the device said some wait, and a bounded number of pages
+  // (the run loop must get back to the registers).
+  void deliver_console(bool all);
+
  private:
+  RunResult run_loop(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   uint32_t serve_stream_wait(uint32_t board);
   void drain_d2h_streams();
   uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline);

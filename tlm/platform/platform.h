@@ -251,6 +251,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // Replaces run()'s one simulate(): `drive` calls simulate() as often as it needs until
   // the run is over (a debugger stopping and resuming it). Before run().
   void set_run_driver(std::function<void()> drive) { run_driver_ = std::move(drive); }
+  // Console lines to `sink` rather than the FILE (empty: back to it); platform_console.h.
+  void set_console_sink(ConsoleCollector::Sink sink) { console_.set_sink(std::move(sink)); }
   // The faults of the next runs; the link statistics start again from zero. Between
   // runs only.
   void set_link_faults(const links::FaultPlan& plan);
