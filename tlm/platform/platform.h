@@ -255,6 +255,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<LinkResult> link_results() const;
   void flush_console() { console_.flush(); }
 
+  // Fills the problem's function / source (and its peer's) from the program booted on
+  // the tile it names, where that program came from an ELF; leaves them as they are
+  // otherwise. outcome() and run() locate every problem they report.
+  void locate(Problem& p) const;
+
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
   // std::invalid_argument naming the program, the segment and the SRAM end.
   static void check_fits(const iss::Program& program, const config::ChipConfig& chip);
