@@ -152,8 +152,8 @@ std::string registers_text(const ThreadRegisters& r) {
     float v;
     static_assert(sizeof v == sizeof r.f[i]);
     std::memcpy(&v, &r.f[i], sizeof v);
-    out += fmt::format("{:<4} 0x{:08x} {:<13}{}", f_abi_name(i), r.f[i], fmt::format("{:g}", v),
-                       i % 4 == 3 ? "\n" : " ");
+    const std::string cell = fmt::format("{:<4} 0x{:08x} {:g}", f_abi_name(i), r.f[i], v);
+    out += i % 4 == 3 ? cell + "\n" : fmt::format("{:<31}", cell);
   }
   return out;
 }

@@ -196,6 +196,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const config::SystemConfig& config() const { return config_; }
   uint32_t ipu_count() const { return uint32_t(ipus_.size()); }
   Ipu& ipu(uint32_t i) { return *ipus_.at(i); }
+  const Ipu& ipu(uint32_t i) const { return *ipus_.at(i); }
   // The gateway of board `b` (streaming memory and host streams).
   streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
   uint32_t loaded_tiles() const { return loaded_; }

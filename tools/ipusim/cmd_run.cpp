@@ -21,6 +21,7 @@
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "platform/core_dump.h"
 #include "platform/platform.h"
 #include "run_report.h"
 
@@ -40,6 +41,7 @@ struct RunOptions {
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
   std::vector<std::string> link_faults;
+  std::string core_dir;  // --core: core files when the run ends on a problem
   bool quiet = false;
 };
 
@@ -106,6 +108,7 @@ int run(const RunOptions& o) {
   const platform::RunResult& result = report.result;
   if (result.fault) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.fault).c_str());
+    if (result.fault->registers) std::fputs(registers_text(*result.fault->registers).c_str(), stderr);
     report.exit_code = kFaultStatus;
   } else if (!result.exchange_errors.empty()) {
     for (const Problem& e : result.exchange_errors)
@@ -117,6 +120,9 @@ int run(const RunOptions& o) {
   } else {
     report.exit_code = result.exit_status();
   }
+  if (!o.core_dir.empty() && result.error())
+    for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
+      std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
   if (!o.json.empty()) {
     write_file(o.json, summary_json(report).dump(2) + "\n");
@@ -156,6 +162,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
       ->allow_extra_args(false)
       ->delimiter(';');
+  cmd->add_option("--core", o->core_dir,
+                  "when the run ends on a fault, an exchange error or a deadlock, write one ELF "
+                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }
