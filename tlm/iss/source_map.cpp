@@ -62,8 +62,26 @@ std::string SourceMap::short_path(const std::string& file, const std::string& co
 }
 
 SourceMap::SourceMap(const std::vector<uint8_t>& elf) {
+  read_code(elf);
   read_dwarf(elf);
   read_symtab(elf);
+}
+
+void SourceMap::read_code(const std::vector<uint8_t>& bytes) {
+  ElfHandle elf = open_elf(bytes);
+  size_t n = 0;
+  if (!elf || elf_getphdrnum(elf.get(), &n) != 0) return;
+  for (size_t i = 0; i < n; ++i) {
+    GElf_Phdr ph;
+    if (gelf_getphdr(elf.get(), int(i), &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && ph.p_memsz)
+      code_.push_back({uint32_t(ph.p_vaddr), ph.p_vaddr + ph.p_memsz});
+  }
+}
+
+bool SourceMap::in_code(uint64_t addr) const {
+  for (const auto& [lo, hi] : code_)
+    if (addr >= lo && addr < hi) return true;
+  return false;
 }
 
 uint32_t SourceMap::intern(const std::string& s) {
@@ -93,7 +111,7 @@ void SourceMap::read_dwarf(const std::vector<uint8_t>& bytes) {
         int line = 0;
         bool end = false;
         if (!l || dwarf_lineaddr(l, &addr) != 0 || dwarf_lineno(l, &line) != 0 ||
-            dwarf_lineendsequence(l, &end) != 0 || addr > UINT32_MAX)
+            dwarf_lineendsequence(l, &end) != 0 || (!in_code(addr) && !(end && in_code(addr - 1))))
           continue;
         const char* src = dwarf_linesrc(l, nullptr, nullptr);
         const std::string key = src ? src : "";
@@ -117,7 +135,7 @@ void SourceMap::read_dwarf(const std::vector<uint8_t>& bytes) {
             ptrdiff_t off = 0;
             bool any = false;
             while ((off = dwarf_ranges(&child, off, &base, &start, &end)) > 0) {
-              if (name.empty() || end <= start || end > uint64_t(UINT32_MAX) + 1) continue;
+              if (name.empty() || end <= start || !map.in_code(start)) continue;
               map.functions_.push_back({uint32_t(start), uint32_t(end - 1) + 1, depth, map.intern(name)});
               any = true;
             }
@@ -151,7 +169,7 @@ void SourceMap::read_symtab(const std::vector<uint8_t>& bytes) {
     for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
       GElf_Sym sym;
       if (!gelf_getsym(data, int(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
-          sym.st_value + sym.st_size > uint64_t(UINT32_MAX) + 1)
+          !in_code(sym.st_value))
         continue;
       const char* name = elf_strptr(elf.get(), strndx, sym.st_name);
       if (!name || !*name) continue;
@@ -175,6 +193,7 @@ const SourceMap::Range* SourceMap::innermost(const std::vector<Range>& ranges, u
 
 SourceLocation SourceMap::locate(uint32_t pc) const {
   SourceLocation out;
+  if (!in_code(pc)) return out;
   const Range* f = innermost(functions_, pc);
   if (!f) f = innermost(symbols_, pc);
   if (f) out.function = names_[f->name];

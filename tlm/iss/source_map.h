@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ipusim::iss {
@@ -51,10 +52,15 @@ class SourceMap {
     bool end = false;   // end of a sequence: no line from here
   };
   uint32_t intern(const std::string& s);
+  bool in_code(uint64_t addr) const;
+  void read_code(const std::vector<uint8_t>& elf);
   void read_dwarf(const std::vector<uint8_t>& elf);
   void read_symtab(const std::vector<uint8_t>& elf);
   static const Range* innermost(const std::vector<Range>& ranges, uint32_t pc);
 
+  // The executable PT_LOAD ranges: DWARF of functions the linker dropped
+  // (--gc-sections) stays in the file at address 0; only code is located.
+  std::vector<std::pair<uint32_t, uint64_t>> code_;
   std::vector<std::string> names_;
   std::vector<Range> functions_;  // from DWARF, sorted by lo
   std::vector<Range> symbols_;    // STT_FUNC symbols with a size, sorted by lo
