@@ -51,15 +51,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-// The 1-based line of `file` holding `needle` (0: none).
-uint32_t line_of(const fs::path& file, const std::string& needle) {
-  std::ifstream in(file);
-  std::string line;
-  for (uint32_t n = 1; std::getline(in, line); ++n)
-    if (line.find(needle) != std::string::npos) return n;
-  return 0;
-}
-
 class Fault : public testing::TestWithParam<FaultCase> {};
 
 TEST_P(Fault, StopsTheRunNamingTileThreadPcAndInstruction) {

@@ -18,15 +18,6 @@ std::shared_ptr<const iss::Program> load(const std::string& relative) {
   return iss::Program::load((env().firmware_dir / relative).string());
 }
 
-// The 1-based line of `file` holding `needle` (0: none), so no test hard-codes a line.
-uint32_t line_of(const fs::path& file, const std::string& needle) {
-  std::ifstream in(file);
-  std::string line;
-  for (uint32_t n = 1; std::getline(in, line); ++n)
-    if (line.find(needle) != std::string::npos) return n;
-  return 0;
-}
-
 TEST(SourceMap, LocatesAFaultSiteInItsFunctionAndLine) {
   const auto p = load("faults/fault_misaligned.elf");
   const uint32_t site = p->symbol("fault_site").value();
