@@ -65,6 +65,7 @@ SourceMap::SourceMap(const std::vector<uint8_t>& elf) {
   read_code(elf);
   read_dwarf(elf);
   read_symtab(elf);
+  index_.clear();  // only building needs it
 }
 
 void SourceMap::read_code(const std::vector<uint8_t>& bytes) {
@@ -85,10 +86,9 @@ bool SourceMap::in_code(uint64_t addr) const {
 }
 
 uint32_t SourceMap::intern(const std::string& s) {
-  auto it = std::find(names_.begin(), names_.end(), s);  // few distinct names: files, functions
-  if (it != names_.end()) return uint32_t(it - names_.begin());
-  names_.push_back(s);
-  return uint32_t(names_.size() - 1);
+  auto [it, fresh] = index_.try_emplace(s, uint32_t(names_.size()));
+  if (fresh) names_.push_back(s);
+  return it->second;
 }
 
 void SourceMap::read_dwarf(const std::vector<uint8_t>& bytes) {

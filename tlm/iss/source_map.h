@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -61,7 +62,8 @@ class SourceMap {
   // The executable PT_LOAD ranges: DWARF of functions the linker dropped
   // (--gc-sections) stays in the file at address 0; only code is located.
   std::vector<std::pair<uint32_t, uint64_t>> code_;
-  std::vector<std::string> names_;
+  std::vector<std::string> names_;  // every file and function name once
+  std::unordered_map<std::string, uint32_t> index_;  // names_ -> index, while building
   std::vector<Range> functions_;  // from DWARF, sorted by lo
   std::vector<Range> symbols_;    // STT_FUNC symbols with a size, sorted by lo
   std::vector<Row> lines_;        // sorted by addr

@@ -120,9 +120,15 @@ int run(const RunOptions& o) {
   } else {
     report.exit_code = result.exit_status();
   }
-  if (!o.core_dir.empty() && result.error())
-    for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
-      std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
+  if (!o.core_dir.empty() && result.error()) {
+    // A core that cannot be written costs the core, not the run's report and status.
+    try {
+      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
+        std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    }
+  }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
   if (!o.json.empty()) {
     write_file(o.json, summary_json(report).dump(2) + "\n");
