@@ -84,6 +84,7 @@ class DeviceImpl {
   void dma_to_device(BoardSession& b, const detail::DmaRequest& r) { b.dma.at(0)->transfer({&r, 1}); }
   uint64_t dma_from_device(BoardSession& b, const detail::DmaRequest& r) { return b.dma.at(1)->transfer({&r, 1}).at(0); }
   const Elf& program_on(uint32_t ipu, uint32_t tile) const;
+  const Elf* find_program(uint32_t ipu, uint32_t tile) const;  // null: none loaded there
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
   // A run, with the console collected while it goes on and delivered before it returns.
@@ -92,7 +93,8 @@ class DeviceImpl {
   std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
   // The first board's error registers that hold an error (else board 0's).
-  DeviceErrorInfo read_errors();
+  DeviceErrorInfo read_errors();  // the first board in error's registers, pcs located
+  void locate(DeviceErrorInfo& e) const;
 
   std::vector<std::unique_ptr<BoardSession>> boards;
   DeviceInfo info;

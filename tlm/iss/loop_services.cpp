@@ -177,6 +177,9 @@ void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, 
   f.pc = pc_of(ip);
   f.insn = word_at(ip);
   f.disasm = disassemble(f.insn, f.pc);
+  // The registers as the faulting instruction found them (it wrote nothing), for the
+  // fault's register dump and core files.
+  f.registers = thread_registers(t, f.pc);
   for (uint32_t i = 0; i < thread_count(); ++i) flush_line(threads_[i]);
   StopInfo s;
   s.reason = StopReason::Fault;

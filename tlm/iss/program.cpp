@@ -223,6 +223,7 @@ std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& e
 
   p->symbols_ = read_symbols(elf, name);
   p->decoded_ = build_decoded(*p);
+  p->elf_ = elf;
   return p;
 }
 
@@ -268,6 +269,12 @@ std::optional<uint32_t> Program::symbol(const std::string& name) const {
 std::optional<uint32_t> Program::symbol_size(const std::string& name) const {
   if (const Symbol* s = find_symbol(name)) return s->size;
   return std::nullopt;
+}
+
+SourceLocation Program::locate(uint32_t pc) const {
+  if (elf_.empty()) return {};
+  std::call_once(source_once_, [this] { source_map_ = std::make_unique<const SourceMap>(elf_); });
+  return source_map_->locate(pc);
 }
 
 uint32_t Program::image_end() const {

@@ -4,10 +4,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "iss/source_map.h"
 
 namespace ipusim::iss {
 
@@ -62,6 +65,13 @@ class Program {
 
   const DecodedCode& decoded() const { return *decoded_; }
 
+  // Where `pc` is in the program's source (function, file:line: iss/source_map.h), from
+  // the ELF it was loaded from; the map is built on the first call (any thread, once).
+  // Empty for a program made from an image, which has no ELF.
+  SourceLocation locate(uint32_t pc) const;
+  // The whole ELF file it was loaded from (empty: from_image).
+  const std::vector<uint8_t>& elf_bytes() const { return elf_; }
+
  private:
   Program();
   std::string name_;
@@ -71,6 +81,9 @@ class Program {
   std::vector<Symbol> symbols_;  // sorted by name
   const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_;
+  std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
+  mutable std::once_flag source_once_;
+  mutable std::unique_ptr<const SourceMap> source_map_;
 };
 
 }  // namespace ipusim::iss

@@ -138,13 +138,9 @@ struct ThreadStats {
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
 
-// A thread's architectural state (an addition for tests and debuggers).
-struct ThreadRegisters {
-  uint32_t pc = 0;                // the next instruction
-  std::array<uint32_t, 32> x{};
-  std::array<uint32_t, 32> f{};   // raw IEEE bit patterns
-  uint32_t fcsr = 0;              // frm << 5 | fflags
-};
+// A thread's architectural state (for tests, faults and debuggers): the problem record's
+// (common/problem.h), so a fault carries it as it is.
+using ThreadRegisters = ipusim::ThreadRegisters;
 
 // Receives complete console lines. Called from whichever host thread runs the tile.
 class ConsoleSink {

@@ -247,9 +247,33 @@ RunResult Platform::run() {
     result.exchange_errors = out.problems;
   else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
     result.deadlock = out.problems.at(0);
-  else if (out.kind != RunOutcome::Kind::Halted)  // no host to serve a stream or a hold
+  else if (out.kind != RunOutcome::Kind::Halted) {  // no host to serve a stream or a hold
     result.deadlock = describe_stuck();
+    locate(*result.deadlock);
+  }
   return result;
+}
+
+// The program booted on the tile named knows its source (when booted from an ELF; a
+// host's BOOT_CMD gives only an image: the driver, which has the ELF, locates instead).
+void Platform::locate(Problem& p) const {
+  auto program_of = [&](uint32_t ipu, uint32_t tile) -> const iss::Program* {
+    if (ipu >= ipus_.size() || tile >= ipus_[ipu]->tile_count()) return nullptr;
+    const iss::TileCore* core = ipus_[ipu]->tile(tile).core();
+    return core ? &core->program() : nullptr;
+  };
+  if (p.pc != Problem::kNone && p.function.empty() && p.source.empty())
+    if (const iss::Program* prog = program_of(p.ipu, p.tile)) {
+      const iss::SourceLocation at = prog->locate(p.pc);
+      p.function = at.function;
+      p.source = at.source();
+    }
+  if (p.peer && p.peer->pc != Problem::kNone && p.peer->function.empty() && p.peer->source.empty())
+    if (const iss::Program* prog = program_of(p.peer->ipu, p.peer->tile)) {
+      const iss::SourceLocation at = prog->locate(p.peer->pc);
+      p.peer->function = at.function;
+      p.peer->source = at.source();
+    }
 }
 
 void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
@@ -280,6 +304,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
       r.fault = tile.fault();
+      if (r.fault) locate(*r.fault);
       if (keep_tile_supersteps_)
         r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
       result.tile_cycles = std::max(result.tile_cycles, r.cycles);

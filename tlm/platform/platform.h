@@ -197,6 +197,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const config::SystemConfig& config() const { return config_; }
   uint32_t ipu_count() const { return uint32_t(ipus_.size()); }
   Ipu& ipu(uint32_t i) { return *ipus_.at(i); }
+  const Ipu& ipu(uint32_t i) const { return *ipus_.at(i); }
   // The gateway of board `b` (streaming memory and host streams).
   streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
   uint32_t loaded_tiles() const { return loaded_; }
@@ -262,6 +263,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // then direction order).
   std::vector<LinkResult> link_results() const;
   void flush_console() { console_.flush(); }
+
+  // Fills the problem's function / source (and its peer's) from the program booted on
+  // the tile it names, where that program came from an ELF; leaves them as they are
+  // otherwise. outcome() and run() locate every problem they report.
+  void locate(Problem& p) const;
 
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
   // std::invalid_argument naming the program, the segment and the SRAM end.

@@ -103,6 +103,7 @@ RunOutcome Platform::outcome(bool starved) const {
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
     out.problems = stop_problems(*stop);
+    for (Problem& p : out.problems) locate(p);
     out.kind = stop->kind == StopRequest::Kind::Finished ? RunOutcome::Kind::Halted : RunOutcome::Kind::Error;
     return out;
   }
@@ -142,6 +143,7 @@ RunOutcome Platform::outcome(bool starved) const {
   }
   out.kind = RunOutcome::Kind::Error;
   out.problems = {describe_stuck()};
+  locate(out.problems.front());
   return out;
 }
 

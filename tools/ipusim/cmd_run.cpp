@@ -24,6 +24,7 @@
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "platform/core_dump.h"
 #include "platform/platform.h"
 #include "run_report.h"
 
@@ -45,6 +46,7 @@ struct RunOptions {
   unsigned threads = 0;  // 0: every core of the host
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
+  std::string core_dir;  // --core: core files when the run ends on a problem
   bool quiet = false;
 };
 
@@ -118,6 +120,7 @@ int run(const RunOptions& o) {
   const platform::RunResult& result = report.result;
   if (result.fault) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.fault).c_str());
+    if (result.fault->registers) std::fputs(registers_text(*result.fault->registers).c_str(), stderr);
     report.exit_code = kFaultStatus;
   } else if (!result.exchange_errors.empty()) {
     for (const Problem& e : result.exchange_errors)
@@ -128,6 +131,15 @@ int run(const RunOptions& o) {
     report.exit_code = kFaultStatus;
   } else {
     report.exit_code = result.exit_status();
+  }
+  if (!o.core_dir.empty() && result.error()) {
+    // A core that cannot be written costs the core, not the run's report and status.
+    try {
+      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
+        std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    }
   }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
   if (!o.json.empty()) {
@@ -172,6 +184,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "wait for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and let it "
                   "stop, step and inspect any tile thread (docs/debugging.md)")
       ->check(CLI::Range(0, 65535));
+  cmd->add_option("--core", o->core_dir,
+                  "when the run ends on a fault, an exchange error or a deadlock, write one ELF "
+                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }
