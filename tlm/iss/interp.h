@@ -47,6 +47,9 @@ struct Quantum {
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
   bool trace = false;    // stepping loop: report every retired instruction
+  // Stepping loop with trace: rs1's value before the instruction ran (the address of a
+  // load whose destination is its own base register is gone after it).
+  uint32_t trace_rs1 = 0;
   // In and out: the host's FP status saved by the first amp.mac of a run of AMP
   // instructions, restored after the run's last one (amp.cpp) or, if the quantum ends
   // inside the run, by the scheduler before it collects the host's flags.

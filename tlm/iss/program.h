@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "iss/code_symbols.h"
+
 namespace ipusim::iss {
 
 // Thrown for a file that is not a loadable rv32 tile ELF; the message names the file
@@ -52,6 +54,9 @@ class Program {
   // The symbol's st_size: the bytes it spans (0 for a label, such as an assembler one
   // without .size); nullopt when there is no such symbol.
   std::optional<uint32_t> symbol_size(const std::string& name) const;
+  // The code's functions and labels by address (traces: <func+0x1c>); empty for a
+  // stripped ELF or a from_image() program.
+  const CodeSymbols& code_symbols() const { return code_symbols_; }
   // Highest address any segment occupies (for checking the image fits a tile's SRAM).
   uint32_t image_end() const;
 
@@ -69,6 +74,7 @@ class Program {
   uint32_t code_begin_ = 0, code_end_ = 0;
   std::vector<Segment> segments_;
   std::vector<Symbol> symbols_;  // sorted by name
+  CodeSymbols code_symbols_;
   const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_;
 };
