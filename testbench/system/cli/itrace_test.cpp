@@ -145,6 +145,17 @@ TEST(Itrace, SameFileWithOneAndTwoHostThreads) {
   EXPECT_EQ(tiles, (std::set<uint32_t>{1, 3}));
 }
 
+// Four IPUs (an IPU-M2000 of tiny4 chips): --itrace-ipus with --itrace-tiles.
+TEST(Itrace, IpusAndTilesSelectTogether) {
+  const std::string trace = temp_path("trace.txt");
+  const auto r = ipusim_run("--config configs/test/tiny4_m2000.yaml --elf " + kVecadd + " --itrace " + trace +
+                            " --itrace-ipus 1,3 --itrace-tiles 0 --quiet");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (const Line& l : read_trace(trace)) seen.insert({l.ipu, l.tile});
+  EXPECT_EQ(seen, (std::set<std::pair<uint32_t, uint32_t>>{{1, 0}, {3, 0}}));
+}
+
 TEST(Itrace, BadFilterValuesAreNamedErrors) {
   const std::string base = "--config " + kTiny4 + " --elf " + kVecadd + " --itrace " + temp_path("t.txt") + " ";
   const std::map<std::string, std::string> cases = {
