@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,6 +27,21 @@ RetiredInsn insn(uint32_t thread, uint64_t cycle, uint32_t fcsr = 0) {
   return r;
 }
 
+RetiredInsn with_dest(RetiredInsn r, RetiredInsn::Dest kind, uint8_t reg, uint32_t value) {
+  r.dest = kind;
+  r.dest_reg = reg;
+  r.dest_value = value;
+  return r;
+}
+
+RetiredInsn with_mem(RetiredInsn r, uint8_t size, uint32_t addr, std::optional<uint32_t> stored = {}) {
+  r.mem_size = size;
+  r.mem_addr = addr;
+  r.mem_store = stored.has_value();
+  r.mem_value = stored.value_or(0);
+  return r;
+}
+
 TEST(InstructionTrace, WritesTheDocumentedLinesOfTheSelectedThreadsAndCycles) {
   const std::string path = ::testing::TempDir() + "instruction_trace_test.txt";
   platform::TraceFilter filter;
@@ -37,35 +53,12 @@ TEST(InstructionTrace, WritesTheDocumentedLinesOfTheSelectedThreadsAndCycles) {
 
   trace.retire(tile, *program, insn(0, 12, 0x01));  // thread 0: dropped
   trace.retire(tile, *program, insn(1, 5, 0x20));   // before the window: dropped, fcsr seen
-  RetiredInsn x = insn(1, 12, 0x20);                // fcsr as last seen: not shown
-  x.dest = RetiredInsn::Dest::X;
-  x.dest_reg = 10;
-  x.dest_value = 0x2a;
-  trace.retire(tile, *program, x);
-  RetiredInsn sb = insn(1, 18, 0x21);
-  sb.mem_size = 1;
-  sb.mem_store = true;
-  sb.mem_addr = 0x41009;
-  sb.mem_value = 0xff;
-  trace.retire(tile, *program, sb);
-  RetiredInsn lw = insn(1, 24, 0x21);
-  lw.dest = RetiredInsn::Dest::X;
-  lw.dest_reg = 12;
-  lw.dest_value = 0xdeadbeef;
-  lw.mem_size = 4;
-  lw.mem_addr = 0x41000;
-  trace.retire(tile, *program, lw);
-  RetiredInsn f = insn(1, 30, 0x21);
-  f.dest = RetiredInsn::Dest::F;
-  f.dest_reg = 3;
-  f.dest_value = 0x3f800000;
-  trace.retire(tile, *program, f);
-  RetiredInsn sh = insn(1, 36, 0x21);
-  sh.mem_size = 2;
-  sh.mem_store = true;
-  sh.mem_addr = 0x41002;
-  sh.mem_value = 0x7;
-  trace.retire(tile, *program, sh);
+  using Dest = RetiredInsn::Dest;
+  trace.retire(tile, *program, with_dest(insn(1, 12, 0x20), Dest::X, 10, 0x2a));  // fcsr as last seen
+  trace.retire(tile, *program, with_mem(insn(1, 18, 0x21), 1, 0x41009, 0xff));
+  trace.retire(tile, *program, with_mem(with_dest(insn(1, 24, 0x21), Dest::X, 12, 0xdeadbeef), 4, 0x41000));
+  trace.retire(tile, *program, with_dest(insn(1, 30, 0x21), Dest::F, 3, 0x3f800000));
+  trace.retire(tile, *program, with_mem(insn(1, 36, 0x21), 2, 0x41002, 0x7));
   trace.retire(tile, *program, insn(1, 42, 0x21));  // nothing changed: no " ;"
   trace.retire(tile, *program, insn(1, 100, 0x21)); // the window is [10, 100)
   EXPECT_EQ(trace.lines(), 6u);
