@@ -71,6 +71,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // nothing to do: not news.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
+  if (options_.progress_hide) console_.set_before_print(options_.progress_hide);
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
     trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble, options_.itrace_filter);

@@ -73,6 +73,9 @@ struct PlatformOptions {
   // (run_progress.h); unset: never.
   ProgressReport progress;
   double progress_period_seconds = 0.25;
+  // Called before console lines are printed (set when the progress display shares a
+  // terminal with the console: it blanks its line, and redraws at its next report).
+  std::function<void()> progress_hide;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ class ConsoleCollector {
   void flush();
   // Prints what is buffered, then sends later lines to `out` (null: none).
   void set_output(std::FILE* out);
+  // Called (under the collector's lock) before lines are printed: a progress line on
+  // the same terminal blanks itself first (PlatformOptions::progress_hide).
+  void set_before_print(std::function<void()> hook) { before_print_ = std::move(hook); }
   uint64_t lines() const { return lines_; }
 
   // The text printed for one line, newline included.
@@ -52,6 +56,7 @@ class ConsoleCollector {
 
   std::FILE* out_;
   ConsoleMode mode_;
+  std::function<void()> before_print_;
   std::mutex mutex_;
   std::vector<Line> buffer_;
   uint64_t latest_stamp_ = 0;

@@ -5,6 +5,8 @@
 // ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
 // from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main()).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -112,7 +114,11 @@ int run(const RunOptions& o) {
   ProgressLine progress(stderr, o.no_progress ? ProgressLine::Mode::Off
                                 : o.progress  ? ProgressLine::Mode::On
                                               : ProgressLine::Mode::Auto);
-  if (progress.enabled()) options.progress = [&progress](const platform::RunProgress& p) { progress.update(p); };
+  if (progress.enabled()) {
+    options.progress = [&progress](const platform::RunProgress& p) { progress.update(p); };
+    // Console lines on the same terminal would land after the line's text.
+    if (::isatty(::fileno(stdout)) == 1) options.progress_hide = [&progress] { progress.clear(); };
+  }
 
   const auto elaboration_start = std::chrono::steady_clock::now();
   // Never destroyed: the process ends after the report, and tearing down a SystemC
