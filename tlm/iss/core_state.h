@@ -112,6 +112,9 @@ class CoreState {
   void fault_at(Quantum& q, const DecodedInsn* ip);
   bool may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed);
   void trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+  // Reports `ip`, retired by `t` at `cycle`, to the trace sink (trace_record.cpp).
+  // `rs1_before`: its rs1's value before it ran.
+  void trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t cycle, uint32_t rs1_before);
   bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
   bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
 

@@ -71,9 +71,10 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // nothing to do: not news.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
+  if (options_.progress_hide) console_.set_before_print(options_.progress_hide);
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
-    trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble);
+    trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble, options_.itrace_filter);
   }
   // Opened before anything is elaborated, so a bad path fails first.
   std::unique_ptr<Timeline> timeline;
@@ -83,7 +84,6 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
-  engine_->set_serial(trace_ != nullptr);
   // A zone-2 sync spans every IPU over the links, so each must reach IPU 0 (the loader
   // checks the whole system for files; a config built in code is checked here).
   for (uint32_t i = 0; i < ipus; ++i)
@@ -143,17 +143,22 @@ void Platform::check_fits(const iss::Program& program, const config::ChipConfig&
 void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelection& tiles) {
   if (ran_) throw std::logic_error("Platform::load after run");
   check_fits(*program, config_.board.chip);
-  for (auto& ipu : ipus_) {
-    for (uint32_t t : tiles.tiles(ipu->tile_count())) {
-      tile::Tile& tile = ipu->tile(t);
+  for (uint32_t i = 0; i < ipus_.size(); ++i) {
+    for (uint32_t t : tiles.tiles(ipus_[i]->tile_count())) {
+      tile::Tile& tile = ipus_[i]->tile(t);
       if (!tile.loaded()) {
         ++loaded_;
         ++domain_.loaded;
       }
+      set_tile_trace(tile, i, t);
       tile.load(program, *engine_, *this);
-      if (trace_) tile.set_trace(trace_.get());
     }
   }
+}
+
+// Only the tiles the filter keeps get the sink: the others run the fast loop.
+void Platform::set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index) {
+  if (trace_ && trace_->filter().traces_tile(ipu, index)) tile.set_trace(trace_.get());
 }
 
 // ---- during the run --------------------------------------------------------------------
@@ -219,13 +224,21 @@ RunResult Platform::run() {
   start_run({});
 
   RunResult result;
+  result.tile_supersteps_kept = keep_tile_supersteps_;
   const auto start = std::chrono::steady_clock::now();
+  if (options_.progress) {
+    auto clock = std::make_shared<ProgressClock>(options_.progress_period_seconds);
+    engine_->set_after_batch([this, clock] {
+      if (clock->due()) options_.progress(progress(clock->seconds()));
+    });
+  }
   if (loaded_ > 0) {
     if (run_driver_)
       run_driver_();
     else
       simulate();
   }
+  engine_->set_after_batch({});
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();

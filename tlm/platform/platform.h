@@ -47,6 +47,7 @@
 #include "platform/platform_timeline.h"
 #include "platform/platform_trace.h"
 #include "platform/run_control.h"
+#include "platform/run_progress.h"
 #include "streaming/gateway.h"
 #include "sync/group_sync.h"
 #include "tile/tile.h"
@@ -57,7 +58,8 @@ namespace ipusim::platform {
 struct PlatformOptions {
   ConsoleMode console = ConsoleMode::Tagged;
   std::FILE* console_out = stdout;  // null: count console lines, print none
-  std::string itrace_path;          // non-empty: trace every retired instruction there
+  std::string itrace_path;          // non-empty: trace retired instructions there
+  TraceFilter itrace_filter;        // which tiles, threads and cycles (default: all)
   // Disassembler for the trace (the ISS's); required when itrace_path is set.
   InstructionTrace::Disassembler disassemble;
   unsigned host_threads = 1;        // >= 1: threads computing tiles (the kernel's included)
@@ -68,6 +70,13 @@ struct PlatformOptions {
   // Faults injected on the IPU-Links (`--link-faults`; docs/links.md): when set, replaces
   // the config's `link_faults`.
   std::optional<links::FaultPlan> link_faults;
+  // run(): how far it has got, between the engine's batches, at most once per period
+  // (run_progress.h); unset: never.
+  ProgressReport progress;
+  double progress_period_seconds = 0.25;
+  // Called before console lines are printed (set when the progress display shares a
+  // terminal with the console: it blanks its line, and redraws at its next report).
+  std::function<void()> progress_hide;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its
@@ -126,6 +135,7 @@ struct TileResult {
 
 struct RunResult {
   std::vector<TileResult> tiles;  // every loaded tile, in (ipu, tile) order
+  bool tile_supersteps_kept = false;  // tiles[].supersteps hold the records (per_tile_supersteps_max)
   uint32_t ipus = 0;              // IPUs with at least one loaded tile
   uint64_t tile_cycles = 0;       // max over tiles
   double simulated_seconds = 0;   // tile_cycles at the tile clock
@@ -306,6 +316,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // tile that arrived by the end).
   std::vector<Problem> stop_problems(const StopRequest& stop) const;
   void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
+  void set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index);
+  RunProgress progress(double host_seconds) const;  // platform_progress.cpp
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;

@@ -33,6 +33,7 @@ void ConsoleCollector::print_buffered() {
   std::sort(buffer_.begin(), buffer_.end(), [](const Line& a, const Line& b) {
     return std::tie(a.stamp, a.ipu, a.tile, a.seq) < std::tie(b.stamp, b.ipu, b.tile, b.seq);
   });
+  if (out_ && !buffer_.empty() && before_print_) before_print_();
   for (const Line& l : buffer_) {
     if (sink_) {
       sink_(l.ipu, l.tile, l.thread, l.text);

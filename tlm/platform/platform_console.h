@@ -48,6 +48,9 @@ class ConsoleCollector {
   // Prints what is buffered, then sends later lines to `sink` rather than `out` (empty:
   // back to `out`).
   void set_sink(Sink sink);
+  // Called (under the collector's lock) before lines are printed: a progress line on
+  // the same terminal blanks itself first (PlatformOptions::progress_hide).
+  void set_before_print(std::function<void()> hook) { before_print_ = std::move(hook); }
   uint64_t lines() const { return lines_; }
 
   // The text printed for one line, newline included.
@@ -66,6 +69,7 @@ class ConsoleCollector {
   std::FILE* out_;
   Sink sink_;
   ConsoleMode mode_;
+  std::function<void()> before_print_;
   std::mutex mutex_;
   std::vector<Line> buffer_;
   uint64_t latest_stamp_ = 0;

@@ -20,6 +20,7 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
     ++loaded_;
     ++domain_.loaded;
   }
+  set_tile_trace(tile, ipu, tile_index);
   tile.boot(std::move(program), *engine_, *this);
 }
 
