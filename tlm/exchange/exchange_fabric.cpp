@@ -195,7 +195,9 @@ std::vector<Problem> ExchangeFabric::cross_ipu_errors(const std::vector<Entry>& 
                           first + e.tile, config_.ipu, send ? "sends" : "expects", p.len, send ? "to" : "from",
                           peer, peer / config_.tiles, p.pc));
           x.pc = p.pc;
-          x.peer = Problem::Peer{peer / config_.tiles, peer % config_.tiles};
+          x.peer.emplace();
+          x.peer->ipu = peer / config_.tiles;
+          x.peer->tile = peer % config_.tiles;
           out.push_back(std::move(x));
         }
     }

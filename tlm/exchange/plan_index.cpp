@@ -21,7 +21,12 @@ void ErrorList::add(std::string kind, uint32_t tile, uint32_t pc, uint32_t peer,
     p.tile = tile % tiles_per_ipu_;
     p.pc = pc;
   }
-  if (peer != kNoTile) p.peer = Problem::Peer{peer / tiles_per_ipu_, peer % tiles_per_ipu_, peer_pc};
+  if (peer != kNoTile) {
+    p.peer.emplace();
+    p.peer->ipu = peer / tiles_per_ipu_;
+    p.peer->tile = peer % tiles_per_ipu_;
+    p.peer->pc = peer_pc;
+  }
   p.detail = std::move(detail);
   out_.push_back(std::move(p));
 }

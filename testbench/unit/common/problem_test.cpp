@@ -63,7 +63,9 @@ TEST(ProblemText, CopyProblemIsLocatedThenDescribed) {
 TEST(ProblemText, ExchangeProblemIsItsSentence) {
   Problem p = located(ProblemCode::Exchange, 3, Problem::kNone, 0x40120,
                       "tile 3 sends 64 bytes to tile 7 (pc 0x00040120) but tile 7 posts no receive from tile 3");
-  p.peer = Problem::Peer{0, 7};
+  p.peer.emplace();
+  p.peer->ipu = 0;
+  p.peer->tile = 7;
   EXPECT_EQ(to_text(p), p.detail);
 }
 
