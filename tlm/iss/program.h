@@ -61,6 +61,8 @@ class Program {
   };
 
   const DecodedCode& decoded() const { return *decoded_; }
+  // Every symbol of the ELF's symbol table (sorted by name; empty for from_image).
+  const std::vector<Symbol>& symbols() const { return symbols_; }
 
  private:
   Program();

@@ -4,7 +4,10 @@
 // (ipu, tile) with a non-zero code, clamped to 1..255; 3 for a fault or a sync deadlock
 // ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
-// from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main()).
+// from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main());
+// 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
+// (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
+// then the tiles still running).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +43,7 @@ struct RunOptions {
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
   std::vector<std::string> link_faults;
+  StopOptions stop;
   bool quiet = false;
 };
 
@@ -58,6 +62,7 @@ void write_effective_config(const std::string& json_path, const config::SystemCo
 }
 
 int run(const RunOptions& o) {
+  const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
   const config::SystemConfig system = config::load_system(o.config);
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
@@ -90,6 +95,7 @@ int run(const RunOptions& o) {
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
   platform::Platform& platform = *new platform::Platform(system, options);
+  platform.budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
   platform.load(program, selection);
   const double elaboration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
@@ -100,7 +106,14 @@ int run(const RunOptions& o) {
   report.tile_selection = selection.to_string();
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
-  report.result = platform.run();
+  report.stop_options = o.stop;
+  {
+    // During the run Ctrl-C and the timeout (counted from here) stop it where simulated
+    // time is, and the report below, the JSON and the --trace file are still written.
+    RunInterrupts interrupts(platform.budget(), timeout);
+    report.result = platform.run();
+    report.stop_reason = stop_reason(report.result, interrupts.timed_out());
+  }
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
@@ -114,6 +127,8 @@ int run(const RunOptions& o) {
   } else if (result.deadlock) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.deadlock).c_str());
     report.exit_code = kFaultStatus;
+  } else if (result.stopped) {
+    report.exit_code = report_stop(result, report.stop_reason, timeout, stderr);
   } else {
     report.exit_code = result.exit_status();
   }
@@ -156,6 +171,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
       ->allow_extra_args(false)
       ->delimiter(';');
+  cmd->add_option("--max-cycles", o->stop.max_cycles,
+                  "cycle budget: no tile issues at or after tile cycle N and the run ends there "
+                  "(exit 4, naming the tiles still running); exact on every --threads")
+      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
+  cmd->add_option("--max-instructions", o->stop.max_instructions,
+                  "instruction budget: the run ends after the compute batch in which all tiles "
+                  "together reach N instructions (exit 4); exact on every --threads")
+      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
+  cmd->add_option("--timeout", o->stop.timeout,
+                  "wall-clock limit in seconds (decimal): the run ends where simulated time is "
+                  "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }

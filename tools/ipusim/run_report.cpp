@@ -193,6 +193,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   for (const Problem& e : res.exchange_errors) j["exchange_errors"].push_back(to_text(e));
   const Problem* error = res.error();
   j["error"] = error ? problem_json(*error) : nlohmann::ordered_json(nullptr);
+  add_stop_json(j, res, r.stop_reason, r.stop_options);
   if (res.tiles.size() <= kJsonPerTileLimit) {
     nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
     for (const auto& t : res.tiles) per_tile.push_back(tile_entry(t));
