@@ -86,7 +86,9 @@ class DeviceImpl {
   const Elf& program_on(uint32_t ipu, uint32_t tile) const;
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
-  RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
+  // At `deadline`: TimeoutError, the run going on, or (abort_at_deadline) aborted first.
+  RunResult run_locked(const RunOptions& options, std::chrono::steady_clock::time_point deadline,
+                       bool abort_at_deadline);
   RunStats read_stats();
   std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
