@@ -210,6 +210,7 @@ void Platform::tile_paused(const tile::Tile& tile) {
 }
 
 void Platform::batch_ended() {
+  if (!budget_.acts_after_batch()) return;  // the common case: one test per batch
   if (auto r = budget_.batch_ended(budget_.counts_instructions() ? total_instructions() : 0, now_cycle()))
     domain_.control->request(*r);
 }

@@ -86,6 +86,8 @@ class RunBudget {
   std::optional<StopRequest> batch_ended(uint64_t total, uint64_t now);
   // Whether batch_ended needs the total (an instruction budget is set).
   bool counts_instructions() const { return limits_.max_instructions != 0; }
+  // Whether batch_ended can ask for anything now (else its caller skips it).
+  bool acts_after_batch() const { return counts_instructions() || (end_on_interrupt_ && interrupted()); }
 
   // The problem record of a stop this budget asked for (kind Budget or Interrupted):
   // code BUDGET or INTERRUPTED, the first running tile named, `running` counted.

@@ -107,13 +107,12 @@ int run(const RunOptions& o) {
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
   report.stop_options = o.stop;
-  {
-    // During the run Ctrl-C and the timeout (counted from here) stop it where simulated
-    // time is, and the report below, the JSON and the --trace file are still written.
-    RunInterrupts interrupts(platform.budget(), timeout);
-    report.result = platform.run();
-    report.stop_reason = stop_reason(report.result, interrupts.timed_out());
-  }
+  // From here Ctrl-C and the timeout (counted from here) stop the run where simulated time
+  // is, and the report below, the JSON and the --trace file are still written (a Ctrl-C
+  // while they are, too: only a second one kills).
+  RunInterrupts interrupts(platform.budget(), timeout);
+  report.result = platform.run();
+  report.stop_reason = stop_reason(report.result, interrupts.timed_out());
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
