@@ -58,6 +58,27 @@ TEST_P(Abort, AbortStopsAnEndlessLoopAndTheDeviceRunsAgain) {
   expect_device_runs_a_kernel(*dev);
 }
 
+// The must-show on a full GC200: tile 3 of 1472 loops; abort() stops it, then another
+// program runs to a clean halt on every tile.
+TEST_P(Abort, AbortStopsAnEndlessLoopOnAFullGc200) {
+  auto dev = open("configs/gc200.yaml");
+  dev->load(endless());
+  auto run = dev->run_async();
+  std::this_thread::sleep_for(500ms);
+  ASSERT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING));
+  const auto t0 = Clock::now();
+  dev->abort();
+  ASSERT_EQ(run.wait_for(kPrompt), std::future_status::ready) << "abort did not stop the looping tile";
+  EXPECT_LT(seconds_since(t0), 10.0);
+  EXPECT_THROW(run.get(), ipudrv::DeviceStateError);
+  dev->load(elf("hello.elf"));
+  const auto r = dev->run(0, 60s);
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.stats.booted_tiles, 1472u);
+  EXPECT_GT(r.stats.instructions, 1472u * 50u) << "every tile ran hello";
+}
+
 TEST_P(Abort, AbortEndsARunPausedInStreamWait) {
   auto dev = open("configs/test/tiny4x2_smem.yaml");
   dev->load(elf("device_api/stream_xform.elf"));  // reads host stream 0: nobody fills it
