@@ -125,6 +125,34 @@ TEST_P(Abort, CycleBudgetNamesTheLoopingTile) {
   expect_device_runs_a_kernel(*dev);
 }
 
+TEST_P(Abort, InstructionBudgetNamesTheLoopingTile) {
+  auto dev = open("configs/test/tiny4.yaml");
+  dev->load(endless());
+  const auto info = expect_error<ipudrv::BudgetError>(
+      [&] { dev->run(ipudrv::RunOptions{.max_instructions = 100000}); }, "budget of 100000 instructions");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->code, uint32_t(IPU_ERR_BUDGET));
+  EXPECT_EQ(info->kind, "instruction budget");
+  EXPECT_EQ(info->tile, 3u);
+  EXPECT_GE(dev->stats().instructions, 100000u);
+  expect_device_runs_a_kernel(*dev);
+}
+
+// reset() of a spinning run: prompt, and the device is IDLE (nothing booted).
+TEST_P(Abort, ResetStopsAnEndlessLoop) {
+  auto dev = open("configs/test/tiny4.yaml");
+  dev->load(endless());
+  start_raw(*dev);
+  std::this_thread::sleep_for(200ms);
+  ASSERT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING));
+  const auto t0 = Clock::now();
+  dev->reset();
+  EXPECT_EQ(wait_state(*dev, IPU_STATE_IDLE), uint32_t(IPU_STATE_IDLE));
+  EXPECT_LT(seconds_since(t0), 10.0);
+  EXPECT_EQ(dev->stats().booted_tiles, 0u);
+  expect_device_runs_a_kernel(*dev);
+}
+
 // Closing never waits on a spinning tile: with no call in flight, and with a run in flight.
 TEST_P(Abort, ClosingADeviceWithSpinningTilesIsPrompt) {
   {
