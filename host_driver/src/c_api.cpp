@@ -44,6 +44,7 @@ int status_of(const ipudrv::Error& e) {
   if (dynamic_cast<const DmaError*>(&e)) return IPUDRV_E_DMA;
   if (dynamic_cast<const BootError*>(&e)) return IPUDRV_E_BOOT;
   if (dynamic_cast<const DeviceStateError*>(&e)) return IPUDRV_E_STATE;
+  if (dynamic_cast<const BudgetError*>(&e)) return IPUDRV_E_BUDGET;
   if (dynamic_cast<const RegisterError*>(&e)) return IPUDRV_E_REGISTER;
   return IPUDRV_E_OTHER;
 }
@@ -128,6 +129,7 @@ const char* ipudrv_status_name(int s) {
     case IPUDRV_E_STATE: return "STATE";
     case IPUDRV_E_REGISTER: return "REGISTER";
     case IPUDRV_E_OTHER: return "OTHER";
+    case IPUDRV_E_BUDGET: return "BUDGET";
   }
   return "UNKNOWN";
 }
@@ -234,10 +236,9 @@ int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id) {
   return guarded([&] { checked(dev).disconnect_stream(id); });
 }
 
-int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* o) {
-  return guarded([&] {
-    const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : std::chrono::milliseconds::max();
-    const ipudrv::RunResult r = checked(dev).run(supersteps, timeout);
+namespace {
+
+void fill_result(const ipudrv::RunResult& r, ipudrv_run_result* o) {
     if (o) {
       *o = {};
       o->halted = r.state == ipudrv::RunState::kHalted;
@@ -246,6 +247,26 @@ int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipu
       o->exchange_bytes = r.stats.exchange_bytes, o->sim_time_ns = r.stats.sim_time_ns;
       o->supersteps = r.stats.supersteps, o->stream_services = r.stream_services;
     }
+}
+
+}  // namespace
+
+int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* o) {
+  return guarded([&] {
+    const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : std::chrono::milliseconds::max();
+    fill_result(checked(dev).run(supersteps, timeout), o);
+  });
+}
+
+int ipudrv_run_with(ipudrv_device* dev, const ipudrv_run_options* options, ipudrv_run_result* o) {
+  return guarded([&] {
+    const ipudrv_run_options& c = *need(options, "options");
+    ipudrv::RunOptions r;
+    r.supersteps = c.supersteps;
+    r.max_cycles = c.max_cycles;
+    r.max_instructions = c.max_instructions;
+    if (c.timeout_ms) r.timeout = std::chrono::milliseconds(c.timeout_ms);
+    fill_result(checked(dev).run(r), o);
   });
 }
 

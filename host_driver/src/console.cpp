@@ -104,9 +104,10 @@ void DeviceImpl::deliver_console(bool all) {
   irq.fire();
 }
 
-RunResult DeviceImpl::run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline) {
+RunResult DeviceImpl::run_locked(const RunOptions& options, std::chrono::steady_clock::time_point deadline,
+                                 bool abort_at_deadline) {
   Collection collection(*this);
-  RunResult result = run_loop(supersteps, deadline);
+  RunResult result = run_loop(options, deadline, abort_at_deadline);
   collection.finish();
   return result;
 }

@@ -88,7 +88,9 @@ class DeviceImpl {
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
   // A run, with the console collected while it goes on and delivered before it returns.
-  RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
+  // At `deadline`: TimeoutError, the run going on, or (abort_at_deadline) aborted first.
+  RunResult run_locked(const RunOptions& options, std::chrono::steady_clock::time_point deadline,
+                       bool abort_at_deadline);
   RunStats read_stats();
   std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
@@ -119,7 +121,8 @@ class DeviceImpl {
   void deliver_console(bool all);
 
  private:
-  RunResult run_loop(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
+  RunResult run_loop(const RunOptions& options, std::chrono::steady_clock::time_point deadline,
+                     bool abort_at_deadline);
   uint32_t serve_stream_wait(uint32_t board);
   void drain_d2h_streams();
   uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline);

@@ -54,6 +54,8 @@ void throw_device_error(const std::string& context, const DeviceErrorInfo& info)
     case IPU_ERR_BOOT: throw BootError(what, info);
     case IPU_ERR_REG: throw RegisterError(what, info);
     case IPU_ERR_STATE: throw DeviceStateError(what, info);
+    case IPU_ERR_BUDGET:
+    case IPU_ERR_INTERRUPTED: throw BudgetError(what, info);
   }
   throw Error(what, info);
 }

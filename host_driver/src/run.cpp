@@ -122,7 +122,9 @@ void DeviceImpl::drain_d2h_streams() {
     }
 }
 
-RunResult DeviceImpl::run_loop(uint32_t supersteps, std::chrono::steady_clock::time_point deadline) {
+RunResult DeviceImpl::run_loop(const RunOptions& options, std::chrono::steady_clock::time_point deadline,
+                               bool abort_at_deadline) {
+  const uint32_t supersteps = options.supersteps;
   const uint32_t state = read_state();
   if (state == IPU_STATE_IDLE) throw UsageError("run: no program loaded (the device is IDLE)");
   if (state == IPU_STATE_HALTED) throw UsageError("run: every tile has halted; reset() and load() to run again");
@@ -147,10 +149,30 @@ RunResult DeviceImpl::run_loop(uint32_t supersteps, std::chrono::steady_clock::t
     // Every board writes RUN: the run starts when the last one has (docs/host_if.md).
     for (auto& b : boards) {
       b->t->write32(IPU_REG_RUN_SUPERSTEPS, budget);
+      // Taken at a RUN from READY only: a paused run keeps the budgets it started with.
+      b->t->write32(IPU_REG_RUN_MAX_CYCLES_LO, uint32_t(options.max_cycles));
+      b->t->write32(IPU_REG_RUN_MAX_CYCLES_HI, uint32_t(options.max_cycles >> 32));
+      b->t->write32(IPU_REG_RUN_MAX_INSTRUCTIONS_LO, uint32_t(options.max_instructions));
+      b->t->write32(IPU_REG_RUN_MAX_INSTRUCTIONS_HI, uint32_t(options.max_instructions >> 32));
       b->t->write32(IPU_REG_IRQ_STATUS, IPU_IRQ_STATUS_RUN_DONE_MASK | IPU_IRQ_STATUS_ERROR_MASK);
     }
     for (auto& b : boards) b->t->write32(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
-    const uint32_t end = wait_run_done(deadline);
+    uint32_t end = 0;
+    try {
+      end = wait_run_done(deadline);
+    } catch (const TimeoutError&) {
+      if (!abort_at_deadline) throw;  // run(supersteps, timeout): the run goes on
+      // The run ends where it is (tiles stop within milliseconds, even in an endless
+      // loop); wait for that, with a deadline of its own, so the device is settled.
+      boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+      const auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      try {
+        wait_run_done(settle);
+      } catch (const TimeoutError&) {
+      }
+      throw TimeoutError("run: not finished within the timeout: aborted (the device is in ERROR; reset() or load() "
+                         "to run again)");
+    }
     if (end == IPU_STATE_STREAM_WAIT) {
       // The run paused where the first copy began to wait; simulated time stands still
       // while every board's waiting stream is served.
@@ -178,22 +200,44 @@ RunResult DeviceImpl::run_loop(uint32_t supersteps, std::chrono::steady_clock::t
   return result;
 }
 
-RunResult Device::run(uint32_t supersteps, std::chrono::milliseconds timeout) {
-  auto lock = impl_->lock_api("run");
+namespace {
+
+std::chrono::steady_clock::time_point deadline_after(std::chrono::milliseconds timeout) {
   const auto now = std::chrono::steady_clock::now();
-  const auto deadline = timeout >= std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::steady_clock::time_point::max() - now)
-                            ? std::chrono::steady_clock::time_point::max()
-                            : now + timeout;
+  return timeout >= std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::time_point::max() - now)
+             ? std::chrono::steady_clock::time_point::max()
+             : now + timeout;
+}
+
+}  // namespace
+
+RunResult Device::run(const RunOptions& options) {
+  auto lock = impl_->lock_api("run");
+  if (options.timeout.count() <= 0)
+    throw UsageError("run: RunOptions::timeout " + std::to_string(options.timeout.count()) + " ms: must be positive");
+  const auto deadline = deadline_after(options.timeout);
   impl_->running = true;
   struct Clear {
     std::atomic<bool>& f;
     ~Clear() { f = false; }
   } clear{impl_->running};
-  return impl_->run_locked(supersteps, deadline);
+  return impl_->run_locked(options, deadline, /*abort_at_deadline=*/true);
 }
 
-std::future<RunResult> Device::run_async(uint32_t supersteps) {
+RunResult Device::run(uint32_t supersteps, std::chrono::milliseconds timeout) {
+  auto lock = impl_->lock_api("run");
+  const auto deadline = deadline_after(timeout);
+  impl_->running = true;
+  struct Clear {
+    std::atomic<bool>& f;
+    ~Clear() { f = false; }
+  } clear{impl_->running};
+  return impl_->run_locked(RunOptions{.supersteps = supersteps}, deadline, /*abort_at_deadline=*/false);
+}
+
+std::future<RunResult> Device::run_async(uint32_t supersteps) { return run_async(RunOptions{.supersteps = supersteps}); }
+
+std::future<RunResult> Device::run_async(const RunOptions& options) {
   // Take the API lock here so that a call right after run_async sees the device busy,
   // then hand it to the run's thread.
   auto lock = impl_->lock_api("run_async");
@@ -202,9 +246,10 @@ std::future<RunResult> Device::run_async(uint32_t supersteps) {
   impl_->running = true;
   std::promise<RunResult> promise;
   auto future = promise.get_future();
-  impl_->async_run = std::thread([this, supersteps, lock = std::move(lock), promise = std::move(promise)]() mutable {
+  const auto deadline = deadline_after(options.timeout);
+  impl_->async_run = std::thread([this, options, deadline, lock = std::move(lock), promise = std::move(promise)]() mutable {
     try {
-      promise.set_value(impl_->run_locked(supersteps, std::chrono::steady_clock::time_point::max()));
+      promise.set_value(impl_->run_locked(options, deadline, /*abort_at_deadline=*/true));
     } catch (...) {
       promise.set_exception(std::current_exception());
     }

@@ -82,6 +82,10 @@ std::string body(const Problem& p) {
       return out;
     }
     case ProblemCode::Deadlock: return deadlock(p, kListed, kListed) + (p.waiters.empty() && p.absent.empty() ? located_pcs(p) : "");
+    case ProblemCode::Budget:
+    case ProblemCode::Interrupted:
+      // Which budget and how many tiles still run, then the first of them.
+      return p.has_tile() ? p.detail + "; the first: " + where(p) : p.detail;
     default: break;
   }
   // A host stream nobody serves in a run without a host: the stream leads.

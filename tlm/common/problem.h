@@ -35,6 +35,8 @@ enum class ProblemCode : uint32_t {
   Reg = IPU_ERR_REG,
   State = IPU_ERR_STATE,
   StreamOverflow = IPU_ERR_STREAM_OVERFLOW,
+  Budget = IPU_ERR_BUDGET,
+  Interrupted = IPU_ERR_INTERRUPTED,
 };
 
 // "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN":

@@ -38,6 +38,9 @@ void DeviceModel::stop() {
     if (stopping_) return;
     stopping_ = true;
   }
+  // A batch whose tile loops for ever ends at the tiles' next quantum (RunBounds'
+  // interrupt), so the model thread can be joined; the run is never resumed.
+  if (platform_) platform_->budget().interrupt();
   attention_.store(true, std::memory_order_release);
   cv_.notify_all();
   tick_cv_.notify_all();

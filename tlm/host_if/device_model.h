@@ -36,8 +36,8 @@ class DeviceModel {
   DeviceModel(const config::SystemConfig& config, const ModelOptions& options);
 
   // Stops and joins the model thread and the ticker. The model thread stops at the next
-  // point it can: idle, or between two batches of a run (a batch that never ends, a tile
-  // in an endless loop without a sync, cannot be interrupted). Calls queued before run
+  // point it can: idle, or between two batches of a run (the interrupt flag of the
+  // platform's budget ends a batch whose tile loops for ever). Calls queued before run
   // first; after it, run_on_model() and wake() do nothing. The model itself stays: see
   // ModelOwner (model_session.cpp).
   void stop();

@@ -162,6 +162,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   // The register mirror (domain_.mutex; STATE is the domain's).
   std::mutex& mutex_;
   uint32_t run_supersteps_ = 0;
+  std::array<uint32_t, 4> run_max_{};  // RUN_MAX_CYCLES_LO / HI, RUN_MAX_INSTRUCTIONS_LO / HI
   std::array<uint32_t, 6> boot_regs_{};
   uint32_t irq_status_ = 0, irq_mask_ = 0;
   platform::BoardStats stats_;

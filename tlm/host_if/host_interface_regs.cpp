@@ -81,6 +81,10 @@ uint32_t HostInterface::read_locked(uint32_t offset) {
       return v;
     }
     case IPU_REG_RUN_SUPERSTEPS: return run_supersteps_;
+    case IPU_REG_RUN_MAX_CYCLES_LO: return run_max_[0];
+    case IPU_REG_RUN_MAX_CYCLES_HI: return run_max_[1];
+    case IPU_REG_RUN_MAX_INSTRUCTIONS_LO: return run_max_[2];
+    case IPU_REG_RUN_MAX_INSTRUCTIONS_HI: return run_max_[3];
     case IPU_REG_EXIT_CODE: return uint32_t(stats_.exit_code);
     case IPU_REG_CYCLES_LO: return pair(stats_.cycles, IPU_REG_CYCLES_HI);
     case IPU_REG_CYCLES_HI: return latched(offset, stats_.cycles);
@@ -165,6 +169,10 @@ void HostInterface::write_locked(uint32_t offset, uint32_t value) {
   switch (offset) {
     case IPU_REG_CTRL: ctrl_locked(value); return;
     case IPU_REG_RUN_SUPERSTEPS: run_supersteps_ = value; return;
+    case IPU_REG_RUN_MAX_CYCLES_LO: run_max_[0] = value; return;
+    case IPU_REG_RUN_MAX_CYCLES_HI: run_max_[1] = value; return;
+    case IPU_REG_RUN_MAX_INSTRUCTIONS_LO: run_max_[2] = value; return;
+    case IPU_REG_RUN_MAX_INSTRUCTIONS_HI: run_max_[3] = value; return;
     case IPU_REG_BOOT_IPU: boot_regs_[0] = value; return;
     case IPU_REG_BOOT_TILE_FIRST: boot_regs_[1] = value; return;
     case IPU_REG_BOOT_TILE_COUNT: boot_regs_[2] = value; return;
@@ -232,7 +240,9 @@ void HostInterface::ctrl_locked(uint32_t value) {
     return;
   }
   if (value == IPU_CTRL_RUN_MASK) {
-    domain_.run_locked(board_, run_supersteps_);
+    domain_.run_locked(board_, run_supersteps_,
+                       {.max_cycles = uint64_t(run_max_[1]) << 32 | run_max_[0],
+                        .max_instructions = uint64_t(run_max_[3]) << 32 | run_max_[2]});
     return;
   }
   if (value == IPU_CTRL_ABORT_MASK) {
@@ -337,6 +347,7 @@ void HostInterface::detach_host() {
   std::lock_guard<std::mutex> lock(mutex_);
   irq_mask_ = 0;
   run_supersteps_ = 0;
+  run_max_ = {};
   trace_path_.clear();
   domain_.set_link_faults_locked(platform_.initial_link_faults());  // the config's, for the next session
   boot_regs_ = {};

@@ -27,7 +27,11 @@ void RunDomain::queue(Command c) {
   if (wake_) wake_();
 }
 
+// The interrupt flag pauses every tile at its next quantum, from this (the host's)
+// thread: a model thread inside a batch whose tile loops for ever gets out of it, and takes
+// the RESET or ABORT queued here. The model clears the flag when it has acted on them.
 void RunDomain::reset_locked() {
+  platform_.budget().interrupt();
   ++reset_epoch;
   state = IPU_STATE_IDLE;
   std::fill(joined_.begin(), joined_.end(), 0);
@@ -38,7 +42,7 @@ void RunDomain::reset_locked() {
 
 // A run starts when every board has written CTRL.RUN: until then the boards that did read
 // RUNNING and nothing runs (a host driving one board of several waits for the others).
-void RunDomain::run_locked(uint32_t board, uint32_t supersteps) {
+void RunDomain::run_locked(uint32_t board, uint32_t supersteps, const platform::RunLimits& limits) {
   const bool pending = state == IPU_STATE_RUNNING && std::ranges::any_of(joined_, [](uint8_t j) { return j != 0; });
   const bool resume = state == IPU_STATE_PAUSED || state == IPU_STATE_STREAM_WAIT;
   if (state != IPU_STATE_READY && !resume && !(pending && !joined_.at(board))) {
@@ -52,16 +56,22 @@ void RunDomain::run_locked(uint32_t board, uint32_t supersteps) {
   }
   if (!pending) {
     join_resumes_ = resume;
+    joined_limits_ = {};
     state = IPU_STATE_RUNNING;
     for (HostInterface* b : boards_) b->stream_wait_ = {};  // meaningful in STREAM_WAIT only
   }
   joined_.at(board) = 1;
   joined_supersteps_.at(board) = supersteps;
+  // The tightest budget of the boards' (0: none); the driver writes the same to each.
+  const auto tighter = [](uint64_t a, uint64_t b) { return a == 0 ? b : b == 0 ? a : std::min(a, b); };
+  joined_limits_.max_cycles = tighter(joined_limits_.max_cycles, limits.max_cycles);
+  joined_limits_.max_instructions = tighter(joined_limits_.max_instructions, limits.max_instructions);
   if (!std::ranges::all_of(joined_, [](uint8_t j) { return j != 0; })) return;
   Command c{Command::Kind::Run};
   c.board = board;
   c.resume = join_resumes_;
   c.supersteps = joined_supersteps_;
+  c.limits = joined_limits_;
   std::fill(joined_.begin(), joined_.end(), 0);
   queue(std::move(c));
 }
@@ -80,6 +90,7 @@ void RunDomain::abort_locked(uint32_t board) {
     }
     return;
   }
+  platform_.budget().interrupt();  // see reset_locked
   Command c{Command::Kind::Abort};
   c.board = board;
   queue(std::move(c));
@@ -155,8 +166,9 @@ void RunDomain::apply(const Command& c) {
   switch (c.kind) {
     case Command::Kind::Reset:
       if (hold_ && running_) hold_->run_ended();
-      running_ = still_ = false;
+      running_ = still_ = paused_ = false;
       platform_.reset_run();
+      platform_.budget().clear_interrupt();  // every tile it paused is unbooted
       ++model_epoch_;
       for (HostInterface* b : boards_) b->model_reset();
       return;
@@ -171,7 +183,7 @@ void RunDomain::apply(const Command& c) {
       std::vector<uint32_t> limits;  // by system IPU: its board's RUN_SUPERSTEPS
       const uint32_t per_board = platform_.config().board.ipus;
       for (uint32_t s : c.supersteps) limits.insert(limits.end(), per_board, s);
-      still_ = false;
+      still_ = paused_ = false;
       if (c.resume) {
         for (HostInterface* b : boards_) b->gateway_.hold_streams(false);  // waiting copies look again
         platform_.continue_run(limits);
@@ -182,6 +194,7 @@ void RunDomain::apply(const Command& c) {
           faults.swap(next_faults_);
         }
         if (faults) platform_.set_link_faults(*faults);
+        platform_.budget().set_limits(c.limits);  // for the whole program's run, pauses included
         platform_.start_run(limits, trace_path());
         if (hold_) hold_->run_started();
       }
@@ -191,14 +204,18 @@ void RunDomain::apply(const Command& c) {
     case Command::Kind::Abort: {
       Problem e;
       e.code = ProblemCode::State;
-      if (!running_) {
+      // Tiles paused by the interrupt stay paused: frozen below, or unbooted by a RESET.
+      platform_.budget().clear_interrupt();
+      if (!running_ && !paused_) {
         e.detail = "CTRL.ABORT with no run in progress";
         board.record(e);
         return;
       }
+      // Running, or paused (supersteps done, or a host stream to serve): ends either way.
       platform_.freeze();
       platform_.finish_run();
-      running_ = false;
+      platform_.flush_console();
+      running_ = still_ = paused_ = false;
       e.detail = fmt::format("aborted: CTRL.ABORT (board {}) during the run", c.board);
       record_all(e);
       end_run(IPU_STATE_ERROR);
@@ -245,6 +262,9 @@ void RunDomain::after_simulate(bool starved) {
     for (HostInterface* b : boards_) b->update_sim_time();
     return;
   }
+  // A RESET or ABORT is queued and its interrupt paused the tiles: they say nothing about
+  // the run (a kernel that starved for it is no deadlock); the command ends it.
+  if (platform_.budget().interrupted()) return;
   const platform::RunOutcome out = platform_.outcome(starved);
   using Kind = platform::RunOutcome::Kind;
   switch (out.kind) {
@@ -253,6 +273,7 @@ void RunDomain::after_simulate(bool starved) {
       return;
     case Kind::Paused:
       running_ = false;
+      paused_ = true;
       platform_.flush_console();
       end_run(IPU_STATE_PAUSED);
       return;
@@ -266,7 +287,7 @@ void RunDomain::after_simulate(bool starved) {
       // Held until CTRL.RUN: the host's DMA changes the FIFO levels, nothing else does,
       // and simulated time stands still (still_) while the host serves them.
       running_ = false;
-      still_ = true;
+      still_ = paused_ = true;
       for (uint32_t b = 0; b < boards_.size(); ++b) {
         boards_[b]->gateway_.hold_streams(true);
         boards_[b]->set_stream_wait(b < out.streams.size() ? out.streams[b] : std::nullopt);

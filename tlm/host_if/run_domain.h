@@ -50,6 +50,7 @@ struct Command {
   uint32_t board = 0;                  // the board written (Run, Reset: every board)
   bool resume = false;                 // Run: from PAUSED / STREAM_WAIT
   std::vector<uint32_t> supersteps{};  // Run: each board's RUN_SUPERSTEPS
+  platform::RunLimits limits{};        // Run from READY: the boards' RUN_MAX_* (the tightest)
   std::array<uint32_t, 6> boot{};      // Boot: BOOT_IPU .. BOOT_CODE_SIZE
   Doorbell doorbell{};                 // Kick
 };
@@ -83,7 +84,7 @@ class RunDomain {
   void queue(Command c);
   // CTRL written to `board` (RESET, RUN or ABORT; validated by the caller).
   void reset_locked();
-  void run_locked(uint32_t board, uint32_t supersteps);
+  void run_locked(uint32_t board, uint32_t supersteps, const platform::RunLimits& limits = {});
   void abort_locked(uint32_t board);
   // The model is up to date with the host's RESETs (its updates may land).
   bool current_locked() const { return reset_epoch == model_epoch_; }
@@ -128,12 +129,14 @@ class RunDomain {
   std::vector<uint8_t> joined_;           // mutex: CTRL.RUN written, by board
   std::vector<uint32_t> joined_supersteps_;  // mutex: their RUN_SUPERSTEPS
   bool join_resumes_ = false;             // mutex: the joined run continues a paused one
+  platform::RunLimits joined_limits_;     // mutex: the tightest RUN_MAX_* of the boards joined
   std::optional<links::FaultPlan> next_faults_;  // mutex: for the next RUN from READY
   std::vector<LinkFigures> links_;        // mutex: as of the last stop
   // Model thread.
   uint64_t model_epoch_ = 0;
   bool running_ = false;
   bool still_ = false;
+  bool paused_ = false;  // the run ended PAUSED or STREAM_WAIT: an ABORT still ends it
 };
 
 }  // namespace ipusim::host_if

@@ -68,6 +68,8 @@ class Program {
   };
 
   const DecodedCode& decoded() const { return *decoded_; }
+  // Every symbol of the ELF's symbol table (sorted by name; empty for from_image).
+  const std::vector<Symbol>& symbols() const { return symbols_; }
 
   // Where `pc` is in the program's source (function, file:line: iss/source_map.h), from
   // the ELF it was loaded from; the map is built on the first call (any thread, once).

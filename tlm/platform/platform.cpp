@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "platform/pc_function.h"
+
 namespace ipusim::platform {
 namespace {
 
@@ -122,6 +124,11 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
       ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
   }
+  // Every tile runs with the budget's bounds: without limits they cost a test per
+  // quantum, and the interrupt flag lets a host stop a tile in an endless loop.
+  for (auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).set_bounds(budget_.bounds());
+  engine_->set_batch_end([this] { batch_ended(); });
 }
 
 Platform::~Platform() = default;
@@ -202,6 +209,59 @@ void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRec
     tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
 
+void Platform::tile_paused(const tile::Tile& tile) {
+  if (tile.pause().pause == iss::PauseReason::Probe) return;  // a debugger's, when there is one
+  budget_.tile_paused(tile);
+}
+
+void Platform::batch_ended() {
+  if (!budget_.acts_after_batch()) return;  // the common case: one test per batch
+  if (auto r = budget_.batch_ended(budget_.counts_instructions() ? total_instructions() : 0, now_cycle()))
+    domain_.control->request(*r);
+}
+
+uint64_t Platform::now_cycle() const {
+  TileClock clock(config_.board.chip.clock_hz);
+  clock.set_epoch(&domain_.epoch);
+  return clock.cycle_at(sc_core::sc_time_stamp());
+}
+
+// A tile paused at a bound has computed up to its pause, not only to its last stop.
+uint64_t Platform::cycles_reached(const tile::Tile& tile, uint64_t end_cycle) {
+  const uint64_t c = tile.cycles_at(end_cycle);
+  return tile.paused() ? std::max(c, std::min(tile.pause().pause_cycle, end_cycle)) : c;
+}
+
+uint64_t Platform::total_instructions() const {
+  uint64_t n = 0;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) n += ipu->tile(t).instructions();
+  return n;
+}
+
+std::vector<RunningTile> Platform::running_tiles(uint64_t end_cycle) const {
+  std::vector<RunningTile> out;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
+      const tile::Tile& tile = ipu->tile(t);
+      if (!tile.loaded() || tile.state_at(end_cycle) != tile::TileState::Running) continue;
+      RunningTile r;
+      r.ipu = ipu->index();
+      r.tile = t;
+      if (tile.paused()) {  // where the bound stopped it
+        r.thread = tile.pause().pause_thread;
+        r.pc = tile.pause().pause_pc;
+        r.cycle = tile.pause().pause_cycle;
+      } else {  // not computed since its release, or computed ahead: the supervisor
+        r.pc = tile.core()->registers(0).pc;
+        r.cycle = tile.cycles_at(end_cycle);
+      }
+      r.function = function_at(tile.core()->program(), r.pc);
+      out.push_back(std::move(r));
+    }
+  return out;
+}
+
 void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
   StopRequest r;
   r.kind = StopRequest::Kind::Deadlock;
@@ -219,6 +279,7 @@ void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
 RunResult Platform::run() {
   if (ran_) throw std::logic_error("Platform::run called twice");
   ran_ = true;
+  budget_.set_end_on_interrupt(true);  // no host to take a command: an interrupt ends the run
   keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
   start_run({});
@@ -258,7 +319,10 @@ RunResult Platform::run() {
     result.fault = out.problems.at(0);
   else if (out.stop && out.stop->kind == Kind::ExchangeError)
     result.exchange_errors = out.problems;
-  else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
+  else if (out.stop && (out.stop->kind == Kind::Budget || out.stop->kind == Kind::Interrupted)) {
+    result.stopped = out.problems.at(0);
+    result.running = running_tiles(end_cycle);
+  } else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
     result.deadlock = out.problems.at(0);
   else if (out.kind != RunOutcome::Kind::Halted) {  // no host to serve a stream or a hold
     result.deadlock = describe_stuck();
@@ -307,7 +371,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.ipu = ipu->index();
       r.tile = t;
       r.state = tile.state_at(end_cycle);
-      r.cycles = tile.cycles_at(end_cycle);
+      r.cycles = cycles_reached(tile, end_cycle);
       r.instructions = tile.instructions();
       r.syncs = tile.syncs();
       r.sync_stall_cycles = tile.sync_stall_cycles();
@@ -353,6 +417,9 @@ std::vector<Problem> Platform::stop_problems(const StopRequest& stop) const {
     case StopRequest::Kind::Deadlock:
       // Described now, not when it was found: every tile that arrived by the end is named.
       return {ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem()};
+    case StopRequest::Kind::Budget:
+    case StopRequest::Kind::Interrupted:
+      return {budget_.problem(stop, running_tiles(stop.cycle), total_instructions())};
     case StopRequest::Kind::Finished:
       break;
   }

@@ -46,6 +46,7 @@
 #include "platform/platform_tiles.h"
 #include "platform/platform_timeline.h"
 #include "platform/platform_trace.h"
+#include "platform/run_budget.h"
 #include "platform/run_control.h"
 #include "platform/run_progress.h"
 #include "streaming/gateway.h"
@@ -148,11 +149,18 @@ struct RunResult {
   std::optional<Problem> fault;          // the first fault
   std::vector<Problem> exchange_errors;  // every problem of the first failed exchange
   std::optional<Problem> deadlock;       // tiles left waiting at a sync nobody completes
-  // The problem that ended the run (the fault, the exchange's first, the deadlock), or null.
+  // A run budget ran out or the run was interrupted (run_budget.h): code BUDGET or
+  // INTERRUPTED, naming the first tile still running; `running` lists every one, (ipu,
+  // tile) order.
+  std::optional<Problem> stopped;
+  std::vector<RunningTile> running;
+  // The problem that ended the run (the fault, the exchange's first, the deadlock, the
+  // budget or interrupt), or null.
   const Problem* error() const {
     if (fault) return &*fault;
     if (!exchange_errors.empty()) return &exchange_errors.front();
-    return deadlock ? &*deadlock : nullptr;
+    if (deadlock) return &*deadlock;
+    return stopped ? &*stopped : nullptr;
   }
 
   // Host figures (differ from run to run and with host_threads; nothing else does).
@@ -237,6 +245,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // whether anything more is due at this time.
   bool simulate_delta();
   void set_attention(const std::atomic<bool>* flag) { engine_->set_attention(flag); }
+  // Run budgets and the interrupt flag (run_budget.h): limits for the runs started from
+  // now on; interrupt() from any thread.
+  RunBudget& budget() { return budget_; }
+  // The tiles computing at `end_cycle` (state_at Running): where each stands.
+  std::vector<RunningTile> running_tiles(uint64_t end_cycle) const;
   // How the run stands; `starved`: what simulate() returned.
   RunOutcome outcome(bool starved) const;
   // Stops every tile where it is (an error or an abort): nothing runs again until
@@ -289,6 +302,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
                     std::string_view text) override;
   void tile_stopped(const tile::Tile& tile) override;
   void superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) override;
+  // A pause at a bound: the budget's (a debugger's probe is not here yet).
+  void tile_paused(const tile::Tile& tile) override;
   // sync::SyncObserver
   void sync_deadlock(const sync::SyncDeadlock& deadlock) override;
 
@@ -319,6 +334,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index);
   RunProgress progress(double host_seconds) const;  // platform_progress.cpp
   void collect(RunResult& result, uint64_t end_cycle);
+  void batch_ended();                // the engine's batch end: the budget's checks
+  uint64_t now_cycle() const;        // the current SystemC time as a cycle of the run
+  uint64_t total_instructions() const;
+  static uint64_t cycles_reached(const tile::Tile& tile, uint64_t end_cycle);
 
   config::SystemConfig config_;
   PlatformOptions options_;
@@ -331,6 +350,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<std::unique_ptr<Ipu>> ipus_;
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;
+  RunBudget budget_;
   std::vector<std::vector<tile::SuperstepRecord>> tile_supersteps_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;
   uint32_t loaded_ = 0;

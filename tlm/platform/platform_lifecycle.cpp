@@ -61,6 +61,7 @@ void Platform::start_run(std::span<const uint32_t> supersteps, const std::string
     if (ipu->loaded_tiles() > 0) members.push_back(ipu->index());
   dom.group->set_latency_cycles(
       members.empty() ? 0 : links::sync_group_path(topology_, members, config_.board.chip).latency_cycles);
+  if (auto r = budget_.start()) dom.control->request(*r);  // the cycle budget's end
 }
 
 void Platform::finish_run() {
@@ -195,7 +196,7 @@ BoardStats Platform::board_stats(uint32_t board) const {
       if (!tile.loaded()) continue;
       any = true;
       ++s.booted;
-      s.cycles = std::max(s.cycles, tile.cycles_at(end));
+      s.cycles = std::max(s.cycles, cycles_reached(tile, end));
       s.instret += tile.instructions();
       if (s.exit_code == 0 && tile.state() == tile::TileState::Halted) s.exit_code = tile.exit_code();
     }

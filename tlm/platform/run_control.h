@@ -27,10 +27,12 @@
 namespace ipusim::platform {
 
 struct StopRequest {
-  enum class Kind { Fault = 0, ExchangeError = 1, Deadlock = 2, Finished = 3 };
+  // Budget and Interrupted come last: a run that ends otherwise at the same cycle ended
+  // so (run_budget.h).
+  enum class Kind { Fault = 0, ExchangeError = 1, Deadlock = 2, Finished = 3, Budget = 4, Interrupted = 5 };
   uint64_t cycle = 0;
   Kind kind = Kind::Finished;
-  uint32_t ipu = 0, tile = 0;  // the tile that stopped (Deadlock: one that waits)
+  uint32_t ipu = 0, tile = 0;  // the tile that stopped (Deadlock: one that waits; Budget: none)
 
   bool before(const StopRequest& other) const;
 };

@@ -116,6 +116,7 @@ void TileEngine::run_batch() {
       finish);
   batch_ticks_ += timer_.ticks() - start;
   batch_.clear();
+  if (batch_end_) batch_end_();
 }
 
 }  // namespace ipusim::tile

@@ -72,6 +72,9 @@ class TileEngine : public sc_core::sc_module {
   void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
   // Called on the kernel's thread after every batch (a progress display); empty: none.
   void set_after_batch(std::function<void()> hook) { after_batch_ = std::move(hook); }
+  // Called on the kernel's thread after every batch (the platform's run budget checks
+  // there: a point fixed by simulated figures alone).
+  void set_batch_end(std::function<void()> f) { batch_end_ = std::move(f); }
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
@@ -99,6 +102,7 @@ class TileEngine : public sc_core::sc_module {
   HostPool pool_;
   const std::atomic<bool>* attention_ = nullptr;
   std::function<void()> after_batch_;
+  std::function<void()> batch_end_;
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order

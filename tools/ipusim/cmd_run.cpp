@@ -6,6 +6,9 @@
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
 // from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main());
 // 137 when gdb (--gdb) killed the run.
+// 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
+// (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
+// then the tiles still running).
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,6 +54,7 @@ struct RunOptions {
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;  // --core: core files when the run ends on a problem
+  StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;
 };
@@ -89,6 +93,7 @@ platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConf
 }
 
 int run(const RunOptions& o) {
+  const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
   const config::SystemConfig system = config::load_system(o.config);
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
@@ -132,6 +137,7 @@ int run(const RunOptions& o) {
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
   platform::Platform& platform = *new platform::Platform(system, options);
+  platform.budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
   platform.load(program, selection);
   if (o.gdb_port) serve_gdb(platform, *o.gdb_port);
   const double elaboration_seconds =
@@ -143,6 +149,11 @@ int run(const RunOptions& o) {
   report.tile_selection = selection.to_string();
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
+  report.stop_options = o.stop;
+  // From here Ctrl-C and the timeout (counted from here) stop the run where simulated time
+  // is, and the report below, the JSON and the --trace file are still written (a Ctrl-C
+  // while they are, too: only a second one kills).
+  RunInterrupts interrupts(platform.budget(), timeout);
   try {
     report.result = platform.run();
   } catch (const KilledFromDebugger&) {
@@ -152,6 +163,7 @@ int run(const RunOptions& o) {
     return kKilledStatus;
   }
   progress.clear();
+  report.stop_reason = stop_reason(report.result, interrupts.timed_out());
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
@@ -166,6 +178,8 @@ int run(const RunOptions& o) {
   } else if (result.deadlock) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.deadlock).c_str());
     report.exit_code = kFaultStatus;
+  } else if (result.stopped) {
+    report.exit_code = report_stop(result, report.stop_reason, timeout, stderr);
   } else {
     report.exit_code = result.exit_status();
   }
@@ -234,6 +248,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--core", o->core_dir,
                   "when the run ends on a fault, an exchange error or a deadlock, write one ELF "
                   "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
+  cmd->add_option("--max-cycles", o->stop.max_cycles,
+                  "cycle budget: no tile issues at or after tile cycle N and the run ends there "
+                  "(exit 4, naming the tiles still running); exact on every --threads")
+      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
+  cmd->add_option("--max-instructions", o->stop.max_instructions,
+                  "instruction budget: the run ends after the compute batch in which all tiles "
+                  "together reach N instructions (exit 4); exact on every --threads")
+      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
+  cmd->add_option("--timeout", o->stop.timeout,
+                  "wall-clock limit in seconds (decimal): the run ends where simulated time is "
+                  "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "

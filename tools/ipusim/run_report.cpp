@@ -191,6 +191,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   for (const Problem& e : res.exchange_errors) j["exchange_errors"].push_back(to_text(e));
   const Problem* error = res.error();
   j["error"] = error ? problem_json(*error) : nlohmann::ordered_json(nullptr);
+  add_stop_json(j, res, r.stop_reason, r.stop_options);
   // One shape for every tile count: both always (a POD16's 23552 entries make 7.9 MB
   // in ~0.2 s of a 7 s run: cheap enough; docs/platform.md).
   j["tile_summary"] = tile_summary(res.tiles);

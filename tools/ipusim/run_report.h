@@ -7,6 +7,7 @@
 
 #include "common/config.h"
 #include "platform/platform.h"
+#include "run_stop.h"
 
 namespace ipusim::cli {
 
@@ -18,6 +19,8 @@ struct RunReport {
   platform::RunResult result;
   double elaboration_seconds = 0;
   int exit_code = 0;            // the process exit status
+  StopOptions stop_options;     // --max-cycles, --max-instructions, --timeout
+  std::string stop_reason;      // run_stop.h: "" unless the run stopped short
 };
 
 // Every tile's superstep records (supersteps[k].ipus[i].per_tile) are kept up to this

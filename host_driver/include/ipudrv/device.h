@@ -132,6 +132,20 @@ struct RunResult {
   uint64_t link_cycles_lost = 0;
 };
 
+// How far a run may go (Device::run(const RunOptions&)); `ipusim run`'s --max-cycles,
+// --max-instructions and --timeout (docs/platform.md "Run budgets and interrupts").
+struct RunOptions {
+  uint32_t supersteps = 0;        // supersteps to run (0: until every tile halts)
+  // Budgets of the program's run, taken when it starts from READY (a paused run keeps
+  // them; 0: none). Used up with tiles still running: BudgetError naming the first of
+  // them, the device in ERROR (reset() and load() to run again). Deterministic.
+  uint64_t max_cycles = 0;        // no tile issues at or after this tile cycle
+  uint64_t max_instructions = 0;  // all tiles together, checked after each compute batch
+  // Wall clock: past it the run is aborted where it is (tiles stop within milliseconds,
+  // even in an endless loop) and TimeoutError is thrown; the device is in ERROR.
+  std::chrono::milliseconds timeout = std::chrono::milliseconds::max();
+};
+
 // A range of a board's streaming memory, from Device::alloc_smem.
 struct SmemBuffer {
   uint64_t offset = 0;
@@ -226,8 +240,16 @@ class Device {
   // The tiles' console lines of the run go to the set_console handler while it runs.
   RunResult run(uint32_t supersteps = 0,
                 std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+  // The same with budgets; its timeout aborts the run (see RunOptions).
+  RunResult run(const RunOptions& options);
   std::future<RunResult> run_async(uint32_t supersteps = 0);
-  void abort();  // CTRL.ABORT: the run ends in DeviceStateError
+  std::future<RunResult> run_async(const RunOptions& options);
+  // CTRL.ABORT: the run ends (run() throws DeviceStateError "aborted"), in any state: a
+  // run in progress — even a tile in an endless loop: its tiles pause within
+  // milliseconds — or one PAUSED or in STREAM_WAIT. The device is then in ERROR;
+  // reset() (or load(), which resets) makes it ready for the next program. Returns at
+  // once; callable from any thread while a run is in flight.
+  void abort();
 
   RunStats stats();
   uint32_t state();  // STATUS.STATE (IPU_STATE_*)

@@ -67,6 +67,7 @@ class StreamError : public Error { public: using Error::Error; };  // device or 
 class DmaError : public Error { public: using Error::Error; };     // a descriptor failed
 class BootError : public Error { public: using Error::Error; };
 class DeviceStateError : public Error { public: using Error::Error; };  // a command the state refused, ABORT
+class BudgetError : public Error { public: using Error::Error; };  // RunOptions' cycle / instruction budget used up
 class RegisterError : public Error { public: using Error::Error; };     // a bad register access
 // Host side.
 class TimeoutError : public Error { public: using Error::Error; };

@@ -28,7 +28,8 @@ enum ipudrv_status {
   IPUDRV_E_BOOT = -12,
   IPUDRV_E_STATE = -13,         /* the device refused a command in its state, or ABORT */
   IPUDRV_E_REGISTER = -14,
-  IPUDRV_E_OTHER = -15
+  IPUDRV_E_OTHER = -15,
+  IPUDRV_E_BUDGET = -16         /* a run's cycle / instruction budget was used up */
 };
 
 typedef struct ipudrv_device ipudrv_device;
@@ -131,6 +132,18 @@ int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id);
 
 /* supersteps 0: until every tile halts; timeout_ms 0: no timeout. */
 int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* out);
+/* ipudrv::RunOptions: budgets of the program's run (0: none) and a wall-clock timeout
+   that aborts the run (0: none); IPUDRV_E_BUDGET / IPUDRV_E_TIMEOUT, the device then in
+   ERROR. */
+typedef struct ipudrv_run_options {
+  uint32_t supersteps;        /* 0: until every tile halts */
+  uint32_t timeout_ms;        /* 0: none */
+  uint64_t max_cycles;        /* 0: none */
+  uint64_t max_instructions;  /* 0: none */
+} ipudrv_run_options;
+int ipudrv_run_with(ipudrv_device* dev, const ipudrv_run_options* options, ipudrv_run_result* out);
+/* Ends the run in any state (an endless loop, PAUSED, STREAM_WAIT); the device is then in
+   ERROR until reset or load. */
 int ipudrv_abort(ipudrv_device* dev);
 
 /* Where the tiles' console lines go from the next run on (Device::set_console): fn(user,

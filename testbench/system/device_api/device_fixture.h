@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -96,6 +97,19 @@ class DeviceApiTest : public ::testing::TestWithParam<Transport> {
   INSTANTIATE_TEST_SUITE_P(DeviceApi, suite,                                                                 \
                            ::testing::Values(::devapi::Transport::kInProcess, ::devapi::Transport::kServe), \
                            ::devapi::transport_name)
+
+// The device runs a kernel to a clean halt (after an error, an abort, a budget): load
+// allreduce (the load resets), run it, check its result word.
+inline void expect_device_runs_a_kernel(ipudrv::Device& dev) {
+  dev.load(elf("allreduce.elf"));
+  EXPECT_EQ(dev.error_registers().code, 0u) << "reset (or the load's own reset) clears ERR_*";
+  const auto r = dev.run(0, std::chrono::seconds(60));
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_EQ(r.exit_code, 0);
+  uint32_t magic = 0;
+  dev.read_symbol(0, 0, "kc_result", writable_bytes_of(magic));
+  EXPECT_EQ(magic, 0x4B524553u);  // KC_RESULT_MAGIC
+}
 
 // Runs `fn`, expects exception E (with `says` in its message, if given), returns its
 // device registers (or none).

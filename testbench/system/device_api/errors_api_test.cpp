@@ -17,10 +17,8 @@ namespace {
 
 using namespace std::chrono_literals;
 constexpr uint32_t kNone = ipudrv::DeviceErrorInfo::kNone;
-constexpr uint32_t kMagic = 0x4B524553u;  // KC_RESULT_MAGIC
 
-// A program that syncs forever. (A tile looping without ever syncing cannot be
-// aborted today: the model runs a tile's compute to its next sync / exchange / halt.)
+// A program that syncs forever. (A tile looping without ever syncing: abort_api_test.cpp.)
 ipudrv::Elf endless_loop() { return elf("device_api/endless_sync.elf"); }
 // A tiny valid program for load-range checks.
 ipudrv::Elf tiny_program() {
@@ -34,14 +32,7 @@ class Errors : public DeviceApiTest {
   // The board works after an error: reset, load a kernel, run it to a clean halt.
   void expect_board_works(ipudrv::Device& dev, bool with_reset = true) {
     if (with_reset) dev.reset();
-    dev.load(elf("allreduce.elf"));
-    EXPECT_EQ(dev.error_registers().code, 0u) << "reset (or the load's own reset) clears ERR_*";
-    const auto r = dev.run(0, 60s);
-    EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
-    EXPECT_EQ(r.exit_code, 0);
-    uint32_t magic = 0;
-    dev.read_symbol(0, 0, "kc_result", writable_bytes_of(magic));
-    EXPECT_EQ(magic, kMagic);
+    expect_device_runs_a_kernel(dev);
   }
 };
 

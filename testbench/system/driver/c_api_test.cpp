@@ -90,6 +90,35 @@ TEST_P(CApi, LoadSymbolsSmemRunAndErrors) {
   ipudrv_close(dev);
 }
 
+// ipudrv_run_with: RunOptions from C; a budget the device reports is IPUDRV_E_BUDGET.
+TEST_P(CApi, RunWithOptionsAndBudgetErrors) {
+  ipudrv_device* dev = nullptr;
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &dev), IPUDRV_OK) << ipudrv_last_error();
+  const std::string elf = write_elf();
+  ASSERT_EQ(ipudrv_load(dev, elf.c_str()), IPUDRV_OK) << ipudrv_last_error();
+  ipudrv_run_result r;
+  EXPECT_EQ(ipudrv_run_with(dev, nullptr, &r), IPUDRV_E_USAGE);
+  Step budget{Step::Kind::kError};
+  budget.code = IPU_ERR_BUDGET, budget.ipu = 0, budget.tile = 3, budget.thread = 0, budget.pc = 0x40024;
+  budget.text = "the run used up its budget of 1000 cycles";
+  fake().script({budget});
+  const ipudrv_run_options o{.supersteps = 0, .timeout_ms = 10000, .max_cycles = 1000, .max_instructions = 0};
+  EXPECT_EQ(ipudrv_run_with(dev, &o, &r), IPUDRV_E_BUDGET);
+  EXPECT_STREQ(ipudrv_status_name(IPUDRV_E_BUDGET), "BUDGET");
+  ipudrv_device_error e;
+  ASSERT_EQ(ipudrv_last_device_error(&e), IPUDRV_OK);
+  EXPECT_EQ(e.code, IPU_ERR_BUDGET);
+  EXPECT_EQ(e.tile, 3u);
+  EXPECT_EQ(e.pc, 0x40024u);
+  ASSERT_EQ(ipudrv_reset(dev), IPUDRV_OK);
+  ASSERT_EQ(ipudrv_load(dev, elf.c_str()), IPUDRV_OK);
+  fake().script({Step{Step::Kind::kHalt, 7}});
+  ASSERT_EQ(ipudrv_run_with(dev, &o, &r), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(r.halted, 1);
+  EXPECT_EQ(r.exit_code, 7);
+  ipudrv_close(dev);
+}
+
 TEST_P(CApi, NullsAndBadFilesAreReportedNotCrashed) {
   EXPECT_EQ(ipudrv_get_info(nullptr, nullptr), IPUDRV_E_USAGE);
   EXPECT_EQ(ipudrv_open(nullptr, 0, nullptr), IPUDRV_E_USAGE);

@@ -204,6 +204,11 @@ void FakeDevice::write_locked(uint32_t o, uint32_t v, std::vector<std::function<
       }
       return;
     case IPU_REG_RUN_SUPERSTEPS: run_supersteps_ = v; return;
+    // The driver writes the run budgets before every RUN; the fake has none to enforce
+    // (the device model's are tested in devapi_abort_test).
+    case IPU_REG_RUN_MAX_CYCLES_LO: case IPU_REG_RUN_MAX_CYCLES_HI:
+    case IPU_REG_RUN_MAX_INSTRUCTIONS_LO: case IPU_REG_RUN_MAX_INSTRUCTIONS_HI:
+      return;
     case IPU_REG_BOOT_IPU: case IPU_REG_BOOT_TILE_FIRST: case IPU_REG_BOOT_TILE_COUNT:
     case IPU_REG_BOOT_ENTRY: case IPU_REG_BOOT_CODE_BASE: case IPU_REG_BOOT_CODE_SIZE:
       boot_[(o - IPU_REG_BOOT_IPU) / 4] = v;

@@ -21,3 +21,5 @@ ipu_add_firmware(spin10k SOURCES ${CMAKE_CURRENT_LIST_DIR}/spin.c
                  DEFINES SPIN_ITERS=1000 SPIN_STEPS=20 OUTPUT_DIR ${_sys_dir})
 ipu_add_firmware(spin1k SOURCES ${CMAKE_CURRENT_LIST_DIR}/spin.c
                  DEFINES SPIN_ITERS=100 SPIN_STEPS=100 OUTPUT_DIR ${_sys_dir})
+# Every tile in an endless loop (endless.c, which as endless.elf loops on tile 3 alone).
+ipu_add_firmware(endless_all SOURCES ${CMAKE_CURRENT_LIST_DIR}/endless.c DEFINES ENDLESS_ALL OUTPUT_DIR ${_sys_dir})

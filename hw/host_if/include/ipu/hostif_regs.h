@@ -24,7 +24,7 @@
 #endif
 
 #define IPU_VERSION_MAJOR 1u
-#define IPU_VERSION_MINOR 2u
+#define IPU_VERSION_MINOR 3u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
@@ -59,6 +59,8 @@
 #define IPU_ERR_REG 11u /* a bad register access: unknown or misaligned offset, write to ro, bad value */
 #define IPU_ERR_STATE 12u /* a command the current STATE does not allow (e.g. RUN while IDLE) */
 #define IPU_ERR_STREAM_OVERFLOW 13u /* a device-to-host stream FIFO full with no host to drain it, or a DMA push longer than a host-to-device FIFO's room */
+#define IPU_ERR_BUDGET 14u /* the run used up its budget (a cycle or instruction limit) with tiles still running (ERR_IPU / TILE / THREAD / PC: the first of them; ERR_TEXT) */
+#define IPU_ERR_INTERRUPTED 15u /* the run was interrupted (a timeout, Ctrl-C) with tiles still running (ERR_IPU / TILE / THREAD / PC: the first of them; ERR_TEXT) */
 
 /* IPU_DMA_TARGET_*: what a descriptor's device side is (ipu_dma_desc.target) */
 #define IPU_DMA_TARGET_TILE 0u /* tile SRAM: ipu, tile_first, tile_count (> 1: the same bytes to every tile, host to device only), dev_addr = tile address */
@@ -141,6 +143,10 @@
 #define IPU_IRQ_STATUS_BOOT_DONE_SHIFT 4u
 #define IPU_IRQ_STATUS_BOOT_DONE_MASK 0x00000010u /* the model acted on a BOOT_CMD: its tiles are booted (BOOTED_TILES counts them) */
 #define IPU_REG_IRQ_MASK 0x0C4u /* rw: 1 = cause enabled (reset: 0) */
+#define IPU_REG_RUN_MAX_CYCLES_LO 0x0C8u /* rw: cycle budget of the runs started from READY (0 = none): no tile issues an instruction at or after this tile cycle, and the run ends there in ERROR with ERR_BUDGET if tiles still run; low word */
+#define IPU_REG_RUN_MAX_CYCLES_HI 0x0CCu /* rw: high word */
+#define IPU_REG_RUN_MAX_INSTRUCTIONS_LO 0x0D0u /* rw: instruction budget of the runs started from READY (0 = none): checked after each compute batch, the run ends in ERROR with ERR_BUDGET once all tiles together retired this many (no tile retires more on its own); low word */
+#define IPU_REG_RUN_MAX_INSTRUCTIONS_HI 0x0D4u /* rw: high word */
 #define IPU_REG_STREAM_WAIT_ID 0x0E0u /* ro: STREAM_WAIT: the stream tiles wait on */
 #define IPU_REG_STREAM_WAIT_BYTES 0x0E4u /* ro: STREAM_WAIT: bytes the host-to-device FIFO lacks, or the device-to-host FIFO holds; 0: no copy of this board waits (another board's does) */
 #define IPU_REG_STREAM_WAIT_DIR 0x0E8u /* ro: STREAM_WAIT: which way */
@@ -250,6 +256,8 @@ static inline const char* ipu_err_name(uint32_t value) {
     case IPU_ERR_REG: return "REG";
     case IPU_ERR_STATE: return "STATE";
     case IPU_ERR_STREAM_OVERFLOW: return "STREAM_OVERFLOW";
+    case IPU_ERR_BUDGET: return "BUDGET";
+    case IPU_ERR_INTERRUPTED: return "INTERRUPTED";
     default: return "UNKNOWN";
   }
 }

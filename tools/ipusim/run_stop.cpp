@@ -1,0 +1,133 @@
+#include "run_stop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace ipusim::cli {
+namespace {
+
+// The signal handler's view: a lock-free atomic store is all it does.
+std::atomic<bool>* g_interrupt = nullptr;
+volatile std::sig_atomic_t g_sigint = 0;
+
+extern "C" void on_sigint(int) {
+  g_sigint = 1;
+  if (g_interrupt) g_interrupt->store(true, std::memory_order_release);
+}
+
+constexpr size_t kListed = 8;  // tiles (or places) printed before summarising
+
+std::string place(const platform::RunningTile& t) {
+  std::string s = fmt::format("pc 0x{:08x}", t.pc);
+  if (!t.function.empty()) s += " in " + t.function;
+  return s;
+}
+
+}  // namespace
+
+double timeout_seconds(const std::string& text) {
+  if (text.empty()) return 0;
+  char* end = nullptr;
+  const double s = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(s) || s <= 0 || s > 1e9)
+    throw std::invalid_argument(
+        fmt::format("--timeout '{}': not a positive number of seconds (e.g. 2 or 0.5)", text));
+  return s;
+}
+
+RunInterrupts::RunInterrupts(platform::RunBudget& budget, double timeout) : budget_(budget) {
+  g_interrupt = &budget.interrupt_flag();
+  struct sigaction sa{};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // a second Ctrl-C kills at once
+  sigaction(SIGINT, &sa, nullptr);
+  if (timeout > 0)
+    watchdog_ = std::thread([this, timeout] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(timeout), [this] { return done_; })) return;
+      timed_out_.store(true);
+      budget_.interrupt();
+    });
+}
+
+RunInterrupts::~RunInterrupts() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+  }
+  cv_.notify_all();
+  if (watchdog_.joinable()) watchdog_.join();
+  std::signal(SIGINT, SIG_DFL);
+  g_interrupt = nullptr;
+}
+
+bool RunInterrupts::sigint() const { return g_sigint != 0; }
+
+std::string stop_reason(const platform::RunResult& result, bool timed_out) {
+  if (!result.stopped) return {};
+  if (result.stopped->code == ProblemCode::Budget) return result.stopped->kind;  // "cycle budget", ...
+  return timed_out ? "timeout" : "interrupt";
+}
+
+int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {
+  const std::string text = to_text(*result.stopped);
+  int status = kInterruptStatus;
+  if (reason == "timeout") {
+    std::fprintf(err, "ipusim: timeout: --timeout %s s expired: %s\n", fmt::format("{}", timeout).c_str(), text.c_str());
+    status = kTimeoutStatus;
+  } else if (reason == "interrupt") {
+    std::fprintf(err, "ipusim: interrupted: %s\n", text.c_str());
+  } else {
+    std::fprintf(err, "ipusim: budget: %s\n", text.c_str());
+    status = kBudgetStatus;
+  }
+  const auto& running = result.running;
+  if (running.size() <= kListed) {
+    for (const platform::RunningTile& t : running)
+      std::fprintf(err, "ipusim: still running: ipu %u tile %u thread %u %s, cycle %llu\n", t.ipu, t.tile, t.thread,
+                   place(t).c_str(), static_cast<unsigned long long>(t.cycle));
+    return status;
+  }
+  // Many tiles (a whole chip in one loop): where they are, largest group first.
+  std::map<std::tuple<std::string, uint32_t>, std::vector<const platform::RunningTile*>> groups;
+  for (const platform::RunningTile& t : running) groups[{t.function, t.pc}].push_back(&t);
+  std::vector<const std::vector<const platform::RunningTile*>*> order;
+  for (const auto& [key, tiles] : groups) order.push_back(&tiles);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->size() > b->size(); });
+  std::fprintf(err, "ipusim: still running: %zu tiles at %zu place(s):\n", running.size(), order.size());
+  for (size_t i = 0; i < std::min(order.size(), kListed); ++i) {
+    const platform::RunningTile& first = *order[i]->front();
+    std::fprintf(err, "ipusim:   %zu tile(s) at %s (the first: ipu %u tile %u thread %u)\n", order[i]->size(),
+                 place(first).c_str(), first.ipu, first.tile, first.thread);
+  }
+  if (order.size() > kListed) std::fprintf(err, "ipusim:   and %zu more place(s)\n", order.size() - kListed);
+  std::fprintf(err, "ipusim:   (--json lists every tile under \"running\")\n");
+  return status;
+}
+
+void add_stop_json(nlohmann::ordered_json& j, const platform::RunResult& result, const std::string& reason,
+                   const StopOptions& options) {
+  j["stop_reason"] = reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(reason);
+  const auto limit = [](uint64_t v) { return v ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  j["limits"] = {{"max_cycles", limit(options.max_cycles)},
+                 {"max_instructions", limit(options.max_instructions)},
+                 {"timeout_seconds", options.timeout.empty() ? nlohmann::ordered_json(nullptr)
+                                                             : nlohmann::ordered_json(timeout_seconds(options.timeout))}};
+  nlohmann::ordered_json running = nlohmann::ordered_json::array();
+  for (const platform::RunningTile& t : result.running)
+    running.push_back({{"ipu", t.ipu}, {"tile", t.tile}, {"thread", t.thread}, {"pc", t.pc}, {"cycle", t.cycle},
+                       {"function", t.function.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.function)}});
+  j["running"] = running;
+}
+
+}  // namespace ipusim::cli

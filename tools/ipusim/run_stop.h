@@ -1,0 +1,70 @@
+// Run budgets and interrupts of `ipusim run` (docs/platform.md "Run budgets and
+// interrupts"): the options, the timeout's watchdog and Ctrl-C, and how a run that
+// stopped short is reported (stderr lines, JSON keys, exit status).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/platform.h"
+
+namespace ipusim::cli {
+
+// Exit statuses of a run stopped short (distinct from a fault's 3): a budget used up, the
+// --timeout (as coreutils `timeout`), Ctrl-C (128 + SIGINT, as a shell reports it).
+inline constexpr int kBudgetStatus = 4;
+inline constexpr int kTimeoutStatus = 124;
+inline constexpr int kInterruptStatus = 130;
+
+struct StopOptions {
+  uint64_t max_cycles = 0;        // 0: none
+  uint64_t max_instructions = 0;  // 0: none
+  std::string timeout;            // seconds as given ("" none); checked by timeout_seconds()
+};
+
+// --timeout's seconds (0: none). Throws std::invalid_argument naming the option and the
+// value for anything but a positive decimal number of seconds.
+double timeout_seconds(const std::string& text);
+
+// While alive: Ctrl-C and the timeout interrupt the platform's run (RunBudget::interrupt:
+// its tiles pause, the run ends at the current simulated time). A second Ctrl-C kills the
+// process (the handler is one-shot). The destructor stops the watchdog and restores
+// SIGINT.
+class RunInterrupts {
+ public:
+  RunInterrupts(platform::RunBudget& budget, double timeout_seconds);
+  ~RunInterrupts();
+  RunInterrupts(const RunInterrupts&) = delete;
+  RunInterrupts& operator=(const RunInterrupts&) = delete;
+  bool timed_out() const { return timed_out_.load(); }
+  bool sigint() const;
+
+ private:
+  platform::RunBudget& budget_;
+  std::atomic<bool> timed_out_{false};
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
+// What stopped the run short: "cycle budget", "instruction budget", "timeout",
+// "interrupt", or "" (it was not).
+std::string stop_reason(const platform::RunResult& result, bool timed_out);
+
+// Prints the stop and the tiles still running to `err` (a summary when there are many:
+// tiles grouped by where they are) and returns the exit status.
+int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err);
+
+// The JSON keys of the stop: `stop_reason`, `limits`, `running` (every tile still running).
+void add_stop_json(nlohmann::ordered_json& j, const platform::RunResult& result, const std::string& reason,
+                   const StopOptions& options);
+
+}  // namespace ipusim::cli
