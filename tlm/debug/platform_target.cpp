@@ -20,7 +20,9 @@ StopEvent event(StopEvent::Kind kind, const ThreadRef& thread) {
 
 PlatformTarget::PlatformTarget(platform::Platform& platform)
     : platform_(platform), breakpoints_(platform.ipu_count()), watches_(platform.ipu_count()) {
-  bounds_.interrupt = &interrupt_;
+  // One interrupt flag with the platform's budget: gdb's Ctrl-C, `ipusim run`'s Ctrl-C and
+  // a host's abort or reset all pause the tiles, and the debugger reports the stop.
+  bounds_.interrupt = &platform_.budget().interrupt_flag();
   set_tile_bounds(&bounds_);
   platform_.set_lockstep(this);
 }
@@ -30,7 +32,7 @@ PlatformTarget::~PlatformTarget() { detach(); }
 void PlatformTarget::detach() {
   if (!attached_) return;
   attached_ = false;
-  set_tile_bounds(nullptr);
+  set_tile_bounds(platform_.budget().bounds());  // the run's own bounds again
   platform_.set_lockstep(nullptr);
 }
 
@@ -217,8 +219,8 @@ bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn
 }
 
 bool PlatformTarget::stop_requested() {
-  if (interrupt_.load(std::memory_order_relaxed)) {
-    interrupt_ = false;
+  if (platform_.budget().interrupted()) {
+    platform_.budget().clear_interrupt();
     if (!stop_) stop_ = event(StopEvent::Kind::Interrupt, step_ ? *step_ : first_thread().value_or(ThreadRef{}));
   }
   if (step_issued_ && !stop_) stop_ = event(StopEvent::Kind::Step, *step_);
@@ -315,7 +317,7 @@ StopEvent PlatformTarget::run_over(bool starved) {
   return e;
 }
 
-void PlatformTarget::interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+void PlatformTarget::interrupt() { platform_.budget().interrupt(); }
 
 StopEvent PlatformTarget::initial_stop() const {
   if (over_) return *over_;

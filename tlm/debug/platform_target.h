@@ -7,6 +7,9 @@
 // before that cycle; resuming runs the same instructions in the same order as a run
 // without a debugger, so the run's bytes and cycles are the same.
 //
+// Run budgets (RunBudget's limits) do not apply while a debugger is attached; its
+// interrupt flag does (interrupt() sets it).
+//
 // Attach after the program is loaded and the run started (the tiles are on the
 // engine's ready list), on the thread that runs the SystemC kernel; resume() runs the
 // kernel (Platform::simulate). detach() returns the platform to batches.
@@ -93,7 +96,6 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   std::vector<std::set<uint32_t>> breakpoints_;  // by IPU
   std::vector<std::vector<Watch>> watches_;      // by IPU
   std::vector<Catch> catches_;
-  std::atomic<bool> interrupt_{false};
   // The resume in progress.
   std::optional<ThreadRef> step_;
   bool step_issued_ = false;

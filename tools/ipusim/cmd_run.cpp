@@ -94,6 +94,9 @@ platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConf
 
 int run(const RunOptions& o) {
   const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
+  if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
+    throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
+                                "gdb decides where the run stops");
   const config::SystemConfig system = config::load_system(o.config);
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
