@@ -21,8 +21,10 @@ constexpr const char* kGdb = "/usr/bin/gdb-multiarch";
 // `osabi`: without an ELF, gdb-multiarch assumes GNU/Linux and single-steps in software
 // (a breakpoint at the next pc); a bare-metal ELF, or `set osabi none`, makes it use
 // vCont;s.
+// `interrupt_after`: a SIGINT to gdb after that many seconds, as Ctrl-C at the terminal.
 std::string run_gdb(uint16_t port, const std::string& commands, const std::string& osabi = "none",
-                    const std::string& connect = "target remote") {
+                    double interrupt_after = 0) {
+  const std::string connect = "target remote";
   std::string dir = ::testing::TempDir();
   std::string script = dir + "gdb_e2e_" + std::to_string(port) + ".gdb";
   {
@@ -32,6 +34,8 @@ std::string run_gdb(uint16_t port, const std::string& commands, const std::strin
     out << connect << " 127.0.0.1:" << port << "\n" << commands;
   }
   std::string cmd = std::string("timeout -k 5 60 ") + kGdb + " -batch -nx -x " + script + " 2>&1";
+  if (interrupt_after > 0)
+    cmd = "{ " + cmd + " & p=$!; sleep " + std::to_string(interrupt_after) + "; kill -INT $p; wait $p; }";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return "<popen failed>";
   std::string text;
@@ -53,8 +57,8 @@ class GdbE2e : public ::testing::Test {
   void TearDown() override {
     if (HasFailure()) std::cerr << h.log.str();
   }
-  std::string gdb(const std::string& commands, const std::string& osabi = "none") {
-    std::string out = run_gdb(h.server.port(), commands, osabi);
+  std::string gdb(const std::string& commands, const std::string& osabi = "none", double interrupt_after = 0) {
+    std::string out = run_gdb(h.server.port(), commands, osabi, interrupt_after);
     if (std::getenv("IPUSIM_GDB_E2E_VERBOSE")) std::cerr << out;
     return out;
   }
@@ -155,6 +159,14 @@ TEST_F(GdbE2e, MonitorCatchAndItsStop) {
   ASSERT_EQ(h.target.catch_calls[0].size(), 1u);
   EXPECT_EQ(h.target.catch_calls[0][0].tile, 7u);
   EXPECT_TRUE(h.target.catches_.empty());  // the detach took it out
+}
+
+TEST_F(GdbE2e, CtrlCStopsARunningSystem) {
+  h.target.block_until_interrupt = true;  // runs until interrupt(), 10 s at most
+  std::string out = gdb("continue\nprint/x $pc\ndetach\n", "none", 1.5);
+  SCOPED_TRACE(out);
+  EXPECT_TRUE(has(out, "received signal SIGINT, Interrupt."));
+  EXPECT_TRUE(has(out, "$1 = 0x40000"));
 }
 
 }  // namespace

@@ -347,6 +347,20 @@ TEST_F(Session, DetachLetsTheRunFinish) {
   EXPECT_GT(h.target.thread_state[0].pc + h.target.thread_state[1].pc, 0u);
 }
 
+TEST_F(Session, DetachingOneIpuKeepsDebuggingTheOther) {
+  EXPECT_EQ(c->ask("qfThreadInfo"), "mp1.1,p1.2,p1.3c,p2.1");  // gdb knows both IPUs
+  EXPECT_EQ(c->ask("D;1"), "OK");
+  EXPECT_TRUE(h.target.resumes.empty());  // nothing runs yet: IPU 1 is still debugged
+  EXPECT_EQ(c->ask("Hgp2.1"), "OK");
+  EXPECT_EQ(c->ask("p1"), rsp::le32_hex(0x01000001));
+  EXPECT_EQ(c->ask("D;2"), "OK");
+  auto r = h.finish();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->end, End::Detached);
+  EXPECT_FALSE(h.target.resumes.empty());
+  EXPECT_EQ(c->ask("D;zz"), "<no reply>");
+}
+
 TEST_F(Session, KillEndsTheSession) {
   EXPECT_EQ(c->ask("vKill;1"), "OK");
   auto r = h.finish();
