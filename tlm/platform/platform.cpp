@@ -220,7 +220,12 @@ RunResult Platform::run() {
 
   RunResult result;
   const auto start = std::chrono::steady_clock::now();
-  if (loaded_ > 0) simulate();
+  if (loaded_ > 0) {
+    if (run_driver_)
+      run_driver_();
+    else
+      simulate();
+  }
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();

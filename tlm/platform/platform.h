@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ranges>
@@ -245,6 +246,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
+  // The engine's lockstep (a debugger: tlm/debug); nullptr: batches.
+  void set_lockstep(tile::LockstepControl* control) { engine_->set_lockstep(control); }
+  // Replaces run()'s one simulate(): `drive` calls simulate() as often as it needs until
+  // the run is over (a debugger stopping and resuming it). Before run().
+  void set_run_driver(std::function<void()> drive) { run_driver_ = std::move(drive); }
   // The faults of the next runs; the link statistics start again from zero. Between
   // runs only.
   void set_link_faults(const links::FaultPlan& plan);
@@ -309,6 +315,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   bool keep_tile_supersteps_ = false;
   uint32_t loaded_ = 0;
   bool ran_ = false;
+  std::function<void()> run_driver_;  // set_run_driver
 };
 
 }  // namespace ipusim::platform

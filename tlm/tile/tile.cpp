@@ -151,10 +151,14 @@ void Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text
   run_.console.push_back(ConsoleLine{thread, std::string(text)});
 }
 
-void Tile::finish_compute(uint64_t batch) {
+void Tile::deliver_console(uint64_t batch) {
   if (listener_)
     for (const ConsoleLine& l : run_.console) listener_->console_line(*this, batch, l.thread, l.text);
   run_.console.clear();
+}
+
+void Tile::finish_compute(uint64_t batch) {
+  deliver_console(batch);
   if (run_.stop.reason == iss::StopReason::Paused) {
     // Not a stop of the stretch: its figures wait for the real one.
     run_.paused = true;

@@ -146,6 +146,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // `batch`, and sends the stop through the sockets.
   void compute();
   void finish_compute(uint64_t batch);
+  // After a compute that paused (lockstep): only the stretch's console lines so far.
+  void deliver_console(uint64_t batch);
   // Cycles of the last compute stretch: the engine starts the longest first.
   uint64_t last_stretch_cycles() const { return run_.last_stretch_cycles; }
   // Asks the CPU to fetch the members finish_compute() touches (engine_ .. notice_trans_). In

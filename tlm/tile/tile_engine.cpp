@@ -26,8 +26,10 @@ TileEngine::~TileEngine() = default;
 void TileEngine::set_frozen(uint32_t ipu, bool frozen) {
   if (frozen_.size() <= ipu) frozen_.resize(ipu + 1, 0);
   frozen_[ipu] = frozen ? 1 : 0;
-  if (frozen)
+  if (frozen) {
     std::erase_if(ready_, [ipu](const Tile* t) { return t->identity().ipu == ipu; });
+    std::erase_if(stepping_, [ipu](const Tile* t) { return t->identity().ipu == ipu; });
+  }
 }
 
 void TileEngine::schedule(Tile& tile) {
@@ -71,7 +73,10 @@ void TileEngine::drive() {
       wait(sc_core::SC_ZERO_TIME);  // runs when the kernel is started again
       continue;
     }
-    run_batch();
+    if (lockstep_)
+      run_lockstep();
+    else
+      run_batch();
   }
 }
 

@@ -27,6 +27,11 @@
 // kernel's thread, in the batch's order (the trace sink is not thread-safe and its line
 // order must not depend on the host).
 //
+// Lockstep (set_lockstep; a debugger): instead of batches, the tiles advance one cycle
+// at a time in simulated order, never ahead of the next SystemC activity, serially on the
+// kernel's thread (lockstep.h). Slow (a few tile-instructions per microsecond), exact, and
+// the same bytes and cycles as batches.
+//
 // Statistics: batches(), host_threads(), batch_seconds() (wall time of the batches; the
 // rest of the run is serial: the kernel, the controllers, the fabric), iss_seconds()
 // (batch_seconds minus the kernel thread's time in finish_compute(): what the kernel
@@ -37,11 +42,13 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 
 #include "tile/host_pool.h"
+#include "tile/lockstep.h"
 
 namespace ipusim::tile {
 
@@ -65,6 +72,9 @@ class TileEngine : public sc_core::sc_module {
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
+  // Lockstep under `control` (nullptr: batches again; tiles in the middle of a lockstep
+  // stretch finish it in the next batch). From the kernel's thread or between runs.
+  void set_lockstep(LockstepControl* control);
 
   unsigned host_threads() const { return pool_.threads(); }
   uint64_t batches() const { return batches_; }
@@ -77,6 +87,11 @@ class TileEngine : public sc_core::sc_module {
  private:
   void drive();  // SC_THREAD
   void run_batch();
+  void run_lockstep();
+  void lockstep_join(Tile& tile);  // a released tile joins at its first instruction
+  void lockstep_settle(Tile& tile);
+  void pause_kernel();
+  uint64_t stamp_of(const Tile& tile) const;
 
   HostPool pool_;
   bool serial_ = false;
@@ -84,6 +99,13 @@ class TileEngine : public sc_core::sc_module {
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order
+  LockstepControl* lockstep_ = nullptr;
+  // Lockstep: the tiles in the middle of a stretch, paused before their next instruction
+  // (Tile::pause().pause_cycle), in (ipu, tile) order.
+  std::vector<Tile*> stepping_;
+  std::unordered_map<const Tile*, uint64_t> stamps_;  // the batch number of each stretch
+  sc_core::sc_time join_time_ = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delta_waited_at_ = sc_core::sc_max_time();
   sc_core::sc_event work_;
   bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
   bool driving_ = false;       // drive() has started (before: it finds the ready list itself)

@@ -4,12 +4,14 @@
 // (ipu, tile) with a non-zero code, clamped to 1..255; 3 for a fault or a sync deadlock
 // ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
-// from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main()).
+// from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main());
+// 137 when gdb (--gdb) killed the run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "gdb_session.h"
 #include "iss/disasm.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
@@ -28,6 +31,7 @@ namespace ipusim::cli {
 namespace {
 
 constexpr int kFaultStatus = 3;
+constexpr int kKilledStatus = 137;  // as a process killed by SIGKILL
 
 struct RunOptions {
   std::string config;
@@ -40,6 +44,7 @@ struct RunOptions {
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
   std::vector<std::string> link_faults;
+  std::optional<uint16_t> gdb_port;
   bool quiet = false;
 };
 
@@ -91,6 +96,7 @@ int run(const RunOptions& o) {
   // (about a second for a POD16's 23552 tiles).
   platform::Platform& platform = *new platform::Platform(system, options);
   platform.load(program, selection);
+  if (o.gdb_port) serve_gdb(platform, *o.gdb_port);
   const double elaboration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
 
@@ -100,7 +106,13 @@ int run(const RunOptions& o) {
   report.tile_selection = selection.to_string();
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
-  report.result = platform.run();
+  try {
+    report.result = platform.run();
+  } catch (const KilledFromDebugger&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ipusim: the run was killed from gdb\n");
+    return kKilledStatus;
+  }
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
@@ -156,6 +168,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
       ->allow_extra_args(false)
       ->delimiter(';');
+  cmd->add_option("--gdb", o->gdb_port,
+                  "wait for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and let it "
+                  "stop, step and inspect any tile thread (docs/debugging.md)")
+      ->check(CLI::Range(0, 65535));
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }

@@ -1,0 +1,306 @@
+#include "debug/platform_target.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "common/problem.h"
+
+namespace ipusim::debug {
+namespace {
+
+StopEvent event(StopEvent::Kind kind, const ThreadRef& thread) {
+  StopEvent e;
+  e.kind = kind;
+  e.thread = thread;
+  return e;
+}
+
+}  // namespace
+
+PlatformTarget::PlatformTarget(platform::Platform& platform)
+    : platform_(platform), breakpoints_(platform.ipu_count()), watches_(platform.ipu_count()) {
+  bounds_.interrupt = &interrupt_;
+  set_tile_bounds(&bounds_);
+  platform_.set_lockstep(this);
+}
+
+PlatformTarget::~PlatformTarget() { detach(); }
+
+void PlatformTarget::detach() {
+  if (!attached_) return;
+  attached_ = false;
+  set_tile_bounds(nullptr);
+  platform_.set_lockstep(nullptr);
+}
+
+void PlatformTarget::set_tile_bounds(const iss::RunBounds* bounds) {
+  for (uint32_t i = 0; i < platform_.ipu_count(); ++i) {
+    platform::Ipu& ipu = platform_.ipu(i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).set_bounds(bounds);
+  }
+}
+
+// ---- what there is ---------------------------------------------------------------------
+
+uint32_t PlatformTarget::ipus() const { return platform_.ipu_count(); }
+uint32_t PlatformTarget::tiles_per_ipu() const { return platform_.config().board.chip.tiles; }
+uint32_t PlatformTarget::slots_per_tile() const { return platform_.config().board.chip.tile.workers + 1; }
+
+const tile::Tile* PlatformTarget::tile_of(const ThreadRef& thread) const {
+  if (thread.ipu >= platform_.ipu_count()) return nullptr;
+  const platform::Ipu& ipu = platform_.ipu(thread.ipu);
+  if (thread.tile >= ipu.tile_count()) return nullptr;
+  const tile::Tile& t = ipu.tile(thread.tile);
+  return t.loaded() ? &t : nullptr;
+}
+
+const iss::TileCore* PlatformTarget::core_of(const ThreadRef& thread) const {
+  const tile::Tile* t = tile_of(thread);
+  if (!t || thread.slot >= slots_per_tile()) return nullptr;
+  return t->core();
+}
+
+bool PlatformTarget::alive(const ThreadRef& thread) const {
+  const iss::TileCore* core = core_of(thread);
+  return core && core->thread_alive(thread.slot);
+}
+
+std::vector<ThreadRef> PlatformTarget::threads() const {
+  std::vector<ThreadRef> out;
+  for (uint32_t i = 0; i < platform_.ipu_count(); ++i) {
+    const platform::Ipu& ipu = platform_.ipu(i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
+      const iss::TileCore* core = ipu.tile(t).core();
+      if (!core) continue;
+      for (uint32_t s = 0; s < slots_per_tile(); ++s)
+        if (core->thread_alive(s)) out.push_back({i, t, s});
+    }
+  }
+  return out;
+}
+
+std::optional<ThreadRef> PlatformTarget::first_thread() const {
+  for (uint32_t i = 0; i < platform_.ipu_count(); ++i) {
+    const platform::Ipu& ipu = platform_.ipu(i);
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t)
+      if (ipu.tile(t).loaded()) return ThreadRef{i, t, 0};
+  }
+  return std::nullopt;
+}
+
+std::string PlatformTarget::name(const ThreadRef& thread) const {
+  return thread.slot == 0 ? fmt::format("tile {} sup", thread.tile) : fmt::format("tile {} w{}", thread.tile, thread.slot);
+}
+
+std::string PlatformTarget::extra_info(const ThreadRef& thread) const {
+  const tile::Tile* t = tile_of(thread);
+  if (!t) return "no program";
+  return fmt::format("ipu {} tile {} {}: {}", thread.ipu, thread.tile,
+                     thread.slot == 0 ? std::string("supervisor") : fmt::format("worker {}", thread.slot),
+                     tile::to_string(t->state()));
+}
+
+std::vector<DebugTarget::CsrDesc> PlatformTarget::csrs() const {
+  std::vector<CsrDesc> out;
+  for (const iss::CsrInfo& c : iss::tile_csrs())
+    if (c.number > IPU_CSR_FCSR) out.push_back({c.number, c.name});  // the F CSRs are the FPU feature's
+  return out;
+}
+
+// ---- registers and memory ----------------------------------------------------------------
+
+std::optional<uint32_t> PlatformTarget::read_register(const ThreadRef& thread, uint32_t regno) const {
+  const iss::TileCore* core = core_of(thread);
+  if (!core) return std::nullopt;
+  const iss::ThreadRegisters r = core->registers(thread.slot);
+  if (regno < 32) return r.x[regno];
+  if (regno == kRegPc) return r.pc;
+  if (regno >= kRegF0 && regno < kRegF0 + 32) return r.f[regno - kRegF0];
+  if (regno >= kRegCsr0) return core->read_csr(thread.slot, regno - kRegCsr0);
+  return std::nullopt;
+}
+
+bool PlatformTarget::write_register(const ThreadRef& thread, uint32_t regno, uint32_t value) {
+  const tile::Tile* t = tile_of(thread);
+  if (!t || thread.slot >= slots_per_tile()) return false;
+  iss::TileCore& core = *platform_.ipu(thread.ipu).tile(thread.tile).core();
+  iss::ThreadRegisters r = core.registers(thread.slot);
+  if (regno == 0) return true;  // x0 is zero whatever is written
+  if (regno < 32) r.x[regno] = value;
+  else if (regno == kRegPc) r.pc = value;
+  else if (regno >= kRegF0 && regno < kRegF0 + 32) r.f[regno - kRegF0] = value;
+  else if (regno == kRegCsr0 + IPU_CSR_FFLAGS) r.fcsr = (r.fcsr & ~0x1fu) | (value & 0x1f);
+  else if (regno == kRegCsr0 + IPU_CSR_FRM) r.fcsr = (r.fcsr & 0x1f) | (value & 7) << 5;
+  else if (regno == kRegCsr0 + IPU_CSR_FCSR) r.fcsr = value & 0xff;
+  else return false;  // the other CSRs are the tile's, not the thread's to change
+  return core.set_registers(thread.slot, r);
+}
+
+bool PlatformTarget::read_memory(const ThreadRef& thread, uint32_t address, std::span<uint8_t> out) const {
+  const iss::TileCore* core = core_of(ThreadRef{thread.ipu, thread.tile, 0});
+  return core && core->read(address, out);
+}
+
+bool PlatformTarget::write_memory(const ThreadRef& thread, uint32_t address, std::span<const uint8_t> in) {
+  if (!tile_of(thread)) return false;
+  return platform_.ipu(thread.ipu).tile(thread.tile).core()->write(address, in);
+}
+
+// ---- breakpoints, watchpoints, catches --------------------------------------------------
+
+bool PlatformTarget::insert_breakpoint(uint32_t ipu, uint32_t address) {
+  if (ipu >= breakpoints_.size() || address % 4 != 0) return false;
+  breakpoints_[ipu].insert(address);
+  return true;
+}
+
+bool PlatformTarget::remove_breakpoint(uint32_t ipu, uint32_t address) {
+  if (ipu >= breakpoints_.size()) return false;
+  breakpoints_[ipu].erase(address);
+  return true;
+}
+
+bool PlatformTarget::insert_watchpoint(uint32_t ipu, WatchKind kind, uint32_t address, uint32_t length) {
+  if (ipu >= watches_.size() || length == 0) return false;
+  watches_[ipu].push_back({kind, address, length});
+  return true;
+}
+
+bool PlatformTarget::remove_watchpoint(uint32_t ipu, WatchKind kind, uint32_t address, uint32_t length) {
+  if (ipu >= watches_.size()) return false;
+  auto& w = watches_[ipu];
+  const auto it = std::find(w.begin(), w.end(), Watch{kind, address, length});
+  if (it != w.end()) w.erase(it);
+  return true;
+}
+
+void PlatformTarget::set_catches(std::vector<Catch> catches) { catches_ = std::move(catches); }
+
+// ---- the probe and the lockstep ----------------------------------------------------------
+
+void PlatformTarget::begin_pass(uint64_t, bool check) { checking_ = check; }
+
+bool PlatformTarget::free_run() const {
+  if (step_ || !catches_.empty()) return false;
+  for (uint32_t i = 0; i < breakpoints_.size(); ++i)
+    if (!breakpoints_[i].empty() || !watches_[i].empty()) return false;
+  return true;
+}
+
+bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn) {
+  const ThreadRef who{tile.ipu, tile.tile, insn.thread};
+  std::optional<StopEvent> hit;
+  if (breakpoints_[tile.ipu].contains(insn.pc)) {
+    hit = event(StopEvent::Kind::Breakpoint, who);
+  } else if (insn.load || insn.store) {
+    for (const Watch& w : watches_[tile.ipu]) {
+      const bool kind_matches = w.kind == WatchKind::Access || (w.kind == WatchKind::Write) == insn.store;
+      const bool overlaps = insn.address < uint64_t{w.address} + w.length && w.address < uint64_t{insn.address} + insn.size;
+      if (kind_matches && overlaps) {
+        hit = event(StopEvent::Kind::Watchpoint, who);
+        hit->address = std::max(insn.address, w.address);
+        hit->watch = w.kind;
+        break;
+      }
+    }
+  }
+  if (hit) {
+    if (!stop_) stop_ = std::move(hit);
+    return true;
+  }
+  if (!checking_ && step_ && *step_ == who) step_issued_ = true;  // it issues in this pass
+  return checking_;  // the check pass stops every tile before its first instruction
+}
+
+bool PlatformTarget::stop_requested() {
+  if (interrupt_.load(std::memory_order_relaxed)) {
+    interrupt_ = false;
+    if (!stop_) stop_ = event(StopEvent::Kind::Interrupt, step_ ? *step_ : first_thread().value_or(ThreadRef{}));
+  }
+  if (step_issued_ && !stop_) stop_ = event(StopEvent::Kind::Step, *step_);
+  return stop_.has_value();
+}
+
+void PlatformTarget::only_tile_blocked() {
+  // The stepped thread's tile waits on the others (a sync, an exchange): the step ends
+  // where it is, and the next resume lets every tile run.
+  if (!stop_ && step_) stop_ = event(StopEvent::Kind::Step, *step_);
+}
+
+void PlatformTarget::stretch_ended(const tile::Tile& tile) {
+  const iss::TileIdentity& id = tile.identity();
+  const bool at_sync = tile.state() == tile::TileState::AtSync;
+  const bool at_exchange = tile.state() == tile::TileState::AtExchange;
+  if (!at_sync && !at_exchange) return;
+  for (const Catch& c : catches_) {
+    if ((c.kind == Catch::Kind::Sync) != at_sync) continue;
+    if ((c.ipu && *c.ipu != id.ipu) || (c.tile && *c.tile != id.tile)) continue;
+    if (stop_) return;
+    StopEvent e = event(StopEvent::Kind::Catch, ThreadRef{id.ipu, id.tile, 0});
+    e.text = at_sync ? fmt::format("ipu {} tile {} reached a sync (zone {}) at cycle {}", id.ipu, id.tile,
+                                   tile.sync_zone(), tile.stop_cycle())
+                     : fmt::format("ipu {} tile {} waits for its exchange from cycle {}", id.ipu, id.tile,
+                                   tile.stop_cycle());
+    stop_ = std::move(e);
+    return;
+  }
+}
+
+// ---- running -----------------------------------------------------------------------------
+
+StopEvent PlatformTarget::resume(const Resume& how) {
+  if (over_) return *over_;
+  step_ = how.step;
+  step_issued_ = false;
+  only_ = how.step && !how.others ? tile_of(*how.step) : nullptr;
+  stop_.reset();
+  // Free, nothing is asked before each instruction: the fast loop runs.
+  bounds_.probe = free_run() ? nullptr : this;
+  const bool starved = platform_.simulate();
+  step_.reset();
+  only_ = nullptr;
+  if (stop_) {
+    StopEvent e = std::move(*stop_);
+    stop_.reset();
+    return e;
+  }
+  return run_over(starved);
+}
+
+StopEvent PlatformTarget::run_over(bool starved) {
+  const platform::RunOutcome out = platform_.outcome(starved);
+  StopEvent e = event(StopEvent::Kind::Exited, first_thread().value_or(ThreadRef{}));
+  if (out.kind == platform::RunOutcome::Kind::Halted) {
+    // As `ipusim run` exits: the lowest-numbered tile's non-zero code, clamped to 1..255.
+    for (uint32_t i = 0; i < platform_.ipu_count() && e.exit_code == 0; ++i) {
+      const platform::Ipu& ipu = platform_.ipu(i);
+      for (uint32_t t = 0; t < ipu.tile_count() && e.exit_code == 0; ++t)
+        if (ipu.tile(t).loaded() && ipu.tile(t).exit_code() != 0)
+          e.exit_code = std::clamp(ipu.tile(t).exit_code(), 1, 255);
+    }
+  } else if (!out.problems.empty()) {
+    const Problem& p = out.problems.front();
+    if (out.stop && out.stop->kind == platform::StopRequest::Kind::Fault && p.has_tile()) {
+      e.kind = StopEvent::Kind::Fault;
+      e.thread = ThreadRef{p.ipu, p.tile, p.thread == Problem::kNone ? 0 : p.thread};
+    } else {
+      e.exit_code = 1;
+    }
+    e.text = to_text(p);
+  } else {
+    e.exit_code = 1;
+    e.text = "the run cannot go on (tiles wait for something nothing will do)";
+  }
+  over_ = e;
+  return e;
+}
+
+void PlatformTarget::interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+
+StopEvent PlatformTarget::initial_stop() const {
+  if (over_) return *over_;
+  return event(StopEvent::Kind::Step, first_thread().value_or(ThreadRef{}));
+}
+
+}  // namespace ipusim::debug
