@@ -23,8 +23,7 @@ constexpr const char* kGdb = "/usr/bin/gdb-multiarch";
 // vCont;s.
 // `interrupt_after`: a SIGINT to gdb after that many seconds, as Ctrl-C at the terminal.
 std::string run_gdb(uint16_t port, const std::string& commands, const std::string& osabi = "none",
-                    double interrupt_after = 0) {
-  const std::string connect = "target remote";
+                    double interrupt_after = 0, const std::string& connect = "target remote") {
   std::string dir = ::testing::TempDir();
   std::string script = dir + "gdb_e2e_" + std::to_string(port) + ".gdb";
   {
@@ -57,8 +56,9 @@ class GdbE2e : public ::testing::Test {
   void TearDown() override {
     if (HasFailure()) std::cerr << h.log.str();
   }
-  std::string gdb(const std::string& commands, const std::string& osabi = "none", double interrupt_after = 0) {
-    std::string out = run_gdb(h.server.port(), commands, osabi, interrupt_after);
+  std::string gdb(const std::string& commands, const std::string& osabi = "none", double interrupt_after = 0,
+                  const std::string& connect = "target remote") {
+    std::string out = run_gdb(h.server.port(), commands, osabi, interrupt_after, connect);
     if (std::getenv("IPUSIM_GDB_E2E_VERBOSE")) std::cerr << out;
     return out;
   }
@@ -159,6 +159,14 @@ TEST_F(GdbE2e, MonitorCatchAndItsStop) {
   ASSERT_EQ(h.target.catch_calls[0].size(), 1u);
   EXPECT_EQ(h.target.catch_calls[0][0].tile, 7u);
   EXPECT_TRUE(h.target.catches_.empty());  // the detach took it out
+}
+
+TEST_F(GdbE2e, ExtendedRemoteConnectsAndRunsToTheEnd) {
+  h.target.max_instructions = 100;
+  std::string out = gdb("info threads\ncontinue\n", "none", 0, "target extended-remote");
+  SCOPED_TRACE(out);
+  EXPECT_TRUE(has(out, "Thread 1.60 \"tile 7 w3\""));
+  EXPECT_TRUE(has(out, "[Inferior 1 (process 1) exited normally]"));
 }
 
 TEST_F(GdbE2e, CtrlCStopsARunningSystem) {
