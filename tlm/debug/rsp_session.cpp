@@ -74,7 +74,9 @@ RspSession::RspSession(DebugTarget& target, RspConnection& connection)
 std::string RspSession::id(const ThreadRef& t) const { return format_thread_id(t, multiprocess_); }
 
 void RspSession::output(const std::string& text) {
-  if (!text.empty()) conn_.send("O" + rsp::to_hex(text));
+  // In pieces, so no O packet outgrows the PacketSize gdb was promised.
+  constexpr size_t kPiece = kPacketSize / 4;
+  for (size_t at = 0; at < text.size(); at += kPiece) conn_.send("O" + rsp::to_hex(std::string_view(text).substr(at, kPiece)));
 }
 
 GdbServerResult::End RspSession::run() {

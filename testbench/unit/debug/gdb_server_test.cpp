@@ -293,6 +293,29 @@ TEST_F(Session, AFaultThenEveryProcessTerminates) {
   EXPECT_EQ(r->end, End::RunOver);
 }
 
+TEST_F(Session, ALongFaultTextComesInPiecesThatFitAPacket) {
+  StopEvent fault;
+  fault.kind = StopEvent::Kind::Fault;
+  fault.thread = {0, 0, 0};
+  fault.text = std::string(10000, 'x');
+  h.target.script = {fault};
+  c->send("vCont;c");
+  std::string text;
+  for (;;) {
+    auto p = c->receive();
+    ASSERT_TRUE(p);
+    if ((*p)[0] != 'O') {
+      EXPECT_EQ(*p, "T0bthread:p1.1;");
+      break;
+    }
+    EXPECT_LE(p->size(), 0x4000u);
+    auto bytes = rsp::from_hex(p->substr(1));
+    ASSERT_TRUE(bytes);
+    text.append(bytes->begin(), bytes->end());
+  }
+  EXPECT_EQ(text, std::string(10000, 'x') + "\n");
+}
+
 TEST_F(Session, TheRunExitsOneProcessAtATime) {
   EXPECT_EQ(c->ask("qfThreadInfo"), "mp1.1,p1.2,p1.3c,p2.1");
   StopEvent exited;
