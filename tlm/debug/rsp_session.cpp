@@ -103,7 +103,7 @@ std::optional<ThreadRef> RspSession::pick(std::optional<uint32_t> ipu, std::opti
     if (target_.alive(t)) return t;
     return std::nullopt;
   }
-  for (const auto& t : target_.threads())
+  for (const auto& t : live_threads())
     if ((!ipu || t.ipu == *ipu) && (!tile || t.tile == *tile)) return t;
   return std::nullopt;
 }
