@@ -153,10 +153,12 @@ std::string RspSession::query(std::string_view p) {
   if (starts(p, "qSupported")) {
     multiprocess_ = p.find("multiprocess+") != std::string_view::npos;
     swbreak_ = p.find("swbreak+") != std::string_view::npos;
-    return fmt::format(
+    std::string reply = fmt::format(
         "PacketSize={:x};qXfer:features:read+;qXfer:threads:read+;multiprocess+;vContSupported+;"
         "QStartNoAckMode+;swbreak+;hwbreak+",
         kPacketSize);
+    if (!target_.executable(g_thread_.ipu).empty()) reply += ";qXfer:exec-file:read+";
+    return reply;
   }
   if (starts(p, "qXfer:features:read:")) {
     std::string_view rest = p.substr(20);
@@ -166,6 +168,22 @@ std::string RspSession::query(std::string_view p) {
     auto window = addr_len(rest.substr(colon + 1));
     if (!window) return "E00";
     return xfer_window(xml_, window->first, window->second);
+  }
+  if (starts(p, "qXfer:exec-file:read:")) {
+    // Annex: the pid in hex, or empty for the selected thread's process.
+    std::string_view rest = p.substr(21);
+    size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return "E00";
+    uint32_t ipu = g_thread_.ipu;
+    if (colon > 0) {
+      auto pid = rsp::parse_hex(rest.substr(0, colon));
+      if (!pid || *pid == 0 || *pid > target_.ipus()) return "E00";
+      ipu = static_cast<uint32_t>(*pid - 1);
+    }
+    auto window = addr_len(rest.substr(colon + 1));
+    std::string path = target_.executable(ipu);
+    if (!window || path.empty()) return "E00";
+    return xfer_window(path, window->first, window->second);
   }
   if (starts(p, "qXfer:threads:read::")) {
     auto window = addr_len(p.substr(20));

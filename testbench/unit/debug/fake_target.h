@@ -43,6 +43,7 @@ class FakeTarget : public DebugTarget {
   std::string name(const ThreadRef& thread) const override;
   std::string extra_info(const ThreadRef& thread) const override;
   std::vector<CsrDesc> csrs() const override;
+  std::string executable(uint32_t) const override { return elf_path; }
   std::optional<uint32_t> read_register(const ThreadRef& thread, uint32_t regno) const override;
   bool write_register(const ThreadRef& thread, uint32_t regno, uint32_t value) override;
   bool read_memory(const ThreadRef& thread, uint32_t address, std::span<uint8_t> out) const override;
@@ -67,6 +68,7 @@ class FakeTarget : public DebugTarget {
   std::set<std::tuple<uint32_t, WatchKind, uint32_t, uint32_t>> watchpoints;
   std::vector<Catch> catches_;
   std::vector<std::vector<Catch>> catch_calls;  // every set_catches(), in order
+  std::string elf_path;                      // executable(): empty by default
   bool block_until_interrupt = false;        // resume() waits for interrupt() (10 s at most)
   uint64_t max_instructions = 100000;        // a continue then ends the run (Exited 0)
   std::atomic<bool> interrupted_{false};

@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "rsp_client.h"
+#include "test_elf.h"
 
 namespace ipusim::debug::testing {
 namespace {
@@ -28,8 +29,8 @@ std::string run_gdb(uint16_t port, const std::string& commands, const std::strin
   std::string script = dir + "gdb_e2e_" + std::to_string(port) + ".gdb";
   {
     std::ofstream out(script);
-    out << "set pagination off\nset confirm off\nset width 0\nset architecture riscv:rv32\n";
-    out << "set osabi " << osabi << "\n";
+    out << "set pagination off\nset confirm off\nset width 0\n";
+    if (osabi != "elf") out << "set architecture riscv:rv32\nset osabi " << osabi << "\n";
     out << connect << " 127.0.0.1:" << port << "\n" << commands;
   }
   std::string cmd = std::string("timeout -k 5 60 ") + kGdb + " -batch -nx -x " + script + " 2>&1";
@@ -167,6 +168,27 @@ TEST_F(GdbE2e, ExtendedRemoteConnectsAndRunsToTheEnd) {
   SCOPED_TRACE(out);
   EXPECT_TRUE(has(out, "Thread 1.60 \"tile 7 w3\""));
   EXPECT_TRUE(has(out, "[Inferior 1 (process 1) exited normally]"));
+}
+
+TEST_F(GdbE2e, ExecFileGivesEveryInferiorTheElf) {
+  // With qXfer:exec-file:read gdb loads the ELF into every inferior it adds, so the
+  // architecture comes from the ELF (no `set architecture`) and IPU 1's registers read.
+  testelf::Image image;
+  image.code.assign(FakeTarget::kLoop, 0x00000013);  // nops over every thread's loop
+  image.symbols = {{"loop0", 0x40000}, {"loop3", 0x40300}};
+  auto bytes = testelf::build(image);
+  std::string elf = ::testing::TempDir() + "gdb_e2e_fake.elf";
+  std::ofstream(elf, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                             static_cast<std::streamsize>(bytes.size()));
+  h.target.elf_path = elf;
+  std::string out = gdb("info inferiors\ninferior 2\ninfo registers pc\ninferior 1\n"
+                        "break *0x40010\ncontinue\ndetach\n",
+                        "elf");
+  SCOPED_TRACE(out);
+  EXPECT_FALSE(has(out, "Truncated register"));
+  EXPECT_TRUE(std::regex_search(out, std::regex("2 +process 2 .*gdb_e2e_fake\\.elf")));
+  EXPECT_TRUE(std::regex_search(out, std::regex("pc +0x40300")));
+  EXPECT_TRUE(std::regex_search(out, std::regex("Breakpoint 1, 0x0*40010 in")));
 }
 
 TEST_F(GdbE2e, CtrlCStopsARunningSystem) {

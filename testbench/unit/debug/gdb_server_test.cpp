@@ -87,6 +87,16 @@ TEST_F(Session, AcksBadChecksumsAndResendsOnNack) {
   c->send_raw("+");
 }
 
+TEST_F(Session, ExecFileOnlyWhenTheTargetKnowsIt) {
+  EXPECT_EQ(c->ask(kGdbFeatures).find("exec-file"), std::string::npos);
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:1:0,100"), "E00");
+  h.target.elf_path = "/fw/kernel.elf";
+  EXPECT_NE(c->ask(kGdbFeatures).find(";qXfer:exec-file:read+"), std::string::npos);
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:2:0,100"), "l/fw/kernel.elf");
+  EXPECT_EQ(c->ask("qXfer:exec-file:read::0,4"), "m/fw/");  // empty annex: the selected IPU
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:3:0,100"), "E00");  // no IPU 2
+}
+
 TEST_F(Session, NoAckModeStopsAcks) {
   c->send(std::string("QStartNoAckMode"));
   EXPECT_EQ(c->read_raw(300ms), "+" + rsp::frame("OK"));
