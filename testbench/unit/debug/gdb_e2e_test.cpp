@@ -34,8 +34,12 @@ std::string run_gdb(uint16_t port, const std::string& commands, const std::strin
     out << connect << " 127.0.0.1:" << port << "\n" << commands;
   }
   std::string cmd = std::string("timeout -k 5 60 ") + kGdb + " -batch -nx -x " + script + " 2>&1";
-  if (interrupt_after > 0)
+  if (interrupt_after > 0) {
+    // --foreground: timeout passes the SIGINT to gdb only, not again to its process
+    // group; a second SIGINT makes gdb give up waiting and disconnect.
+    cmd = std::string("timeout --foreground -k 5 60 ") + kGdb + " -batch -nx -x " + script + " 2>&1";
     cmd = "{ " + cmd + " & p=$!; sleep " + std::to_string(interrupt_after) + "; kill -INT $p; wait $p; }";
+  }
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) return "<popen failed>";
   std::string text;
