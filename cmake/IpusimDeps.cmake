@@ -1,6 +1,8 @@
 # Every third-party dependency comes from Debian's packages (scripts/deps.sh).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
+# elfutils' libdw (+ libelf): the ISS's source map reads tile ELFs' DWARF (libdw-dev).
+pkg_check_modules(libdw REQUIRED IMPORTED_TARGET GLOBAL libdw)
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)

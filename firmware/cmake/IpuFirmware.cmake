@@ -11,8 +11,14 @@
 #                  [IMAGE_LIMIT <bytes>]        SRAM the image + heap + stacks must fit
 #                                               (default 262144: runs on every chip)
 #                  [OUTPUT_DIR <dir>]           default ${IPU_FIRMWARE_OUTPUT_DIR}
+#                  [DEBUG_INFO <ON|OFF>]        DWARF (-g) in the ELF (default
+#                                               ${IPU_FIRMWARE_DEBUG_INFO}, ON)
 #                  [QEMU_TWIN [QEMU_SRAM_SIZE <bytes>]])
 #
+# Debug information is on by default, whatever the build type: it costs nothing on the
+# tile (DWARF sections are never loaded: the loadable bytes are identical with and without
+# it, tested by DebugInfo.LoadableBytesDoNotDependOnIt) and names every fault's function
+# and file:line, and lets gdb read core files (docs/debugging.md).
 # Produces <OUTPUT_DIR>/<name>.elf (target <name>) and a link map <name>.map next to it.
 # QEMU_TWIN also produces <name>.qemu.elf (target <name>_qemu): the same object files
 # linked with the Linux user-mode platform layer, to run under qemu-riscv32. Both are
@@ -33,6 +39,16 @@ cmake_path(NORMAL_PATH IPU_ISA_INCLUDE)
 cmake_path(NORMAL_PATH IPU_ISA_LD_DIR)
 set(IPU_FIRMWARE_OUTPUT_DIR ${CMAKE_BINARY_DIR} CACHE PATH
     "Where ipu_add_firmware() puts the ELF files")
+option(IPU_FIRMWARE_DEBUG_INFO "ipu_add_firmware() builds with debug information (-g) unless DEBUG_INFO OFF" ON)
+
+# -g, or -g0 (after the build type's flags, so it wins over RelWithDebInfo's -g).
+function(_ipu_debug_flags out enabled)
+  if(enabled)
+    set(${out} -g PARENT_SCOPE)
+  else()
+    set(${out} -g0 PARENT_SCOPE)
+  endif()
+endfunction()
 
 # Layout parameters shared by a program and its qemu twin (see tile.ld).
 set(IPU_TWIN_PLATFORM_RESERVE 1024)
@@ -64,7 +80,8 @@ function(_ipu_add_runtime target io_source)
     ${IPU_FIRMWARE_ROOT}/runtime/stdio.c
     ${IPU_FIRMWARE_ROOT}/runtime/sbrk.c)
   target_link_libraries(${target} PUBLIC ipu_xipu)
-  target_compile_options(${target} PRIVATE -O2 -Wall -Wextra)
+  _ipu_debug_flags(debug ${IPU_FIRMWARE_DEBUG_INFO})
+  target_compile_options(${target} PRIVATE -O2 -Wall -Wextra ${debug})
 endfunction()
 if(NOT TARGET ipu_runtime)
   _ipu_add_runtime(ipu_runtime io_tile.S)
@@ -85,7 +102,7 @@ endfunction()
 
 function(ipu_add_firmware name)
   cmake_parse_arguments(FW "QEMU_TWIN"
-    "STACK_SIZE;WORKER_STACK_SIZE;IMAGE_LIMIT;OUTPUT_DIR;QEMU_SRAM_SIZE"
+    "STACK_SIZE;WORKER_STACK_SIZE;IMAGE_LIMIT;OUTPUT_DIR;QEMU_SRAM_SIZE;DEBUG_INFO"
     "SOURCES;DEFINES;INCLUDES;OPTIONS;LIBS" ${ARGN})
   if(FW_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ipu_add_firmware(${name}): unknown arguments: ${FW_UNPARSED_ARGUMENTS}")
@@ -96,13 +113,18 @@ function(ipu_add_firmware name)
   if(NOT FW_OUTPUT_DIR)
     set(FW_OUTPUT_DIR ${IPU_FIRMWARE_OUTPUT_DIR})
   endif()
+  if(NOT DEFINED FW_DEBUG_INFO)
+    set(FW_DEBUG_INFO ${IPU_FIRMWARE_DEBUG_INFO})
+  endif()
+  _ipu_debug_flags(debug ${FW_DEBUG_INFO})
 
   # The program's own objects, compiled once and linked into every variant.
   add_library(${name}_objs OBJECT ${FW_SOURCES})
   target_link_libraries(${name}_objs PUBLIC ipu_xipu)
   target_compile_definitions(${name}_objs PRIVATE ${FW_DEFINES})
   target_include_directories(${name}_objs PRIVATE ${FW_INCLUDES})
-  target_compile_options(${name}_objs PRIVATE ${FW_OPTIONS})
+  # The debug flag first: a user's OPTIONS (say -g3) come after it and win.
+  target_compile_options(${name}_objs PRIVATE ${debug} ${FW_OPTIONS})
 
   set(layout)
   foreach(param STACK_SIZE:__ipu_stack_size WORKER_STACK_SIZE:__ipu_worker_stack_size

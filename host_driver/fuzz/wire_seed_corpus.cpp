@@ -41,7 +41,11 @@ int main(int argc, char** argv) {
       wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 1},
       wire::LinkFigures{0},
       wire::LinkFigures{13, 2},
-      wire::LinkFiguresReply{2, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}};
+      wire::LinkFiguresReply{2, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}},
+      wire::SetConsole{wire::ConsoleRoute::kClient, 1},
+      wire::ConsoleRead{0},
+      wire::ConsoleLines{2, true, {{0, 3, 0, false, "hello"}, {1, 0, 4, true, "part"}}},
+      wire::ConsolePending{0}};
   int n = 0;
   std::vector<uint8_t> all;
   for (const auto& b : bodies) {

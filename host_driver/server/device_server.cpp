@@ -1,6 +1,9 @@
 // device_server.h. Everything runs on the thread that calls run(), in a Boost.Asio
 // io_context: accepting, reading (readiness wait + recvmsg, to receive the memfds of
-// MAP), answering, and INTERRUPT messages posted by the boards' interrupt handlers.
+// MAP), answering, and INTERRUPT and CONSOLE_PENDING messages posted by the boards'
+// interrupt handlers and the console. The console a client asks for (SET_CONSOLE) waits
+// for its CONSOLE_READs in a ConsoleRelay (console_relay.h): the simulation waits on a
+// full one, so a tile printing in a loop cannot grow the server.
 #include "device_server.h"
 
 #include <ipu/hostif_regs.h>
@@ -22,6 +25,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "console_relay.h"
 #include "fd_passing.h"
 #include "socket_path.h"
 #include "wire_protocol.h"
@@ -50,6 +54,9 @@ struct DeviceServer::Impl {
     std::deque<int> fds;
     std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
     bool set_link_faults = false;  // the session changed the links' faults: restored at its end
+    // The console, while the client routes it to itself or drops it (null: the server's
+    // own output).
+    std::unique_ptr<ConsoleRelay> console;
   };
   // One per board, shared with its interrupt handler, which runs on a device thread.
   struct IrqState {
@@ -256,6 +263,18 @@ struct DeviceServer::Impl {
       return true;
     }
     if (const auto* q = std::get_if<wire::LinkFigures>(&m.body)) return link_figures(seq, *q);
+    if (const auto* sc = std::get_if<wire::SetConsole>(&m.body)) {
+      if (board_link(seq, sc->board, "SET_CONSOLE")) {
+        route_console(sc->route);
+        send(seq, wire::Ok{});
+      }
+      return true;
+    }
+    if (const auto* cr = std::get_if<wire::ConsoleRead>(&m.body)) {
+      if (board_link(seq, cr->board, "CONSOLE_READ"))  // nothing waits when the server prints it
+        send(seq, session->console ? session->console->read() : wire::ConsoleLines{});
+      return true;
+    }
     if (std::holds_alternative<wire::Bye>(m.body)) {
       send(seq, wire::Ok{});
       end_session("client said BYE");
@@ -353,6 +372,27 @@ struct DeviceServer::Impl {
     return true;
   }
 
+  // The console is the system's: the relay takes board 0's, whichever board the request
+  // named.
+  void route_console(wire::ConsoleRoute route) {
+    if (route == wire::ConsoleRoute::kServer) {
+      session->console.reset();
+      return;
+    }
+    if (!session->console) {
+      auto posted = std::make_shared<std::atomic<bool>>(false);
+      const uint64_t id = session->id;
+      session->console = std::make_unique<ConsoleRelay>(*boards.front(), [this, posted, id] {
+        if (posted->exchange(true)) return;  // one CONSOLE_PENDING in flight says it
+        asio::post(io, [this, posted, id] {
+          *posted = false;
+          if (session && session->id == id) send(0, wire::ConsolePending{0});
+        });
+      });
+    }
+    session->console->set_collecting(route == wire::ConsoleRoute::kClient);
+  }
+
   void install_interrupt_handler(uint32_t board) {
     auto state = irq[board];
     auto* ctx = &io;
@@ -376,6 +416,7 @@ struct DeviceServer::Impl {
       link->set_interrupt_handler({});
       link->set_trace_file("");  // the next client traces only if it asks
     }
+    session->console.reset();  // the server prints the next client's console unless it asks
     for (host_if::DeviceLink* link : boards) link->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
     if (session->set_link_faults) {
       // The next client starts with the config's faults, as a new in-process session does.

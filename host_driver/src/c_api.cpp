@@ -3,6 +3,7 @@
 #include "ipudrv/ipudrv.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <type_traits>
@@ -250,6 +251,29 @@ int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipu
 
 int ipudrv_abort(ipudrv_device* dev) {
   return guarded([&] { checked(dev).abort(); });
+}
+
+int ipudrv_set_console(ipudrv_device* dev, ipudrv_console_fn fn, void* user) {
+  return guarded([&] {
+    if (!fn) return checked(dev).set_console({});
+    checked(dev).set_console([fn, user](const ipudrv::ConsoleLine& l) {
+      const ipudrv_console_line line{l.ipu, l.tile, l.thread, l.text.c_str(), l.text.size()};
+      fn(user, &line);
+    });
+  });
+}
+
+void ipudrv_console_print(void* user, const ipudrv_console_line* line) {
+  if (!line) return;
+  std::FILE* out = user ? static_cast<std::FILE*>(user) : stdout;
+  const std::string s =
+      ipudrv::format_console_line({line->ipu, line->tile, line->thread, std::string(line->text, line->length)});
+  std::fwrite(s.data(), 1, s.size(), out);
+  std::fflush(out);
+}
+
+int ipudrv_console_dropped(ipudrv_device* dev, uint64_t* count) {
+  return guarded([&] { *need(count, "count") = checked(dev).console_lines_dropped(); });
 }
 
 int ipudrv_set_trace(ipudrv_device* dev, const char* path) {

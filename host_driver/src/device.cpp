@@ -72,6 +72,7 @@ DeviceImpl::DeviceImpl(std::vector<std::unique_ptr<detail::Transport>> transport
                        const OpenOptions& opts)
     : info(read_info(transports, std::move(locator))), options(opts) {
   for (auto& t : transports) boards.push_back(std::make_unique<BoardSession>(std::move(t), info.smem_bytes));
+  open_console();
   // The trace covers every IPU of the system; the device takes the path set on board 0.
   if (!options.trace_path.empty()) boards.front()->t->set_trace_file(options.trace_path);  // first: nothing to undo
   for (auto& b : boards) {
@@ -94,6 +95,7 @@ DeviceImpl::~DeviceImpl() {
     } catch (...) {
     }
   }
+  close_console();
   try {
     boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);  // leave the system as we found it (every board)
   } catch (...) {
@@ -134,9 +136,14 @@ void DeviceImpl::check_tile(uint32_t ipu, uint32_t tile, uint32_t count) const {
                      std::to_string(ipu) + ": each IPU has " + std::to_string(info.tiles_per_ipu) + " tiles");
 }
 
-const Elf& DeviceImpl::program_on(uint32_t ipu, uint32_t tile) const {
+const Elf* DeviceImpl::find_program(uint32_t ipu, uint32_t tile) const {
   for (const auto& [r, elf] : loaded)
-    if (r.ipu == ipu && tile >= r.tile_first && tile - r.tile_first < r.tile_count) return elf;
+    if (r.ipu == ipu && tile >= r.tile_first && tile - r.tile_first < r.tile_count) return &elf;
+  return nullptr;
+}
+
+const Elf& DeviceImpl::program_on(uint32_t ipu, uint32_t tile) const {
+  if (const Elf* elf = find_program(ipu, tile)) return *elf;
   throw UsageError("ipu " + std::to_string(ipu) + " tile " + std::to_string(tile) + ": no program loaded there");
 }
 
@@ -205,9 +212,33 @@ void DeviceImpl::load_locked(const std::map<TileRange, Elf>& programs) {
 }
 
 DeviceErrorInfo DeviceImpl::read_errors() {
+  DeviceErrorInfo e;
+  bool found = false;
   for (auto& b : boards)
-    if (b->t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) return detail::read_error_registers(*b->t);
-  return detail::read_error_registers(*boards.front()->t);
+    if (!found && b->t->read32(IPU_REG_ERR_CODE) != IPU_ERR_NONE) {
+      e = detail::read_error_registers(*b->t);
+      found = true;
+    }
+  if (!found) e = detail::read_error_registers(*boards.front()->t);
+  locate(e);
+  return e;
+}
+
+// The device boots images, so it names pcs only; the driver has the ELFs it loaded and
+// names their functions and lines (docs/debugging.md).
+void DeviceImpl::locate(DeviceErrorInfo& e) const {
+  if (e.pc != DeviceErrorInfo::kNone)
+    if (const Elf* elf = find_program(e.ipu, e.tile)) {
+      const Elf::Location at = elf->locate(e.pc);
+      e.function = at.function;
+      e.source = at.source;
+    }
+  if (e.peer_pc != DeviceErrorInfo::kNone)
+    if (const Elf* elf = find_program(e.peer_ipu, e.peer_tile)) {
+      const Elf::Location at = elf->locate(e.peer_pc);
+      e.peer_function = at.function;
+      e.peer_source = at.source;
+    }
 }
 
 // ---- Device --------------------------------------------------------------------------

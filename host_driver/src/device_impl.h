@@ -2,7 +2,7 @@
 // channels, the streaming-memory allocator, the host streams), the interrupt event every
 // board fires, and what is loaded where. Calls are routed by device IPU (board = ipu /
 // ipus_per_board). device.cpp has the API calls, run.cpp the run loop with stream
-// service.
+// service, console.cpp the tiles' console on its way to the program.
 #pragma once
 
 #include <atomic>
@@ -84,14 +84,17 @@ class DeviceImpl {
   void dma_to_device(BoardSession& b, const detail::DmaRequest& r) { b.dma.at(0)->transfer({&r, 1}); }
   uint64_t dma_from_device(BoardSession& b, const detail::DmaRequest& r) { return b.dma.at(1)->transfer({&r, 1}).at(0); }
   const Elf& program_on(uint32_t ipu, uint32_t tile) const;
+  const Elf* find_program(uint32_t ipu, uint32_t tile) const;  // null: none loaded there
   void check_tile(uint32_t ipu, uint32_t tile, uint32_t count = 1) const;
 
+  // A run, with the console collected while it goes on and delivered before it returns.
   RunResult run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   RunStats read_stats();
   std::vector<std::vector<SuperstepStats>> read_supersteps();
   uint32_t read_state();
   // The first board's error registers that hold an error (else board 0's).
-  DeviceErrorInfo read_errors();
+  DeviceErrorInfo read_errors();  // the first board in error's registers, pcs located
+  void locate(DeviceErrorInfo& e) const;
 
   std::vector<std::unique_ptr<BoardSession>> boards;
   DeviceInfo info;
@@ -102,7 +105,21 @@ class DeviceImpl {
   std::atomic<bool> running{false};
   std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
+  // The console (console.cpp). The device holds it from open (ConsoleRoute::kDrop:
+  // nothing printed by the device or the server) and collects it during a run when the
+  // program has a handler.
+  ConsoleHandler console;                  // empty: off
+  std::atomic<bool> console_pending{false};  // the device said lines wait
+  std::atomic<uint64_t> console_dropped{0};  // as of the last delivery
+  void open_console();   // the handler IPUSIM_CONSOLE chooses; the device's console held
+  void close_console();  // no more pending calls into this DeviceImpl
+  // Calls `console` with the lines waiting at the device, on this thread: `all`: until
+  // none waits; else only if the device said some wait, and a bounded number of pages
+  // (the run loop must get back to the registers).
+  void deliver_console(bool all);
+
  private:
+  RunResult run_loop(uint32_t supersteps, std::chrono::steady_clock::time_point deadline);
   uint32_t serve_stream_wait(uint32_t board);
   void drain_d2h_streams();
   uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline);

@@ -45,5 +45,9 @@ const std::vector<ElfSegment>& Elf::segments() const { return d_->segments; }
 std::optional<uint32_t> Elf::symbol(const std::string& name) const { return d_->program->symbol(name); }
 std::optional<uint32_t> Elf::symbol_size(const std::string& name) const { return d_->program->symbol_size(name); }
 uint32_t Elf::image_end() const { return d_->program->image_end(); }
+Elf::Location Elf::locate(uint32_t pc) const {
+  const ipusim::iss::SourceLocation at = d_->program->locate(pc);
+  return {at.function, at.source()};
+}
 
 }  // namespace ipudrv

@@ -1,5 +1,6 @@
 // Finding devices: a locator names a config to elaborate in this process or an `ipusim
 // serve` socket; either way one device, the whole system with a session per board.
+#include <cstdio>
 #include <functional>
 
 #include "device_impl.h"
@@ -12,9 +13,18 @@ namespace ipudrv {
 struct DeviceRef::Source {
   // One transport per board, in board order.
   std::function<std::vector<std::unique_ptr<detail::Transport>>()> make_transports;
+  std::function<uint16_t(uint16_t)> serve_gdb;  // in-process devices only
 };
 
 std::unique_ptr<Device> DeviceRef::open(const OpenOptions& options) const {
+  if (options.gdb_port) {
+    if (!source_->serve_gdb)
+      throw UsageError("open " + info_.locator + ": gdb_port is for in-process devices; serve this one with "
+                       "`ipusim serve --gdb PORT`");
+    const uint16_t port = source_->serve_gdb(*options.gdb_port);
+    std::fprintf(stderr, "ipudrv: gdb: every run of %s waits for gdb on 127.0.0.1:%u\n", info_.locator.c_str(),
+                 unsigned(port));
+  }
   auto impl = std::make_unique<DeviceImpl>(source_->make_transports(), info_.locator, options);
   return std::make_unique<Device>(std::move(impl));
 }
@@ -33,6 +43,7 @@ std::vector<DeviceRef> enumerate(const std::string& locator) {
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
     where = "config:" + path;
     std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
+    source->serve_gdb = [system](uint16_t port) { return system->serve_gdb(port); };
     source->make_transports = [system, path] {
       std::vector<std::unique_ptr<detail::Transport>> boards;
       for (size_t b = 0; b < system->board_count(); ++b)

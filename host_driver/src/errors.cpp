@@ -19,12 +19,21 @@ std::string describe(const DeviceErrorInfo& e) {
   if (e.pc != DeviceErrorInfo::kNone) {
     std::snprintf(buf, sizeof buf, " pc 0x%x", e.pc);
     s += buf;
+    if (!e.function.empty()) s += " in " + e.function;
+    if (!e.source.empty()) s += (e.function.empty() ? " at " : " (") + e.source + (e.function.empty() ? "" : ")");
   }
   if (e.addr != 0) {
     std::snprintf(buf, sizeof buf, " addr 0x%llx", static_cast<unsigned long long>(e.addr));
     s += buf;
   }
   if (e.cycle != 0) s += " cycle " + std::to_string(e.cycle);
+  if (e.peer_pc != DeviceErrorInfo::kNone && (!e.peer_function.empty() || !e.peer_source.empty())) {
+    std::snprintf(buf, sizeof buf, " (peer tile %u pc 0x%x", e.peer_tile, e.peer_pc);
+    s += buf;
+    if (!e.peer_function.empty()) s += " in " + e.peer_function;
+    if (!e.peer_source.empty()) s += (e.peer_function.empty() ? " at " : " (") + e.peer_source + (e.peer_function.empty() ? "" : ")");
+    s += ")";
+  }
   if (!e.text.empty()) s += ": " + e.text;
   return s;
 }

@@ -1,7 +1,8 @@
 // The run loop: RUN_SUPERSTEPS + CTRL.RUN on every board, wait for RUN_DONE (interrupt or
 // polling), serve STREAM_WAIT stops of any board from its connected host streams and
 // continue, drain what the tiles left in device-to-host FIFOs, and turn an ERROR stop
-// into the typed exception.
+// into the typed exception. The tiles' console is delivered while the run goes on
+// (console.cpp) and drained before run() returns.
 #include <ipu/hostif_regs.h>
 
 #include <algorithm>
@@ -54,6 +55,7 @@ uint32_t DeviceImpl::wait_run_done(std::chrono::steady_clock::time_point deadlin
   const detail::PollPolicy poll{options.use_interrupts};
   for (int round = 0;; ++round) {
     const uint64_t gen = irq.generation();
+    deliver_console(false);
     bool done = true, error = false;
     for (auto& b : boards) {
       const uint32_t raised = b->t->read32(IPU_REG_IRQ_STATUS);
@@ -120,7 +122,7 @@ void DeviceImpl::drain_d2h_streams() {
     }
 }
 
-RunResult DeviceImpl::run_locked(uint32_t supersteps, std::chrono::steady_clock::time_point deadline) {
+RunResult DeviceImpl::run_loop(uint32_t supersteps, std::chrono::steady_clock::time_point deadline) {
   const uint32_t state = read_state();
   if (state == IPU_STATE_IDLE) throw UsageError("run: no program loaded (the device is IDLE)");
   if (state == IPU_STATE_HALTED) throw UsageError("run: every tile has halted; reset() and load() to run again");

@@ -19,6 +19,9 @@ class SystemBackend {
   virtual size_t board_count() const = 0;
   // Valid while the system lives; board < board_count().
   virtual ipusim::host_if::DeviceLink& board_link(size_t board) = 0;
+  // Every run from now on waits for gdb on 127.0.0.1:`port` (0: any free port); returns
+  // the port. Throws UsageError if it cannot listen or the backend has no debugger.
+  virtual uint16_t serve_gdb(uint16_t port) = 0;
 };
 
 // Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError

@@ -43,6 +43,20 @@ class MappedHostMemory : public HostMemory {
   std::byte* data_ = nullptr;
 };
 
+// Where the device sends the tiles' console (host_if/device_link.h, set_console_handler).
+enum class ConsoleRoute {
+  kDevice,   // the device's own output (the model's stdout / IPUSIM_CONSOLE, the server's)
+  kDrop,     // nowhere: dropped and counted (the driver holds it; no run() collects)
+  kCollect,  // queued for take_console(); a full queue makes the simulation wait
+};
+
+// What take_console() found.
+struct ConsoleTake {
+  std::vector<ConsoleLine> lines;  // oldest first
+  uint64_t dropped = 0;            // lines dropped so far (kDrop)
+  bool more = false;               // lines still wait after these
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -63,6 +77,13 @@ class Transport {
   // (UsageError naming a bad item) and their figures as of the last stop.
   virtual void set_link_faults(const std::string& items) = 0;
   virtual std::vector<LinkStats> link_stats() = 0;
+  // The system's console (any board's transport reaches it; the driver uses board 0's):
+  // its route; `pending` is called on a transport or device thread when lines wait (it
+  // must not call back into the transport); the lines waiting, a page at a time. IPUs are
+  // the system's, which are the device's.
+  virtual void set_console(ConsoleRoute route) = 0;
+  virtual void set_console_pending(std::function<void()> pending) = 0;
+  virtual ConsoleTake take_console() = 0;
   // "in-process m2000.yaml board 1", "unix:/tmp/ipu.sock".
   virtual std::string describe() const = 0;
 };

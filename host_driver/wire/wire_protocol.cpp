@@ -16,6 +16,11 @@
 //   LINK_FIGURES_REPLY  u32 total, u32 count (<= 13), count x (u32 link, u32 from IPU,
 //                u32 to IPU, u64 frames, bytes, frames replayed, CRC errors, sequence
 //                errors, replays, retrains, cycles lost)
+//   SET_CONSOLE  board, u32 route (0 server, 1 drop, 2 client)       CONSOLE_READ  board
+//   CONSOLE_LINES  u64 dropped, u32 more (0 / 1), u32 count, count x (u32 ipu, u32 tile,
+//                u32 thread, u32 flags (bit 0: continued by the next record), text), the
+//                whole payload at most kMaxPayload
+//   CONSOLE_PENDING  board
 #include "wire_protocol.h"
 
 #include <ipu/hostif_regs.h>
@@ -115,6 +120,15 @@ uint32_t board(Reader& r) {
   if (r.ok() && b >= kMaxBoards)
     r.fail("board " + std::to_string(b) + ", a system has at most " + std::to_string(kMaxBoards));
   return b;
+}
+
+// A message whose payload is its board alone.
+template <class M>
+M board_only(Reader& r) {
+  M m;
+  m.board = board(r);
+  r.expect_end();
+  return m;
 }
 
 // `version_error`: set when the payload names a major this side does not speak.
@@ -291,6 +305,43 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       r.expect_end();
       return m;
     }
+    case Type::kSetConsole: {
+      SetConsole m;
+      m.board = board(r);
+      const uint32_t route = r.u32("route");
+      r.expect_end();
+      if (r.ok() && route > uint32_t(ConsoleRoute::kClient)) r.fail("route " + std::to_string(route) + ", not 0 .. 2");
+      m.route = ConsoleRoute(route);
+      return m;
+    }
+    case Type::kConsoleRead:
+      return board_only<ConsoleRead>(r);
+    case Type::kConsoleLines: {
+      ConsoleLines m;
+      m.dropped = r.u64("dropped");
+      const uint32_t more = r.u32("more");
+      if (r.ok() && more > 1) r.fail("more " + std::to_string(more) + ", not 0 or 1");
+      m.more = more == 1;
+      const uint32_t count = r.u32("count");
+      // The payload bounds the count (every record has a header); checked before reading.
+      if (r.ok() && count > (kMaxPayload - kConsoleLinesHeaderBytes) / kConsoleRecordHeaderBytes)
+        r.fail("count " + std::to_string(count) + ", more records than a payload holds");
+      for (uint32_t i = 0; i < count && r.ok(); ++i) {
+        ConsoleRecord c;
+        c.ipu = r.u32("ipu");
+        c.tile = r.u32("tile");
+        c.thread = r.u32("thread");
+        const uint32_t flags = r.u32("flags");
+        if (r.ok() && flags > 1) r.fail("flags " + std::to_string(flags) + ": only bit 0 (continued) is defined");
+        c.continued = flags & 1;
+        c.text = r.text("text");
+        m.records.push_back(std::move(c));
+      }
+      r.expect_end();
+      return m;
+    }
+    case Type::kConsolePending:
+      return board_only<ConsolePending>(r);
   }
   r.fail("unknown type");
   return Ok{};
@@ -303,7 +354,8 @@ Type type_of(const Body& body) {
                                     Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
                                     Type::kOk, Type::kError, Type::kBye, Type::kSetTrace,
                                     Type::kSupersteps, Type::kSuperstepsReply, Type::kSetLinkFaults,
-                                    Type::kLinkFigures, Type::kLinkFiguresReply};
+                                    Type::kLinkFigures, Type::kLinkFiguresReply, Type::kSetConsole,
+                                    Type::kConsoleRead, Type::kConsoleLines, Type::kConsolePending};
   static_assert(std::size(kTypes) == std::variant_size_v<Body>);
   return kTypes[body.index()];
 }
@@ -327,6 +379,10 @@ const char* type_name(uint16_t type) {
     case Type::kSetLinkFaults: return "SET_LINK_FAULTS";
     case Type::kLinkFigures: return "LINK_FIGURES";
     case Type::kLinkFiguresReply: return "LINK_FIGURES_REPLY";
+    case Type::kSetConsole: return "SET_CONSOLE";
+    case Type::kConsoleRead: return "CONSOLE_READ";
+    case Type::kConsoleLines: return "CONSOLE_LINES";
+    case Type::kConsolePending: return "CONSOLE_PENDING";
   }
   return "unknown";
 }
@@ -383,6 +439,24 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
                                l.cycles_lost})
               put64(p, v);
           }
+        } else if constexpr (std::is_same_v<T, SetConsole>) {
+          put32(p, m.board), put32(p, uint32_t(m.route));
+        } else if constexpr (std::is_same_v<T, ConsoleRead> || std::is_same_v<T, ConsolePending>) {
+          put32(p, m.board);
+        } else if constexpr (std::is_same_v<T, ConsoleLines>) {
+          // As many records as the payload holds (truncating, as put_text): the server
+          // sizes its replies so that none is cut.
+          std::vector<uint8_t> records;
+          uint32_t n = 0;
+          for (const ConsoleRecord& c : m.records) {
+            const size_t bytes = kConsoleRecordHeaderBytes + std::min(c.text.size(), kMaxText);
+            if (kConsoleLinesHeaderBytes + records.size() + bytes > kMaxPayload) break;
+            put32(records, c.ipu), put32(records, c.tile), put32(records, c.thread), put32(records, c.continued ? 1 : 0);
+            put_text(records, c.text);
+            ++n;
+          }
+          put64(p, m.dropped), put32(p, m.more ? 1 : 0), put32(p, n);
+          p.insert(p.end(), records.begin(), records.end());
         }
       },
       msg.body);

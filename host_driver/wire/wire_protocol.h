@@ -5,7 +5,8 @@
 // Frame: a 16-byte header, then `payload_bytes` of payload.
 //   u32 magic 'IPUW' | u16 version_major | u16 type | u32 seq | u32 payload_bytes
 // Every request carries a sequence number; its reply (OK, READ32_REPLY, HELLO_REPLY or
-// ERROR) carries the same one. INTERRUPT is the only unsolicited message (seq 0).
+// ERROR) carries the same one. INTERRUPT and CONSOLE_PENDING are the only unsolicited
+// messages (seq 0).
 // One socket serves a whole system (every board of it: the boards run as one device), so
 // the requests that reach a board's host interface, and INTERRUPT, carry a board index;
 // HELLO_REPLY says how many boards there are.
@@ -28,7 +29,11 @@ namespace ipusim::wire {
 
 inline constexpr uint32_t kMagic = 0x57555049u;  // "IPUW" read as little-endian bytes
 inline constexpr uint16_t kVersionMajor = 2;     // a peer refuses any other major; 2: board indices
-inline constexpr uint16_t kVersionMinor = 1;     // compatible additions (carried in HELLO); 1: SET_LINK_FAULTS, LINK_FIGURES
+// Compatible additions (carried in HELLO): 1 SET_LINK_FAULTS, LINK_FIGURES; 2 the console
+// (SET_CONSOLE, CONSOLE_READ, CONSOLE_LINES, CONSOLE_PENDING). A peer sends a message of
+// a minor only when the other side's HELLO (REPLY) announced at least that minor.
+inline constexpr uint16_t kVersionMinor = 2;
+inline constexpr uint16_t kConsoleMinor = 2;      // the first minor with the console messages
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kMaxPayload = 1024;      // no message needs more
 inline constexpr size_t kMaxText = 512;          // longest text (error message, peer name)
@@ -59,8 +64,12 @@ enum class Type : uint16_t {
   kSetLinkFaults = 15,    // c->s: board, fault items for the system's IPU-Links (OK or ERROR DEVICE)
   kLinkFigures = 16,      // c->s: board, first: the system's IPU-Link figures per direction
   kLinkFiguresReply = 17, // s->c: total directions, then up to kMaxLinkFiguresPerReply of them
+  kSetConsole = 18,       // c->s: board, where the tiles' console goes (OK)
+  kConsoleRead = 19,      // c->s: board: the console lines waiting at the server
+  kConsoleLines = 20,     // s->c: dropped so far, more waiting, then line records
+  kConsolePending = 21,   // s->c, unsolicited: console lines wait for CONSOLE_READ
 };
-inline constexpr Type kLastType = Type::kLinkFiguresReply;
+inline constexpr Type kLastType = Type::kConsolePending;
 
 // Codes of an ERROR reply.
 enum class ErrorCode : uint32_t {
@@ -109,8 +118,32 @@ inline constexpr size_t kMaxLinkFiguresPerReply = (kMaxPayload - 8) / kLinkRecor
 // Link directions [first, first + records.size()) of `total`.
 struct LinkFiguresReply { uint32_t total = 0; std::vector<LinkRecord> records; };
 
+// The tiles' console is the system's (any board's request sets and reads it). Routes:
+enum class ConsoleRoute : uint32_t {
+  kServer = 0,  // the server's own output (what a client that never sends SET_CONSOLE gets)
+  kDrop = 1,    // nowhere: lines are dropped and counted
+  kClient = 2,  // queued for CONSOLE_READ; a full queue makes the simulation wait
+};
+struct SetConsole { ConsoleRoute route = ConsoleRoute::kServer; uint32_t board = 0; };
+struct ConsoleRead { uint32_t board = 0; };
+// A line, or a piece of one: a line longer than kMaxText travels in pieces, each but the
+// last with `continued` set.
+struct ConsoleRecord {
+  uint32_t ipu = 0, tile = 0, thread = 0;
+  bool continued = false;
+  std::string text;
+  bool operator==(const ConsoleRecord&) const = default;
+};
+inline constexpr size_t kConsoleLinesHeaderBytes = 8 + 4 + 4;  // dropped, more, count
+inline constexpr size_t kConsoleRecordHeaderBytes = 4 * 4 + 4;  // ipu, tile, thread, flags, text length
+// `dropped`: lines the session's console dropped so far (route DROP); `more`: lines still
+// wait after these.
+struct ConsoleLines { uint64_t dropped = 0; bool more = false; std::vector<ConsoleRecord> records; };
+struct ConsolePending { uint32_t board = 0; };
+
 using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap, Interrupt, Ok, Error, Bye,
-                          SetTrace, Supersteps, SuperstepsReply, SetLinkFaults, LinkFigures, LinkFiguresReply>;
+                          SetTrace, Supersteps, SuperstepsReply, SetLinkFaults, LinkFigures, LinkFiguresReply,
+                          SetConsole, ConsoleRead, ConsoleLines, ConsolePending>;
 
 struct Message {
   uint32_t seq = 0;

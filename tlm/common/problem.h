@@ -7,6 +7,7 @@
 // Plain C++ (no SystemC): the ISS builds these for its faults.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
@@ -48,6 +49,16 @@ struct SyncTile {
   bool operator==(const SyncTile&) const = default;
 };
 
+// A thread's architectural state: a fault's registers (the ISS fills them where it raises
+// the fault), the core files' and debuggers' view of a thread.
+struct ThreadRegisters {
+  uint32_t pc = 0;                // the next instruction (a fault: the faulting one)
+  std::array<uint32_t, 32> x{};
+  std::array<uint32_t, 32> f{};   // raw IEEE bit patterns
+  uint32_t fcsr = 0;              // frm << 5 | fflags
+  bool operator==(const ThreadRegisters&) const = default;
+};
+
 struct Problem {
   static constexpr uint32_t kNone = 0xFFFF'FFFFu;  // an id or pc the problem does not name
 
@@ -58,6 +69,10 @@ struct Problem {
   uint32_t tile = kNone;         // its index in that IPU
   uint32_t thread = kNone;       // 0 = supervisor
   uint32_t pc = kNone;
+  // Where pc lies in the program's source, from its ELF (DWARF, else the symbol table):
+  // filled at the platform edge (the run's outcome) or by the driver, empty when unknown.
+  std::string function;          // "vec_add"
+  std::string source;            // "kernels/vecadd.c:42" (docs/debugging.md: how the path is shortened)
   std::optional<uint64_t> address;    // tile, streaming-memory or host address; stream id
   std::optional<uint64_t> superstep;  // syncs the tile (or IPU) had completed
   std::optional<uint64_t> cycle;      // tile cycle it was found at
@@ -65,6 +80,7 @@ struct Problem {
   // receive).
   struct Peer {
     uint32_t ipu = kNone, tile = kNone, pc = kNone;
+    std::string function, source;  // pc located, as Problem::function / source
     bool operator==(const Peer&) const = default;
   };
   std::optional<Peer> peer;
@@ -74,13 +90,16 @@ struct Problem {
   // Deadlocks: every tile that never arrived and every one that waits ((ipu, tile) order).
   std::vector<SyncTile> absent;
   std::vector<SyncTile> waiters;
+  // Faults: the faulting thread's registers at the fault (pc = the faulting instruction).
+  std::optional<ThreadRegisters> registers;
 
   bool has_tile() const { return tile != kNone; }
   bool operator==(const Problem&) const = default;
 };
 
 // The text of a problem, e.g.
-//   "tile 12 (ipu 0) thread 3 pc 0x00040a10: misaligned access: load ... [lw a0, 2(a1) = 0x0025a503]"
+//   "tile 12 (ipu 0) thread 3 pc 0x00040a10 in vec_add (kernels/vecadd.c:42): misaligned
+//    access: load ... [lw a0, 2(a1) = 0x0025a503]"
 //   "sync deadlock: 2 tile(s) wait at a sync that can never complete: ipu 0 tile 1 (zone 1,
 //    since cycle 30), ...; 1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle 24)"
 //   "tile 0 sends 16 bytes to tile 1 (pc 0x00040010) but tile 1 posts no receive from
@@ -90,6 +109,13 @@ std::string to_text(const Problem& p);
 // rather than cut mid-sentence; only a text with nothing left to summarise is cut (with
 // "..."; an exchange problem's superstep is kept, the sentence before it cut).
 std::string to_text(const Problem& p, size_t max_bytes);
+// A fault's registers as `ipusim run` prints them after the fault line: pc, then x0..x31
+// with their ABI names, f0..f31 (bits and value) and fcsr, four per line, e.g.
+//   "zero 0x00000000  ra   0x00040124  sp   0x0009fff0  gp   0x00041800"
+std::string registers_text(const ThreadRegisters& r);
+// The ABI name of x<i> ("zero", "ra", ..., "t6") and of f<i> ("ft0", ..., "ft11").
+const char* x_abi_name(unsigned i);
+const char* f_abi_name(unsigned i);
 // to_text(p), for test failure messages and logs.
 std::ostream& operator<<(std::ostream& out, const Problem& p);
 

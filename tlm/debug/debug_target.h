@@ -59,9 +59,16 @@ struct StopEvent {
 // (gdb's `vCont;s:T` without a default action) keeps every other tile where it is: only
 // the stepped thread's tile runs. Tiles compute independently between syncs, so this
 // changes no result.
+//
+// `only` (gdb's `vCont;c:T`, which it sends to step a thread over a breakpoint, RISC-V
+// gdb single-stepping in software): only T's tile runs, until something stops; the
+// other tiles stay where they are, so a breakpoint they reach at the same cycle is still
+// reported when they run. If T's tile has nothing to issue (it waits at a sync for the
+// others), every tile runs again.
 struct Resume {
   std::optional<ThreadRef> step;
   bool others = true;
+  std::optional<ThreadRef> only;
 };
 
 // A catch: stop when a tile (any tile: nullopt) reaches its next sync or the end of its

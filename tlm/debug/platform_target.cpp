@@ -191,7 +191,10 @@ bool PlatformTarget::free_run() const {
 bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn) {
   const ThreadRef who{tile.ipu, tile.tile, insn.thread};
   std::optional<StopEvent> hit;
-  if (breakpoints_[tile.ipu].contains(insn.pc)) {
+  if (only_thread_ && !(*only_thread_ == who)) {
+    // gdb moves one thread alone (over a breakpoint) and takes a stop of no other: the
+    // threads sharing its tile issue with it, unstopped.
+  } else if (breakpoints_[tile.ipu].contains(insn.pc)) {
     hit = event(StopEvent::Kind::Breakpoint, who);
   } else if (insn.load || insn.store) {
     for (const Watch& w : watches_[tile.ipu]) {
@@ -219,13 +222,20 @@ bool PlatformTarget::stop_requested() {
     if (!stop_) stop_ = event(StopEvent::Kind::Interrupt, step_ ? *step_ : first_thread().value_or(ThreadRef{}));
   }
   if (step_issued_ && !stop_) stop_ = event(StopEvent::Kind::Step, *step_);
+  // The thread gdb moves alone exited (`wexit`): it stops there, so gdb is not left
+  // waiting for a thread that will never come back.
+  if (only_thread_ && !stop_ && !alive(*only_thread_)) stop_ = event(StopEvent::Kind::Step, *only_thread_);
   return stop_.has_value();
 }
 
 void PlatformTarget::only_tile_blocked() {
-  // The stepped thread's tile waits on the others (a sync, an exchange): the step ends
-  // where it is, and the next resume lets every tile run.
-  if (!stop_ && step_) stop_ = event(StopEvent::Kind::Step, *step_);
+  // The one tile allowed to run waits on the others (a sync, an exchange): a step ends
+  // where it is; a thread continued alone lets every tile run on.
+  if (stop_) return;
+  if (step_)
+    stop_ = event(StopEvent::Kind::Step, *step_);
+  else
+    only_ = nullptr;  // still, only its thread's stops are reported (stop_before)
 }
 
 void PlatformTarget::stretch_ended(const tile::Tile& tile) {
@@ -249,22 +259,31 @@ void PlatformTarget::stretch_ended(const tile::Tile& tile) {
 
 // ---- running -----------------------------------------------------------------------------
 
-StopEvent PlatformTarget::resume(const Resume& how) {
-  if (over_) return *over_;
+void PlatformTarget::begin_resume(const Resume& how) {
   step_ = how.step;
   step_issued_ = false;
-  only_ = how.step && !how.others ? tile_of(*how.step) : nullptr;
+  only_thread_ = how.step && !how.others ? how.step : how.only;
+  only_ = only_thread_ ? tile_of(*only_thread_) : nullptr;
   stop_.reset();
   // Free, nothing is asked before each instruction: the fast loop runs.
   bounds_.probe = free_run() ? nullptr : this;
-  const bool starved = platform_.simulate();
+}
+
+std::optional<StopEvent> PlatformTarget::take_stop() {
+  if (!stop_) return std::nullopt;
+  StopEvent e = std::move(*stop_);
+  stop_.reset();
   step_.reset();
   only_ = nullptr;
-  if (stop_) {
-    StopEvent e = std::move(*stop_);
-    stop_.reset();
-    return e;
-  }
+  only_thread_.reset();
+  return e;
+}
+
+StopEvent PlatformTarget::resume(const Resume& how) {
+  if (over_) return *over_;
+  begin_resume(how);
+  const bool starved = platform_.simulate();
+  if (std::optional<StopEvent> e = take_stop()) return *e;
   return run_over(starved);
 }
 

@@ -34,6 +34,12 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
 
   // Back to batches (gdb detached): the run goes on at full speed.
   void detach();
+  // resume() in parts, for a caller that runs the kernel itself (a device's model
+  // thread): begin_resume, then simulate() as it likes; after each, take_stop() is the
+  // stop the debugger asked for, if any; run_over() classifies a run that ended.
+  void begin_resume(const Resume& how);
+  std::optional<StopEvent> take_stop();
+  StopEvent run_over(bool starved);
   // The run is over (an event Fault or Exited was returned).
   bool over() const { return over_.has_value(); }
 
@@ -80,7 +86,6 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   const tile::Tile* tile_of(const ThreadRef& thread) const;
   const iss::TileCore* core_of(const ThreadRef& thread) const;
   std::optional<ThreadRef> first_thread() const;
-  StopEvent run_over(bool starved);
   void set_tile_bounds(const iss::RunBounds* bounds);
 
   platform::Platform& platform_;
@@ -93,6 +98,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   std::optional<ThreadRef> step_;
   bool step_issued_ = false;
   const tile::Tile* only_ = nullptr;
+  std::optional<ThreadRef> only_thread_;  // the one thread gdb resumed, alone
   bool checking_ = false;
   std::optional<StopEvent> stop_;  // found in a pass: the kernel pauses, resume() returns it
   std::optional<StopEvent> over_;

@@ -139,9 +139,9 @@ std::optional<std::string> RspSession::handle(std::string_view p) {
     case 'z': return point(p, false);
     case 'v': return v_packet(p);
     case 'c': return resume(Resume{});
-    case 's': return resume(Resume{c_thread_.value_or(g_thread_), false});
+    case 's': return resume(Resume{c_thread_.value_or(g_thread_), false, std::nullopt});
     case 'C': return resume(Resume{});  // the signal means nothing to a tile
-    case 'S': return resume(Resume{c_thread_.value_or(g_thread_), false});
+    case 'S': return resume(Resume{c_thread_.value_or(g_thread_), false, std::nullopt});
     case 'D': detach(p); return std::nullopt;  // detach() sends its OK
     case 'k': end_ = End::Killed; return std::nullopt;
     case '!': return "OK";  // extended mode: nothing changes (there is nothing to vRun)
@@ -344,6 +344,8 @@ std::string RspSession::v_packet(std::string_view p) {
     Resume how;
     how.others = false;
     bool any_action = false;
+    bool continue_all = false;
+    std::optional<ThreadRef> continue_one;
     std::string_view rest = p.substr(6);
     while (!rest.empty()) {
       size_t semi = rest.find(';');
@@ -360,7 +362,16 @@ std::string RspSession::v_packet(std::string_view p) {
       if (kind == 'c' || kind == 'C') {
         // Whether gdb names one IPU (c:p1.-1, schedule-multiple off) or all, every IPU
         // runs: syncs and exchanges span them, so one cannot run without the others.
-        how.others = true;
+        // One thread named (c:p1.2: gdb steps it over a breakpoint, with a breakpoint of
+        // its own on the next instruction) runs alone: its tile only, the others held
+        // where they are, so their own hits at this cycle are still reported after it.
+        if (pat && pat->tile && pat->slot && !continue_all) {
+          continue_one = pick(pat->ipu, pat->tile, pat->slot);
+          if (!continue_one) return "E01";
+        } else {
+          continue_all = true;
+          continue_one.reset();
+        }
         any_action = true;
       } else if (kind == 's' || kind == 'S') {
         if (how.step) continue;  // all-stop: one stepped thread is enough
@@ -374,7 +385,12 @@ std::string RspSession::v_packet(std::string_view p) {
       }
     }
     if (!any_action) return "E01";
-    if (!how.step) how.others = true;
+    if (how.step) {
+      how.others = continue_all || continue_one.has_value();
+    } else {
+      how.others = true;
+      if (!continue_all) how.only = continue_one;
+    }
     return resume(how);
   }
   if (starts(p, "vKill")) {

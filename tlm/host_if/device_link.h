@@ -54,6 +54,16 @@ struct LinkFigures {
   bool operator==(const LinkFigures&) const = default;
 };
 
+// One line of a tile's console (printf; docs/firmware.md): what `ipusim run` prints as
+// "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K).
+struct ConsoleLine {
+  uint32_t ipu = 0;     // the system's IPU
+  uint32_t tile = 0;
+  uint32_t thread = 0;  // 0: the supervisor; 1.. : workers
+  std::string text;     // without the newline
+  bool operator==(const ConsoleLine&) const = default;
+};
+
 class DeviceLink {
  public:
   virtual ~DeviceLink() = default;
@@ -105,6 +115,14 @@ class DeviceLink {
   // Every link direction of the system that carried something, as of the last stop of
   // the run (RUN_DONE); empty after RESET.
   virtual std::vector<LinkFigures> link_figures() { return {}; }
+  // The tiles' console, the system's (any board's link sets it for all): every line, in
+  // the order `ipusim run` prints them, goes to `handler` instead of the device's own
+  // output (empty: back to it). A run's lines all reach it before the run's RUN_DONE (and
+  // before a STREAM_WAIT stop's). It runs on a device thread and may wait (a full queue):
+  // the simulation waits with it, which changes no simulated cycle; it must not call
+  // back into the DeviceLink. A device without a console (a test's fake) has no lines.
+  using ConsoleHandler = std::function<void(const ConsoleLine& line)>;
+  virtual void set_console_handler(ConsoleHandler handler) { (void)handler; }
 };
 
 }  // namespace ipusim::host_if

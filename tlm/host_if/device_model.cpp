@@ -32,6 +32,7 @@ DeviceModel::DeviceModel(const config::SystemConfig& config, const ModelOptions&
 }
 
 void DeviceModel::stop() {
+  if (debugger_) debugger_->stop();  // its requests wait for this thread
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return;
@@ -88,6 +89,22 @@ void DeviceModel::elaborate(const ModelOptions& options) {
     boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, *domain_));
   }
   platform_->simulate();  // ends elaboration, starts the processes; nothing runs yet
+}
+
+uint16_t DeviceModel::serve_gdb(uint16_t port) {
+  std::exception_ptr error;
+  run_on_model([&] {
+    if (debugger_) return;
+    try {
+      debugger_ = std::make_unique<DeviceDebugger>(*this, *platform_, port);
+      domain_->set_hold(debugger_.get());
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  if (!debugger_) throw std::runtime_error("gdb: the device model has stopped");
+  return debugger_->port();
 }
 
 // The statistics registers of a long run follow it: every kRefresh of a run the kernel

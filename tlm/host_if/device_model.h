@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "host_if/device_debugger.h"
 #include "host_if/host_interface.h"
 #include "host_if/model_session.h"
 #include "host_if/run_domain.h"
@@ -46,6 +47,10 @@ class DeviceModel {
   HostInterface& board(uint32_t b) { return *boards_.at(b); }
   uint32_t boards() const { return uint32_t(boards_.size()); }
   void set_console(std::FILE* out);
+  // From now on every run waits for gdb on 127.0.0.1:`port` (0: any free port) and is
+  // debugged by it (device_debugger.h). Returns the port; the same one again if a
+  // debugger is already there. Throws std::runtime_error if it cannot listen.
+  uint16_t serve_gdb(uint16_t port);
 
   // A board queued a command (any thread): the model thread takes it soon.
   void wake();
@@ -64,6 +69,7 @@ class DeviceModel {
   std::unique_ptr<platform::Platform> platform_;
   std::unique_ptr<RunDomain> domain_;
   std::vector<std::unique_ptr<HostInterface>> boards_;
+  std::unique_ptr<DeviceDebugger> debugger_;  // ModelOptions::gdb_port
   static constexpr auto kRefresh = std::chrono::milliseconds(20);
   std::atomic<bool> attention_{false};
   std::atomic<bool> simulating_{false};

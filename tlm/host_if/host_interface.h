@@ -82,6 +82,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   std::vector<SuperstepFigures> supersteps(uint32_t ipu) override;
   void set_link_faults(const std::string& items) override;
   std::vector<LinkFigures> link_figures() override;
+  void set_console_handler(ConsoleHandler handler) override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
   // The constructor attaches the board gateway's (gateway_ports.h).

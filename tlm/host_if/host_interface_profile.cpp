@@ -1,5 +1,6 @@
-// The host interface's side channels: profiling (DeviceLink::set_trace_file / supersteps)
-// and the IPU-Links' fault injection and figures (set_link_faults / link_figures).
+// The host interface's side channels: profiling (DeviceLink::set_trace_file / supersteps),
+// the IPU-Links' fault injection and figures (set_link_faults / link_figures) and the
+// tiles' console (set_console_handler).
 // Profiling:
 // the board's superstep trace and per-superstep totals, the same figures and file as
 // `ipusim run --trace / --json` give for the same firmware. The host sets the trace path
@@ -52,6 +53,19 @@ void HostInterface::set_link_faults(const std::string& items) {
 }
 
 std::vector<LinkFigures> HostInterface::link_figures() { return domain_.link_figures(); }
+
+// The platform's console is the system's, ordered across its boards: handed over whole.
+// The collector's own mutex orders this against the tiles' lines of a run going on.
+void HostInterface::set_console_handler(ConsoleHandler handler) {
+  if (!handler) {
+    platform_.set_console_sink({});
+    return;
+  }
+  platform_.set_console_sink([handler = std::move(handler)](uint32_t ipu, uint32_t tile, uint32_t thread,
+                                                            std::string_view text) {
+    handler(ConsoleLine{ipu, tile, thread, std::string(text)});
+  });
+}
 
 void HostInterface::update_supersteps() {
   std::vector<std::vector<SuperstepFigures>> figures;

@@ -54,6 +54,8 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
 }
 
 ModelSession::~ModelSession() {
+  // The next session's console is the model's own again, whatever this one's driver left.
+  if (model_.boards() > 0) model_.board(0).set_console_handler({});
   for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).write32(IPU_REG_CTRL, IPU_CTRL_RESET_MASK);
   wait_idle();
   for (uint32_t b = 0; b < model_.boards(); ++b) model_.board(b).detach_host();
@@ -64,6 +66,8 @@ ModelSession::~ModelSession() {
 uint32_t ModelSession::boards() const { return model_.boards(); }
 const config::SystemConfig& ModelSession::config() const { return model_.config(); }
 DeviceLink& ModelSession::link(uint32_t board) { return host_interface(board); }
+
+uint16_t ModelSession::serve_gdb(uint16_t port) { return model_.serve_gdb(port); }
 
 HostInterface& ModelSession::host_interface(uint32_t board) {
   if (board >= model_.boards())

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "host_if/device_link.h"
 #include "common/config.h"
@@ -49,6 +50,9 @@ class ModelSession {
   DeviceLink& link(uint32_t board);
   // For the streaming gateway and tests in the model: the board's interface.
   HostInterface& host_interface(uint32_t board);
+  // Every run from now on waits for gdb on 127.0.0.1:`port` (0: any free port) and is
+  // debugged by it (device_debugger.h, docs/debugging.md). Returns the port.
+  uint16_t serve_gdb(uint16_t port);
   // Blocks until the model thread has acted on every register write made before the
   // call (a convenience for tests and transports; never needed for correctness).
   void wait_idle();

@@ -91,7 +91,7 @@ bool RunDomain::dma_busy() {
   return std::ranges::any_of(boards_, [](HostInterface* b) { return b->dma_busy(); });
 }
 
-bool RunDomain::busy() { return running_ || dma_busy(); }
+bool RunDomain::busy() { return (running_ && !(hold_ && hold_->holding())) || dma_busy(); }
 
 // One step of the kernel. Paused on a host stream, SystemC time must not move (the run
 // would go on under the host's feet): only delta cycles at this time, until the DMA the
@@ -117,7 +117,9 @@ void RunDomain::step() {
     }
     return;
   }
-  after_simulate(platform_.simulate());
+  const bool starved = platform_.simulate();
+  if (hold_ && hold_->after_simulate()) return;  // stopped in the debugger: held, not over
+  after_simulate(starved);
 }
 
 // Lets the DMA the doorbells taken so far posted retire (the DMA written before this
@@ -152,6 +154,7 @@ void RunDomain::apply(const Command& c) {
   HostInterface& board = *boards_.at(c.board);
   switch (c.kind) {
     case Command::Kind::Reset:
+      if (hold_ && running_) hold_->run_ended();
       running_ = still_ = false;
       platform_.reset_run();
       ++model_epoch_;
@@ -180,6 +183,7 @@ void RunDomain::apply(const Command& c) {
         }
         if (faults) platform_.set_link_faults(*faults);
         platform_.start_run(limits, trace_path());
+        if (hold_) hold_->run_started();
       }
       running_ = true;
       return;
@@ -218,6 +222,7 @@ void RunDomain::record_all(const Problem& e, const std::string& text) {
 }
 
 void RunDomain::end_run(uint32_t end_state) {
+  if (hold_) hold_->run_ended();
   for (HostInterface* b : boards_) {
     b->update_stats();
     b->update_supersteps();

@@ -54,11 +54,26 @@ struct Command {
   Doorbell doorbell{};                 // Kick
 };
 
+// A debugger holding the runs (device_debugger.h): the model thread asks it before and
+// after every simulate(), and tells it when a run starts and ends. Model thread only.
+class RunHold {
+ public:
+  virtual ~RunHold() = default;
+  virtual void run_started() = 0;
+  // The debugger holds the run (stopped in it): no simulate() until it lets go.
+  virtual bool holding() const = 0;
+  // After a simulate(): true if the kernel paused because the debugger stopped the run
+  // (then the run is held, not classified).
+  virtual bool after_simulate() = 0;
+  virtual void run_ended() = 0;
+};
+
 class RunDomain {
  public:
   // `wake` is called (any thread) when a command is queued.
   RunDomain(platform::Platform& platform, std::function<void()> wake);
   void add_board(HostInterface& board);  // at elaboration, in board order
+  void set_hold(RunHold* hold) { hold_ = hold; }  // model thread; nullptr: none
   uint32_t boards() const { return uint32_t(boards_.size()); }
 
   // ---- host side, with `mutex` held ------------------------------------------------
@@ -107,6 +122,7 @@ class RunDomain {
 
   platform::Platform& platform_;
   std::function<void()> wake_;
+  RunHold* hold_ = nullptr;
   std::vector<HostInterface*> boards_;
   std::deque<Command> queue_;             // mutex
   std::vector<uint8_t> joined_;           // mutex: CTRL.RUN written, by board

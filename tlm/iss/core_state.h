@@ -64,6 +64,18 @@ struct Thread {
 
 inline uint32_t* thread_regs(Thread& t) { return t.hart.regs; }
 
+// The thread's registers as the debugger and the fault record see them, at `pc`.
+inline ThreadRegisters thread_registers(const Thread& t, uint32_t pc) {
+  ThreadRegisters r;
+  r.pc = pc;
+  for (unsigned i = 0; i < 32; ++i) {
+    r.x[i] = t.hart.regs[i];
+    r.f[i] = t.hart.regs[kFReg0 + i];
+  }
+  r.fcsr = t.hart.regs[kFrmReg] << 5 | t.hart.regs[kFflagsReg];
+  return r;
+}
+
 class CoreState {
  public:
   // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
@@ -100,6 +112,9 @@ class CoreState {
   void fault_at(Quantum& q, const DecodedInsn* ip);
   bool may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed);
   void trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+  // Reports `ip`, retired by `t` at `cycle`, to the trace sink (trace_record.cpp).
+  // `rs1_before`: its rs1's value before it ran.
+  void trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t cycle, uint32_t rs1_before);
   bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
   bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
 

@@ -131,6 +131,7 @@ step: __attribute__((unused));
     if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
     prev = ip;
     prev_n = n;
+    if (q.trace) q.trace_rs1 = R[ip->rs1];
     goto *labels[static_cast<unsigned>(M.ops[ip - code])];
   }
   __builtin_unreachable();

@@ -49,6 +49,9 @@ struct Quantum {
   bool slot_guard = false;  // of which: the supervisor may issue only where a slot is free
                             // and every worker is simulated up to its cycle
   bool trace = false;    // stepping loop: report every retired instruction
+  // Stepping loop with trace: rs1's value before the instruction ran (the address of a
+  // load whose destination is its own base register is gone after it).
+  uint32_t trace_rs1 = 0;
   // In and out: the host's FP status saved by the first amp.mac of a run of AMP
   // instructions, restored after the run's last one (amp.cpp) or, if the quantum ends
   // inside the run, by the scheduler before it collects the host's flags.

@@ -159,9 +159,7 @@ void CoreState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     host_fp_status_restore(q.amp_saved_fp_status);
     q.amp_fp_saved = false;
   }
-  foreign_call(t, [&] {
-    trace_->retire(params_.id, t.id, t.clock + kIssueSlots * executed, pc_of(ip), word_at(ip));
-  });
+  foreign_call(t, [&] { trace_retired(t, ip, t.clock + kIssueSlots * executed, q.trace_rs1); });
 }
 
 void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,
@@ -177,6 +175,9 @@ void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, 
   f.pc = pc_of(ip);
   f.insn = word_at(ip);
   f.disasm = disassemble(f.insn, f.pc);
+  // The registers as the faulting instruction found them (it wrote nothing), for the
+  // fault's register dump and core files.
+  f.registers = thread_registers(t, f.pc);
   for (uint32_t i = 0; i < thread_count(); ++i) flush_line(threads_[i]);
   StopInfo s;
   s.reason = StopReason::Fault;

@@ -73,8 +73,11 @@ Elf32_Ehdr read_header(const ElfReader& r, size_t size) {
 }
 
 // The symbol table (optional: a stripped ELF has none). Globals win over locals of the
-// same name; the result is sorted by name for symbol().
-std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const std::string& name) {
+// same name; the result is sorted by name for symbol(). Functions and labels whose value
+// lies in [code_begin, code_end) also go to `code` (traces name pcs with them).
+std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const std::string& name,
+                                          uint32_t code_begin, uint32_t code_end,
+                                          std::vector<CodeSymbols::Entry>& code) {
   const ElfReader r(elf, name);
   const auto eh = r.at<Elf32_Ehdr>(0, "ELF header");
   std::vector<Program::Symbol> out;
@@ -103,8 +106,11 @@ std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const
       if (sym.st_name >= strtab.sh_size) r.fail("symbol name outside the string table");
       const void* nul = std::memchr(strings + sym.st_name, 0, strtab.sh_size - sym.st_name);
       if (!nul) r.fail("unterminated symbol name");
-      auto& dst = ELF32_ST_BIND(sym.st_info) == STB_LOCAL ? locals : out;
+      const bool local = ELF32_ST_BIND(sym.st_info) == STB_LOCAL;
+      auto& dst = local ? locals : out;
       dst.push_back({std::string(strings + sym.st_name), sym.st_value, sym.st_size});
+      if ((type == STT_FUNC || type == STT_NOTYPE) && sym.st_value >= code_begin && sym.st_value < code_end)
+        code.push_back({dst.back().name, sym.st_value, sym.st_size, type == STT_FUNC, !local});
     }
   }
   auto by_name = [](const auto& a, const auto& b) { return a.name < b.name; };
@@ -221,8 +227,11 @@ std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& e
   if (!entry_in_code || (p->entry_ & 3) != 0)
     r.fail(fmt::format("entry point 0x{:08x} is not a 4-byte aligned address in an executable segment", p->entry_));
 
-  p->symbols_ = read_symbols(elf, name);
+  std::vector<CodeSymbols::Entry> code_symbols;
+  p->symbols_ = read_symbols(elf, name, p->code_begin_, p->code_end_, code_symbols);
+  p->code_symbols_ = CodeSymbols(std::move(code_symbols));
   p->decoded_ = build_decoded(*p);
+  p->elf_ = elf;
   return p;
 }
 
@@ -268,6 +277,12 @@ std::optional<uint32_t> Program::symbol(const std::string& name) const {
 std::optional<uint32_t> Program::symbol_size(const std::string& name) const {
   if (const Symbol* s = find_symbol(name)) return s->size;
   return std::nullopt;
+}
+
+SourceLocation Program::locate(uint32_t pc) const {
+  if (elf_.empty()) return {};
+  std::call_once(source_once_, [this] { source_map_ = std::make_unique<const SourceMap>(elf_); });
+  return source_map_->locate(pc);
 }
 
 uint32_t Program::image_end() const {

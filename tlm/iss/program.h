@@ -4,10 +4,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "iss/source_map.h"
+#include "iss/code_symbols.h"
 
 namespace ipusim::iss {
 
@@ -52,6 +56,9 @@ class Program {
   // The symbol's st_size: the bytes it spans (0 for a label, such as an assembler one
   // without .size); nullopt when there is no such symbol.
   std::optional<uint32_t> symbol_size(const std::string& name) const;
+  // The code's functions and labels by address (traces: <func+0x1c>); empty for a
+  // stripped ELF or a from_image() program.
+  const CodeSymbols& code_symbols() const { return code_symbols_; }
   // Highest address any segment occupies (for checking the image fits a tile's SRAM).
   uint32_t image_end() const;
 
@@ -62,6 +69,13 @@ class Program {
 
   const DecodedCode& decoded() const { return *decoded_; }
 
+  // Where `pc` is in the program's source (function, file:line: iss/source_map.h), from
+  // the ELF it was loaded from; the map is built on the first call (any thread, once).
+  // Empty for a program made from an image, which has no ELF.
+  SourceLocation locate(uint32_t pc) const;
+  // The whole ELF file it was loaded from (empty: from_image).
+  const std::vector<uint8_t>& elf_bytes() const { return elf_; }
+
  private:
   Program();
   std::string name_;
@@ -69,8 +83,12 @@ class Program {
   uint32_t code_begin_ = 0, code_end_ = 0;
   std::vector<Segment> segments_;
   std::vector<Symbol> symbols_;  // sorted by name
+  CodeSymbols code_symbols_;
   const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_;
+  std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
+  mutable std::once_flag source_once_;
+  mutable std::unique_ptr<const SourceMap> source_map_;
 };
 
 }  // namespace ipusim::iss

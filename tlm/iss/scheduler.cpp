@@ -302,7 +302,7 @@ bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) 
 }
 
 void CoreState::retire_event(Thread& t, const DecodedInsn* ip) {
-  if (trace_) trace_->retire(params_.id, t.id, t.clock, pc_of(ip), word_at(ip));
+  if (trace_) trace_retired(t, ip, t.clock, t.hart.regs[ip->rs1]);
   t.clock += kIssueSlots;
   t.instret += 1;
   t.ip = ip + 1;

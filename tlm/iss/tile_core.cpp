@@ -64,14 +64,7 @@ ThreadRegisters TileCore::registers(uint32_t thread) const {
   if (thread >= impl_->thread_count())
     throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
   const Thread& t = impl_->thread(thread);
-  ThreadRegisters r;
-  r.pc = t.ip ? impl_->pc_of(t.ip) : 0;
-  for (unsigned i = 0; i < 32; ++i) {
-    r.x[i] = t.hart.regs[i];
-    r.f[i] = t.hart.regs[kFReg0 + i];
-  }
-  r.fcsr = t.hart.regs[kFrmReg] << 5 | t.hart.regs[kFflagsReg];
-  return r;
+  return thread_registers(t, t.ip ? impl_->pc_of(t.ip) : 0);
 }
 
 const TileParams& TileCore::params() const { return impl_->params(); }

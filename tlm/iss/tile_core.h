@@ -138,13 +138,9 @@ struct ThreadStats {
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
 
-// A thread's architectural state (an addition for tests and debuggers).
-struct ThreadRegisters {
-  uint32_t pc = 0;                // the next instruction
-  std::array<uint32_t, 32> x{};
-  std::array<uint32_t, 32> f{};   // raw IEEE bit patterns
-  uint32_t fcsr = 0;              // frm << 5 | fflags
-};
+// A thread's architectural state (for tests, faults and debuggers): the problem record's
+// (common/problem.h), so a fault carries it as it is.
+using ThreadRegisters = ipusim::ThreadRegisters;
 
 // Receives complete console lines. Called from whichever host thread runs the tile.
 class ConsoleSink {
@@ -153,13 +149,36 @@ class ConsoleSink {
   virtual void line(const TileIdentity& tile, uint32_t thread, std::string_view text) = 0;
 };
 
+// One retired instruction as a trace sees it: where, and what it changed (in the manner
+// of Spike's commit log; docs/platform.md "Instruction trace").
+struct RetiredInsn {
+  enum class Dest : uint8_t { None, X, F };
+  uint32_t thread = 0;  // 0 = supervisor
+  uint64_t cycle = 0;   // its issue cycle
+  uint32_t pc = 0;
+  uint32_t insn = 0;    // the raw word
+  // The register it wrote, with the value after it: x1..x31 or f0..f31 (None: no
+  // register, or x0).
+  Dest dest = Dest::None;
+  uint8_t dest_reg = 0;
+  uint32_t dest_value = 0;
+  // The memory a load or store of RV32IF accessed (mem_size 0: none; the AMP's and the
+  // copies' buffers are not listed): its address and, for a store, the value stored (the
+  // low mem_size bytes).
+  uint8_t mem_size = 0;
+  bool mem_store = false;
+  uint32_t mem_addr = 0;
+  uint32_t mem_value = 0;
+  uint32_t fcsr = 0;  // frm << 5 | fflags after it
+};
+
 // Receives every retired instruction when tracing is on (the tracing run loop is a
 // separate instantiation: the fast loop never tests whether tracing is on).
 class TraceSink {
  public:
   virtual ~TraceSink() = default;
-  virtual void retire(const TileIdentity& tile, uint32_t thread, uint64_t cycle, uint32_t pc,
-                      uint32_t insn) = 0;
+  // `program`: the one the tile runs (its code_symbols() name the pc).
+  virtual void retire(const TileIdentity& tile, const Program& program, const RetiredInsn& insn) = 0;
 };
 
 // The tile's CSRs (hw/isa/xipu.yaml): number, name, whether a program may write it.

@@ -71,9 +71,10 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // nothing to do: not news.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
+  if (options_.progress_hide) console_.set_before_print(options_.progress_hide);
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
-    trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble);
+    trace_ = std::make_unique<InstructionTrace>(options_.itrace_path, options_.disassemble, options_.itrace_filter);
   }
   // Opened before anything is elaborated, so a bad path fails first.
   std::unique_ptr<Timeline> timeline;
@@ -83,7 +84,6 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
-  engine_->set_serial(trace_ != nullptr);
   // A zone-2 sync spans every IPU over the links, so each must reach IPU 0 (the loader
   // checks the whole system for files; a config built in code is checked here).
   for (uint32_t i = 0; i < ipus; ++i)
@@ -143,17 +143,22 @@ void Platform::check_fits(const iss::Program& program, const config::ChipConfig&
 void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelection& tiles) {
   if (ran_) throw std::logic_error("Platform::load after run");
   check_fits(*program, config_.board.chip);
-  for (auto& ipu : ipus_) {
-    for (uint32_t t : tiles.tiles(ipu->tile_count())) {
-      tile::Tile& tile = ipu->tile(t);
+  for (uint32_t i = 0; i < ipus_.size(); ++i) {
+    for (uint32_t t : tiles.tiles(ipus_[i]->tile_count())) {
+      tile::Tile& tile = ipus_[i]->tile(t);
       if (!tile.loaded()) {
         ++loaded_;
         ++domain_.loaded;
       }
+      set_tile_trace(tile, i, t);
       tile.load(program, *engine_, *this);
-      if (trace_) tile.set_trace(trace_.get());
     }
   }
+}
+
+// Only the tiles the filter keeps get the sink: the others run the fast loop.
+void Platform::set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index) {
+  if (trace_ && trace_->filter().traces_tile(ipu, index)) tile.set_trace(trace_.get());
 }
 
 // ---- during the run --------------------------------------------------------------------
@@ -219,13 +224,21 @@ RunResult Platform::run() {
   start_run({});
 
   RunResult result;
+  result.tile_supersteps_kept = keep_tile_supersteps_;
   const auto start = std::chrono::steady_clock::now();
+  if (options_.progress) {
+    auto clock = std::make_shared<ProgressClock>(options_.progress_period_seconds);
+    engine_->set_after_batch([this, clock] {
+      if (clock->due()) options_.progress(progress(clock->seconds()));
+    });
+  }
   if (loaded_ > 0) {
     if (run_driver_)
       run_driver_();
     else
       simulate();
   }
+  engine_->set_after_batch({});
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();
@@ -247,9 +260,33 @@ RunResult Platform::run() {
     result.exchange_errors = out.problems;
   else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
     result.deadlock = out.problems.at(0);
-  else if (out.kind != RunOutcome::Kind::Halted)  // no host to serve a stream or a hold
+  else if (out.kind != RunOutcome::Kind::Halted) {  // no host to serve a stream or a hold
     result.deadlock = describe_stuck();
+    locate(*result.deadlock);
+  }
   return result;
+}
+
+// The program booted on the tile named knows its source (when booted from an ELF; a
+// host's BOOT_CMD gives only an image: the driver, which has the ELF, locates instead).
+void Platform::locate(Problem& p) const {
+  auto program_of = [&](uint32_t ipu, uint32_t tile) -> const iss::Program* {
+    if (ipu >= ipus_.size() || tile >= ipus_[ipu]->tile_count()) return nullptr;
+    const iss::TileCore* core = ipus_[ipu]->tile(tile).core();
+    return core ? &core->program() : nullptr;
+  };
+  if (p.pc != Problem::kNone && p.function.empty() && p.source.empty())
+    if (const iss::Program* prog = program_of(p.ipu, p.tile)) {
+      const iss::SourceLocation at = prog->locate(p.pc);
+      p.function = at.function;
+      p.source = at.source();
+    }
+  if (p.peer && p.peer->pc != Problem::kNone && p.peer->function.empty() && p.peer->source.empty())
+    if (const iss::Program* prog = program_of(p.peer->ipu, p.peer->tile)) {
+      const iss::SourceLocation at = prog->locate(p.peer->pc);
+      p.peer->function = at.function;
+      p.peer->source = at.source();
+    }
 }
 
 void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
@@ -280,6 +317,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
       r.fault = tile.fault();
+      if (r.fault) locate(*r.fault);
       if (keep_tile_supersteps_)
         r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
       result.tile_cycles = std::max(result.tile_cycles, r.cycles);

@@ -47,6 +47,7 @@
 #include "platform/platform_timeline.h"
 #include "platform/platform_trace.h"
 #include "platform/run_control.h"
+#include "platform/run_progress.h"
 #include "streaming/gateway.h"
 #include "sync/group_sync.h"
 #include "tile/tile.h"
@@ -57,7 +58,8 @@ namespace ipusim::platform {
 struct PlatformOptions {
   ConsoleMode console = ConsoleMode::Tagged;
   std::FILE* console_out = stdout;  // null: count console lines, print none
-  std::string itrace_path;          // non-empty: trace every retired instruction there
+  std::string itrace_path;          // non-empty: trace retired instructions there
+  TraceFilter itrace_filter;        // which tiles, threads and cycles (default: all)
   // Disassembler for the trace (the ISS's); required when itrace_path is set.
   InstructionTrace::Disassembler disassemble;
   unsigned host_threads = 1;        // >= 1: threads computing tiles (the kernel's included)
@@ -68,6 +70,13 @@ struct PlatformOptions {
   // Faults injected on the IPU-Links (`--link-faults`; docs/links.md): when set, replaces
   // the config's `link_faults`.
   std::optional<links::FaultPlan> link_faults;
+  // run(): how far it has got, between the engine's batches, at most once per period
+  // (run_progress.h); unset: never.
+  ProgressReport progress;
+  double progress_period_seconds = 0.25;
+  // Called before console lines are printed (set when the progress display shares a
+  // terminal with the console: it blanks its line, and redraws at its next report).
+  std::function<void()> progress_hide;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its
@@ -126,6 +135,7 @@ struct TileResult {
 
 struct RunResult {
   std::vector<TileResult> tiles;  // every loaded tile, in (ipu, tile) order
+  bool tile_supersteps_kept = false;  // tiles[].supersteps hold the records (per_tile_supersteps_max)
   uint32_t ipus = 0;              // IPUs with at least one loaded tile
   uint64_t tile_cycles = 0;       // max over tiles
   double simulated_seconds = 0;   // tile_cycles at the tile clock
@@ -197,6 +207,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const config::SystemConfig& config() const { return config_; }
   uint32_t ipu_count() const { return uint32_t(ipus_.size()); }
   Ipu& ipu(uint32_t i) { return *ipus_.at(i); }
+  const Ipu& ipu(uint32_t i) const { return *ipus_.at(i); }
   // The gateway of board `b` (streaming memory and host streams).
   streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
   uint32_t loaded_tiles() const { return loaded_; }
@@ -251,6 +262,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // Replaces run()'s one simulate(): `drive` calls simulate() as often as it needs until
   // the run is over (a debugger stopping and resuming it). Before run().
   void set_run_driver(std::function<void()> drive) { run_driver_ = std::move(drive); }
+  // Console lines to `sink` rather than the FILE (empty: back to it); platform_console.h.
+  void set_console_sink(ConsoleCollector::Sink sink) { console_.set_sink(std::move(sink)); }
   // The faults of the next runs; the link statistics start again from zero. Between
   // runs only.
   void set_link_faults(const links::FaultPlan& plan);
@@ -260,6 +273,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // then direction order).
   std::vector<LinkResult> link_results() const;
   void flush_console() { console_.flush(); }
+
+  // Fills the problem's function / source (and its peer's) from the program booted on
+  // the tile it names, where that program came from an ELF; leaves them as they are
+  // otherwise. outcome() and run() locate every problem they report.
+  void locate(Problem& p) const;
 
   // Checks that `program` fits a tile of `chip`: every segment inside SRAM. Throws
   // std::invalid_argument naming the program, the segment and the SRAM end.
@@ -298,6 +316,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // tile that arrived by the end).
   std::vector<Problem> stop_problems(const StopRequest& stop) const;
   void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
+  void set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index);
+  RunProgress progress(double host_seconds) const;  // platform_progress.cpp
   void collect(RunResult& result, uint64_t end_cycle);
 
   config::SystemConfig config_;

@@ -33,21 +33,30 @@ void ConsoleCollector::print_buffered() {
   std::sort(buffer_.begin(), buffer_.end(), [](const Line& a, const Line& b) {
     return std::tie(a.stamp, a.ipu, a.tile, a.seq) < std::tie(b.stamp, b.ipu, b.tile, b.seq);
   });
+  if (out_ && !buffer_.empty() && before_print_) before_print_();
   for (const Line& l : buffer_) {
-    if (out_) {
+    if (sink_) {
+      sink_(l.ipu, l.tile, l.thread, l.text);
+    } else if (out_) {
       const std::string s = format(mode_, l.ipu, l.tile, l.thread, l.text);
       std::fwrite(s.data(), 1, s.size(), out_);
     }
     ++lines_;
   }
   buffer_.clear();
-  if (out_) std::fflush(out_);
+  if (out_ && !sink_) std::fflush(out_);
 }
 
 void ConsoleCollector::set_output(std::FILE* out) {
   flush();
   std::lock_guard<std::mutex> lock(mutex_);
   out_ = out;
+}
+
+void ConsoleCollector::set_sink(Sink sink) {
+  flush();
+  std::lock_guard<std::mutex> lock(mutex_);
+  sink_ = std::move(sink);
 }
 
 }  // namespace ipusim::platform

@@ -9,10 +9,17 @@
 // Streaming: batch numbers never go back, so when a line arrives with a later stamp than
 // any seen, every buffered line is final and is printed. flush() prints the rest (end of
 // run).
+//
+// A sink instead of a FILE (a host driver's console, host_if/device_link.h) receives the
+// same lines in the same order, on the thread that made them final (a tile engine's host
+// thread or the model thread), with the collector's mutex held: a sink that waits (a full
+// queue) holds the tiles' console, and with it the simulation, until it returns; the
+// simulated cycles are the same either way.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -27,6 +34,9 @@ enum class ConsoleMode {
 
 class ConsoleCollector {
  public:
+  // One final line: IPU (the system's), tile, thread (0: supervisor), text without newline.
+  using Sink = std::function<void(uint32_t ipu, uint32_t tile, uint32_t thread, std::string_view text)>;
+
   // Lines go to `out` (not owned); nothing is printed if `out` is null.
   ConsoleCollector(std::FILE* out, ConsoleMode mode) : out_(out), mode_(mode) {}
 
@@ -35,6 +45,12 @@ class ConsoleCollector {
   void flush();
   // Prints what is buffered, then sends later lines to `out` (null: none).
   void set_output(std::FILE* out);
+  // Prints what is buffered, then sends later lines to `sink` rather than `out` (empty:
+  // back to `out`).
+  void set_sink(Sink sink);
+  // Called (under the collector's lock) before lines are printed: a progress line on
+  // the same terminal blanks itself first (PlatformOptions::progress_hide).
+  void set_before_print(std::function<void()> hook) { before_print_ = std::move(hook); }
   uint64_t lines() const { return lines_; }
 
   // The text printed for one line, newline included.
@@ -51,7 +67,9 @@ class ConsoleCollector {
   void print_buffered();  // with mutex_ held
 
   std::FILE* out_;
+  Sink sink_;
   ConsoleMode mode_;
+  std::function<void()> before_print_;
   std::mutex mutex_;
   std::vector<Line> buffer_;
   uint64_t latest_stamp_ = 0;

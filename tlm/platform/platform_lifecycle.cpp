@@ -20,6 +20,7 @@ void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<cons
     ++loaded_;
     ++domain_.loaded;
   }
+  set_tile_trace(tile, ipu, tile_index);
   tile.boot(std::move(program), *engine_, *this);
 }
 
@@ -103,6 +104,7 @@ RunOutcome Platform::outcome(bool starved) const {
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
     out.problems = stop_problems(*stop);
+    for (Problem& p : out.problems) locate(p);
     out.kind = stop->kind == StopRequest::Kind::Finished ? RunOutcome::Kind::Halted : RunOutcome::Kind::Error;
     return out;
   }
@@ -142,6 +144,7 @@ RunOutcome Platform::outcome(bool starved) const {
   }
   out.kind = RunOutcome::Kind::Error;
   out.problems = {describe_stuck()};
+  locate(out.problems.front());
   return out;
 }
 

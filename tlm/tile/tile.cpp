@@ -65,6 +65,7 @@ void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine,
   iss::ConsoleSink* console = this;
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
   core_->set_bounds(bounds_);
+  core_->set_trace(trace_);
   run_.state = TileState::Running;
   connect(engine, listener);
 }
@@ -92,6 +93,7 @@ void Tile::start() {
 }
 
 void Tile::set_trace(iss::TraceSink* sink) {
+  trace_ = sink;
   if (core_) core_->set_trace(sink);
 }
 

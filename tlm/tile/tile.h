@@ -127,8 +127,9 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void unboot();
   // Cycle 0 is SystemC time *epoch (its run domain's last start).
   void set_epoch(const sc_core::sc_time* epoch) { clock_.set_epoch(epoch); }
-  // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop). The
-  // sink is called from the host thread that runs the tile.
+  // Every retired instruction goes to `sink` (nullptr: the fast, untraced loop), also
+  // after a later boot. The engine computes a traced tile on the kernel's thread (the
+  // sink is shared and its line order must not depend on the host).
   void set_trace(iss::TraceSink* sink);
   // Limits and a debug probe for the tile's compute stretches (iss::RunBounds; nullptr:
   // none). Kept across boots; the caller keeps it alive.
@@ -139,6 +140,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   bool paused() const { return run_.paused; }
   const iss::StopInfo& pause() const { return run_.stop; }
   void resume_paused();
+  bool traced() const { return trace_ != nullptr; }
 
   // The engine's interface. compute() runs the core to its next stop; it touches only
   // this tile, so the engine calls it for many tiles at once on host threads.
@@ -221,6 +223,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   std::unique_ptr<iss::Sram> sram_;  // the SRAM the core boots over (from load / give_sram)
   std::unique_ptr<iss::TileCore> core_;
   const iss::RunBounds* bounds_ = nullptr;
+  iss::TraceSink* trace_ = nullptr;  // set_trace(): given to every core booted
   // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().
   TileEngine* engine_ = nullptr;

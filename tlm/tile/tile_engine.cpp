@@ -73,10 +73,12 @@ void TileEngine::drive() {
       wait(sc_core::SC_ZERO_TIME);  // runs when the kernel is started again
       continue;
     }
-    if (lockstep_)
+    if (lockstep_) {
       run_lockstep();
-    else
+    } else {
       run_batch();
+      if (after_batch_) after_batch_();
+    }
   }
 }
 
@@ -96,23 +98,22 @@ void TileEngine::run_batch() {
   const uint64_t batch = batches_;
   constexpr size_t kAhead = 3;  // tiles prefetched ahead of the one being finished
   const auto finish = [&](size_t i) {
+    if (batch_[i]->traced()) batch_[i]->compute();  // here, in order: see the header
     const uint64_t start = timer_.ticks();
     // With other threads, only a tile whose compute is done: one still computing there would
     // lose its lines to this prefetch, and the prefetches would wait for them.
-    if (i + kAhead < batch_.size() && (serial_ || pool_.threads() == 1 || pool_.body_done(i + kAhead)))
+    if (i + kAhead < batch_.size() && (pool_.threads() == 1 || pool_.body_done(i + kAhead)))
       batch_[i + kAhead]->prefetch_for_finish();
     batch_[i]->finish_compute(batch);
     finish_ticks_ += timer_.ticks() - start;
   };
   const uint64_t start = timer_.ticks();
-  if (serial_) {
-    for (size_t i = 0; i < batch_.size(); ++i) {
-      batch_[i]->compute();
-      finish(i);
-    }
-  } else {
-    pool_.run_ordered(batch_.size(), [this](size_t i) { batch_[i]->compute(); }, finish);
-  }
+  pool_.run_ordered(
+      batch_.size(),
+      [this](size_t i) {
+        if (!batch_[i]->traced()) batch_[i]->compute();
+      },
+      finish);
   batch_ticks_ += timer_.ticks() - start;
   batch_.clear();
 }

@@ -23,9 +23,11 @@
 // bytes and the same cycles. SystemC time is not advanced here at all: it advances when
 // the controller and the fabric wait for their release times.
 //
-// With an instruction trace on, the tiles of a batch compute one after another on the
-// kernel's thread, in the batch's order (the trace sink is not thread-safe and its line
-// order must not depend on the host).
+// Traced tiles (Tile::traced(): an instruction trace) compute on the kernel's thread, each
+// just before its finish_compute(), so in the batch's order whatever the host thread
+// count (the trace sink is not thread-safe and its line order must not depend on the
+// host); the other tiles of the batch compute in parallel meanwhile, so a trace of a few
+// tiles costs little more than their own tracing.
 //
 // Lockstep (set_lockstep; a debugger): instead of batches, the tiles advance one cycle
 // at a time in simulated order, never ahead of the next SystemC activity, serially on the
@@ -41,6 +43,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -63,12 +66,12 @@ class TileEngine : public sc_core::sc_module {
   // Puts `tile` on the ready list; it computes in the engine's next batch. Call from the
   // kernel's thread (a process, a transport call) or before the simulation starts.
   void schedule(Tile& tile);
-  // One tile at a time on the kernel's thread (instruction traces).
-  void set_serial(bool serial) { serial_ = serial; }
   // A host (tlm/host_if): before each batch, if *flag is set the engine pauses the
   // kernel (sc_pause), so a host's command is taken between batches; the batch runs when
   // the kernel is started again.
   void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
+  // Called on the kernel's thread after every batch (a progress display); empty: none.
+  void set_after_batch(std::function<void()> hook) { after_batch_ = std::move(hook); }
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
@@ -94,8 +97,8 @@ class TileEngine : public sc_core::sc_module {
   uint64_t stamp_of(const Tile& tile) const;
 
   HostPool pool_;
-  bool serial_ = false;
   const std::atomic<bool>* attention_ = nullptr;
+  std::function<void()> after_batch_;
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order

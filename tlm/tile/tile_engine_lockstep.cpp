@@ -107,6 +107,7 @@ void TileEngine::run_lockstep() {
       if (!only || t == only) cycle = std::min(cycle, t->pause().pause_cycle);
     if (cycle == std::numeric_limits<uint64_t>::max()) {  // the one tile that may run cannot
       control.only_tile_blocked();
+      if (!control.only_tile()) continue;  // every tile runs on
       if (control.stop_requested()) {
         pause_kernel();
         if (lockstep_ != &control) return;

@@ -6,6 +6,8 @@
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
 // from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main());
 // 137 when gdb (--gdb) killed the run.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,7 +26,9 @@
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "platform/core_dump.h"
 #include "platform/platform.h"
+#include "progress_line.h"
 #include "run_report.h"
 
 namespace ipusim::cli {
@@ -40,12 +44,15 @@ struct RunOptions {
   std::string json;
   std::string console = "tagged";
   std::string itrace;
+  std::string itrace_ipus, itrace_tiles, itrace_threads, itrace_cycles;  // empty: all
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
+  std::string core_dir;  // --core: core files when the run ends on a problem
   bool quiet = false;
+  bool progress = false, no_progress = false;
 };
 
 unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -62,6 +69,25 @@ void write_effective_config(const std::string& json_path, const config::SystemCo
   write_file(json_path + ".config.yaml", config::to_yaml(config));
 }
 
+// The --itrace-* filters, checked against the system: errors name the option and value.
+platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConfig& system) {
+  platform::TraceFilter f;
+  const config::ChipConfig& chip = system.board.chip;
+  if (!o.itrace_ipus.empty())
+    f.ipus = platform::TileSelection::parse(o.itrace_ipus, system.total_ipus(), "--itrace-ipus", "IPU", "the system");
+  if (!o.itrace_tiles.empty())
+    f.tiles = platform::TileSelection::parse(o.itrace_tiles, chip.tiles, "--itrace-tiles", "tile", "the IPU");
+  if (!o.itrace_threads.empty())
+    f.threads = platform::TileSelection::parse(o.itrace_threads, chip.tile.workers + 1, "--itrace-threads",
+                                               "thread", "a tile (0 = supervisor)");
+  if (!o.itrace_cycles.empty()) f.parse_cycles(o.itrace_cycles);
+  if (o.itrace.empty() && (!o.itrace_ipus.empty() || !o.itrace_tiles.empty() || !o.itrace_threads.empty() ||
+                           !o.itrace_cycles.empty()))
+    throw std::invalid_argument("--itrace-ipus / -tiles / -threads / -cycles filter an instruction trace: "
+                                "give --itrace FILE too");
+  return f;
+}
+
 int run(const RunOptions& o) {
   const config::SystemConfig system = config::load_system(o.config);
   const config::ChipConfig& chip = system.board.chip;
@@ -74,6 +100,7 @@ int run(const RunOptions& o) {
   options.console = o.console == "raw" ? platform::ConsoleMode::Raw : platform::ConsoleMode::Tagged;
   options.console_out = stdout;
   options.itrace_path = o.itrace;
+  options.itrace_filter = trace_filter(o, system);
   options.disassemble = [](uint32_t pc, uint32_t insn) { return iss::disassemble(insn, pc); };
   options.host_threads = o.threads == 0 ? default_threads() : o.threads;
   options.timeline_path = o.trace;
@@ -88,6 +115,16 @@ int run(const RunOptions& o) {
         throw std::invalid_argument("--link-faults '" + item + "': " + why);
     }
     options.link_faults = plan;
+  }
+
+  // Lives until the summary: clears its line first.
+  ProgressLine progress(stderr, o.no_progress ? ProgressLine::Mode::Off
+                                : o.progress  ? ProgressLine::Mode::On
+                                              : ProgressLine::Mode::Auto);
+  if (progress.enabled()) {
+    options.progress = [&progress](const platform::RunProgress& p) { progress.update(p); };
+    // Console lines on the same terminal would land after the line's text.
+    if (::isatty(::fileno(stdout)) == 1) options.progress_hide = [&progress] { progress.clear(); };
   }
 
   const auto elaboration_start = std::chrono::steady_clock::now();
@@ -109,15 +146,18 @@ int run(const RunOptions& o) {
   try {
     report.result = platform.run();
   } catch (const KilledFromDebugger&) {
+    progress.clear();
     std::fflush(stdout);
     std::fprintf(stderr, "ipusim: the run was killed from gdb\n");
     return kKilledStatus;
   }
+  progress.clear();
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
   if (result.fault) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.fault).c_str());
+    if (result.fault->registers) std::fputs(registers_text(*result.fault->registers).c_str(), stderr);
     report.exit_code = kFaultStatus;
   } else if (!result.exchange_errors.empty()) {
     for (const Problem& e : result.exchange_errors)
@@ -128,6 +168,15 @@ int run(const RunOptions& o) {
     report.exit_code = kFaultStatus;
   } else {
     report.exit_code = result.exit_status();
+  }
+  if (!o.core_dir.empty() && result.error()) {
+    // A core that cannot be written costs the core, not the run's report and status.
+    try {
+      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
+        std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    }
   }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
   if (!o.json.empty()) {
@@ -151,7 +200,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--console", o->console, "console lines: tagged with ipu/tile, or raw")
       ->check(CLI::IsMember({"tagged", "raw"}));
   cmd->add_option("--itrace", o->itrace,
-                  "trace every retired instruction to FILE: ipu tile thread cycle pc insn disasm");
+                  "trace retired instructions to FILE, one line each: ipu tile thread cycle pc "
+                  "<func+off> insn disasm [; xN|fN value] [mem addr [stored]] [fcsr v] (docs/platform.md)");
+  cmd->add_option("--itrace-ipus", o->itrace_ipus, "trace only these IPUs: A-B or A,B,C (default: all)");
+  cmd->add_option("--itrace-tiles", o->itrace_tiles,
+                  "trace only these tiles of every traced IPU: A-B or A,B,C (default: all); the "
+                  "others run untraced at full speed");
+  cmd->add_option("--itrace-threads", o->itrace_threads,
+                  "trace only these threads: A-B or A,B,C, 0 = supervisor, 1.. = workers (default: all)");
+  cmd->add_option("--itrace-cycles", o->itrace_cycles,
+                  "trace only instructions issued in the tile-cycle window FROM:TO (FROM <= cycle < TO; "
+                  "FROM: or :TO leave an end open)");
   cmd->add_option("--threads", o->threads,
                   "host threads simulating tiles (default: every core of the host); results "
                   "do not depend on it")
@@ -172,7 +231,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "wait for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and let it "
                   "stop, step and inspect any tile thread (docs/debugging.md)")
       ->check(CLI::Range(0, 65535));
+  cmd->add_option("--core", o->core_dir,
+                  "when the run ends on a fault, an exchange error or a deadlock, write one ELF "
+                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
+  auto* progress = cmd->add_flag("--progress", o->progress,
+                                 "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "
+                                 "even when stderr is no terminal (default: on a terminal, for runs over 1 s)");
+  cmd->add_flag("--no-progress", o->no_progress, "never show the progress line")->excludes(progress);
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }
 

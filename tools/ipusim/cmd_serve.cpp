@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ namespace {
 struct ServeOptions {
   std::string config;
   std::string socket;
+  std::optional<uint16_t> gdb_port;
   bool quiet = false;
 };
 
@@ -42,6 +44,7 @@ int run_serve(const ServeOptions& o) {
   try {
     system = ipudrv::detail::open_system_backend(o.config);
     initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
+    if (o.gdb_port) system->serve_gdb(*o.gdb_port);  // prints the port it listens on
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
@@ -72,6 +75,10 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv)");
   cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
   cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
+  cmd->add_option("--gdb", options->gdb_port,
+                  "every run waits for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and is "
+                  "debugged by it (docs/debugging.md)")
+      ->check(CLI::Range(0, 65535));
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }

@@ -1,5 +1,6 @@
 // A problem record as JSON (the `error` object of `ipusim run --json`): one key per field,
-// null where the problem names nothing, and its text.
+// null where the problem names nothing (function / source: where pc is, when located;
+// registers: a fault's thread), and its text.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -20,7 +20,8 @@ struct RunReport {
   int exit_code = 0;            // the process exit status
 };
 
-// Per-tile entries are listed up to this many tiles; above it, a summary.
+// Every tile's superstep records (supersteps[k].ipus[i].per_tile) are kept up to this
+// many tiles; above it those lists are empty and `per_tile_supersteps` is false.
 inline constexpr size_t kJsonPerTileLimit = 64;
 
 std::string summary_text(const RunReport& report);

@@ -18,6 +18,11 @@
 // Thread safety: a Device may be used from several threads; calls are serialised, and a
 // call made while a run is in flight (run_async) throws UsageError, except stats(),
 // state() and abort(). docs/host_driver.md.
+//
+// Console: the tiles' printf lines reach the program through Device::set_console's
+// callback, on the thread that runs the run, in the order `ipusim run` prints them, all
+// of a run's lines before run() returns; by default printed to stdout as `ipusim run`
+// prints them ("[ipu 0 tile 3] text").
 #pragma once
 
 #include <chrono>
@@ -63,6 +68,10 @@ struct OpenOptions {
   uint32_t ring_entries = 64;        // descriptors per DMA ring (power of 2)
   uint32_t chunk_bytes = 1u << 20;   // most bytes one descriptor moves
   uint32_t staging_bytes = 4u << 20; // host memory per channel for copies of caller buffers
+  // In-process devices: every run from now on waits for gdb on 127.0.0.1:gdb_port (0: any
+  // free port, printed on stderr) and is debugged by it (docs/debugging.md, "Devices").
+  // A served device takes `ipusim serve --gdb PORT` instead.
+  std::optional<uint16_t> gdb_port;
 };
 
 enum class RunState { kPaused, kHalted };
@@ -141,6 +150,22 @@ struct TileRange {
 using StreamFill = std::function<size_t(std::span<std::byte> out)>;
 using StreamDrain = std::function<void(std::span<const std::byte> data)>;
 
+// One line a tile printed (its console; docs/firmware.md), without the newline.
+struct ConsoleLine {
+  uint32_t ipu = 0;     // device IPU
+  uint32_t tile = 0;
+  uint32_t thread = 0;  // 0: the supervisor; 1 .. workers: a worker
+  std::string text;
+  bool operator==(const ConsoleLine&) const = default;
+};
+using ConsoleHandler = std::function<void(const ConsoleLine& line)>;
+
+// The line as `ipusim run` prints it, newline included: "[ipu 0 tile 3] text",
+// "[ipu 0 tile 3 w 2] text" for worker 2.
+std::string format_console_line(const ConsoleLine& line);
+// The default handler: format_console_line to stdout, flushed.
+void print_console_line(const ConsoleLine& line);
+
 class DeviceImpl;
 
 class Device {
@@ -197,6 +222,8 @@ class Device {
   // Runs `supersteps` supersteps (0: until every tile halts) on every board at once,
   // serving host streams of any board on the way. Throws the typed error of a device
   // error, TimeoutError after `timeout` (the run goes on; abort() or reset() stops it).
+  //
+  // The tiles' console lines of the run go to the set_console handler while it runs.
   RunResult run(uint32_t supersteps = 0,
                 std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
   std::future<RunResult> run_async(uint32_t supersteps = 0);
@@ -219,6 +246,23 @@ class Device {
   // deterministic as one without. Throws UsageError naming a bad item. Closing the device
   // restores the config's faults.
   void set_link_faults(const std::string& items);
+  // Where the tiles' console lines go, from the next run() on: `handler` is called with
+  // each line, on the thread that runs the run (the caller of run(), or run_async's
+  // thread), one line at a time, in the order `ipusim run` prints them (simulated order:
+  // by superstep, then IPU, tile, and the order the tile printed them), while the run goes
+  // on; every line of a run is delivered before run() returns or throws. An empty
+  // handler turns the console off (the device drops the lines: nothing crosses a
+  // socket). The default is print_console_line (stdout), unless IPUSIM_CONSOLE says
+  // `stderr` (the same, to stderr) or `none` (off). Delivering never changes a run's
+  // cycles: a slow handler makes the simulation wait, which bounds the memory the lines
+  // take. The handler must not call this Device except stats(), state() and abort(); an
+  // exception from it propagates out of run() (the run goes on: abort() or reset()).
+  // Lines a run prints while no run() waits for it (after a TimeoutError) are dropped
+  // and counted: console_lines_dropped(). Over "unix:" to a server older than wire
+  // protocol 2.2 the server prints them itself and the handler sees none.
+  void set_console(ConsoleHandler handler);
+  uint64_t console_lines_dropped();
+
   // RunResult::links as of the last run's end (also after a run that threw a device error).
   std::vector<LinkStats> link_stats();
   // [device IPU][superstep k] since the program started, as of the last run's end

@@ -31,6 +31,13 @@ class Elf {
   // The symbol's st_size in bytes (0 for a label without a size); nullopt: no such symbol.
   std::optional<uint32_t> symbol_size(const std::string& name) const;
   uint32_t image_end() const;   // highest address a segment occupies
+  // Where `pc` is in the program's source, from the ELF's DWARF (else its symbol table):
+  // function "vec_add", source "kernels/vecadd.c:42"; empty what is not known
+  // (docs/debugging.md). Built on the first call; safe from any thread.
+  struct Location {
+    std::string function, source;
+  };
+  Location locate(uint32_t pc) const;
 
   struct Data;
  private:

@@ -23,6 +23,9 @@ struct DeviceErrorInfo {
   uint32_t tile = kNone;
   uint32_t thread = kNone; // 0 = supervisor
   uint32_t pc = kNone;
+  // Where pc is in the program the driver loaded on that tile (Elf::locate; not registers:
+  // the device boots images and knows no source); empty when unknown.
+  std::string function, source;
   uint64_t addr = 0;
   uint64_t cycle = 0;      // tile cycle of a run error
   uint32_t count = 0;      // errors since reset
@@ -30,6 +33,7 @@ struct DeviceErrorInfo {
   uint32_t superstep = kNone;  // syncs the tile (deadlock: its IPU) had completed
   // A problem between two tiles (an exchange): the other one.
   uint32_t peer_ipu = kNone, peer_tile = kNone, peer_pc = kNone;
+  std::string peer_function, peer_source;  // peer_pc located, as function / source
   // A deadlock: the tiles waiting, and those that never arrive (ERR_ABSENT_COUNT of them;
   // `absent` lists the first IPU_ERR_ABSENT_MAX). ipu / tile name the first absent one.
   uint32_t waiting = 0;
@@ -74,6 +78,7 @@ class ProgramError : public Error { public: using Error::Error; };      // an EL
 // Throws the exception class that matches info.code, with `context` leading the message
 // ("run: " ...), the registers appended.
 [[noreturn]] void throw_device_error(const std::string& context, const DeviceErrorInfo& info);
-std::string describe(const DeviceErrorInfo& info);  // "TILE_FAULT on ipu 0 tile 3 thread 1 pc 0x40010: text"
+// "TILE_FAULT (1) ipu 0 tile 3 thread 1 pc 0x40010 in vec_add (vecadd/vecadd.c:42): text"
+std::string describe(const DeviceErrorInfo& info);
 
 }  // namespace ipudrv

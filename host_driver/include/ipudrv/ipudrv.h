@@ -87,6 +87,16 @@ typedef size_t (*ipudrv_stream_fill)(void* user, void* out, size_t capacity);
 /* drain: take `bytes` bytes the tiles wrote. */
 typedef void (*ipudrv_stream_drain)(void* user, const void* data, size_t bytes);
 
+/* One line a tile printed (ipudrv::ConsoleLine): `ipu` a device IPU, `thread` 0 for the
+   supervisor; `text` (NUL-terminated, `length` bytes before the NUL, no newline) is valid
+   during the call only. */
+typedef struct ipudrv_console_line {
+  uint32_t ipu, tile, thread;
+  const char* text;
+  size_t length;
+} ipudrv_console_line;
+typedef void (*ipudrv_console_fn)(void* user, const ipudrv_console_line* line);
+
 const char* ipudrv_last_error(void);
 /* IPUDRV_OK and *out filled if the last failure was reported by the device, else IPUDRV_E_USAGE. */
 int ipudrv_last_device_error(ipudrv_device_error* out);
@@ -122,6 +132,19 @@ int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id);
 /* supersteps 0: until every tile halts; timeout_ms 0: no timeout. */
 int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* out);
 int ipudrv_abort(ipudrv_device* dev);
+
+/* Where the tiles' console lines go from the next run on (Device::set_console): fn(user,
+   line) on the thread calling ipudrv_run, one line at a time in the order `ipusim run`
+   prints them, every line of a run before ipudrv_run returns; fn NULL: off (the device
+   drops them). At open: ipudrv_console_print to stdout (IPUSIM_CONSOLE=stderr: to stderr;
+   none: off). */
+int ipudrv_set_console(ipudrv_device* dev, ipudrv_console_fn fn, void* user);
+/* Prints a line as `ipusim run` does ("[ipu 0 tile 3] text") to `user`, a FILE* (NULL:
+   stdout): the default, to pass back to ipudrv_set_console. */
+void ipudrv_console_print(void* user, const ipudrv_console_line* line);
+/* Lines a run printed while no ipudrv_run waited for them (after a timeout), dropped, as
+   of the last run's end (Device::console_lines_dropped). */
+int ipudrv_console_dropped(ipudrv_device* dev, uint64_t* count);
 
 /* The superstep trace (Perfetto JSON) of the runs started after this call; "" or NULL: none. */
 int ipudrv_set_trace(ipudrv_device* dev, const char* path);

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "console_queue.h"
 #include "ipudrv/errors.h"
 
 namespace ipudrv::detail {
@@ -40,7 +41,10 @@ class InprocTransport : public Transport {
  public:
   InprocTransport(std::shared_ptr<void> owner, DeviceLink& link, std::string description)
       : owner_(std::move(owner)), link_(link), description_(std::move(description)) {}
-  ~InprocTransport() override { link_.set_interrupt_handler({}); }
+  ~InprocTransport() override {
+    link_.set_interrupt_handler({});
+    set_console(ConsoleRoute::kDevice);  // the model's own output again, before the queue goes
+  }
 
   uint32_t read32(uint32_t offset) override { return link_.read32(offset); }
   void write32(uint32_t offset, uint32_t value) override { link_.write32(offset, value); }
@@ -76,11 +80,33 @@ class InprocTransport : public Transport {
     for (const ipusim::host_if::LinkFigures& f : link_.link_figures()) out.push_back(link_as<LinkStats>(f));
     return out;
   }
+  // The queue stops collecting before the handler changes: a device thread waiting for
+  // room in it holds the model's console, which set_console_handler needs.
+  void set_console(ConsoleRoute route) override {
+    console_.set_collecting(route == ConsoleRoute::kCollect);
+    if ((route != ConsoleRoute::kDevice) == console_installed_) return;
+    console_installed_ = route != ConsoleRoute::kDevice;
+    if (console_installed_)
+      link_.set_console_handler([q = &console_](const ipusim::host_if::ConsoleLine& l) { q->push(l); });
+    else
+      link_.set_console_handler({});
+  }
+  void set_console_pending(std::function<void()> pending) override { console_.set_pending(std::move(pending)); }
+  ConsoleTake take_console() override {
+    ConsoleTake t;
+    for (ipusim::host_if::ConsoleLine& l : console_.take())
+      t.lines.push_back(ConsoleLine{l.ipu, l.tile, l.thread, std::move(l.text)});
+    t.dropped = console_.dropped();
+    t.more = !console_.empty();
+    return t;
+  }
 
  private:
   std::shared_ptr<void> owner_;
   DeviceLink& link_;
   std::string description_;
+  ipusim::wire::ConsoleQueue console_;
+  bool console_installed_ = false;  // console_ is the link's console handler
 };
 
 }  // namespace

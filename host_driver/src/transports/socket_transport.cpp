@@ -2,7 +2,7 @@
 // system; the driver's per-board transports are views of it that add their board index to
 // each request. Requests are serialised: one in flight at a time, its reply matched by
 // seq; the reader thread hands replies to the waiting caller and runs the board's
-// interrupt handler for INTERRUPT messages.
+// interrupt handler for INTERRUPT messages and the console's for CONSOLE_PENDING.
 #include "socket_transport.h"
 
 #include <sys/mman.h>
@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include "fd_passing.h"
 #include "ipudrv/errors.h"
@@ -75,6 +76,7 @@ class SocketConnection {
       handlers_.resize(h->boards);
     }
     boards_ = h->boards;
+    server_minor_ = h->minor;
     return {h->boards, h->name};
   }
   // "unix:PATH", and the board when the system has more than one.
@@ -96,6 +98,13 @@ class SocketConnection {
   bool closed() {
     std::lock_guard lock(reply_mutex_);
     return closed_;
+  }
+  // A server older than the console messages refuses them as unknown types (and drops the
+  // session): they are sent only to one whose HELLO_REPLY announced them.
+  bool server_has_console() const { return server_minor_ >= wire::kConsoleMinor; }
+  void set_console_pending(std::function<void()> pending) {
+    std::lock_guard lock(handler_mutex_);
+    console_pending_ = std::move(pending);
   }
 
  private:
@@ -175,6 +184,11 @@ class SocketConnection {
       if (irq->board < handlers_.size() && handlers_[irq->board]) handlers_[irq->board]();
       return;
     }
+    if (std::holds_alternative<wire::ConsolePending>(m.body)) {
+      std::lock_guard lock(handler_mutex_);
+      if (console_pending_) console_pending_();
+      return;
+    }
     std::lock_guard lock(reply_mutex_);
     if (const auto* e = std::get_if<wire::Error>(&m.body); e && m.seq == 0) {
       // Unsolicited (a busy server refusing the session as it accepts): it may come before
@@ -200,8 +214,10 @@ class SocketConnection {
   std::string close_reason_;
   uint32_t seq_ = 0;
   uint32_t boards_ = 1;  // set by hello(), before any view exists
+  uint16_t server_minor_ = 0;  // likewise
   std::mutex handler_mutex_;
   std::vector<std::function<void()>> handlers_;  // by board
+  std::function<void()> console_pending_;
 };
 
 // One board of the system behind the connection: the driver's transport of that board.
@@ -263,10 +279,36 @@ class SocketBoard : public Transport {
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }
+  void set_console(ConsoleRoute route) override {
+    if (!c_->server_has_console()) return;  // it prints them itself (docs/host_driver.md)
+    const wire::ConsoleRoute r = route == ConsoleRoute::kCollect ? wire::ConsoleRoute::kClient
+                                 : route == ConsoleRoute::kDrop  ? wire::ConsoleRoute::kDrop
+                                                                 : wire::ConsoleRoute::kServer;
+    c_->expect_ok(board_, c_->request(board_, wire::SetConsole{r, board_}), "SET_CONSOLE");
+  }
+  void set_console_pending(std::function<void()> pending) override { c_->set_console_pending(std::move(pending)); }
+  // One CONSOLE_READ: its records, a long line's pieces joined (a line cut between two
+  // replies is finished by the next one).
+  ConsoleTake take_console() override {
+    ConsoleTake t;
+    if (!c_->server_has_console()) return t;
+    auto reply = c_->request(board_, wire::ConsoleRead{board_});
+    auto* r = std::get_if<wire::ConsoleLines>(&reply);
+    if (!r) throw ProtocolError(describe() + ": CONSOLE_READ answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+    for (wire::ConsoleRecord& c : r->records) {
+      if (!partial_) partial_ = ConsoleLine{c.ipu, c.tile, c.thread, {}};
+      partial_->text += c.text;
+      if (!c.continued) t.lines.push_back(std::move(*std::exchange(partial_, std::nullopt)));
+    }
+    t.dropped = r->dropped;
+    t.more = r->more;
+    return t;
+  }
 
  private:
   std::shared_ptr<SocketConnection> c_;
   uint32_t board_;
+  std::optional<ConsoleLine> partial_;  // a line whose last piece has not come yet
 };
 
 SocketMemory::SocketMemory(std::shared_ptr<SocketConnection> c, uint32_t board, uint64_t bus, size_t bytes)

@@ -94,7 +94,28 @@ TEST_P(Fault, StopsTheRunNamingTileThreadPcAndInstruction) {
   if (!c.at_jump_target) {
     EXPECT_NE(text.find(fmt::format("{:#010x}", *insn)), std::string::npos)
         << fmt::format("instruction word {:#010x} not named", *insn);
+    // Located (docs/debugging.md): the C function around the fault site and its line,
+    // in the JSON and in the stderr line.
+    const std::string source =
+        fmt::format("faults/{}.c:{}", c.program, line_of(env().faults_source / (c.program + ".c"), "FAULT_SITE"));
+    ASSERT_TRUE(e["function"].is_string()) << e;
+    const std::string function = e["function"];
+    EXPECT_NE(function, "fault_site") << "the symbol table's label, not the C function";
+    EXPECT_EQ(e["source"], source);
+    EXPECT_NE(run.err.find(fmt::format("{:#010x} in {} ({}): ", pc, function, source)), std::string::npos)
+        << "the fault line does not name " << function << " (" << source << ")";
   }
+  // The faulting thread's registers: in the JSON, and printed after the fault line.
+  ASSERT_TRUE(e["registers"].is_object()) << e;
+  EXPECT_EQ(e["registers"]["pc"], e["pc"]);
+  EXPECT_EQ(e["registers"]["x"].size(), 32u);
+  EXPECT_EQ(e["registers"]["x"][0], 0);
+  EXPECT_EQ(e["registers"]["f"].size(), 32u);
+  EXPECT_TRUE(e["registers"]["fcsr"].is_number());
+  const uint32_t sp = e["registers"]["x"][2];
+  EXPECT_NE(run.err.find(fmt::format("sp   {:#010x}", sp)), std::string::npos) << "no register dump on stderr";
+  EXPECT_NE(run.err.find("t6   0x"), std::string::npos);
+  EXPECT_NE(run.err.find("ft11 0x"), std::string::npos);
 }
 
 TEST(FaultSetup, EveryFaultProgramHasACase) {

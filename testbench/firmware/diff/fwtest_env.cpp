@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <stdexcept>
 
 namespace ipusim::fwtest {
@@ -27,6 +28,14 @@ fs::path scratch_dir(const std::string& suite, const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
+}
+
+uint32_t line_of(const fs::path& file, const std::string& needle) {
+  std::ifstream in(file);
+  std::string line;
+  for (uint32_t n = 1; std::getline(in, line); ++n)
+    if (line.find(needle) != std::string::npos) return n;
+  return 0;
 }
 
 ProcessResult run_ipusim(const fs::path& elf, const fs::path& scratch,

@@ -2,6 +2,7 @@
 // definitions (see CMakeLists.txt), so the tests run from any directory.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ const Env& env();
 
 // Base names of the *.c files in `dir`, sorted.
 std::vector<std::string> sources_in(const fs::path& dir);
+
+// The 1-based line of `file` holding `needle` (0: none), so no test hard-codes a line.
+uint32_t line_of(const fs::path& file, const std::string& needle);
 
 // A fresh, empty scratch directory for one test.
 fs::path scratch_dir(const std::string& suite, const std::string& name);

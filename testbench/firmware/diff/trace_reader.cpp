@@ -64,12 +64,13 @@ PcTrace read_ipusim_trace(const std::filesystem::path& path, uint32_t platform_s
   for (uint64_t number = 1; std::getline(in, line); ++number) {
     if (line.empty()) continue;
     std::istringstream fields(line);
-    std::string ipu, tile, thread, cycle, pc_text, insn_text;
+    std::string ipu, tile, thread, cycle, pc_text, symbol, insn_text;
     uint32_t pc = 0, insn = 0;
-    if (!(fields >> ipu >> tile >> thread >> cycle >> pc_text >> insn_text) ||
+    if (!(fields >> ipu >> tile >> thread >> cycle >> pc_text >> symbol >> insn_text) ||
+        symbol.size() < 3 || symbol.front() != '<' || symbol.back() != '>' ||
         pc_text.rfind("0x", 0) != 0 || insn_text.rfind("0x", 0) != 0 ||
         !parse_hex(pc_text, pc) || !parse_hex(insn_text, insn)) {
-      add_error(trace, fmt::format("{}:{}: not 'ipu tile thread cycle 0xPC 0xINSN disasm': {}",
+      add_error(trace, fmt::format("{}:{}: not 'ipu tile thread cycle 0xPC <symbol> 0xINSN disasm': {}",
                                    path.string(), number, line));
       continue;
     }

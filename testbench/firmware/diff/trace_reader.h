@@ -23,8 +23,8 @@ struct PcTrace {
 // translated block it executes; with -singlestep every block is one instruction.
 PcTrace read_qemu_trace(const std::filesystem::path& path, uint32_t platform_start);
 
-// ipusim logs "ipu tile thread cycle pc insn disasm..." per retired instruction, pc and
-// insn as 0x-prefixed hex. Every insn is checked against the word at pc in `elf`.
+// ipusim logs "ipu tile thread cycle pc <symbol> insn disasm..." per retired instruction,
+// pc and insn as 0x-prefixed hex. Every insn is checked against the word at pc in `elf`.
 PcTrace read_ipusim_trace(const std::filesystem::path& path, uint32_t platform_start,
                           const ElfImage& elf);
 

@@ -32,7 +32,7 @@ class TraceReader : public testing::Test {
     main_ = elf_->require_symbol("main");
   }
   std::string ipusim_line(uint32_t pc, std::optional<uint32_t> insn = {}) const {
-    return fmt::format("0 0 0 {} {:#010x} {:#010x} addi a0, a0, 1", pc * 6, pc,
+    return fmt::format("0 0 0 {} {:#010x} <main+0x4> {:#010x} addi a0, a0, 1 ; x10 0x00000001", pc * 6, pc,
                        insn ? *insn : *elf_->word_at(pc));
   }
   fs::path dir_;

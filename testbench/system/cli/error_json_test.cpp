@@ -4,6 +4,8 @@
 // range and alignment, and a host stream nobody serves.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -74,6 +76,15 @@ TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
   EXPECT_EQ(e["superstep"], 1);
   EXPECT_TRUE(e["text"].get<std::string>().ends_with(", in superstep 1")) << e["text"];
   EXPECT_GT(e["cycle"].get<uint64_t>(), 0u);
+  // Both postings located (docs/debugging.md): the inlined Xipu wrappers, with their lines,
+  // also in the text.
+  EXPECT_EQ(e["function"], "ipu_send");
+  EXPECT_EQ(e["peer"]["function"], "ipu_recv");
+  ASSERT_TRUE(e["source"].is_string() && e["peer"]["source"].is_string()) << e;
+  EXPECT_EQ(e["source"].get<std::string>().rfind("ipu/xipu.h:", 0), 0u) << e["source"];
+  EXPECT_NE(e["text"].get<std::string>().find(fmt::format("in ipu_recv ({})", e["peer"]["source"].get<std::string>())),
+            std::string::npos)
+      << e["text"];
 }
 
 TEST(ErrorJson, DeadlockNamesTheTileThatNeverArrivedAndHowManyWaited) {

@@ -169,15 +169,39 @@ TEST(IpusimRun, JsonSummaryAndEffectiveConfig) {
   EXPECT_NE(effective.find("tiles: 4"), std::string::npos) << effective;
 }
 
-TEST(IpusimRun, JsonSummarisesMoreThan64Tiles) {
-  const std::string json_path = temp_path("run.json");
-  const Result r = ipusim_run("--config configs/gc200.yaml --elf " + kHello + " --tiles 0-99 --json " +
-                              json_path + " --quiet");
-  ASSERT_EQ(r.status, 0) << r.err;
-  const nlohmann::json j = nlohmann::json::parse(read_file(json_path));
+std::set<std::string> keys_of(const nlohmann::json& j) {
+  std::set<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.insert(it.key());
+  return keys;
+}
+
+// One JSON shape for every tile count: 4 tiles and 100 tiles (above the 64 whose
+// superstep records are kept) have the same keys at every level, `per_tile` lists every
+// tile and `tile_summary` is there for both.
+TEST(IpusimRun, JsonHasTheSameKeysForFewAndManyTiles) {
+  const std::string few_path = temp_path("few.json"), many_path = temp_path("many.json");
+  const Result few = ipusim_run("--config " + kTiny4 + " --elf " + kHello + " --json " + few_path + " --quiet");
+  const Result many = ipusim_run("--config configs/gc200.yaml --elf " + kHello + " --tiles 0-99 --json " +
+                                 many_path + " --quiet");
+  ASSERT_EQ(few.status, 0) << few.err;
+  ASSERT_EQ(many.status, 0) << many.err;
+  const nlohmann::json f = nlohmann::json::parse(read_file(few_path));
+  const nlohmann::json j = nlohmann::json::parse(read_file(many_path));
+  EXPECT_EQ(keys_of(f), keys_of(j));
+  ASSERT_EQ(f["per_tile"].size(), 4u);
+  ASSERT_EQ(j["per_tile"].size(), 100u);
+  EXPECT_EQ(keys_of(f["per_tile"][0]), keys_of(j["per_tile"][99]));
+  EXPECT_EQ(j["per_tile"][99]["tile"], 99);
+  EXPECT_EQ(keys_of(f["tile_summary"]), keys_of(j["tile_summary"]));
+  ASSERT_FALSE(f["supersteps"].empty());
+  ASSERT_FALSE(j["supersteps"].empty());
+  EXPECT_EQ(keys_of(f["supersteps"][0]["ipus"][0]), keys_of(j["supersteps"][0]["ipus"][0]));
+  // Few tiles: every tile's superstep records; many: none (the flag says which).
+  EXPECT_EQ(f["per_tile_supersteps"], true);
+  EXPECT_EQ(f["supersteps"][0]["ipus"][0]["per_tile"].size(), 4u);
+  EXPECT_EQ(j["per_tile_supersteps"], false);
+  EXPECT_TRUE(j["supersteps"][0]["ipus"][0]["per_tile"].empty());
   EXPECT_EQ(j["tiles"], 100);
-  EXPECT_FALSE(j.contains("per_tile"));
-  ASSERT_TRUE(j.contains("tile_summary"));
   EXPECT_EQ(j["tile_summary"]["states"]["halted"], 100);
   EXPECT_EQ(j["tile_summary"]["exit_codes"]["0"], 100);
   EXPECT_LE(j["tile_summary"]["cycles_min"], j["tile_summary"]["cycles_max"]);
@@ -244,8 +268,8 @@ TEST(IpusimRun, InstructionTraceHasTheContractFormat) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(r.out).size(), 2u) << "tracing does not change the console";
   const nlohmann::json j = nlohmann::json::parse(read_file(json_path));
-  // ipu tile thread cycle pc insn disasm
-  const std::regex format(R"((\d+) (\d+) (\d+) (\d+) 0x([0-9a-f]{8}) 0x([0-9a-f]{8}) (.+))");
+  // ipu tile thread cycle pc <symbol> insn disasm [; effects]
+  const std::regex format(R"((\d+) (\d+) (\d+) (\d+) 0x([0-9a-f]{8}) <[^ >]+> 0x([0-9a-f]{8}) ([^;]+)( ; .*)?)");
   std::ifstream in(trace);
   uint64_t count = 0;
   std::set<std::string> tiles, threads;

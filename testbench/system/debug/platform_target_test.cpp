@@ -113,6 +113,13 @@ TEST(PlatformTarget, PlainRun) {
   std::printf("%s\n", figures(r).c_str());
 }
 
+debug::Resume stepping(const ThreadRef& thread, bool others) {
+  debug::Resume r;
+  r.step = thread;
+  r.others = others;
+  return r;
+}
+
 uint32_t word_at(PlatformTarget& target, const ThreadRef& t, uint32_t address) {
   uint8_t b[4];
   EXPECT_TRUE(target.read_memory(t, address, b));
@@ -163,7 +170,7 @@ TEST(PlatformTarget, StepRetiresOneInstructionOfItsThread) {
     const ThreadRef w = hit.thread;
     EXPECT_EQ(*target.read_register(w, 11), 0u);  // a1, before the first add
     target.remove_breakpoint(0, f.a.addr("loop"));
-    StopEvent s = target.resume({w, true});
+    StopEvent s = target.resume(stepping(w, true));
     ASSERT_EQ(s.kind, StopEvent::Kind::Step);
     EXPECT_EQ(s.thread, w);
     EXPECT_EQ(*target.read_register(w, debug::kRegPc), f.a.addr("loop") + 4);
@@ -171,14 +178,14 @@ TEST(PlatformTarget, StepRetiresOneInstructionOfItsThread) {
     // Only its tile runs: another tile's thread does not move.
     const ThreadRef other{0, 3, 0};
     const uint32_t other_pc = *target.read_register(other, debug::kRegPc);
-    s = target.resume({w, false});
+    s = target.resume(stepping(w, false));
     ASSERT_EQ(s.kind, StopEvent::Kind::Step);
     EXPECT_EQ(*target.read_register(w, debug::kRegPc), f.a.addr("loop") + 8);
     EXPECT_EQ(*target.read_register(other, debug::kRegPc), other_pc);
     // A register written by the debugger is what the thread computes with.
     ASSERT_TRUE(target.write_register(w, 11, 100));
-    s = target.resume({w, true});  // bne
-    s = target.resume({w, true});  // add a1, a1, t1 (t1 = 49)
+    s = target.resume(stepping(w, true));  // bne
+    s = target.resume(stepping(w, true));  // add a1, a1, t1 (t1 = 49)
     EXPECT_EQ(*target.read_register(w, 11), 149u);
     ASSERT_TRUE(target.write_register(w, 11, 50));  // back to what it was: the run's figures stay
     EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);
@@ -200,7 +207,7 @@ TEST(PlatformTarget, WatchpointStopsBeforeTheStore) {
     EXPECT_EQ(hit.address, kResult + 8);
     EXPECT_EQ(word_at(target, hit.thread, kResult + 8), 0u);  // not yet written
     target.remove_watchpoint(0, debug::WatchKind::Write, kResult + 8, 4);
-    ASSERT_EQ(target.resume({hit.thread, false}).kind, StopEvent::Kind::Step);
+    ASSERT_EQ(target.resume(stepping(hit.thread, false)).kind, StopEvent::Kind::Step);
     EXPECT_EQ(word_at(target, hit.thread, kResult + 8), 1275u);
     // Another tile's memory is its own: tile 3's worker 2 has not stored yet.
     EXPECT_EQ(word_at(target, ThreadRef{0, 3, 0}, kResult + 8), 0u);

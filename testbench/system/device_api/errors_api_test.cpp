@@ -72,6 +72,12 @@ TEST_P(Errors, TileFaultsNameTileThreadAndPc) {
       EXPECT_TRUE(info->pc == pc || info->pc == site) << std::hex << info->pc << " vs " << pc << " / " << site;
     } else {
       EXPECT_EQ(info->pc, pc) << std::hex << info->pc << " vs " << pc;
+      // The driver locates the pc in the ELF it loaded (the device boots an image).
+      EXPECT_FALSE(info->function.empty());
+      EXPECT_NE(info->function, "fault_site");
+      EXPECT_EQ(info->source.rfind(std::string("faults/") + c.name + ".c:", 0), 0u) << info->source;
+      EXPECT_NE(ipudrv::describe(*info).find(" in " + info->function + " (" + info->source + ")"), std::string::npos)
+          << ipudrv::describe(*info);
     }
     if (c.worker) {
       EXPECT_GE(info->thread, 1u);

@@ -35,7 +35,8 @@ bool answers(const std::string& path) {
 
 }  // namespace
 
-ServeChild::ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args)
+ServeChild::ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args,
+                       const std::string& stdout_path)
     : socket_(socket), stderr_path_(socket + ".stderr") {
   std::vector<std::string> args = {IPUSIM_BIN, "serve", "--config", config, "--socket", socket, "--quiet"};
   std::istringstream extra(extra_args);
@@ -50,7 +51,7 @@ ServeChild::ServeChild(const std::string& config, const std::string& socket, con
   for (char** e = environ; *e; ++e) {
     if (std::strncmp(*e, "IPUSIM_CONSOLE=", 15) && std::strncmp(*e, "IPUSIM_THREADS=", 15)) env_text.push_back(*e);
   }
-  env_text.push_back("IPUSIM_CONSOLE=none");
+  env_text.push_back(stdout_path.empty() ? "IPUSIM_CONSOLE=none" : "IPUSIM_CONSOLE=stdout");
   env_text.push_back("IPUSIM_THREADS=1");
   std::vector<char*> envp;
   for (auto& e : env_text) envp.push_back(e.data());
@@ -59,7 +60,10 @@ ServeChild::ServeChild(const std::string& config, const std::string& socket, con
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 2, stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (stdout_path.empty())
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  else
+    posix_spawn_file_actions_addopen(&actions, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error(std::string("spawn ") + IPUSIM_BIN + ": " + std::strerror(rc));

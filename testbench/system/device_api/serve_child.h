@@ -13,8 +13,11 @@ class ServeChild {
  public:
   // Starts `ipusim serve --config <config> --socket <socket> --quiet` (firmware console
   // off) and returns once a client can connect; throws std::runtime_error with the
-  // child's stderr if it exits or does not listen within a few seconds.
-  ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args = "");
+  // child's stderr if it exits or does not listen within a few seconds. With a
+  // `stdout_path`, the server's own console is on (IPUSIM_CONSOLE=stdout) and its stdout
+  // goes to that file.
+  ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args = "",
+             const std::string& stdout_path = "");
   ~ServeChild();  // kills (SIGKILL) and reaps a child still running
   ServeChild(const ServeChild&) = delete;
   ServeChild& operator=(const ServeChild&) = delete;

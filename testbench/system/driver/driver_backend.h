@@ -63,6 +63,7 @@ class FakeSystem : public ipudrv::detail::SystemBackend {
   explicit FakeSystem(std::shared_ptr<fakedev::FakeDevice> d) : d_(std::move(d)) {}
   size_t board_count() const override { return 1; }
   ipusim::host_if::DeviceLink& board_link(size_t) override { return *d_; }
+  uint16_t serve_gdb(uint16_t) override { throw ipudrv::UsageError("the fake board has no debugger"); }
 
  private:
   std::shared_ptr<fakedev::FakeDevice> d_;

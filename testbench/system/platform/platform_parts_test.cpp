@@ -76,6 +76,23 @@ TEST(ConsoleCollector, OrdersByTimeThenIpuTileThenEmission) {
   EXPECT_NE(out.text().find("[ipu 0 tile 0] later\n"), std::string::npos);
 }
 
+// The progress line's hook: called once before each group of lines printed, with nothing
+// printed yet, and not when there is nothing to print.
+TEST(ConsoleCollector, CallsTheBeforePrintHookBeforePrintingOnly) {
+  test::CapturedFile out;
+  ConsoleCollector console(out.file(), ConsoleMode::Raw);
+  std::vector<std::string> seen;  // what was printed when the hook ran
+  console.set_before_print([&] { seen.push_back(out.text()); });
+  console.flush();
+  console.add(1, 0, 0, 0, "a");
+  EXPECT_TRUE(seen.empty());
+  console.add(2, 0, 0, 0, "b");
+  console.flush();
+  console.flush();
+  EXPECT_EQ(seen, (std::vector<std::string>{"", "a\n"}));
+  EXPECT_EQ(out.text(), "a\nb\n");
+}
+
 TEST(TileClock, ConvertsCyclesExactly) {
   const TileClock clock(1.325e9);
   EXPECT_EQ(clock.hz(), 1325000000u);

@@ -318,7 +318,8 @@ TEST(PlatformRun, InstructionTraceHasOneLinePerRetiredInstruction) {
   platform.load(test::program(a));
   const RunResult r = platform.run();
   std::ifstream in(path);
-  const std::regex format(R"((\d+) (\d+) (\d+) (\d+) 0x([0-9a-f]{8}) 0x([0-9a-f]{8}) (\S+))");
+  // ipu tile thread cycle pc <symbol> insn disasm [; effects]: this program has no symbols.
+  const std::regex format(R"((\d+) (\d+) (\d+) (\d+) 0x([0-9a-f]{8}) <\?> 0x([0-9a-f]{8}) (\S+)( ; .*)?)");
   uint64_t count = 0;
   std::set<uint32_t> tiles;
   std::string last_disasm;

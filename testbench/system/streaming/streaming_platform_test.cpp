@@ -74,8 +74,13 @@ TEST(StreamingPlatform, FailureIsStructuredAndNothingMoves) {
   EXPECT_NE(f.pc, Problem::kNone);
   EXPECT_EQ(f.address, 0x8ffffffc0ull);
   EXPECT_TRUE(f.cycle);
+  // Located at the platform edge: the inlined Xipu wrapper the copy was posted by.
+  EXPECT_EQ(f.function, "ipu_smread");
+  EXPECT_EQ(f.source.rfind("ipu/xipu.h:", 0), 0u) << f.source;
   const std::string text = ipusim::to_text(f);
-  EXPECT_EQ(text.rfind(fmt::format("tile 1 (ipu 0) thread 0 pc 0x{:08x}: smread", f.pc), 0), 0u) << text;
+  EXPECT_EQ(text.rfind(fmt::format("tile 1 (ipu 0) thread 0 pc 0x{:08x} in {} ({}): smread", f.pc, f.function, f.source), 0),
+            0u)
+      << text;
   EXPECT_EQ(p.gateway(0).memory().pages_allocated(), 0u);  // the other tiles' writes did not land
   EXPECT_EQ(p.gateway(0).smem_copies(), 0u);
 }

@@ -1,6 +1,7 @@
 // to_text() and code_name() of tlm/common/problem.h: what the CLI prints and ERR_TEXT holds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -113,6 +114,49 @@ TEST(ProblemText, FittingATextWithNoListCutsWithAnEllipsis) {
   EXPECT_EQ(text.size(), 100u);
   EXPECT_TRUE(text.ends_with("...")) << text;
   EXPECT_EQ(to_text(p, 1000), p.detail);
+}
+
+// Located pcs (docs/debugging.md): after the pc of a fault; after a producer's sentence
+// for an exchange problem, both tiles, before its superstep.
+TEST(ProblemText, NamesTheFunctionAndSourceOfItsPcs) {
+  Problem f = located(ProblemCode::TileFault, 12, 3, 0x40a10, "load of 4 bytes at 0x00000002");
+  f.kind = "misaligned access";
+  f.function = "vec_add";
+  f.source = "kernels/vecadd.c:42";
+  EXPECT_EQ(to_text(f),
+            "tile 12 (ipu 0) thread 3 pc 0x00040a10 in vec_add (kernels/vecadd.c:42): misaligned access: "
+            "load of 4 bytes at 0x00000002");
+  f.source.clear();
+  EXPECT_EQ(to_text(f).rfind("tile 12 (ipu 0) thread 3 pc 0x00040a10 in vec_add: ", 0), 0u) << to_text(f);
+
+  Problem x;
+  x.code = ProblemCode::Exchange;
+  x.ipu = 0, x.tile = 0, x.pc = 0x40040, x.function = "ipu_send", x.source = "ipu/xipu.h:183";
+  x.peer = Problem::Peer{0, 1, 0x4009c, "", "k.c:7"};
+  x.superstep = 1;
+  x.detail = "tile 0 sends 16 bytes to tile 1";
+  EXPECT_EQ(to_text(x),
+            "tile 0 sends 16 bytes to tile 1 (tile 0 pc 0x00040040 in ipu_send (ipu/xipu.h:183); "
+            "tile 1 pc 0x0004009c at k.c:7), in superstep 1");
+  x.function.clear(), x.source.clear(), x.peer->source.clear();
+  EXPECT_EQ(to_text(x), "tile 0 sends 16 bytes to tile 1, in superstep 1") << "nothing located, nothing added";
+}
+
+TEST(ProblemText, RegistersFourToALineWithAbiNames) {
+  ThreadRegisters r;
+  r.pc = 0x40040;
+  for (unsigned i = 0; i < 32; ++i) r.x[i] = i == 0 ? 0 : 0x1000 + i;
+  r.f[10] = 0x3f800000;  // fa0 = 1
+  r.fcsr = 0x81;         // frm 4, NV
+  const std::string t = registers_text(r);
+  EXPECT_EQ(t.rfind("pc   0x00040040  fcsr 0x00000081 (frm 4, fflags 0x01)\n", 0), 0u) << t;
+  EXPECT_NE(t.find("zero 0x00000000  ra   0x00001001  sp   0x00001002  gp   0x00001003\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("t3   0x0000101c  t4   0x0000101d  t5   0x0000101e  t6   0x0000101f\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("fa0  0x3f800000 1 "), std::string::npos) << t;
+  EXPECT_EQ(std::count(t.begin(), t.end(), '\n'), 1 + 8 + 8);
+  EXPECT_EQ(t.find(" \n"), std::string::npos) << "no trailing blanks";
+  EXPECT_STREQ(x_abi_name(8), "s0");
+  EXPECT_STREQ(f_abi_name(31), "ft11");
 }
 
 }  // namespace

@@ -254,6 +254,17 @@ TEST_F(Session, VContActionsBecomeResumes) {
   EXPECT_EQ(h.target.thread_state[0].pc, FakeTarget::kStorePc);
 }
 
+TEST_F(Session, ContinuingOneThreadRunsOnlyItsTile) {
+  // gdb's software single-step over a breakpoint: vCont;c:T alone.
+  EXPECT_EQ(c->ask("Z0,40104,4"), "OK");
+  EXPECT_EQ(c->ask("vCont;c:p1.2"), "T05thread:p1.2;swbreak:;");
+  ASSERT_EQ(h.target.resumes.size(), 1u);
+  EXPECT_EQ(h.target.resumes[0].only, (ThreadRef{0, 0, 1}));
+  EXPECT_FALSE(h.target.resumes[0].step);
+  EXPECT_EQ(c->ask("vCont;c:p1.-1"), "T05thread:p1.2;swbreak:;");
+  EXPECT_FALSE(h.target.resumes[1].only);  // a whole IPU named: everything runs
+}
+
 TEST_F(Session, ScriptedStopReplies) {
   StopEvent read_watch;
   read_watch.kind = StopEvent::Kind::Watchpoint;

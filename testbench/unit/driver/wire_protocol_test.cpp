@@ -31,7 +31,26 @@ std::vector<wire::Body> every_message() {
                                      {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}},
           wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 2},
           wire::LinkFigures{13, 1},
-          wire::LinkFiguresReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}}};
+          wire::LinkFiguresReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}},
+          wire::SetConsole{wire::ConsoleRoute::kClient, 1},
+          wire::ConsoleRead{2},
+          wire::ConsoleLines{7, true, {{1, 3, 0, false, "hello"}, {1, 3, 2, true, "a long "}, {1, 3, 2, false, ""}}},
+          wire::ConsolePending{0}};
+}
+
+// A reply is filled to the payload's limit and no further: the encoder drops the records
+// that do not fit (the server sizes its replies so that none is dropped).
+TEST(WireProtocol, ConsoleLinesFillAPayloadAndNoMore) {
+  wire::ConsoleLines full{3, false, {}};
+  for (uint32_t i = 0; i < 3; ++i) full.records.push_back({i, i + 1, i % 7, i == 0, std::string(wire::kMaxText, char('a' + i))});
+  const auto frame = wire::encode({4, full});
+  EXPECT_LE(frame.size(), wire::kHeaderBytes + wire::kMaxPayload);
+  const auto d = wire::decode(frame);
+  ASSERT_EQ(d.status, Status::kMessage) << d.error;
+  const auto& got = std::get<wire::ConsoleLines>(d.message.body);
+  ASSERT_EQ(got.records.size(), 1u) << "two 512-byte texts do not fit one payload";
+  EXPECT_EQ(got.records[0], full.records[0]);
+  EXPECT_EQ(got.dropped, 3u);
 }
 
 TEST(WireProtocol, LinkRecordsRoundTripExactly) {
@@ -78,7 +97,8 @@ TEST(WireProtocol, BoardIndexTravelsFirstAndRoundTrips) {
   const std::vector<wire::Body> addressed = {
       wire::Read32{0x44, b},  wire::Write32{0x40, 7, b}, wire::Map{0x100000000, 4096, 0, b}, wire::Unmap{0x100000000, b},
       wire::Interrupt{9, b},  wire::SetTrace{"t", b},    wire::Supersteps{1, 2, b},
-      wire::SetLinkFaults{"none", b}, wire::LinkFigures{4, b}};
+      wire::SetLinkFaults{"none", b}, wire::LinkFigures{4, b}, wire::SetConsole{wire::ConsoleRoute::kDrop, b},
+      wire::ConsoleRead{b},   wire::ConsolePending{b}};
   for (const auto& body : addressed) {
     const auto frame = wire::encode({1, body});
     const char* name = wire::type_name(uint16_t(wire::type_of(body)));
@@ -193,7 +213,15 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"link_figures board", wire::encode({5, wire::LinkFigures{0, past}}), "LINK_FIGURES: board 16384"},
       {"link count", with(wire::LinkFiguresReply{1, {}}, 16 + 4, {14, 0, 0, 0}), "count 14, at most 13"},
       {"link short", with(wire::LinkFiguresReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
-      {"type 18", with(wire::Ok{}, 6, {18, 0}), "unknown message type 18"},
+      {"type 22", with(wire::Ok{}, 6, {22, 0}), "unknown message type 22"},
+      {"set_console board", wire::encode({5, wire::SetConsole{wire::ConsoleRoute::kClient, past}}), "SET_CONSOLE: board 16384"},
+      {"console route", with(wire::SetConsole{}, 16 + 4, {3, 0, 0, 0}), "route 3, not 0 .. 2"},
+      {"console_read board", wire::encode({5, wire::ConsoleRead{past}}), "CONSOLE_READ: board 16384"},
+      {"console_pending board", wire::encode({5, wire::ConsolePending{past}}), "CONSOLE_PENDING: board 16384"},
+      {"console more", with(wire::ConsoleLines{}, 16 + 8, {2, 0, 0, 0}), "more 2, not 0 or 1"},
+      {"console count", with(wire::ConsoleLines{}, 16 + 12, {51, 0, 0, 0}), "more records than a payload holds"},
+      {"console short", with(wire::ConsoleLines{0, false, {{}}}, 16 + 12, {2, 0, 0, 0}), "ends inside"},
+      {"console flags", with(wire::ConsoleLines{0, false, {{}}}, 16 + 16 + 12, {2, 0, 0, 0}), "flags 2: only bit 0"},
       {"supersteps short", set_payload_len(wire::encode({5, wire::Supersteps{0, 0, 1}}), 8), "first: payload ends inside"},
       {"text reserved", with(wire::Hello{wire::kVersionMajor, 0, "x"}, 16 + 6, {1, 0}), "reserved"},
       {"text too long", with(wire::Hello{wire::kVersionMajor, 0, ""}, 16 + 4, {0xFF, 0xFF}), "at most 512"},

@@ -464,7 +464,7 @@ TEST(IssAmp, LeavesFflagsAloneAndIgnoresFrm) {
   struct FloatTrace : TraceSink {
     volatile float num = 1.0f, den = 3.0f, sink = 0.0f;
     unsigned retired = 0;
-    void retire(const TileIdentity&, uint32_t, uint64_t, uint32_t, uint32_t) override {
+    void retire(const TileIdentity&, const Program&, const RetiredInsn&) override {
       sink = num / den;
       ++retired;
     }

@@ -2,6 +2,7 @@
 // tracing (every retired instruction, with its thread, issue cycle, pc and word).
 #include <map>
 
+#include "iss/fpu.h"
 #include "iss_harness.h"
 
 namespace {
@@ -74,20 +75,67 @@ TEST(IssConsole, WithoutSinkLinesGoToStdout) {
   EXPECT_EQ(out, "[ipu 1 tile 3] to stdout\n");
 }
 
-struct Retired {
-  uint32_t thread;
-  uint64_t cycle;
-  uint32_t pc, insn;
-};
+using Retired = RetiredInsn;
 
 class RecordingTrace : public TraceSink {
  public:
-  void retire(const TileIdentity& tile, uint32_t thread, uint64_t cycle, uint32_t pc, uint32_t insn) override {
+  void retire(const TileIdentity& tile, const Program&, const RetiredInsn& insn) override {
     EXPECT_EQ(tile.tile, 3u);
-    log.push_back({thread, cycle, pc, insn});
+    log.push_back(insn);
   }
   std::vector<Retired> log;
 };
+
+// What an instruction changed: the register with its new value, a load's address (also
+// when the load overwrites its own base register), a store's address and value (as many
+// bytes as stored), f registers, and fcsr after it.
+TEST(IssTrace, RecordsRegisterWritesMemoryAndFcsr) {
+  Asm a;
+  a.li(a1, 0x41000);
+  a.addi(a0, zero, 0x2a);
+  a.sw(a0, 4, a1);     // mem 0x41004 = 0x0000002a
+  a.addi(t0, zero, -1);
+  a.sb(t0, 9, a1);     // mem 0x41009 = 0xff
+  a.lw(a1, 4, a1);     // x11 = 0x2a, from 0x41004 (the base is gone after it)
+  a.fmv_w_x(3, a0);    // f3 = 0x0000002a
+  a.fmv_w_x(4, zero);
+  a.fdiv(5, 3, 4);     // divide by zero: fflags DZ
+  a.addi(zero, a0, 1); // writes x0: no register
+  a.halt(zero);
+  for (uint32_t q : {1u, 1000u}) {
+    Harness h(a, test_params(q));
+    RecordingTrace trace;
+    h.core.set_trace(&trace);
+    h.run_ok();
+    ASSERT_GE(trace.log.size(), 11u);
+    const auto at = [&](uint32_t i) { return trace.log.at(trace.log.size() - 11 + i); };
+    EXPECT_EQ(at(0).dest, RetiredInsn::Dest::X);  // li: its last instruction
+    EXPECT_EQ(at(0).dest_reg, 11u);
+    EXPECT_EQ(at(0).dest_value, 0x41000u);
+    EXPECT_EQ(at(1).dest_value, 0x2au);
+    EXPECT_EQ(at(2).dest, RetiredInsn::Dest::None);
+    EXPECT_TRUE(at(2).mem_store);
+    EXPECT_EQ(at(2).mem_size, 4u);
+    EXPECT_EQ(at(2).mem_addr, 0x41004u);
+    EXPECT_EQ(at(2).mem_value, 0x2au);
+    EXPECT_EQ(at(4).mem_size, 1u);
+    EXPECT_EQ(at(4).mem_addr, 0x41009u);
+    EXPECT_EQ(at(4).mem_value, 0xffu);
+    EXPECT_FALSE(at(5).mem_store);
+    EXPECT_EQ(at(5).mem_size, 4u);
+    EXPECT_EQ(at(5).mem_addr, 0x41004u);
+    EXPECT_EQ(at(5).dest_reg, 11u);
+    EXPECT_EQ(at(5).dest_value, 0x2au);
+    EXPECT_EQ(at(6).dest, RetiredInsn::Dest::F);
+    EXPECT_EQ(at(6).dest_reg, 3u);
+    EXPECT_EQ(at(6).dest_value, 0x2au);
+    EXPECT_EQ(at(7).fcsr, 0u);
+    EXPECT_EQ(at(8).dest_reg, 5u);
+    EXPECT_EQ(at(8).fcsr, uint32_t(fpu::DZ));
+    EXPECT_EQ(at(9).dest, RetiredInsn::Dest::None);
+    EXPECT_EQ(at(9).mem_size, 0u);
+  }
+}
 
 TEST(IssTrace, EveryRetiredInstructionInOrder) {
   Asm a;

@@ -13,7 +13,9 @@ int32_t checksum;
 
 __attribute__((noinline)) int32_t accumulate(int32_t first, int32_t count) {
   int32_t sum = 0;
-  for (int32_t i = 0; i < count; ++i) sum += first + i;
+  for (int32_t i = 0; i < count; ++i) {
+    sum += first + i;
+  }
   return sum;
 }
 
