@@ -74,7 +74,9 @@ RspSession::RspSession(DebugTarget& target, RspConnection& connection)
 std::string RspSession::id(const ThreadRef& t) const { return format_thread_id(t, multiprocess_); }
 
 void RspSession::output(const std::string& text) {
-  if (!text.empty()) conn_.send("O" + rsp::to_hex(text));
+  // In pieces, so no O packet outgrows the PacketSize gdb was promised.
+  constexpr size_t kPiece = kPacketSize / 4;
+  for (size_t at = 0; at < text.size(); at += kPiece) conn_.send("O" + rsp::to_hex(std::string_view(text).substr(at, kPiece)));
 }
 
 GdbServerResult::End RspSession::run() {
@@ -87,6 +89,13 @@ GdbServerResult::End RspSession::run() {
   return *end_;
 }
 
+std::vector<ThreadRef> RspSession::live_threads() const {
+  std::vector<ThreadRef> out;
+  for (const auto& t : target_.threads())
+    if (!exited_ipus_.count(t.ipu)) out.push_back(t);
+  return out;
+}
+
 std::optional<ThreadRef> RspSession::pick(std::optional<uint32_t> ipu, std::optional<uint32_t> tile,
                                           std::optional<uint32_t> slot) const {
   if (ipu && tile && slot) {
@@ -94,7 +103,7 @@ std::optional<ThreadRef> RspSession::pick(std::optional<uint32_t> ipu, std::opti
     if (target_.alive(t)) return t;
     return std::nullopt;
   }
-  for (const auto& t : target_.threads())
+  for (const auto& t : live_threads())
     if ((!ipu || t.ipu == *ipu) && (!tile || t.tile == *tile)) return t;
   return std::nullopt;
 }
@@ -116,6 +125,7 @@ std::optional<std::string> RspSession::handle(std::string_view p) {
     case 'T': {
       auto pat = parse_thread_id(p.substr(1));
       if (!pat || !pat->ipu || !pat->tile) return "E01";
+      if (exited_ipus_.count(*pat->ipu)) return "E01";
       return target_.alive({*pat->ipu, *pat->tile, *pat->slot}) ? "OK" : "E01";
     }
     case 'g': return registers_read();
@@ -132,7 +142,7 @@ std::optional<std::string> RspSession::handle(std::string_view p) {
     case 's': return resume(Resume{c_thread_.value_or(g_thread_), false, std::nullopt});
     case 'C': return resume(Resume{});  // the signal means nothing to a tile
     case 'S': return resume(Resume{c_thread_.value_or(g_thread_), false, std::nullopt});
-    case 'D': return detach();
+    case 'D': detach(p); return std::nullopt;  // detach() sends its OK
     case 'k': end_ = End::Killed; return std::nullopt;
     case '!': return "OK";  // extended mode: nothing changes (there is nothing to vRun)
     default: return "";
@@ -143,10 +153,12 @@ std::string RspSession::query(std::string_view p) {
   if (starts(p, "qSupported")) {
     multiprocess_ = p.find("multiprocess+") != std::string_view::npos;
     swbreak_ = p.find("swbreak+") != std::string_view::npos;
-    return fmt::format(
+    std::string reply = fmt::format(
         "PacketSize={:x};qXfer:features:read+;qXfer:threads:read+;multiprocess+;vContSupported+;"
         "QStartNoAckMode+;swbreak+;hwbreak+",
         kPacketSize);
+    if (!target_.executable(g_thread_.ipu).empty()) reply += ";qXfer:exec-file:read+";
+    return reply;
   }
   if (starts(p, "qXfer:features:read:")) {
     std::string_view rest = p.substr(20);
@@ -157,6 +169,22 @@ std::string RspSession::query(std::string_view p) {
     if (!window) return "E00";
     return xfer_window(xml_, window->first, window->second);
   }
+  if (starts(p, "qXfer:exec-file:read:")) {
+    // Annex: the pid in hex, or empty for the selected thread's process.
+    std::string_view rest = p.substr(21);
+    size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return "E00";
+    uint32_t ipu = g_thread_.ipu;
+    if (colon > 0) {
+      auto pid = rsp::parse_hex(rest.substr(0, colon));
+      if (!pid || *pid == 0 || *pid > target_.ipus()) return "E00";
+      ipu = static_cast<uint32_t>(*pid - 1);
+    }
+    auto window = addr_len(rest.substr(colon + 1));
+    std::string path = target_.executable(ipu);
+    if (!window || path.empty()) return "E00";
+    return xfer_window(path, window->first, window->second);
+  }
   if (starts(p, "qXfer:threads:read::")) {
     auto window = addr_len(p.substr(20));
     if (!window) return "E00";
@@ -165,7 +193,7 @@ std::string RspSession::query(std::string_view p) {
   }
   if (p == "qfThreadInfo" || p == "qsThreadInfo") {
     if (p[1] == 'f') {
-      listing_ = target_.threads();
+      listing_ = live_threads();
       listing_next_ = 0;
     }
     if (listing_next_ >= listing_.size()) return "l";
@@ -191,7 +219,7 @@ std::string RspSession::query(std::string_view p) {
 
 std::string RspSession::thread_list_xml() {
   std::string xml = "<?xml version=\"1.0\"?>\n<threads>\n";
-  for (const auto& t : target_.threads()) {
+  for (const auto& t : live_threads()) {
     known_ipus_.insert(t.ipu);
     xml += fmt::format("<thread id=\"{}\" name=\"{}\">{}</thread>\n", id(t), xml_escape(target_.name(t)),
                        xml_escape(target_.extra_info(t)));
@@ -383,7 +411,24 @@ std::string RspSession::monitor(std::string_view hex_command) {
   return "OK";
 }
 
-std::string RspSession::detach() {
+void RspSession::detach(std::string_view p) {
+  // gdb detaches inferior by inferior ("D;1", "D;2"): the system runs on only when gdb
+  // has let go of every IPU it knows; until then the others stay debugged.
+  if (starts(p, "D;")) {
+    auto pid = rsp::parse_hex(p.substr(2));
+    if (!pid || *pid == 0 || *pid > uint64_t{UINT32_MAX} + 1) {
+      conn_.send("E01");
+      return;
+    }
+    detached_ipus_.insert(static_cast<uint32_t>(*pid - 1));
+    bool all = true;
+    for (uint32_t ipu : known_ipus_)
+      if (!detached_ipus_.count(ipu) && !exited_ipus_.count(ipu)) all = false;
+    if (!all) {
+      conn_.send("OK");
+      return;
+    }
+  }
   // Take out what gdb put in (gdb removes its own first; this covers a gdb that does
   // not), then let the run finish undisturbed.
   for (auto [ipu, addr] : breakpoints_) target_.remove_breakpoint(ipu, addr);
@@ -403,7 +448,6 @@ std::string RspSession::detach() {
     if (e.kind == StopEvent::Kind::Fault || e.kind == StopEvent::Kind::Exited) break;
     if (e.kind == StopEvent::Kind::Interrupt) break;  // a cancel
   }
-  return {};
 }
 
 std::string RspSession::resume(const Resume& how) {
@@ -465,6 +509,7 @@ std::string RspSession::exit_reply() {
   }
   uint32_t ipu = pending_exits_.front();
   pending_exits_.erase(pending_exits_.begin());
+  exited_ipus_.insert(ipu);
   if (pending_exits_.empty()) end_ = End::RunOver;
   std::string process = multiprocess_ ? fmt::format(";process:{:x}", ipu + 1) : "";
   if (final_->kind == StopEvent::Kind::Fault) return fmt::format("X{:02x}{}", kSigSegv, process);

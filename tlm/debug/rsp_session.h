@@ -37,7 +37,7 @@ class RspSession {
   std::string point(std::string_view packet, bool insert);         // Z, z
   std::string v_packet(std::string_view packet);        // v...
   std::string monitor(std::string_view hex_command);    // qRcmd
-  std::string detach();                                  // D
+  void detach(std::string_view packet);                  // D, D;pid
   // Resumes and returns the stop reply (after any O packets).
   std::string resume(const Resume& how);
   std::string stop_reply(const StopEvent& e, bool initial);
@@ -69,6 +69,9 @@ class RspSession {
   std::optional<StopEvent> final_;        // the Fault / Exited that ended the run
   std::vector<uint32_t> pending_exits_;   // IPUs whose exit gdb has not been told
   std::set<uint32_t> known_ipus_;         // IPUs gdb has seen a thread of (its inferiors)
+  std::set<uint32_t> detached_ipus_;      // D;pid while gdb still debugs other IPUs
+  std::set<uint32_t> exited_ipus_;        // IPUs whose exit gdb was told: their threads are gone
+  std::vector<ThreadRef> live_threads() const;  // the target's, less those of exited_ipus_
   bool swbreak_ = false;                  // gdb takes "swbreak:" in stop replies
   std::optional<GdbServerResult::End> end_;
 };

@@ -23,7 +23,8 @@ struct ThreadPattern {
   std::optional<uint32_t> slot;
   bool any() const { return !ipu && !tile; }
 };
-// nullopt: malformed (not hex, a tid whose slot is not below 8, pid 0 with a tid).
+// nullopt: malformed (not hex, a zero tid in a bare id, a tid of "every process"
+// such as p-1.3a). A slot of 7 parses; the target then finds no such thread.
 std::optional<ThreadPattern> parse_thread_id(std::string_view text);
 
 }  // namespace ipusim::debug

@@ -21,6 +21,14 @@ FakeTarget::FakeTarget() {
     }
     t.start = t.pc = kSramBase + kLoop * i++;
     thread_state.push_back(t);
+    // Code gdb can decode: 4-byte nops (addi x0, x0, 0) where the thread loops, so a gdb
+    // that single-steps in software (a Linux OS ABI) puts its breakpoint at pc + 4, where
+    // this fake goes.
+    auto& mem = sram(r.ipu, r.tile);
+    for (uint32_t a = t.start - kSramBase; a < t.start - kSramBase + kLoop; a += 4) {
+      const uint32_t nop = 0x00000013;
+      std::memcpy(mem.data() + a, &nop, 4);
+    }
   }
 }
 

@@ -43,6 +43,7 @@ class FakeTarget : public DebugTarget {
   std::string name(const ThreadRef& thread) const override;
   std::string extra_info(const ThreadRef& thread) const override;
   std::vector<CsrDesc> csrs() const override;
+  std::string executable(uint32_t) const override { return elf_path; }
   std::optional<uint32_t> read_register(const ThreadRef& thread, uint32_t regno) const override;
   bool write_register(const ThreadRef& thread, uint32_t regno, uint32_t value) override;
   bool read_memory(const ThreadRef& thread, uint32_t address, std::span<uint8_t> out) const override;
@@ -51,7 +52,10 @@ class FakeTarget : public DebugTarget {
   bool remove_breakpoint(uint32_t ipu, uint32_t address) override;
   bool insert_watchpoint(uint32_t ipu, WatchKind kind, uint32_t address, uint32_t length) override;
   bool remove_watchpoint(uint32_t ipu, WatchKind kind, uint32_t address, uint32_t length) override;
-  void set_catches(std::vector<Catch> catches) override { catches_ = std::move(catches); }
+  void set_catches(std::vector<Catch> catches) override {
+    catch_calls.push_back(catches);
+    catches_ = std::move(catches);
+  }
   StopEvent resume(const Resume& how) override;
   void interrupt() override { interrupted_ = true; }
   StopEvent initial_stop() const override;
@@ -63,6 +67,8 @@ class FakeTarget : public DebugTarget {
   std::set<std::pair<uint32_t, uint32_t>> breakpoints;
   std::set<std::tuple<uint32_t, WatchKind, uint32_t, uint32_t>> watchpoints;
   std::vector<Catch> catches_;
+  std::vector<std::vector<Catch>> catch_calls;  // every set_catches(), in order
+  std::string elf_path;                      // executable(): empty by default
   bool block_until_interrupt = false;        // resume() waits for interrupt() (10 s at most)
   uint64_t max_instructions = 100000;        // a continue then ends the run (Exited 0)
   std::atomic<bool> interrupted_{false};

@@ -87,6 +87,16 @@ TEST_F(Session, AcksBadChecksumsAndResendsOnNack) {
   c->send_raw("+");
 }
 
+TEST_F(Session, ExecFileOnlyWhenTheTargetKnowsIt) {
+  EXPECT_EQ(c->ask(kGdbFeatures).find("exec-file"), std::string::npos);
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:1:0,100"), "E00");
+  h.target.elf_path = "/fw/kernel.elf";
+  EXPECT_NE(c->ask(kGdbFeatures).find(";qXfer:exec-file:read+"), std::string::npos);
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:2:0,100"), "l/fw/kernel.elf");
+  EXPECT_EQ(c->ask("qXfer:exec-file:read::0,4"), "m/fw/");  // empty annex: the selected IPU
+  EXPECT_EQ(c->ask("qXfer:exec-file:read:3:0,100"), "E00");  // no IPU 2
+}
+
 TEST_F(Session, NoAckModeStopsAcks) {
   c->send(std::string("QStartNoAckMode"));
   EXPECT_EQ(c->read_raw(300ms), "+" + rsp::frame("OK"));
@@ -244,6 +254,17 @@ TEST_F(Session, VContActionsBecomeResumes) {
   EXPECT_EQ(h.target.thread_state[0].pc, FakeTarget::kStorePc);
 }
 
+TEST_F(Session, ContinuingOneThreadRunsOnlyItsTile) {
+  // gdb's software single-step over a breakpoint: vCont;c:T alone.
+  EXPECT_EQ(c->ask("Z0,40104,4"), "OK");
+  EXPECT_EQ(c->ask("vCont;c:p1.2"), "T05thread:p1.2;swbreak:;");
+  ASSERT_EQ(h.target.resumes.size(), 1u);
+  EXPECT_EQ(h.target.resumes[0].only, (ThreadRef{0, 0, 1}));
+  EXPECT_FALSE(h.target.resumes[0].step);
+  EXPECT_EQ(c->ask("vCont;c:p1.-1"), "T05thread:p1.2;swbreak:;");
+  EXPECT_FALSE(h.target.resumes[1].only);  // a whole IPU named: everything runs
+}
+
 TEST_F(Session, ScriptedStopReplies) {
   StopEvent read_watch;
   read_watch.kind = StopEvent::Kind::Watchpoint;
@@ -291,6 +312,29 @@ TEST_F(Session, AFaultThenEveryProcessTerminates) {
   auto r = h.finish();
   ASSERT_TRUE(r);
   EXPECT_EQ(r->end, End::RunOver);
+}
+
+TEST_F(Session, ALongFaultTextComesInPiecesThatFitAPacket) {
+  StopEvent fault;
+  fault.kind = StopEvent::Kind::Fault;
+  fault.thread = {0, 0, 0};
+  fault.text = std::string(10000, 'x');
+  h.target.script = {fault};
+  c->send("vCont;c");
+  std::string text;
+  for (;;) {
+    auto p = c->receive();
+    ASSERT_TRUE(p);
+    if ((*p)[0] != 'O') {
+      EXPECT_EQ(*p, "T0bthread:p1.1;");
+      break;
+    }
+    EXPECT_LE(p->size(), 0x4000u);
+    auto bytes = rsp::from_hex(p->substr(1));
+    ASSERT_TRUE(bytes);
+    text.append(bytes->begin(), bytes->end());
+  }
+  EXPECT_EQ(text, std::string(10000, 'x') + "\n");
 }
 
 TEST_F(Session, TheRunExitsOneProcessAtATime) {
@@ -345,6 +389,20 @@ TEST_F(Session, DetachLetsTheRunFinish) {
   EXPECT_TRUE(h.target.catches_.empty());
   ASSERT_FALSE(h.target.resumes.empty());
   EXPECT_GT(h.target.thread_state[0].pc + h.target.thread_state[1].pc, 0u);
+}
+
+TEST_F(Session, DetachingOneIpuKeepsDebuggingTheOther) {
+  EXPECT_EQ(c->ask("qfThreadInfo"), "mp1.1,p1.2,p1.3c,p2.1");  // gdb knows both IPUs
+  EXPECT_EQ(c->ask("D;1"), "OK");
+  EXPECT_TRUE(h.target.resumes.empty());  // nothing runs yet: IPU 1 is still debugged
+  EXPECT_EQ(c->ask("Hgp2.1"), "OK");
+  EXPECT_EQ(c->ask("p1"), rsp::le32_hex(0x01000001));
+  EXPECT_EQ(c->ask("D;2"), "OK");
+  auto r = h.finish();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->end, End::Detached);
+  EXPECT_FALSE(h.target.resumes.empty());
+  EXPECT_EQ(c->ask("D;zz"), "<no reply>");
 }
 
 TEST_F(Session, KillEndsTheSession) {

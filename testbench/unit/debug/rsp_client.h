@@ -127,13 +127,14 @@ struct ServerHarness {
   std::optional<std::string> listen_error;
   std::future<GdbServerResult> result;
 
-  explicit ServerHarness(std::chrono::milliseconds accept_timeout = 10000ms)
-      : server(target, options(accept_timeout)) {
+  explicit ServerHarness(std::chrono::milliseconds accept_timeout = 10000ms, bool trace = false)
+      : server(target, options(accept_timeout, trace)) {
     listen_error = server.listen();
     if (!listen_error) result = std::async(std::launch::async, [this] { return server.serve(); });
   }
-  GdbServerOptions options(std::chrono::milliseconds accept_timeout) {
+  GdbServerOptions options(std::chrono::milliseconds accept_timeout, bool trace) {
     GdbServerOptions o;
+    o.trace_packets = trace;
     o.port = 0;
     o.accept_timeout = accept_timeout;
     o.cancel = &cancel;
