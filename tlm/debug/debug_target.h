@@ -102,8 +102,7 @@ class DebugTarget {
   virtual std::vector<CsrDesc> csrs() const = 0;
   // The firmware ELF an IPU runs, for gdb's qXfer:exec-file:read (so gdb loads symbols
   // for every inferior, including those it adds from the thread list). Empty: not known.
-  // Added by the stub's author; the default keeps existing targets compiling.
-  virtual std::string executable(uint32_t /*ipu*/) const { return {}; }
+  virtual std::string executable(uint32_t ipu) const = 0;
 
   // Registers (numbers above). nullopt / false: no such register or thread, or a
   // read-only one (a write).

@@ -1,6 +1,7 @@
 #include "debug/platform_target.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -101,6 +102,21 @@ std::string PlatformTarget::extra_info(const ThreadRef& thread) const {
   return fmt::format("ipu {} tile {} {}: {}", thread.ipu, thread.tile,
                      thread.slot == 0 ? std::string("supervisor") : fmt::format("worker {}", thread.slot),
                      tile::to_string(t->state()));
+}
+
+// The ELF file the IPU's first tile runs, if it came from one (a host's boot gives an
+// image with no file).
+std::string PlatformTarget::executable(uint32_t ipu) const {
+  if (ipu >= platform_.ipu_count()) return {};
+  const platform::Ipu& chip = platform_.ipu(ipu);
+  for (uint32_t t = 0; t < chip.tile_count(); ++t) {
+    const iss::TileCore* core = chip.tile(t).core();
+    if (!core) continue;
+    std::error_code ec;
+    const std::filesystem::path path = std::filesystem::absolute(core->program().name(), ec);
+    return !ec && std::filesystem::is_regular_file(path, ec) ? path.string() : std::string();
+  }
+  return {};
 }
 
 std::vector<DebugTarget::CsrDesc> PlatformTarget::csrs() const {

@@ -55,6 +55,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   std::string name(const ThreadRef& thread) const override;
   std::string extra_info(const ThreadRef& thread) const override;
   std::vector<CsrDesc> csrs() const override;
+  std::string executable(uint32_t ipu) const override;
   std::optional<uint32_t> read_register(const ThreadRef& thread, uint32_t regno) const override;
   bool write_register(const ThreadRef& thread, uint32_t regno, uint32_t value) override;
   bool read_memory(const ThreadRef& thread, uint32_t address, std::span<uint8_t> out) const override;

@@ -118,6 +118,10 @@ uint32_t DeviceDebugger::tiles_per_ipu() const { return target_.tiles_per_ipu();
 uint32_t DeviceDebugger::slots_per_tile() const { return target_.slots_per_tile(); }
 std::vector<debug::DebugTarget::CsrDesc> DeviceDebugger::csrs() const { return target_.csrs(); }
 
+std::string DeviceDebugger::executable(uint32_t ipu) const {
+  return on_model([&] { return target_.executable(ipu); });
+}
+
 std::vector<debug::ThreadRef> DeviceDebugger::threads() const {
   return on_model([&] { return target_.threads(); });
 }

@@ -54,6 +54,7 @@ class DeviceDebugger : public debug::DebugTarget, public RunHold {
   std::string name(const debug::ThreadRef& thread) const override;
   std::string extra_info(const debug::ThreadRef& thread) const override;
   std::vector<CsrDesc> csrs() const override;
+  std::string executable(uint32_t ipu) const override;
   std::optional<uint32_t> read_register(const debug::ThreadRef& thread, uint32_t regno) const override;
   bool write_register(const debug::ThreadRef& thread, uint32_t regno, uint32_t value) override;
   bool read_memory(const debug::ThreadRef& thread, uint32_t address, std::span<uint8_t> out) const override;
