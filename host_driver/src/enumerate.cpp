@@ -14,9 +14,16 @@ struct DeviceRef::Source {
   // One transport per board, in board order.
   std::function<std::vector<std::unique_ptr<detail::Transport>>()> make_transports;
   std::function<uint16_t(uint16_t)> serve_gdb;  // in-process devices only
+  std::function<void(const std::string&)> set_core_dir;  // in-process devices only
 };
 
 std::unique_ptr<Device> DeviceRef::open(const OpenOptions& options) const {
+  if (!options.core_dir.empty()) {
+    if (!source_->set_core_dir)
+      throw UsageError("open " + info_.locator + ": core_dir is for in-process devices; serve this one with "
+                       "`ipusim serve --core DIR`");
+    source_->set_core_dir(options.core_dir);
+  }
   if (options.gdb_port) {
     if (!source_->serve_gdb)
       throw UsageError("open " + info_.locator + ": gdb_port is for in-process devices; serve this one with "
@@ -44,6 +51,7 @@ std::vector<DeviceRef> enumerate(const std::string& locator) {
     where = "config:" + path;
     std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
     source->serve_gdb = [system](uint16_t port) { return system->serve_gdb(port); };
+    source->set_core_dir = [system](const std::string& dir) { system->set_core_dir(dir); };
     source->make_transports = [system, path] {
       std::vector<std::unique_ptr<detail::Transport>> boards;
       for (size_t b = 0; b < system->board_count(); ++b)

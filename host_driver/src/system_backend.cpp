@@ -29,6 +29,7 @@ class ModelBackend final : public SystemBackend {
   explicit ModelBackend(std::unique_ptr<ipusim::host_if::ModelSession> system) : system_(std::move(system)) {}
   size_t board_count() const override { return system_->boards(); }
   ipusim::host_if::DeviceLink& board_link(size_t board) override { return system_->link(uint32_t(board)); }
+  void set_core_dir(const std::string& dir) override { system_->set_core_dir(dir); }
   uint16_t serve_gdb(uint16_t port) override {
     try {
       return system_->serve_gdb(port);

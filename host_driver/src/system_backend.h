@@ -22,6 +22,8 @@ class SystemBackend {
   // Every run from now on waits for gdb on 127.0.0.1:`port` (0: any free port); returns
   // the port. Throws UsageError if it cannot listen or the backend has no debugger.
   virtual uint16_t serve_gdb(uint16_t port) = 0;
+  // Every run that ends on a problem from now on writes ELF cores to `dir`.
+  virtual void set_core_dir(const std::string& dir) = 0;
 };
 
 // Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError

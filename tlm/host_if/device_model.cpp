@@ -94,6 +94,10 @@ void DeviceModel::elaborate(const ModelOptions& options) {
   platform_->simulate();  // ends elaboration, starts the processes; nothing runs yet
 }
 
+void DeviceModel::set_core_dir(const std::string& dir) {
+  run_on_model([&] { domain_->set_core_dir(dir); });
+}
+
 uint16_t DeviceModel::serve_gdb(uint16_t port) {
   std::exception_ptr error;
   run_on_model([&] {

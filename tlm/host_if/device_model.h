@@ -51,6 +51,8 @@ class DeviceModel {
   // debugged by it (device_debugger.h). Returns the port; the same one again if a
   // debugger is already there. Throws std::runtime_error if it cannot listen.
   uint16_t serve_gdb(uint16_t port);
+  // From now on a run that ends on a problem writes ELF cores to `dir` (RunDomain).
+  void set_core_dir(const std::string& dir);
 
   // A board queued a command (any thread): the model thread takes it soon.
   void wake();

@@ -68,6 +68,7 @@ const config::SystemConfig& ModelSession::config() const { return model_.config(
 DeviceLink& ModelSession::link(uint32_t board) { return host_interface(board); }
 
 uint16_t ModelSession::serve_gdb(uint16_t port) { return model_.serve_gdb(port); }
+void ModelSession::set_core_dir(const std::string& dir) { model_.set_core_dir(dir); }
 
 HostInterface& ModelSession::host_interface(uint32_t board) {
   if (board >= model_.boards())

@@ -53,6 +53,9 @@ class ModelSession {
   // Every run from now on waits for gdb on 127.0.0.1:`port` (0: any free port) and is
   // debugged by it (device_debugger.h, docs/debugging.md). Returns the port.
   uint16_t serve_gdb(uint16_t port);
+  // Every run that ends on a problem from now on writes one ELF core per IPU to `dir`
+  // (docs/debugging.md "Core files").
+  void set_core_dir(const std::string& dir);
   // Blocks until the model thread has acted on every register write made before the
   // call (a convenience for tests and transports; never needed for correctness).
   void wait_idle();

@@ -3,6 +3,10 @@
 // the classification of the run after each simulate(), reflected into every board.
 #include "host_if/run_domain.h"
 
+#include <cstdio>
+
+#include "platform/core_dump.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -307,7 +311,21 @@ void RunDomain::after_simulate(bool starved) {
   // or the stuck state; every board records it, naming the system's IPUs.
   const Problem& e = out.problems.front();
   record_all(e, to_text(e, IPU_ERR_TEXT_BYTES - 1));
+  write_cores(e);
   end_run(IPU_STATE_ERROR);
+}
+
+void RunDomain::set_core_dir(std::string dir) { core_dir_ = std::move(dir); }
+
+// A core that cannot be written costs the core (a line on stderr), not the run's end.
+void RunDomain::write_cores(const Problem& reason) {
+  if (core_dir_.empty()) return;
+  try {
+    for (const std::string& path : platform::write_cores(core_dir_, platform_, &reason, "device"))
+      std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
+  } catch (const std::exception& err) {
+    std::fprintf(stderr, "ipusim: error: %s\n", err.what());
+  }
 }
 
 void RunDomain::set_link_faults(const links::FaultPlan& plan) {

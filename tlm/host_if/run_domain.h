@@ -75,6 +75,9 @@ class RunDomain {
   RunDomain(platform::Platform& platform, std::function<void()> wake);
   void add_board(HostInterface& board);  // at elaboration, in board order
   void set_hold(RunHold* hold) { hold_ = hold; }  // model thread; nullptr: none
+  // Model thread: a run that ends on a problem (a fault, an exchange error, a deadlock, a
+  // budget) writes one ELF core per IPU there (platform/core_dump.h); "": none.
+  void set_core_dir(std::string dir);
   uint32_t boards() const { return uint32_t(boards_.size()); }
 
   // ---- host side, with `mutex` held ------------------------------------------------
@@ -124,6 +127,8 @@ class RunDomain {
   platform::Platform& platform_;
   std::function<void()> wake_;
   RunHold* hold_ = nullptr;
+  std::string core_dir_;
+  void write_cores(const Problem& reason);
   std::vector<HostInterface*> boards_;
   std::deque<Command> queue_;             // mutex
   std::vector<uint8_t> joined_;           // mutex: CTRL.RUN written, by board

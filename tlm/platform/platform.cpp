@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "platform/pc_function.h"
 
 namespace ipusim::platform {
 namespace {
@@ -256,7 +255,7 @@ std::vector<RunningTile> Platform::running_tiles(uint64_t end_cycle) const {
         r.pc = tile.core()->registers(0).pc;
         r.cycle = tile.cycles_at(end_cycle);
       }
-      r.function = function_at(tile.core()->program(), r.pc);
+      r.function = tile.core()->program().locate(r.pc).function;  // as the problem names it
       out.push_back(std::move(r));
     }
   return out;

@@ -51,7 +51,7 @@ struct RunningTile {
   uint32_t thread = 0;   // the thread that issues next (0 = supervisor)
   uint32_t pc = 0;
   uint64_t cycle = 0;    // the cycle that instruction would issue at (a cycle budget's: >= it)
-  std::string function;  // the function pc lies in (pc_function.h), "" if unknown
+  std::string function;  // the function pc lies in (iss::Program::locate), "" if unknown
   bool operator==(const RunningTile&) const = default;
 };
 

@@ -249,8 +249,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "stop, step and inspect any tile thread (docs/debugging.md)")
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--core", o->core_dir,
-                  "when the run ends on a fault, an exchange error or a deadlock, write one ELF "
-                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
+                  "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or "
+                  "Ctrl-C, write one ELF core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
   cmd->add_option("--max-cycles", o->stop.max_cycles,
                   "cycle budget: no tile issues at or after tile cycle N and the run ends there "
                   "(exit 4, naming the tiles still running); exact on every --threads")

@@ -26,6 +26,7 @@ struct ServeOptions {
   std::string config;
   std::string socket;
   std::optional<uint16_t> gdb_port;
+  std::string core_dir;
   bool quiet = false;
 };
 
@@ -45,6 +46,7 @@ int run_serve(const ServeOptions& o) {
     system = ipudrv::detail::open_system_backend(o.config);
     initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
     if (o.gdb_port) system->serve_gdb(*o.gdb_port);  // prints the port it listens on
+    if (!o.core_dir.empty()) system->set_core_dir(o.core_dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
@@ -79,6 +81,9 @@ void add_serve_command(CLI::App& app, int& exit_code) {
                   "every run waits for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and is "
                   "debugged by it (docs/debugging.md)")
       ->check(CLI::Range(0, 65535));
+  cmd->add_option("--core", options->core_dir,
+                  "a run that ends on a fault, an exchange error, a deadlock or a budget writes one ELF "
+                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }

@@ -72,6 +72,10 @@ struct OpenOptions {
   // free port, printed on stderr) and is debugged by it (docs/debugging.md, "Devices").
   // A served device takes `ipusim serve --gdb PORT` instead.
   std::optional<uint16_t> gdb_port;
+  // In-process devices: a run that ends on a problem (a fault, an exchange error, a
+  // deadlock, a budget) writes one ELF core per IPU, DIR/ipu<N>.core, for gdb-multiarch
+  // (docs/debugging.md "Core files"). A served device takes `ipusim serve --core DIR`.
+  std::string core_dir;
 };
 
 enum class RunState { kPaused, kHalted };

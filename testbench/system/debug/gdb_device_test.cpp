@@ -1,12 +1,14 @@
 // A device's run under gdb-multiarch (ipudrv OpenOptions::gdb_port): the host program
 // runs the program as always while gdb stops tile 7 worker 3 in it, reads a variable and
-// lets it go on; the run then ends for the host with the cycles of `ipusim run`.
+// lets it go on; the run then ends for the host with the cycles of `ipusim run`. And a
+// device's core files (OpenOptions::core_dir) read back by gdb.
 #include <gtest/gtest.h>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <regex>
@@ -77,6 +79,23 @@ TEST(GdbDevice, AHostProgramsRunStopsInGdbAndEndsAsWithout) {
   EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.stats.cycles, plain_cycles);
+}
+
+// OpenOptions::core_dir: a device's faulting run leaves a core gdb-multiarch reads.
+TEST(CoreDevice, AFaultingRunOfAnInProcessDeviceWritesCores) {
+  const std::string dir = test::temp_path("core_device_", "cores");
+  std::filesystem::remove_all(dir);
+  const std::string elf = std::string(IPUSIM_FIRMWARE_DIR) + "/faults/fault_worker_halt.elf";
+  ipudrv::OpenOptions options;
+  options.core_dir = dir;
+  auto dev = ipudrv::open("config:configs/test/tiny4.yaml", 0, options);
+  dev->load(ipudrv::Elf::from_file(elf));
+  EXPECT_ANY_THROW(dev->run());
+  ASSERT_TRUE(std::filesystem::exists(dir + "/ipu0.core"));
+  const test::CliResult gdb = test::run_command("timeout 60 gdb-multiarch", "core_device_gdb_",
+                                                "-batch -nx -ex bt " + elf + " " + dir + "/ipu0.core");
+  EXPECT_NE(gdb.out.find("halt_from_worker"), std::string::npos) << gdb.out << gdb.err;
+  EXPECT_NE(gdb.out.find("in worker"), std::string::npos) << gdb.out;
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ class FakeSystem : public ipudrv::detail::SystemBackend {
   size_t board_count() const override { return 1; }
   ipusim::host_if::DeviceLink& board_link(size_t) override { return *d_; }
   uint16_t serve_gdb(uint16_t) override { throw ipudrv::UsageError("the fake board has no debugger"); }
+  void set_core_dir(const std::string&) override { throw ipudrv::UsageError("the fake board writes no cores"); }
 
  private:
   std::shared_ptr<fakedev::FakeDevice> d_;
