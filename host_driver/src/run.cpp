@@ -168,7 +168,7 @@ RunResult DeviceImpl::run_loop(const RunOptions& options, std::chrono::steady_cl
       const auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(30);
       try {
         wait_run_done(settle);
-      } catch (const TimeoutError&) {
+      } catch (...) {  // the timeout is what the caller must hear, not a console handler's throw
       }
       throw TimeoutError("run: not finished within the timeout: aborted (the device is in ERROR; reset() or load() "
                          "to run again)");
@@ -202,6 +202,13 @@ RunResult DeviceImpl::run_loop(const RunOptions& options, std::chrono::steady_cl
 
 namespace {
 
+// RunOptions::timeout, checked the same way by run and run_async.
+void check_timeout(const char* call, const RunOptions& options) {
+  if (options.timeout.count() <= 0)
+    throw UsageError(std::string(call) + ": RunOptions::timeout " + std::to_string(options.timeout.count()) +
+                     " ms: must be positive");
+}
+
 std::chrono::steady_clock::time_point deadline_after(std::chrono::milliseconds timeout) {
   const auto now = std::chrono::steady_clock::now();
   return timeout >= std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::time_point::max() - now)
@@ -213,8 +220,7 @@ std::chrono::steady_clock::time_point deadline_after(std::chrono::milliseconds t
 
 RunResult Device::run(const RunOptions& options) {
   auto lock = impl_->lock_api("run");
-  if (options.timeout.count() <= 0)
-    throw UsageError("run: RunOptions::timeout " + std::to_string(options.timeout.count()) + " ms: must be positive");
+  check_timeout("run", options);
   const auto deadline = deadline_after(options.timeout);
   impl_->running = true;
   struct Clear {
@@ -241,6 +247,7 @@ std::future<RunResult> Device::run_async(const RunOptions& options) {
   // Take the API lock here so that a call right after run_async sees the device busy,
   // then hand it to the run's thread.
   auto lock = impl_->lock_api("run_async");
+  check_timeout("run_async", options);
   // The previous run's thread let go of the gate as its last act: it is ending, or over.
   if (impl_->async_run.joinable()) impl_->async_run.join();
   impl_->running = true;

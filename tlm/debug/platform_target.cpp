@@ -22,7 +22,7 @@ StopEvent event(StopEvent::Kind kind, const ThreadRef& thread) {
 PlatformTarget::PlatformTarget(platform::Platform& platform)
     : platform_(platform), breakpoints_(platform.ipu_count()), watches_(platform.ipu_count()) {
   // One interrupt flag with the platform's budget: gdb's Ctrl-C, `ipusim run`'s Ctrl-C and
-  // a host's abort or reset all pause the tiles, and the debugger reports the stop.
+  // a host's abort or reset all stop the system, and the debugger reports the stop.
   bounds_.interrupt = &platform_.budget().interrupt_flag();
   set_tile_bounds(&bounds_);
   platform_.set_lockstep(this);
@@ -283,8 +283,27 @@ void PlatformTarget::begin_resume(const Resume& how) {
   only_thread_ = how.step && !how.others ? how.step : how.only;
   only_ = only_thread_ ? tile_of(*only_thread_) : nullptr;
   stop_.reset();
-  // Free, nothing is asked before each instruction: the fast loop runs.
-  bounds_.probe = free_run() ? nullptr : this;
+  // Free, nothing is asked before each instruction: the fast loop runs, and only the
+  // interrupt flag can pause a tile. In lockstep the flag is read between passes
+  // (stop_requested), so an interrupt never splits the tiles of one cycle.
+  const bool free = free_run();
+  bounds_.probe = free ? nullptr : this;
+  bounds_.interrupt = free ? &platform_.budget().interrupt_flag() : nullptr;
+}
+
+void PlatformTarget::new_run() {
+  over_.reset();
+  stop_.reset();
+  step_.reset();
+  step_issued_ = false;
+  only_ = nullptr;
+  only_thread_.reset();
+}
+
+void PlatformTarget::clear_all() {
+  for (auto& b : breakpoints_) b.clear();
+  for (auto& w : watches_) w.clear();
+  catches_.clear();
 }
 
 std::optional<StopEvent> PlatformTarget::take_stop() {

@@ -41,6 +41,10 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   // thread): begin_resume, then simulate() as it likes; after each, take_stop() is the
   // stop the debugger asked for, if any; run_over() classifies a run that ended.
   void begin_resume(const Resume& how);
+  // A device's next run: the last one's end forgotten.
+  void new_run();
+  // Every breakpoint, watchpoint and catch removed (a gdb gone without detaching).
+  void clear_all();
   std::optional<StopEvent> take_stop();
   StopEvent run_over(bool starved);
   // The run is over (an event Fault or Exited was returned).

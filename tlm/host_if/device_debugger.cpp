@@ -40,7 +40,8 @@ void DeviceDebugger::serve() {
     server_.serve();
     if (cancel_) return;
     model_.run_on_model([this] {
-      target_.begin_resume({});  // no breakpoint is left behind to stop the run again
+      target_.clear_all();  // gdb gone without detaching: nothing may stop the run again
+      target_.begin_resume({});
       held_ = false;
     });
     model_.wake();
@@ -59,6 +60,7 @@ auto DeviceDebugger::on_model(F&& f) const -> decltype(f()) {
 
 void DeviceDebugger::run_started() {
   over_.reset();
+  target_.new_run();
   held_ = true;  // until gdb continues it
 }
 

@@ -243,7 +243,8 @@ void RunDomain::record_all(const Problem& e, const std::string& text) {
 }
 
 void RunDomain::end_run(uint32_t end_state) {
-  if (hold_) hold_->run_ended();
+  // Paused (RUN_SUPERSTEPS) or waiting on a host stream, the run goes on later: gdb waits.
+  if (hold_ && (end_state == IPU_STATE_HALTED || end_state == IPU_STATE_ERROR)) hold_->run_ended();
   for (HostInterface* b : boards_) {
     b->update_stats();
     b->update_supersteps();

@@ -46,6 +46,7 @@ struct Quantum {
   const MemView* mem = nullptr;
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
+  bool probe = false;       // of which: the RunBounds probe sees each instruction
   bool slot_guard = false;  // of which: the supervisor may issue only where a slot is free
                             // and every worker is simulated up to its cycle
   bool trace = false;    // stepping loop: report every retired instruction

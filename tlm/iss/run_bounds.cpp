@@ -81,7 +81,7 @@ void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
   }
   if (b.probe) {
     q.budget = std::min<uint64_t>(q.budget, 1);
-    q.guard = true;
+    q.guard = q.probe = true;
     step = true;
   }
 }

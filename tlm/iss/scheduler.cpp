@@ -298,7 +298,7 @@ void CoreState::run_quantum(Thread& t) {
 bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const uint64_t t = q.thread->clock + kIssueSlots * executed;
   if (q.slot_guard && !(t <= horizon_ && slot_holders(t) < kIssueSlots)) return false;
-  return !(bounds_ && bounds_->probe && probe_stops(*q.thread, ip, t));
+  return !(q.probe && probe_stops(*q.thread, ip, t));
 }
 
 void CoreState::retire_event(Thread& t, const DecodedInsn* ip) {

@@ -214,6 +214,7 @@ void Platform::tile_paused(const tile::Tile& tile) {
 }
 
 void Platform::batch_ended() {
+  if (progress_clock_ && progress_clock_->due()) options_.progress(progress(progress_clock_->seconds()));
   if (!budget_.acts_after_batch()) return;  // the common case: one test per batch
   if (auto r = budget_.batch_ended(budget_.counts_instructions() ? total_instructions() : 0, now_cycle()))
     domain_.control->request(*r);
@@ -286,19 +287,14 @@ RunResult Platform::run() {
   RunResult result;
   result.tile_supersteps_kept = keep_tile_supersteps_;
   const auto start = std::chrono::steady_clock::now();
-  if (options_.progress) {
-    auto clock = std::make_shared<ProgressClock>(options_.progress_period_seconds);
-    engine_->set_after_batch([this, clock] {
-      if (clock->due()) options_.progress(progress(clock->seconds()));
-    });
-  }
+  if (options_.progress) progress_clock_ = std::make_unique<ProgressClock>(options_.progress_period_seconds);
   if (loaded_ > 0) {
     if (run_driver_)
       run_driver_();
     else
       simulate();
   }
-  engine_->set_after_batch({});
+  progress_clock_.reset();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();

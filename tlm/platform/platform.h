@@ -334,7 +334,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index);
   RunProgress progress(double host_seconds) const;  // platform_progress.cpp
   void collect(RunResult& result, uint64_t end_cycle);
-  void batch_ended();                // the engine's batch end: the budget's checks
+  void batch_ended();                // the engine's batch end: the progress line, the budget's checks
   uint64_t now_cycle() const;        // the current SystemC time as a cycle of the run
   uint64_t total_instructions() const;
   static uint64_t cycles_reached(const tile::Tile& tile, uint64_t end_cycle);
@@ -356,6 +356,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   uint32_t loaded_ = 0;
   bool ran_ = false;
   std::function<void()> run_driver_;  // set_run_driver
+  std::unique_ptr<ProgressClock> progress_clock_;  // during run(), with PlatformOptions::progress
 };
 
 }  // namespace ipusim::platform

@@ -73,12 +73,10 @@ void TileEngine::drive() {
       wait(sc_core::SC_ZERO_TIME);  // runs when the kernel is started again
       continue;
     }
-    if (lockstep_) {
+    if (lockstep_)
       run_lockstep();
-    } else {
+    else
       run_batch();
-      if (after_batch_) after_batch_();
-    }
   }
 }
 

@@ -70,10 +70,9 @@ class TileEngine : public sc_core::sc_module {
   // kernel (sc_pause), so a host's command is taken between batches; the batch runs when
   // the kernel is started again.
   void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
-  // Called on the kernel's thread after every batch (a progress display); empty: none.
-  void set_after_batch(std::function<void()> hook) { after_batch_ = std::move(hook); }
-  // Called on the kernel's thread after every batch (the platform's run budget checks
-  // there: a point fixed by simulated figures alone).
+  // Called on the kernel's thread after every batch, a point fixed by simulated figures
+  // alone (the platform's run budget checks there, and its progress line); not in
+  // lockstep, which has no batches.
   void set_batch_end(std::function<void()> f) { batch_end_ = std::move(f); }
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
@@ -96,12 +95,11 @@ class TileEngine : public sc_core::sc_module {
   void run_lockstep();
   void lockstep_join(Tile& tile);  // a released tile joins at its first instruction
   void lockstep_settle(Tile& tile);
-  void pause_kernel();
+  bool pause_in_lockstep(const LockstepControl& control);
   uint64_t stamp_of(const Tile& tile) const;
 
   HostPool pool_;
   const std::atomic<bool>* attention_ = nullptr;
-  std::function<void()> after_batch_;
   std::function<void()> batch_end_;
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
@@ -113,6 +111,8 @@ class TileEngine : public sc_core::sc_module {
   std::unordered_map<const Tile*, uint64_t> stamps_;  // the batch number of each stretch
   sc_core::sc_time join_time_ = sc_core::SC_ZERO_TIME;
   sc_core::sc_time delta_waited_at_ = sc_core::sc_max_time();
+  unsigned delta_waits_ = 0;  // delta cycles let run at delta_waited_at_
+  static constexpr unsigned kDeltaWaits = 64;
   sc_core::sc_event work_;
   bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
   bool driving_ = false;       // drive() has started (before: it finds the ready list itself)

@@ -26,9 +26,12 @@ void TileEngine::set_lockstep(LockstepControl* control) {
   stepping_.clear();
 }
 
-void TileEngine::pause_kernel() {
+// The kernel stops (sc_start returns to the debugger); this thread goes on from here when
+// it is started again. False if the lockstep was left meanwhile (gdb detached).
+bool TileEngine::pause_in_lockstep(const LockstepControl& control) {
   sc_core::sc_pause();
-  wait(sc_core::SC_ZERO_TIME);  // runs on when the kernel is started again
+  wait(sc_core::SC_ZERO_TIME);
+  return lockstep_ == &control;
 }
 
 
@@ -81,8 +84,7 @@ void TileEngine::run_lockstep() {
       for (Tile* t : joining) lockstep_join(*t);
     }
     if (attention_ && attention_->load(std::memory_order_acquire)) {
-      pause_kernel();
-      if (lockstep_ != &control) return;  // detached while paused
+      if (!pause_in_lockstep(control)) return;
       continue;
     }
     if (stepping_.empty()) return;
@@ -94,8 +96,7 @@ void TileEngine::run_lockstep() {
         lockstep_settle(*t);
       }
       if (control.stop_requested()) {
-        pause_kernel();
-        if (lockstep_ != &control) return;
+        if (!pause_in_lockstep(control)) return;
       }
       continue;
     }
@@ -109,21 +110,24 @@ void TileEngine::run_lockstep() {
       control.only_tile_blocked();
       if (!control.only_tile()) continue;  // every tile runs on
       if (control.stop_requested()) {
-        pause_kernel();
-        if (lockstep_ != &control) return;
+        if (!pause_in_lockstep(control)) return;
         continue;
       }
       return;
     }
     // What SystemC has due before that cycle (a release, a delivery) happens first; due
-    // now, one delta is let run (more could wait for ever on a process that itself waits
-    // for the deltas to end, as RunControl's pause does).
+    // now, a few deltas are let run (not without bound: a process that itself waits for
+    // the deltas to end, as RunControl's pause does, would wait with us for ever).
     if (!only && sc_core::sc_pending_activity()) {
       const sc_core::sc_time now = sc_core::sc_time_stamp();
       const sc_core::sc_time to_next = sc_core::sc_time_to_pending_activity();
       if (to_next == sc_core::SC_ZERO_TIME) {
         if (delta_waited_at_ != now) {
           delta_waited_at_ = now;
+          delta_waits_ = 0;
+        }
+        if (delta_waits_ < kDeltaWaits) {
+          ++delta_waits_;
           wait(sc_core::SC_ZERO_TIME);
           continue;
         }
@@ -133,8 +137,7 @@ void TileEngine::run_lockstep() {
       }
     }
     if (control.stop_requested()) {
-      pause_kernel();
-      if (lockstep_ != &control) return;  // detached while paused
+      if (!pause_in_lockstep(control)) return;
       continue;
     }
     at_cycle.clear();
@@ -145,8 +148,7 @@ void TileEngine::run_lockstep() {
     control.begin_pass(cycle, /*check=*/true);
     for (Tile* t : at_cycle) t->compute();  // each pauses before its first instruction
     if (control.stop_requested()) {
-      pause_kernel();
-      if (lockstep_ != &control) return;  // detached while paused
+      if (!pause_in_lockstep(control)) return;
       continue;  // the same cycle again: its instructions have not issued
     }
     control.begin_pass(cycle, /*check=*/false);
@@ -156,8 +158,7 @@ void TileEngine::run_lockstep() {
       lockstep_settle(*t);
     }
     if (control.stop_requested()) {
-      pause_kernel();
-      if (lockstep_ != &control) return;
+      if (!pause_in_lockstep(control)) return;
     }
   }
 }

@@ -79,6 +79,21 @@ TEST(GdbDevice, AHostProgramsRunStopsInGdbAndEndsAsWithout) {
   EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.stats.cycles, plain_cycles);
+
+  // The next run waits for a gdb of its own, which finds it stopped at its start.
+  dev->load(ipudrv::Elf::from_file(kElf));
+  std::future<ipudrv::RunResult> again = dev->run_async();
+  const std::string script2 = test::temp_path("gdb_device_", "script2.gdb");
+  std::ofstream(script2) << "set pagination off\n"
+                            "target remote 127.0.0.1:" << *options.gdb_port << "\n"
+                            "info registers pc tile thread\n"
+                            "continue\n";
+  const test::CliResult gdb2 =
+      test::run_command("timeout 60 gdb-multiarch", "gdb_device_gdb2_", "-batch -nx -x " + script2 + " " + kElf);
+  EXPECT_TRUE(std::regex_search(gdb2.out, std::regex(R"(pc\s+0x[0-9a-f]+\s+0x[0-9a-f]+ <_start>)"))) << gdb2.out << gdb2.err;
+  EXPECT_NE(gdb2.out.find("[Inferior 1 (process 1) exited normally]"), std::string::npos) << gdb2.out << gdb2.err;
+  ASSERT_EQ(again.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_EQ(again.get().stats.cycles, plain_cycles);
 }
 
 // OpenOptions::core_dir: a device's faulting run leaves a core gdb-multiarch reads.
