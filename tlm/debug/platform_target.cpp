@@ -235,8 +235,9 @@ bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn
 }
 
 bool PlatformTarget::stop_requested() {
-  if (platform_.budget().interrupted()) {
+  if (platform_.budget().interrupted() || gdb_interrupt_.load(std::memory_order_acquire)) {
     platform_.budget().clear_interrupt();
+    gdb_interrupt_ = false;
     if (!stop_) stop_ = event(StopEvent::Kind::Interrupt, step_ ? *step_ : first_thread().value_or(ThreadRef{}));
   }
   if (step_issued_ && !stop_) stop_ = event(StopEvent::Kind::Step, *step_);
@@ -307,6 +308,12 @@ void PlatformTarget::clear_all() {
 }
 
 std::optional<StopEvent> PlatformTarget::take_stop() {
+  // gdb's Ctrl-C that came when no tile was computing (the kernel idle, or the run just
+  // ended) found nobody to stop: it is the stop now, not a flag left set for ever.
+  if (!stop_ && !over_ && gdb_interrupt_.exchange(false)) {
+    platform_.budget().clear_interrupt();
+    stop_ = event(StopEvent::Kind::Interrupt, first_thread().value_or(ThreadRef{}));
+  }
   if (!stop_) return std::nullopt;
   StopEvent e = std::move(*stop_);
   stop_.reset();
@@ -352,7 +359,10 @@ StopEvent PlatformTarget::run_over(bool starved) {
   return e;
 }
 
-void PlatformTarget::interrupt() { platform_.budget().interrupt(); }
+void PlatformTarget::interrupt() {
+  gdb_interrupt_.store(true, std::memory_order_release);
+  platform_.budget().interrupt();  // the flag computing tiles read
+}
 
 StopEvent PlatformTarget::initial_stop() const {
   if (over_) return *over_;

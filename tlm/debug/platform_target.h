@@ -109,6 +109,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
   bool checking_ = false;
   std::optional<StopEvent> stop_;  // found in a pass: the kernel pauses, resume() returns it
   std::optional<StopEvent> over_;
+  std::atomic<bool> gdb_interrupt_{false};  // interrupt() was called: set apart from a host's abort
   bool attached_ = true;
 };
 
