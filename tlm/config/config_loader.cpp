@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "common/input_file.h"
 #include "config/config_loader.h"
 #include "links/fault_spec.h"
 #include "config/config_numbers.h"
@@ -272,20 +273,49 @@ Document parse_document(const std::string& file, const YAML::Node& text_node) {
   return doc;
 }
 
+// yaml-cpp parses nesting by recursion: thousands of `[` exhaust the stack or end in "bad
+// file". No config nests more than a few levels; refuse deep flow collections first.
+constexpr int kMaxNesting = 64;
+
+void check_nesting(const std::string& file, const std::string& text) {
+  int depth = 0, line = 1;
+  char quote = 0;
+  bool comment = false;
+  for (const char c : text) {
+    if (c == '\n') {
+      ++line;
+      comment = false;
+      continue;
+    }
+    if (comment) continue;
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '#') comment = true;
+    else if (c == '"' || c == '\'') quote = c;
+    else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting)
+        throw ConfigError(file, line, "", "nested more than " + std::to_string(kMaxNesting) + " levels deep");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 // Reads and parses `file`. If it cannot be read, `report(reason)` throws: the caller
 // decides whether the error names the file itself or the key that refers to it.
 template <class Report>
 Document read_document(const std::string& file, Report report) {
-  std::error_code ec;
-  if (!fs::exists(file, ec)) report("no such file");
-  if (fs::is_directory(file, ec)) report("it is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) report(std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) report("read error");
+  std::string text;
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text.str());
+    text = read_input_file(file, kMaxConfigFileBytes, "config file");
+  } catch (const InputFileError& e) {
+    report(e.what());
+  }
+  check_nesting(file, text);
+  try {
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
     if (documents.size() > 1) {
       throw ConfigError(file, line_of(documents[1].Mark()), "",
                         "more than one YAML document ('---'): a config file holds exactly one");

@@ -3,6 +3,8 @@
 // decoded-instruction cache of its executable range.
 #include "iss/program.h"
 
+#include "common/input_file.h"
+
 #include <elf.h>
 
 #include <algorithm>
@@ -168,11 +170,13 @@ Program::Program() = default;
 Program::~Program() = default;
 
 std::shared_ptr<const Program> Program::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ProgramError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw ProgramError(fmt::format("{}: read error", path));
-  return from_bytes(bytes, path);
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxElfFileBytes, "firmware ELF");
+  } catch (const InputFileError& e) {
+    throw ProgramError(fmt::format("{}: cannot read the ELF: {}", path, e.what()));
+  }
+  return from_bytes(std::vector<uint8_t>(text.begin(), text.end()), path);
 }
 
 std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& elf,

@@ -43,7 +43,7 @@ constexpr int kKilledStatus = 137;  // as a process killed by SIGKILL
 struct RunOptions {
   std::string config;
   std::string elf;
-  std::string tiles;
+  std::optional<std::string> tiles;  // given (even empty: an error) or not (every tile)
   std::string json;
   std::string console = "tagged";
   std::string itrace;
@@ -100,7 +100,7 @@ int run(const RunOptions& o) {
   const config::SystemConfig system = config::load_system(o.config);
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
-  if (!o.tiles.empty()) selection = platform::TileSelection::parse(o.tiles, chip.tiles);
+  if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
   const std::shared_ptr<const iss::Program> program = iss::Program::load(o.elf);
   platform::Platform::check_fits(*program, chip);
 
