@@ -398,8 +398,15 @@ TileConfig read_tile(const Section& s) {
       uint32_t(s.optional_uint("exchange_in_bytes_per_cycle", 1, 1024, t.exchange_in_bytes_per_cycle));
   t.exchange_out_bytes_per_cycle =
       uint32_t(s.optional_uint("exchange_out_bytes_per_cycle", 1, 1024, t.exchange_out_bytes_per_cycle));
-  t.amp_f16_macs_per_cycle = uint32_t(s.required_uint("amp_f16_macs_per_cycle", 0, 4096));
-  t.amp_f32_macs_per_cycle = uint32_t(s.required_uint("amp_f32_macs_per_cycle", 0, 4096));
+  // amp.mac does a tile's MACs per cycle as rows of 4 (docs/xipu.md, custom-1): the ISS
+  // takes no other figure, so no file with another one may load.
+  for (const char* key : {"amp_f16_macs_per_cycle", "amp_f32_macs_per_cycle"}) {
+    const uint64_t macs = s.required_uint(key, 0, 4 * IPU_AMP_MAX_ROWS);
+    if (macs % 4 != 0)
+      s.fail(key, "must be a multiple of 4 (amp.mac does it as rows of 4 MACs), got " + std::to_string(macs));
+    (std::string_view(key) == "amp_f16_macs_per_cycle" ? t.amp_f16_macs_per_cycle : t.amp_f32_macs_per_cycle) =
+        uint32_t(macs);
+  }
   return t;
 }
 
@@ -409,6 +416,8 @@ ChipConfig read_chip(const Section& s) {
   c.name = read_name(s);
   c.tiles = uint32_t(s.required_uint("tiles", 1, kMaxTiles));
   c.clock_hz = s.required_decimal("clock_mhz", {0, 100000, true}, 6);
+  // The models count time in whole cycles of a clock of whole Hz (common/clock.h).
+  if (c.clock_hz < 1) s.fail("clock_mhz", "must be at least 0.000001 (1 Hz)");
   c.tile = read_tile(s.required_section("tile", kTileKeys));
   if (auto links = s.optional_section("ipu_links", kLinkKeys)) {
     c.ipu_links.count = uint32_t(links->optional_uint("count", 0, 64, c.ipu_links.count));

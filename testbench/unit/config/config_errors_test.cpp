@@ -178,7 +178,13 @@ INSTANTIATE_TEST_SUITE_P(
         RangeCase{8, "  thread_quantum: 0", "tile.thread_quantum", "must be between 1 and"},
         RangeCase{12, "  count: 65", "ipu_links.count", "must be between 0 and 64"},
         RangeCase{13, "  gbytes_per_s_each_way: 0", "ipu_links.gbytes_per_s_each_way", "greater than 0"},
-        RangeCase{2, "name: two words", "name", "must be up to 64 letters"}),
+        RangeCase{2, "name: two words", "name", "must be up to 64 letters"},
+        // What the ISS and the clock would refuse later, refused here with FILE:LINE:KEY.
+        RangeCase{9, "  amp_f16_macs_per_cycle: 5", "tile.amp_f16_macs_per_cycle", "must be a multiple of 4"},
+        RangeCase{9, "  amp_f16_macs_per_cycle: 260", "tile.amp_f16_macs_per_cycle", "must be between 0 and 256, got 260"},
+        RangeCase{9, "  amp_f16_macs_per_cycle: 4096", "tile.amp_f16_macs_per_cycle", "must be between 0 and"},
+        RangeCase{10, "  amp_f32_macs_per_cycle: 6", "tile.amp_f32_macs_per_cycle", "must be a multiple of 4"},
+        RangeCase{4, "clock_mhz: 1e-300", "clock_mhz", "must be at least 0.000001 (1 Hz)"}),
     [](const ::testing::TestParamInfo<RangeCase>& info) { return "case" + std::to_string(info.index); });
 
 TEST(ConfigErrors, LargestSramIsAccepted) {
