@@ -18,6 +18,7 @@
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -46,10 +47,12 @@ struct DeviceServer::Impl {
     size_t bytes;
   };
   struct Session {
-    explicit Session(stream_protocol::socket s, uint64_t id) : socket(std::move(s)), id(id) {}
+    explicit Session(stream_protocol::socket s, uint64_t id, asio::io_context& io)
+        : socket(std::move(s)), id(id), hello_deadline(io) {}
     stream_protocol::socket socket;
     uint64_t id;
     bool hello = false;
+    asio::steady_timer hello_deadline;  // ServerOptions::hello_timeout
     std::vector<uint8_t> input;
     std::deque<int> fds;
     std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
@@ -126,8 +129,18 @@ struct DeviceServer::Impl {
 
   void begin(stream_protocol::socket s) {
     s.non_blocking(true);
-    session = std::make_unique<Session>(std::move(s), ++sessions);
+    session = std::make_unique<Session>(std::move(s), ++sessions, io);
     log("client " + std::to_string(session->id) + " connected");
+    // The one client served holds the device: one that never says HELLO must not hold it
+    // for ever while everyone else gets BUSY.
+    const uint64_t id = session->id;
+    session->hello_deadline.expires_after(options.hello_timeout);
+    session->hello_deadline.async_wait([this, id](const boost::system::error_code& ec) {
+      if (ec || !session || session->id != id || session->hello) return;
+      refuse(0,
+             "no HELLO within " + std::to_string(options.hello_timeout.count()) + " ms of connecting",
+             wire::ErrorCode::kNotHello);
+    });
     wait_read();
   }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <ostream>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct ServerOptions {
   // restored when it ends.
   std::string initial_link_faults = "none";
   bool handle_signals = false;        // SIGINT / SIGTERM stop run()
+  // A client that has not sent HELLO this long after connecting is refused (ERROR
+  // NOT_HELLO) and dropped, so a silent connection cannot hold the server.
+  std::chrono::milliseconds hello_timeout{10000};
   std::ostream* log = nullptr;        // one line per session event; null: quiet
 };
 

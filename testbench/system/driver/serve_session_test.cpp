@@ -133,6 +133,21 @@ TEST_F(Serve, RandomBytesNeverKillTheServer) {
   EXPECT_EQ(after.read32(IPU_REG_ID), IPU_ID_MAGIC);
 }
 
+TEST_F(Serve, AClientThatNeverSaysHelloIsDroppedAndTheNextIsServed) {
+  ipusim::serve::ServerOptions o;
+  o.hello_timeout = std::chrono::milliseconds(200);
+  ServerThread s(device, path, o);
+  RawClient silent(path);
+  ASSERT_TRUE(silent.connected());
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_code(silent.next()), wire::ErrorCode::kNotHello);  // then the server closes it
+  EXPECT_FALSE(silent.next());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  RawClient next(path);
+  next.hello();
+  EXPECT_EQ(next.read32(IPU_REG_ID), IPU_ID_MAGIC);
+}
+
 TEST_F(Serve, OneClientAtATime) {
   ServerThread s(device, path);
   RawClient first(path);
