@@ -335,13 +335,7 @@ StopEvent PlatformTarget::run_over(bool starved) {
   const platform::RunOutcome out = platform_.outcome(starved);
   StopEvent e = event(StopEvent::Kind::Exited, first_thread().value_or(ThreadRef{}));
   if (out.kind == platform::RunOutcome::Kind::Halted) {
-    // As `ipusim run` exits: the lowest-numbered tile's non-zero code, clamped to 1..255.
-    for (uint32_t i = 0; i < platform_.ipu_count() && e.exit_code == 0; ++i) {
-      const platform::Ipu& ipu = platform_.ipu(i);
-      for (uint32_t t = 0; t < ipu.tile_count() && e.exit_code == 0; ++t)
-        if (ipu.tile(t).loaded() && ipu.tile(t).exit_code() != 0)
-          e.exit_code = std::clamp(ipu.tile(t).exit_code(), 1, 255);
-    }
+    e.exit_code = platform_.exit_status();  // as `ipusim run` exits
   } else if (!out.problems.empty()) {
     const Problem& p = out.problems.front();
     if (out.stop && out.stop->kind == platform::StopRequest::Kind::Fault && p.has_tile()) {

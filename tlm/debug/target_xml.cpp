@@ -1,20 +1,16 @@
 #include "debug/target_xml.h"
 
+#include "common/problem.h"
+
 #include <fmt/format.h>
 
 namespace ipusim::debug {
 namespace {
 
-// gdb's names for x0..x31 (riscv-tdep.c accepts these or "xN"); the types follow gdb's
-// 32bit-cpu.xml, so gdb shows ra / pc as code and sp / gp / tp / fp as data pointers.
-constexpr const char* kXNames[32] = {
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0",
-    "a1",   "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
-    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-constexpr const char* kFNames[32] = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1", "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4", "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+// gdb's names for x0..x31 are the ABI's (common/problem.h) but x8's, which gdb calls fp
+// (riscv-tdep.c accepts these or "xN"); the types follow gdb's 32bit-cpu.xml, so gdb
+// shows ra / pc as code and sp / gp / tp / fp as data pointers.
+const char* x_name(unsigned i) { return i == 8 ? "fp" : x_abi_name(i); }
 
 const char* x_type(int i) {
   if (i == 1) return "code_ptr";
@@ -31,12 +27,12 @@ std::string target_xml(const std::vector<DebugTarget::CsrDesc>& csrs) {
   std::string x = "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n<target version=\"1.0\">\n";
   x += "  <architecture>riscv:rv32</architecture>\n";
   x += "  <feature name=\"org.gnu.gdb.riscv.cpu\">\n";
-  for (int i = 0; i < 32; ++i)
-    x += fmt::format("    <reg name=\"{}\" bitsize=\"32\" type=\"{}\" regnum=\"{}\"/>\n", kXNames[i], x_type(i), i);
+  for (unsigned i = 0; i < 32; ++i)
+    x += fmt::format("    <reg name=\"{}\" bitsize=\"32\" type=\"{}\" regnum=\"{}\"/>\n", x_name(i), x_type(int(i)), i);
   x += fmt::format("    <reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\" regnum=\"{}\"/>\n", kRegPc);
   x += "  </feature>\n  <feature name=\"org.gnu.gdb.riscv.fpu\">\n";
   for (uint32_t i = 0; i < 32; ++i)
-    x += fmt::format("    <reg name=\"{}\" bitsize=\"32\" type=\"ieee_single\" regnum=\"{}\"/>\n", kFNames[i], kRegF0 + i);
+    x += fmt::format("    <reg name=\"{}\" bitsize=\"32\" type=\"ieee_single\" regnum=\"{}\"/>\n", f_abi_name(i), kRegF0 + i);
   for (auto [name, number] : {std::pair{"fflags", 1u}, {"frm", 2u}, {"fcsr", 3u}})
     x += fmt::format("    <reg name=\"{}\" bitsize=\"32\" type=\"int\" regnum=\"{}\"/>\n", name, kRegCsr0 + number);
   x += "  </feature>\n  <feature name=\"org.gnu.gdb.riscv.csr\">\n";

@@ -59,7 +59,6 @@ auto DeviceDebugger::on_model(F&& f) const -> decltype(f()) {
 // ---- RunHold (model thread) ---------------------------------------------------------------
 
 void DeviceDebugger::run_started() {
-  over_.reset();
   target_.new_run();
   held_ = true;  // until gdb continues it
 }
@@ -74,8 +73,7 @@ bool DeviceDebugger::after_simulate() {
 
 void DeviceDebugger::run_ended() {
   held_ = false;
-  over_ = target_.run_over(/*starved=*/true);
-  post(*over_);
+  post(target_.run_over(/*starved=*/true));
 }
 
 void DeviceDebugger::post(debug::StopEvent event) {
@@ -95,9 +93,9 @@ debug::StopEvent DeviceDebugger::resume(const debug::Resume& how) {
   }
   bool over = false;
   model_.run_on_model([&] {
-    if (over_) {
+    if (target_.over()) {
       over = true;
-      post(*over_);
+      post(target_.initial_stop());  // the run's end, kept until the next run
       return;
     }
     target_.begin_resume(how);

@@ -80,7 +80,6 @@ class DeviceDebugger : public debug::DebugTarget, public RunHold {
   std::atomic<bool> cancel_{false};
   debug::GdbServer server_;
   bool held_ = false;  // model thread: the run waits for the debugger
-  std::optional<debug::StopEvent> over_;  // model thread: the run's end, until the next run
   std::mutex mutex_;
   std::condition_variable cv_;
   std::optional<debug::StopEvent> event_;  // mutex_: a stop for the waiting resume()

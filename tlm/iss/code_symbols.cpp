@@ -30,12 +30,25 @@ CodeSymbols::CodeSymbols(std::vector<Entry> entries) {
   std::sort(labels_.begin(), labels_.end(), before);
 }
 
+// The narrowest sized function holding pc: one nested in another (a local alias inside
+// a larger symbol) names the pc, and an outer one still holds what lies past the inner.
+// Lookups happen once per problem: a scan is enough.
+std::optional<std::string_view> CodeSymbols::function_at(uint32_t pc) const {
+  const Entry* best = nullptr;
+  for (const Entry& f : functions_) {
+    if (f.value > pc) break;
+    if (pc - f.value < f.size && (!best || f.size < best->size)) best = &f;
+  }
+  if (!best) return std::nullopt;
+  return best->name;
+}
+
 std::optional<CodeSymbols::Location> CodeSymbols::locate(uint32_t pc) const {
-  if (const Entry* f = at_or_below(functions_, pc); f && pc - f->value < f->size)
-    return Location{f->name, pc - f->value};
+  const Entry* f = at_or_below(functions_, pc);
+  if (f && pc - f->value < f->size) return Location{f->name, pc - f->value};
   const Entry* best = at_or_below(labels_, pc);
   // A sized function that ended below pc still beats nothing, but not a nearer label.
-  if (const Entry* f = at_or_below(functions_, pc); f && (!best || f->value > best->value)) best = f;
+  if (f && (!best || f->value > best->value)) best = f;
   if (!best) return std::nullopt;
   return Location{best->name, pc - best->value};
 }

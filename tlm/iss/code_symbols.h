@@ -34,6 +34,9 @@ class CodeSymbols {
   // over a local, then the greater name (a fixed rule: traces must not depend on the
   // ELF's symbol order).
   std::optional<Location> locate(uint32_t pc) const;
+  // The sized function holding `pc` alone (no label, no function that ended below it):
+  // what names a pc's function when there is no DWARF (Program::locate).
+  std::optional<std::string_view> function_at(uint32_t pc) const;
   bool empty() const { return functions_.empty() && labels_.empty(); }
 
  private:

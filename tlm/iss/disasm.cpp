@@ -2,6 +2,8 @@
 // but it accepts exactly the encodings the decoder accepts (the unit tests check both).
 #include "iss/disasm.h"
 
+#include "common/problem.h"
+
 #include <fmt/format.h>
 
 #include "iss/decode.h"
@@ -10,19 +12,12 @@
 namespace ipusim::iss {
 namespace {
 
-const char* const kXNames[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2",
-                                 "s0",   "s1", "a0", "a1", "a2",  "a3",  "a4", "a5",
-                                 "a6",   "a7", "s2", "s3", "s4",  "s5",  "s6", "s7",
-                                 "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-const char* const kFNames[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
-                                 "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
-                                 "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
-                                 "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 const char* const kRmNames[8] = {"rne", "rtz", "rdn", "rup", "rmm", "rm5", "rm6", "dyn"};
 
 std::string word(uint32_t w) { return fmt::format(".word 0x{:08x}", w); }
-const char* X(uint32_t r) { return kXNames[r]; }
-const char* F(uint32_t r) { return kFNames[r]; }
+// The ABI names, from the one table (common/problem.h) that fault dumps use too.
+const char* X(uint32_t r) { return x_abi_name(r); }
+const char* F(uint32_t r) { return f_abi_name(r); }
 // objdump appends the rounding mode only when it is not the default (dyn).
 std::string rm_suffix(uint32_t rm) { return rm == 7 ? std::string() : fmt::format(", {}", kRmNames[rm]); }
 
@@ -93,8 +88,8 @@ std::string dis_xipu(uint32_t w) {
 
 }  // namespace
 
-const char* xreg_name(unsigned r) { return r < 32 ? kXNames[r] : "?"; }
-const char* freg_name(unsigned r) { return r < 32 ? kFNames[r] : "?"; }
+const char* xreg_name(unsigned r) { return r < 32 ? x_abi_name(r) : "?"; }
+const char* freg_name(unsigned r) { return r < 32 ? f_abi_name(r) : "?"; }
 
 const char* csr_name(uint32_t csr) {
   const isa::Csr* c = isa::find_csr(csr);

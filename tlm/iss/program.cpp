@@ -286,7 +286,11 @@ std::optional<uint32_t> Program::symbol_size(const std::string& name) const {
 SourceLocation Program::locate(uint32_t pc) const {
   if (elf_.empty()) return {};
   std::call_once(source_once_, [this] { source_map_ = std::make_unique<const SourceMap>(elf_); });
-  return source_map_->locate(pc);
+  SourceLocation at = source_map_->locate(pc);
+  // No DWARF for it (built with -g0): the symbol table's function, as the trace reads it.
+  if (at.function.empty() && source_map_->in_code(pc))
+    if (const auto f = code_symbols_.function_at(pc)) at.function = std::string(*f);
+  return at;
 }
 
 uint32_t Program::image_end() const {

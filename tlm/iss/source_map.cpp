@@ -64,7 +64,6 @@ std::string SourceMap::short_path(const std::string& file, const std::string& co
 SourceMap::SourceMap(const std::vector<uint8_t>& elf) {
   read_code(elf);
   read_dwarf(elf);
-  read_symtab(elf);
   index_.clear();  // only building needs it
 }
 
@@ -155,30 +154,6 @@ void SourceMap::read_dwarf(const std::vector<uint8_t>& bytes) {
   std::stable_sort(functions_.begin(), functions_.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
 }
 
-void SourceMap::read_symtab(const std::vector<uint8_t>& bytes) {
-  ElfHandle elf = open_elf(bytes);
-  if (!elf) return;
-  size_t strndx = 0;
-  Elf_Scn* scn = nullptr;
-  while ((scn = elf_nextscn(elf.get(), scn)) != nullptr) {
-    GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0) continue;
-    strndx = sh.sh_link;
-    Elf_Data* data = elf_getdata(scn, nullptr);
-    if (!data) continue;
-    for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
-      GElf_Sym sym;
-      if (!gelf_getsym(data, int(i), &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
-          !in_code(sym.st_value))
-        continue;
-      const char* name = elf_strptr(elf.get(), strndx, sym.st_name);
-      if (!name || !*name) continue;
-      symbols_.push_back({uint32_t(sym.st_value), uint32_t(sym.st_value + sym.st_size - 1) + 1, 0, intern(name)});
-    }
-  }
-  std::stable_sort(symbols_.begin(), symbols_.end(), [](const Range& a, const Range& b) { return a.lo < b.lo; });
-}
-
 // The deepest range holding pc (ties: the narrowest). Ranges are few (one per function
 // and inlined call), and lookups happen once per problem: a scan up to pc is enough.
 const SourceMap::Range* SourceMap::innermost(const std::vector<Range>& ranges, uint32_t pc) {
@@ -195,7 +170,6 @@ SourceLocation SourceMap::locate(uint32_t pc) const {
   SourceLocation out;
   if (!in_code(pc)) return out;
   const Range* f = innermost(functions_, pc);
-  if (!f) f = innermost(symbols_, pc);
   if (f) out.function = names_[f->name];
   auto it = std::upper_bound(lines_.begin(), lines_.end(), pc, [](uint32_t a, const Row& r) { return a < r.addr; });
   if (it != lines_.begin() && !std::prev(it)->end) {

@@ -1,6 +1,6 @@
 // SourceMap: a tile pc -> the function and file:line it belongs to, from a tile ELF's
-// DWARF (elfutils' libdw), or only the function from its symbol table when the ELF has no
-// debug information. Plain C++; built once from the ELF's bytes into sorted tables, so
+// DWARF (elfutils' libdw). Program::locate adds the symbol table's function (its
+// CodeSymbols) where there is no debug information. Plain C++; built once from the ELF's bytes into sorted tables, so
 // locate() is a const lookup, safe from any number of threads (docs/debugging.md).
 #pragma once
 
@@ -23,8 +23,8 @@ struct SourceLocation {
 
 class SourceMap {
  public:
-  // Reads the DWARF line tables and subprograms (and the ELF symbol table's functions) of
-  // `elf`, a whole ELF file's bytes. An ELF without debug information or symbols gives an
+  // Reads the DWARF line tables and subprograms of `elf`, a whole ELF file's bytes, and
+  // its executable ranges. An ELF without debug information gives an
   // empty map; debug information libdw cannot read is ignored the same way (a fault's
   // message must never fail for want of its source line).
   explicit SourceMap(const std::vector<uint8_t>& elf);
@@ -39,6 +39,8 @@ class SourceMap {
   // components ("faults/fault_null.c": CMake compiles sources outside its build folder,
   // as "../../testbench/firmware/faults/fault_null.c" or an absolute path).
   static std::string short_path(const std::string& file, const std::string& comp_dir);
+  // Whether `addr` lies in the program's executable PT_LOAD ranges.
+  bool in_code(uint64_t addr) const;
 
  private:
   struct Range {  // a function's code [lo, hi); depth: nesting of inlined code (0 = outermost)
@@ -53,10 +55,8 @@ class SourceMap {
     bool end = false;   // end of a sequence: no line from here
   };
   uint32_t intern(const std::string& s);
-  bool in_code(uint64_t addr) const;
   void read_code(const std::vector<uint8_t>& elf);
   void read_dwarf(const std::vector<uint8_t>& elf);
-  void read_symtab(const std::vector<uint8_t>& elf);
   static const Range* innermost(const std::vector<Range>& ranges, uint32_t pc);
 
   // The executable PT_LOAD ranges: DWARF of functions the linker dropped
@@ -65,7 +65,6 @@ class SourceMap {
   std::vector<std::string> names_;  // every file and function name once
   std::unordered_map<std::string, uint32_t> index_;  // names_ -> index, while building
   std::vector<Range> functions_;  // from DWARF, sorted by lo
-  std::vector<Range> symbols_;    // STT_FUNC symbols with a size, sorted by lo
   std::vector<Row> lines_;        // sorted by addr
 };
 

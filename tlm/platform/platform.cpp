@@ -52,11 +52,29 @@ links::FaultPlan fault_plan(const config::SystemConfig& config) {
 
 }  // namespace
 
+namespace {
+
+// The one rule for a run's exit status: the first (ipu, tile) halted tile's non-zero code,
+// clamped to 1..255; else 0.
+int exit_status_rule(tile::TileState state, int32_t code, int& status) {
+  if (status == 0 && state == tile::TileState::Halted && code != 0) status = std::clamp(code, 1, 255);
+  return status;
+}
+
+}  // namespace
+
 int RunResult::exit_status() const {
-  for (const TileResult& t : tiles)  // already in (ipu, tile) order
-    if (t.state == tile::TileState::Halted && t.exit_code != 0)
-      return std::clamp(t.exit_code, 1, 255);
-  return 0;
+  int status = 0;
+  for (const TileResult& t : tiles) exit_status_rule(t.state, t.exit_code, status);  // (ipu, tile) order
+  return status;
+}
+
+int Platform::exit_status() const {
+  int status = 0;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t)
+      if (ipu->tile(t).loaded()) exit_status_rule(ipu->tile(t).state(), ipu->tile(t).exit_code(), status);
+  return status;
 }
 
 Platform::Platform(const config::SystemConfig& config, const PlatformOptions& options)
@@ -316,7 +334,7 @@ RunResult Platform::run() {
     result.exchange_errors = out.problems;
   else if (out.stop && (out.stop->kind == Kind::Budget || out.stop->kind == Kind::Interrupted)) {
     result.stopped = out.problems.at(0);
-    result.running = running_tiles(end_cycle);
+    result.running = out.running;
   } else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
     result.deadlock = out.problems.at(0);
   else if (out.kind != RunOutcome::Kind::Halted) {  // no host to serve a stream or a hold
@@ -402,7 +420,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 
 // Described again at the end of the run: every tile that arrived by then is among the
 // waiters (the request was made when the first tile found the sync could not complete).
-std::vector<Problem> Platform::stop_problems(const StopRequest& stop) const {
+std::vector<Problem> Platform::stop_problems(const StopRequest& stop, const std::vector<RunningTile>& running) const {
   const tile::Tile& tile = ipus_.at(stop.ipu)->tile(stop.tile);
   switch (stop.kind) {
     case StopRequest::Kind::Fault:
@@ -414,7 +432,7 @@ std::vector<Problem> Platform::stop_problems(const StopRequest& stop) const {
       return {ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem()};
     case StopRequest::Kind::Budget:
     case StopRequest::Kind::Interrupted:
-      return {budget_.problem(stop, running_tiles(stop.cycle), total_instructions())};
+      return {budget_.problem(stop, running, total_instructions())};
     case StopRequest::Kind::Finished:
       break;
   }

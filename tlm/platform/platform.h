@@ -101,6 +101,8 @@ struct RunOutcome {
   // every problem of its failed exchange or its deadlock; without a stop, why the kernel
   // starved with tiles waiting.
   std::vector<Problem> problems;
+  // A Budget or Interrupted stop: every tile still running, where it stands.
+  std::vector<RunningTile> running;
   // StreamWait, by board: the board's oldest copy blocked on a host stream (none: no
   // copy of the board waits).
   std::vector<std::optional<streaming::StreamWait>> streams;
@@ -219,6 +221,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // The gateway of board `b` (streaming memory and host streams).
   streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
   uint32_t loaded_tiles() const { return loaded_; }
+  // The run's exit status as RunResult::exit_status() gives it, from the tiles as they are.
+  int exit_status() const;
   const tile::TileEngine& engine() const { return *engine_; }
 
   // ---- the lifecycle of a run (docs/platform.md "How a run proceeds") -----------------
@@ -329,7 +333,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   Problem describe_stuck() const;
   // The problem records of what `stop` reports (described now: a deadlock names every
   // tile that arrived by the end).
-  std::vector<Problem> stop_problems(const StopRequest& stop) const;
+  // `running`: the tiles still running at a Budget or Interrupted stop (running_tiles).
+  std::vector<Problem> stop_problems(const StopRequest& stop, const std::vector<RunningTile>& running) const;
   void add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const;
   void set_tile_trace(tile::Tile& tile, uint32_t ipu, uint32_t index);
   RunProgress progress(double host_seconds) const;  // platform_progress.cpp

@@ -104,7 +104,9 @@ RunOutcome Platform::outcome(bool starved) const {
   RunOutcome out;
   if (const auto& stop = dom.control->fired()) {
     out.stop = stop;
-    out.problems = stop_problems(*stop);
+    if (stop->kind == StopRequest::Kind::Budget || stop->kind == StopRequest::Kind::Interrupted)
+      out.running = running_tiles(stop->cycle);
+    out.problems = stop_problems(*stop, out.running);
     for (Problem& p : out.problems) locate(p);
     out.kind = stop->kind == StopRequest::Kind::Finished ? RunOutcome::Kind::Halted : RunOutcome::Kind::Error;
     return out;

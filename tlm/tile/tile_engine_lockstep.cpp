@@ -41,9 +41,9 @@ void TileEngine::lockstep_settle(Tile& tile) {
   ++tiles_computed_;
   if (is_paused(tile)) {
     tile.deliver_console(stamp_of(tile));
-    if (std::find(stepping_.begin(), stepping_.end(), &tile) == stepping_.end()) {
-      stepping_.insert(std::upper_bound(stepping_.begin(), stepping_.end(), &tile, in_order), &tile);
-    }
+    // stepping_ is kept in (ipu, tile) order: one binary search finds the tile or its place.
+    const auto at = std::lower_bound(stepping_.begin(), stepping_.end(), &tile, in_order);
+    if (at == stepping_.end() || *at != &tile) stepping_.insert(at, &tile);
     return;
   }
   std::erase(stepping_, &tile);

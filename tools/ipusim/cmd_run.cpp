@@ -244,13 +244,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
       ->allow_extra_args(false)
       ->delimiter(';');
-  cmd->add_option("--gdb", o->gdb_port,
-                  "wait for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and let it "
-                  "stop, step and inspect any tile thread (docs/debugging.md)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--core", o->core_dir,
-                  "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or "
-                  "Ctrl-C, write one ELF core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
+  add_debug_options(cmd, o->gdb_port, o->core_dir, "the run",
+                    "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or Ctrl-C");
   cmd->add_option("--max-cycles", o->stop.max_cycles,
                   "cycle budget: no tile issues at or after tile cycle N and the run ends there "
                   "(exit 4, naming the tiles still running); exact on every --threads")

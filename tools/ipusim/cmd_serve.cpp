@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "gdb_session.h"
 #include "config/config_loader.h"
 #include "system_backend.h"
 #include "device_server.h"
@@ -77,13 +78,8 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv)");
   cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
   cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
-  cmd->add_option("--gdb", options->gdb_port,
-                  "every run waits for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr) and is "
-                  "debugged by it (docs/debugging.md)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--core", options->core_dir,
-                  "a run that ends on a fault, an exchange error, a deadlock or a budget writes one ELF "
-                  "core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
+  add_debug_options(cmd, options->gdb_port, options->core_dir, "every run",
+                    "when a run ends on a fault, an exchange error, a deadlock or a budget");
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }

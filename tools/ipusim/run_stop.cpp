@@ -17,10 +17,8 @@ namespace {
 
 // The signal handler's view: a lock-free atomic store is all it does.
 std::atomic<bool>* g_interrupt = nullptr;
-volatile std::sig_atomic_t g_sigint = 0;
 
 extern "C" void on_sigint(int) {
-  g_sigint = 1;
   if (g_interrupt) g_interrupt->store(true, std::memory_order_release);
 }
 
@@ -71,7 +69,6 @@ RunInterrupts::~RunInterrupts() {
   g_interrupt = nullptr;
 }
 
-bool RunInterrupts::sigint() const { return g_sigint != 0; }
 
 std::string stop_reason(const platform::RunResult& result, bool timed_out) {
   if (!result.stopped) return {};

@@ -44,7 +44,6 @@ class RunInterrupts {
   RunInterrupts(const RunInterrupts&) = delete;
   RunInterrupts& operator=(const RunInterrupts&) = delete;
   bool timed_out() const { return timed_out_.load(); }
-  bool sigint() const;
 
  private:
   platform::RunBudget& budget_;

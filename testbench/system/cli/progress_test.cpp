@@ -15,6 +15,11 @@ namespace {
 const std::string kBin = IPUSIM_BIN;
 const std::string kRun = "--config configs/test/tiny4.yaml --elf " + std::string(IPUSIM_FIRMWARE_DIR) + "/vecadd.elf";
 
+// Longer than the second a terminal's line waits for (1.4 s on this 2-core machine, one
+// thread): shorter, the absent line below would prove nothing about pipes.
+const std::string kLongRun =
+    "--config configs/gc200.yaml --threads 1 --elf " + std::string(IPUSIM_FIRMWARE_DIR) + "/system/spin10k.elf";
+
 std::string temp_path(const std::string& name) { return test::temp_path("progress_", name); }
 test::CliResult ipusim_run(const std::string& args) { return test::run_cli(kBin, "progress_", args); }
 
@@ -38,11 +43,11 @@ TEST(Progress, ForcedLineIsRewrittenInPlaceAndClearedAndChangesNothing) {
 }
 
 TEST(Progress, NoLineInAPipeByDefaultOrWithNoProgress) {
-  const auto r = ipusim_run(kRun);
+  const auto r = ipusim_run(kLongRun);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(" us simulated, "), std::string::npos) << r.err;
-  const auto off = ipusim_run(kRun + " --no-progress --quiet");
+  const auto off = ipusim_run(kLongRun + " --no-progress --quiet");
   ASSERT_EQ(off.status, 0) << off.err;
   EXPECT_EQ(off.err, "");
 }
