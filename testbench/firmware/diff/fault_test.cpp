@@ -108,9 +108,9 @@ TEST_P(Fault, StopsTheRunNamingTileThreadPcAndInstruction) {
   // The faulting thread's registers: in the JSON, and printed after the fault line.
   ASSERT_TRUE(e["registers"].is_object()) << e;
   EXPECT_EQ(e["registers"]["pc"], e["pc"]);
-  EXPECT_EQ(e["registers"]["x"].size(), 32u);
+  ASSERT_EQ(e["registers"]["x"].size(), 32u);
   EXPECT_EQ(e["registers"]["x"][0], 0);
-  EXPECT_EQ(e["registers"]["f"].size(), 32u);
+  ASSERT_EQ(e["registers"]["f"].size(), 32u);
   EXPECT_TRUE(e["registers"]["fcsr"].is_number());
   const uint32_t sp = e["registers"]["x"][2];
   EXPECT_NE(run.err.find(fmt::format("sp   {:#010x}", sp)), std::string::npos) << "no register dump on stderr";

@@ -170,6 +170,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(BrokenExchange{"xerr_no_recv.elf", "ipusim: exchange error: tile 0 sends", "tile 1 posts no receive"},
                       BrokenExchange{"xerr_no_send.elf", "ipusim: exchange error: tile 1 expects", "tile 0 sends nothing"},
                       BrokenExchange{"xerr_length.elf", "ipusim: exchange error: tile 0 sends", "on tile 1 from tile 0"},
+                      BrokenExchange{"xerr_short.elf", "ipusim: exchange error: tile 0 sends 8 bytes to tile 1",
+                                     "on tile 1 from tile 0 expects 16 bytes"},
                       BrokenExchange{"xerr_compute.elf", "ipusim: fault: tile 2 (ipu 0)", "to tile 3 outside an exchange phase"},
                       BrokenExchange{"xerr_outside.elf", "ipusim: fault: tile 1 (ipu 0)", "from tile 0"}),
     [](const auto& info) {
@@ -327,7 +329,7 @@ TEST(ChipTrace, GroupsTilesAboveTheTrackLimit) {
   r = ipusim_run("--config " + kGc200 + " --elf " + std::string(IPUSIM_FIRMWARE_DIR) + "/hello.elf --trace " + trace);
   ASSERT_EQ(r.status, 0) << r.err;
   s = read_trace(trace);
-  EXPECT_EQ(s.tracks.size(), 64u);
+  ASSERT_EQ(s.tracks.size(), 64u);
   EXPECT_EQ(s.tracks.at({0, 0}), "tiles 0-22");
   EXPECT_EQ(s.tracks.at({0, 1449}), "tiles 1449-1471");
   EXPECT_EQ(s.slices.at("superstep"), 64) << "hello never syncs: one superstep";

@@ -87,6 +87,26 @@ TEST(ErrorJson, ExchangeErrorNamesBothTiles) {
       << e["text"];
 }
 
+// A send shorter than its receive (xerr_short.c): the same record, both lengths in the text.
+TEST(ErrorJson, ShortSendIsALengthMismatchNamingBothLengths) {
+  const nlohmann::json e = run_error(kTiny4, "system/xerr_short.elf");
+  expect_at(e, "EXCHANGE", "length mismatch", 0, -1);  // the sender
+  ASSERT_FALSE(e["peer"].is_null());
+  EXPECT_EQ(e["peer"]["ipu"], 0);
+  EXPECT_EQ(e["peer"]["tile"], 1);  // the receiver
+  ASSERT_FALSE(e["pc"].is_null());
+  ASSERT_FALSE(e["peer"]["pc"].is_null());
+  EXPECT_EQ(e["superstep"], 1);
+  const std::string text = e["text"].get<std::string>();
+  EXPECT_NE(text.find(fmt::format("tile 0 sends 8 bytes to tile 1 (pc 0x{:08x}", e["pc"].get<uint32_t>())),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(fmt::format("but the matching receive on tile 1 from tile 0 expects 16 bytes (pc 0x{:08x}",
+                                  e["peer"]["pc"].get<uint32_t>())),
+            std::string::npos)
+      << text;
+}
+
 TEST(ErrorJson, DeadlockNamesTheTileThatNeverArrivedAndHowManyWaited) {
   const nlohmann::json e = run_error(kTiny4, "system/halt_early.elf");
   expect_at(e, "DEADLOCK", "sync", 1, -1);  // halted early: it never arrives

@@ -304,7 +304,7 @@ TEST(IpusimRun, HelloOnEveryGc200TilePrints1472DistinctLines) {
   const Result r = ipusim_run("--config configs/gc200.yaml --elf " + kHello);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::vector<std::string> lines = lines_of(r.out);
-  EXPECT_EQ(lines.size(), 1472u);
+  ASSERT_EQ(lines.size(), 1472u);
   EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), 1472u);
   EXPECT_EQ(lines.front(), "[ipu 0 tile 0] hello from tile 0 of 1472 on ipu 0");
   EXPECT_EQ(lines.back(), "[ipu 0 tile 1471] hello from tile 1471 of 1472 on ipu 0");

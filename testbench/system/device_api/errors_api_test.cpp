@@ -97,7 +97,8 @@ TEST_P(Errors, ExchangeErrorsNameBothTiles) {
   };
   for (const Case c : {Case{"xerr_no_recv", "send without receive", 0, 1},
                        Case{"xerr_no_send", "receive without send", 1, 0},
-                       Case{"xerr_length", "length mismatch", 0, 1}}) {
+                       Case{"xerr_length", "length mismatch", 0, 1},
+                       Case{"xerr_short", "length mismatch", 0, 1}}) {
     SCOPED_TRACE(c.name);
     dev->load(elf(std::string("system/") + c.name + ".elf"));
     const auto info = expect_error<ipudrv::ExchangeError>([&] { dev->run(0, 30s); }, "EXCHANGE");
@@ -153,6 +154,7 @@ TEST_P(Errors, LongDeadlockTextIsSummarisedNotCut) {
   ASSERT_TRUE(info);
   EXPECT_EQ(info->tile, 1u);
   EXPECT_EQ(info->waiting, 15u);
+  ASSERT_FALSE(info->text.empty());
   EXPECT_LT(info->text.size(), size_t(IPU_ERR_TEXT_BYTES));
   EXPECT_EQ(info->text.rfind("sync deadlock: 15 tile(s) wait at a sync that can never complete", 0), 0u) << info->text;
   EXPECT_NE(info->text.find("more"), std::string::npos) << info->text;

@@ -173,7 +173,7 @@ TEST(PlatformRun, GroupSyncSpansIpus) {
   ASSERT_EQ(r.tiles.size(), 4u);
   for (const auto& t : r.tiles) EXPECT_EQ(t.cycles, r.tiles[3].cycles);
   EXPECT_GE(r.tiles[0].sync_stall_cycles, 6u * 4096 * 2) << "IPU 0 waits for IPU 1";
-  EXPECT_EQ(lines_of(out.text()).size(), 8u);
+  ASSERT_EQ(lines_of(out.text()).size(), 8u);
   EXPECT_EQ(lines_of(out.text())[4], "[ipu 0 tile 0] b");
 }
 

@@ -180,6 +180,28 @@ TEST(ExchangeMatch, LengthMismatchNamesBothLengthsAndPcs) {
   EXPECT_TRUE(plan.deliveries.empty());
 }
 
+// A send shorter than its receive is as much a mismatch as a longer one: the receive
+// would otherwise be left half written.
+TEST(ExchangeMatch, SendShorterThanItsReceiveIsALengthMismatch) {
+  Phase p;
+  p.send(4, 0x0, 16, {5}, 0x40100);
+  p.recv(5, 0x0, 64, 4, 0x40200);
+  const ExchangePlan plan = p.plan(small_chip());
+  ASSERT_EQ(plan.errors.size(), 1u);
+  const Problem& e = plan.errors[0];
+  EXPECT_EQ(e.code, ProblemCode::Exchange);
+  EXPECT_EQ(e.kind, "length mismatch");
+  EXPECT_EQ(e.tile, 4u);
+  EXPECT_EQ(e.pc, 0x00040100u);
+  ASSERT_TRUE(e.peer);
+  EXPECT_EQ(e.peer->tile, 5u);
+  EXPECT_EQ(e.peer->pc, 0x00040200u);
+  EXPECT_EQ(e.detail,
+            "tile 4 sends 16 bytes to tile 5 (pc 0x00040100) but the matching receive on tile 5 from tile 4 "
+            "expects 64 bytes (pc 0x00040200)");
+  EXPECT_TRUE(plan.deliveries.empty());
+}
+
 TEST(ExchangeMatch, MismatchDoesNotShiftLaterMatches) {
   // The first pair mismatches; the second still pairs with the second: one error only.
   Phase p;
