@@ -2,7 +2,8 @@
 // it, even when the model is in the middle of a simulate() when the host writes. The
 // model is held there deterministically by blocking its thread in the interrupt handler
 // of a DMA descriptor (the handler runs inside the DMA channel's SystemC process), which
-// is what a loaded machine does at random by preempting the model thread.
+// is what a loaded machine does at random by preempting the model thread. Held there, a
+// descriptor posted stays in flight, so STATUS's busy bits are read while it is.
 //
 // Regression: a driver's "DMA to streaming memory, then load" (CTRL.RESET, ring set-up,
 // the program's DMA, BOOT) sometimes booted tiles over zeroed SRAM: the DMA channel read
@@ -86,6 +87,53 @@ TEST(HostIfOrdering, DmaPostedAfterResetActsAfterTheReset) {
     EXPECT_EQ(host.read_tile(0, t, iss::kSramBase, uint32_t(code.size())), code) << "tile " << t;
   // A's bytes went before the RESET, which zeroed them.
   EXPECT_EQ(host.read_tile(0, 0, iss::kSramBase + 0x8000, 256), std::vector<uint8_t>(256, 0));
+  EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE) << host.err_text();
+  sys->link(0).set_interrupt_handler({});
+}
+
+// STATUS.DMA0_BUSY / DMA1_BUSY: each channel's own bit while a descriptor posted to it is
+// in flight (the model held in the other channel's interrupt, so it stays so), neither
+// once it has retired.
+TEST(HostIfOrdering, StatusBusyBitsAreEachChannelsOwn) {
+  constexpr uint32_t kBusy = IPU_STATUS_DMA0_BUSY_MASK | IPU_STATUS_DMA1_BUSY_MASK;
+  ModelGate on_ch0, on_ch1;  // outlive the session (the handler refers to them)
+  auto sys = ModelSession::open(tiny4(), quiet());
+  TestHost host(sys->link(0));
+  std::memset(host.data(0), 0x3c, 256);
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, 0u) << "nothing posted";
+
+  // Held in channel 0's interrupt: a read of tile 1 posted on channel 1 stays in flight.
+  sys->link(0).set_interrupt_handler([&] { on_ch0.in_interrupt(); });
+  host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA0_MASK);
+  ipu_dma_desc a = TestHost::tile_desc(host.data_bus(0), iss::kSramBase + 0x8000, 256, 0, 0, 4);
+  a.flags = IPU_DESC_FLAG_IRQ;
+  const uint32_t ia = host.post(0, a);
+  ASSERT_TRUE(on_ch0.wait_entered()) << "channel 0's interrupt never came";
+  ASSERT_EQ(host.desc(0, ia).status, IPU_DESC_STATUS_OK) << "the interrupt follows the descriptor's retirement";
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, 0u) << "channel 0's descriptor has retired";
+  const uint32_t ib = host.post(1, TestHost::tile_desc(host.data_bus(4096), iss::kSramBase + 0x8000, 256, 0, 1));
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, IPU_STATUS_DMA1_BUSY_MASK) << "only channel 1 is busy";
+  on_ch0.release();
+  ASSERT_EQ(host.wait_desc(1, ib), IPU_DESC_STATUS_OK) << host.err_text();
+  sys->wait_idle();
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, 0u) << "channel 1's descriptor has retired";
+  EXPECT_EQ(std::memcmp(host.data(4096), host.data(0), 256), 0) << "tile 1 holds the broadcast bytes";
+
+  // Held in channel 1's interrupt: a broadcast posted on channel 0 stays in flight.
+  sys->link(0).set_interrupt_handler([&] { on_ch1.in_interrupt(); });
+  host.set(IPU_REG_IRQ_MASK, IPU_IRQ_STATUS_DMA1_MASK);
+  ipu_dma_desc c = TestHost::tile_desc(host.data_bus(8192), iss::kSramBase + 0x8000, 256, 0, 2);
+  c.flags = IPU_DESC_FLAG_IRQ;
+  const uint32_t ic = host.post(1, c);
+  ASSERT_TRUE(on_ch1.wait_entered()) << "channel 1's interrupt never came";
+  ASSERT_EQ(host.desc(1, ic).status, IPU_DESC_STATUS_OK);
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, 0u) << "channel 1's descriptor has retired";
+  const uint32_t id = host.post(0, TestHost::tile_desc(host.data_bus(0), iss::kSramBase + 0x9000, 256, 0, 0, 4));
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, IPU_STATUS_DMA0_BUSY_MASK) << "only channel 0 is busy";
+  on_ch1.release();
+  ASSERT_EQ(host.wait_desc(0, id), IPU_DESC_STATUS_OK) << host.err_text();
+  sys->wait_idle();
+  EXPECT_EQ(host.reg(IPU_REG_STATUS) & kBusy, 0u) << "channel 0's descriptor has retired";
   EXPECT_EQ(host.reg(IPU_REG_ERR_CODE), IPU_ERR_NONE) << host.err_text();
   sys->link(0).set_interrupt_handler({});
 }

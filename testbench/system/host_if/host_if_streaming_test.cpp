@@ -191,6 +191,46 @@ TEST(HostIfSmem, DmaTimeIsTheSlowerOfLinkAndStreamingMemory) {
   EXPECT_NEAR(got_ns, expect_ns, 2.0) << "link " << c.board.host_link_bytes_per_second / 1e9 << " GB/s";
 }
 
+// The other side of max(): with the host link the slower, an SMEM descriptor holds its
+// channel for bytes / link rate, and a TILE broadcast (link only, its bytes once) too. The
+// times are exact to the nanosecond, so a link rate a few percent off fails.
+TEST(HostIfSmem, DmaTimeIsTheLinksWhenTheLinkIsSlower) {
+  config::SystemConfig c = tiny16_smem();
+  c.board.host_link_bytes_per_second = 1e9;  // slower than streaming memory's 20 GB/s
+  c.board.host_link_latency_ns = 700;
+  c.board.streaming_memory_latency_ns = 300;
+  ASSERT_GT(c.board.streaming_memory_bytes_per_second, 1e9);
+  auto sys = ModelSession::open(c, quiet());
+  TestHost host(sys->link(0));
+  const uint32_t length = 1 << 20;
+  std::memset(host.data(), 5, 2 * length);
+  // Two SMEM descriptors back to back on channel 0: 2 MiB at 1 GB/s, then both latencies.
+  uint64_t before = host.reg64(IPU_REG_SIM_TIME_NS_LO);
+  uint32_t i = host.post_batch(0, {smem_desc(host.data_bus(), 0, length), smem_desc(host.data_bus(length), length, length)});
+  ASSERT_EQ(host.wait_desc(0, i), IPU_DESC_STATUS_OK) << host.err_text();
+  sys->wait_idle();
+  double expect_ns = 2.0 * length / 1e9 * 1e9 + 700 + 300;  // 2 097 152 + 1 000 ns
+  double got_ns = double(host.reg64(IPU_REG_SIM_TIME_NS_LO) - before);
+  EXPECT_NEAR(got_ns, expect_ns, 2.0) << "SMEM: 2 MiB over a 1 GB/s link";
+  // Back on channel 1: the same time.
+  before = host.reg64(IPU_REG_SIM_TIME_NS_LO);
+  i = host.post(1, smem_desc(host.data_bus(2 * length), 0, length));
+  ASSERT_EQ(host.wait_desc(1, i), IPU_DESC_STATUS_OK) << host.err_text();
+  sys->wait_idle();
+  expect_ns = double(length) / 1e9 * 1e9 + 700 + 300;
+  got_ns = double(host.reg64(IPU_REG_SIM_TIME_NS_LO) - before);
+  EXPECT_NEAR(got_ns, expect_ns, 2.0) << "SMEM to the host: 1 MiB over a 1 GB/s link";
+  // A broadcast of 256 KiB to all 16 tiles crosses the link once, latency of the link only.
+  const uint32_t tile_bytes = 256 << 10;
+  before = host.reg64(IPU_REG_SIM_TIME_NS_LO);
+  i = host.post(0, TestHost::tile_desc(host.data_bus(), iss::kSramBase + 0x10000, tile_bytes, 0, 0, 16));
+  ASSERT_EQ(host.wait_desc(0, i), IPU_DESC_STATUS_OK) << host.err_text();
+  sys->wait_idle();
+  expect_ns = double(tile_bytes) / 1e9 * 1e9 + 700;
+  got_ns = double(host.reg64(IPU_REG_SIM_TIME_NS_LO) - before);
+  EXPECT_NEAR(got_ns, expect_ns, 2.0) << "TILE broadcast: 256 KiB once over a 1 GB/s link";
+}
+
 // STREAM descriptors: a push is all or nothing (more than the FIFO's room fails with
 // STREAM_OVERFLOW, nothing moved); a pop takes what the FIFO holds (bytes_done, maybe 0).
 TEST(HostIfStreams, PushIsAllOrNothingPopTakesWhatIsHeld) {
