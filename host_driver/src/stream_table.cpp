@@ -32,6 +32,7 @@ void StreamTable::connect_d2h(uint32_t id, StreamDrain drain) {
   d2h_[id] = D2h{{}, 0, std::move(drain)};
 }
 void StreamTable::disconnect(uint32_t id) {
+  check_id(id);
   h2d_.erase(id);
   d2h_.erase(id);
 }
