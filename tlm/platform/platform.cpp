@@ -471,8 +471,14 @@ Problem Platform::describe_stuck() const {
     return p;
   }
   const auto& ipus = ipus_;
+  // The sync controller reports a deadlock when it becomes certain; one found only here,
+  // when nothing was left to run, says so (a test tells the two apart by it).
   for (const auto& ipu : ipus)
-    if (auto d = ipu->sync_controller().stuck()) return d->problem();
+    if (auto d = ipu->sync_controller().stuck()) {
+      Problem p = d->problem();
+      p.detail = "found at the end of the run: the simulation ran out of events with tiles waiting at a sync";
+      return p;
+    }
   Problem p;
   p.code = ProblemCode::Deadlock;
   p.kind = "never finished";

@@ -212,16 +212,38 @@ void SyncController::release_thread() {
   }
 }
 
+// Arrivals and halts come in the order the host computed them, not in cycle order: a tile
+// computed far ahead may arrive at a sync millions of cycles later before a tile that
+// halted early is seen. So the deadlock's cycle is the earliest at which it was certain,
+// from the earliest waiter and the earliest halt (or the earliest waiter at the other
+// zone), not the latest event seen; and an event seen later that makes it earlier
+// reports it again (the run keeps the earliest stop).
 void SyncController::check_deadlock() {
-  if (deadlock_reported_ || !observer_) return;
-  const bool at1 = !waiting_[0].empty(), at2 = !waiting_[1].empty();
-  const bool split = at1 && at2;  // tiles of one IPU wait at different zones
-  const bool dead1 = at1 && (left_count_ > 0 || split);
-  const bool dead2 = at2 && (!group_.departures().empty() || split);
-  if (!dead1 && !dead2) return;
+  if (!observer_) return;
+  // Whether there is one at all, in constant time (this runs at every arrival).
+  const bool waiting1 = !waiting_[0].empty(), waiting2 = !waiting_[1].empty();
+  const bool split = waiting1 && waiting2;
+  if (!(waiting1 && (left_count_ > 0 || split)) && !(waiting2 && (!group_.departures().empty() || split))) return;
+  constexpr uint64_t kNever = ~uint64_t{0};
+  auto earliest = [&](const std::vector<Waiter>& ws) {
+    uint64_t c = kNever;
+    for (const Waiter& w : ws) c = std::min(c, w.msg->cycle);
+    return c;
+  };
+  const uint64_t at1 = earliest(waiting_[0]), at2 = earliest(waiting_[1]);
+  uint64_t halted_here = kNever, departed = kNever;
+  for (uint64_t l : left_cycle_)
+    if (l != 0) halted_here = std::min(halted_here, l - 1);
+  for (const Departure& d : group_.departures()) departed = std::min(departed, d.cycle);
+  uint64_t cycle = kNever;
+  auto certain = [&](uint64_t a, uint64_t b) {
+    if (a != kNever && b != kNever) cycle = std::min(cycle, std::max(a, b));
+  };
+  certain(at1, halted_here);  // zone 1 needs every tile of this IPU
+  certain(at1, at2);          // tiles of one IPU wait at different zones
+  certain(at2, departed);     // zone 2 needs every tile of the group
+  if (cycle == kNever || (deadlock_reported_ && cycle >= deadlock_cycle_)) return;
   deadlock_reported_ = true;
-  uint64_t cycle = latest_event_cycle_;
-  for (const Departure& d : group_.departures()) cycle = std::max(cycle, d.cycle);
   deadlock_cycle_ = cycle;
   observer_->sync_deadlock(describe(cycle, /*with_running=*/false));
 }
@@ -230,13 +252,17 @@ SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
   SyncDeadlock d;
   d.cycle = cycle;
   d.superstep = releases();
+  // A deadlock (not with_running) is described as of its cycle: a tile computed ahead
+  // that arrives or halts later is still running then.
+  auto by_then = [&](uint64_t c) { return with_running || c <= cycle; };
   std::vector<uint32_t> zone_of(config_.tiles, 0);
   std::vector<uint64_t> since(config_.tiles, 0);
   for (unsigned z = 0; z < 2; ++z)
-    for (const Waiter& w : waiting_[z]) {
-      zone_of[w.id] = z + 1;
-      since[w.id] = w.msg->cycle;
-    }
+    for (const Waiter& w : waiting_[z])
+      if (by_then(w.msg->cycle)) {
+        zone_of[w.id] = z + 1;
+        since[w.id] = w.msg->cycle;
+      }
   for (uint32_t t = 0; t < config_.tiles; ++t)
     if (zone_of[t] != 0) d.waiting.push_back({config_.ipu, t, zone_of[t], since[t]});
 
@@ -244,7 +270,8 @@ SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
   // the ones waiting at zone 2. Zone-2 waiters need every tile of the group: the ones
   // that left anywhere, this IPU's zone-1 waiters. At the end of a run (with_running),
   // also the participants that are neither waiting nor gone.
-  const bool at1 = !waiting_[0].empty(), at2 = !waiting_[1].empty();
+  const bool at1 = std::find(zone_of.begin(), zone_of.end(), 1u) != zone_of.end();
+  const bool at2 = std::find(zone_of.begin(), zone_of.end(), 2u) != zone_of.end();
   auto absent = [&](uint32_t ipu, uint32_t tile, std::string why) {
     for (const auto& a : d.never_arriving)
       if (a.ipu == ipu && a.tile == tile) return;
@@ -252,7 +279,7 @@ SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
   };
   for (uint32_t t = 0; t < config_.tiles; ++t) {
     if (!participant_[t]) continue;
-    if (left_cycle_[t] != 0)
+    if (left_cycle_[t] != 0 && by_then(left_cycle_[t] - 1))
       absent(config_.ipu, t, fmt::format("halted at cycle {}", left_cycle_[t] - 1));
     else if (zone_of[t] == 2 && at1)
       absent(config_.ipu, t, "waits at zone 2");
@@ -263,7 +290,7 @@ SyncDeadlock SyncController::describe(uint64_t cycle, bool with_running) const {
   }
   if (at2)
     for (const Departure& dep : group_.departures())
-      absent(dep.ipu, dep.tile, fmt::format("halted at cycle {}", dep.cycle));
+      if (by_then(dep.cycle)) absent(dep.ipu, dep.tile, fmt::format("halted at cycle {}", dep.cycle));
   std::sort(d.never_arriving.begin(), d.never_arriving.end(),
             [](const auto& a, const auto& b) { return std::tie(a.ipu, a.tile) < std::tie(b.ipu, b.tile); });
   return d;

@@ -80,6 +80,8 @@ struct SyncDeadlock {
 class SyncObserver {
  public:
   virtual ~SyncObserver() = default;
+  // Called when a deadlock becomes certain, and again if an event seen later makes its
+  // cycle earlier.
   virtual void sync_deadlock(const SyncDeadlock& deadlock) = 0;
 };
 
@@ -121,7 +123,8 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   // Participants that halted (left) since the last reset.
   uint32_t departed() const { return left_count_; }
   uint64_t syncs_completed(uint32_t zone) const { return completed_[zone == 2 ? 1 : 0]; }
-  // The deadlock this controller reported, described with the tiles waiting now.
+  // The deadlock this controller reported, described with every tile that arrived or
+  // halted by its cycle (also those seen after it was reported).
   std::optional<SyncDeadlock> deadlock() const;
   // The tiles waiting now and the participants that are not: for the end of a run that
   // stopped with tiles still waiting (nothing if none waits).
@@ -168,7 +171,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint32_t left_count_ = 0;
   std::vector<Waiter> waiting_[2];     // zone 1, zone 2; arrival order
   uint64_t gather_[2] = {0, 0};        // max(arrival + way in) of the waiters
-  uint64_t latest_event_cycle_ = 0;    // latest arrival or leave seen (deadlock time)
+  uint64_t latest_event_cycle_ = 0;    // latest arrival or leave seen (a stuck run's time)
   std::vector<Release> releases_;      // answered at release_event_
   uint64_t earliest_release_ = 0;
   sc_core::sc_event release_event_;

@@ -264,6 +264,107 @@ TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
   EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
 }
 
+// Tile `halts` (of IPU `halt_ipu`) halts at once; tile `busy` of every IPU computes
+// `spin` loop iterations (2 instructions each) before it syncs at `zone`; every other
+// tile syncs at `zone` at once.
+Asm deadlock_while_one_computes(uint32_t zone, uint32_t halt_ipu, uint32_t halts, uint32_t busy, uint32_t spin) {
+  Asm a;
+  a.csrr(a1, IPU_CSR_TILE);
+  a.csrr(a3, IPU_CSR_IPU);
+  a.addi(a2, zero, int32_t(halt_ipu));
+  a.bne(a3, a2, "not_halting");
+  a.addi(a2, zero, int32_t(halts));
+  a.beq(a1, a2, "halt");
+  a.label("not_halting");
+  a.addi(a2, zero, int32_t(busy));
+  a.bne(a1, a2, "sync");
+  a.li(t3, spin);
+  a.spin(t3);
+  a.label("sync");
+  a.addi(a0, zero, int32_t(zone));
+  a.sync(a0);
+  a.label("halt");
+  a.halt(zero);
+  return a;
+}
+
+// The controller reports a deadlock at the cycle it became certain, not when the
+// simulation runs out of events: tile `busy` is still in a loop of 4 million instructions
+// when tile `halts` has halted and the others wait, and the run ends there. (The
+// end-of-run fallback would report the same tiles millions of cycles later, with tile
+// `busy` at the sync too, and says so in its detail.) The host computes tile `busy`'s
+// stretch to its sync before it sees the others' (in tile order), so with busy < halts the
+// controller first sees a sync at cycle ~4M; the deadlock is still the early one.
+void expect_deadlock_when_it_happens(uint32_t halts, uint32_t busy) {
+  constexpr uint32_t kSpin = 2'000'000;  // tile `busy`: >= 2 * kSpin cycles before its sync
+  // The others reach their sync or halt within a dozen instructions: well under a
+  // thousand cycles with the sync's latency; 1/100 of the loop is far above that and far
+  // below the loop.
+  constexpr uint64_t kBound = 2 * kSpin / 100;
+  Platform platform(test::small_system(4), quiet_options());
+  platform.load(test::program(deadlock_while_one_computes(1, 0, halts, busy, kSpin)));
+  const RunResult r = platform.run();
+  EXPECT_FALSE(r.fault);
+  ASSERT_TRUE(r.deadlock);
+  const Problem& d = *r.deadlock;
+  EXPECT_EQ(d.code, ProblemCode::Deadlock);
+  EXPECT_EQ(d.kind, "sync");
+  EXPECT_EQ(d.detail, "") << "the end-of-run fallback's record: " << d.detail;
+  EXPECT_EQ(d.tile, halts) << d;
+  ASSERT_TRUE(d.cycle);
+  EXPECT_LT(*d.cycle, kBound) << d;
+  EXPECT_EQ(d.superstep, 0u);
+  ASSERT_EQ(d.absent.size(), 1u) << d;
+  EXPECT_EQ(d.absent[0].tile, halts);
+  ASSERT_EQ(d.waiters.size(), 2u) << "only the two tiles that wait by then: " << d;
+  for (const SyncTile& w : d.waiters) {
+    EXPECT_TRUE(w.tile != halts && w.tile != busy) << d;
+  }
+  EXPECT_LT(r.tile_cycles, kBound) << "the run went on after the deadlock";
+  ASSERT_EQ(r.tiles.size(), 4u);
+  EXPECT_EQ(r.tiles[busy].state, TileState::Running) << "tile " << busy << " was still in its loop";
+  EXPECT_EQ(r.tiles[halts].state, TileState::Halted);
+  for (const auto& t : r.tiles) {
+    if (t.tile != halts && t.tile != busy) {
+      EXPECT_EQ(t.state, TileState::AtSync) << t.tile;
+    }
+  }
+}
+
+TEST(ChipSync, DeadlockIsReportedWhenItHappensNotWhenTheRunEnds) {
+  expect_deadlock_when_it_happens(/*halts=*/2, /*busy=*/3);
+}
+
+TEST(ChipSync, DeadlockIsReportedWhenItHappensWhateverTheOrderTheHostSawItIn) {
+  expect_deadlock_when_it_happens(/*halts=*/1, /*busy=*/0);
+}
+
+// The same across IPUs: IPU 1's tile 0 halts while tile 3 of each IPU computes and the
+// others wait at zone 2 (the group's departures are what make it certain).
+TEST(ChipSync, GroupDeadlockIsReportedWhenItHappensNotWhenTheRunEnds) {
+  constexpr uint32_t kSpin = 2'000'000;
+  constexpr uint64_t kBound = 2 * kSpin / 100;
+  Platform platform(test::small_system(4, 2), quiet_options());
+  platform.load(test::program(deadlock_while_one_computes(2, 1, 0, 3, kSpin)));
+  const RunResult r = platform.run();
+  EXPECT_FALSE(r.fault);
+  ASSERT_TRUE(r.deadlock);
+  const Problem& d = *r.deadlock;
+  EXPECT_EQ(d.kind, "sync");
+  EXPECT_EQ(d.detail, "") << "the end-of-run fallback's record: " << d.detail;
+  ASSERT_TRUE(d.cycle);
+  EXPECT_LT(*d.cycle, kBound) << d;
+  ASSERT_FALSE(d.absent.empty()) << d;
+  EXPECT_EQ(d.absent[0].ipu, 1u) << d;
+  EXPECT_EQ(d.absent[0].tile, 0u) << d;
+  EXPECT_LT(r.tile_cycles, kBound) << "the run went on after the deadlock";
+  for (const auto& t : r.tiles) {
+    if (t.tile == 3) {
+      EXPECT_EQ(t.state, TileState::Running) << "ipu " << t.ipu << " tile 3 was still in its loop";
+    }
+  }
+}
+
 struct LinkPeer : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<LinkPeer> socket{"socket"};
   explicit LinkPeer(sc_core::sc_module_name name) : sc_module(name) {}
