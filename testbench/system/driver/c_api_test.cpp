@@ -5,6 +5,7 @@
 #include <ipu/hostif_regs.h>
 
 #include <fstream>
+#include <string>
 
 #include "driver_backend.h"
 #include "test_elf.h"
@@ -141,6 +142,45 @@ TEST_P(CApi, NullsAndBadFilesAreReportedNotCrashed) {
   EXPECT_EQ(ipudrv_link_stats(dev, nullptr, 0, nullptr), IPUDRV_E_USAGE);
   ipudrv_close(dev);
   ipudrv_close(nullptr);
+}
+
+// Tile memory, smem_free, raw registers and the stream calls' arguments on the fake board
+// (devapi_c_api_test has them on the model, with runs).
+TEST_P(CApi, TileMemorySmemFreeRegistersAndStreamArguments) {
+  ipudrv_device* dev = nullptr;
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &dev), IPUDRV_OK) << ipudrv_last_error();
+  const uint32_t words[3] = {0x11111111, 0x22222222, 0x33333333};
+  ASSERT_EQ(ipudrv_write_tile(dev, 1, 3, 0x44000, words, sizeof words), IPUDRV_OK) << ipudrv_last_error();
+  uint32_t back[3] = {};
+  ASSERT_EQ(ipudrv_read_tile(dev, 1, 3, 0x44000, back, sizeof back), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(back[0], words[0]);
+  EXPECT_EQ(back[2], words[2]);
+  EXPECT_EQ(ipudrv_read_tile(dev, 1, 9, 0x44000, back, sizeof back), IPUDRV_E_USAGE);
+  EXPECT_STREQ(ipudrv_last_error(), "tiles 9..9 of ipu 1: each IPU has 4 tiles");
+
+  uint64_t off = 0;
+  ASSERT_EQ(ipudrv_smem_alloc(dev, 256, 64, &off), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(ipudrv_smem_free(dev, off, 128), IPUDRV_E_USAGE) << "not the length allocated";
+  ASSERT_EQ(ipudrv_smem_free(dev, off, 256), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(ipudrv_smem_free(dev, off, 256), IPUDRV_E_USAGE) << "freed twice";
+  EXPECT_EQ(std::string(ipudrv_last_error()), "free_smem: [" + std::to_string(off) + ", +256) is not an allocation");
+
+  uint32_t id = 0;
+  ASSERT_EQ(ipudrv_read_register(dev, IPU_REG_ID, &id), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(id, IPU_ID_MAGIC);
+  EXPECT_EQ(ipudrv_read_register(dev, IPU_REG_ID, nullptr), IPUDRV_E_USAGE);
+
+  const char data[8] = {};
+  char sink[8];
+  EXPECT_EQ(ipudrv_stream_h2d_buffer(dev, 3, data, sizeof data), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(ipudrv_stream_d2h_buffer(dev, 3, sink, sizeof sink), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(ipudrv_stream_disconnect(dev, 3), IPUDRV_OK) << ipudrv_last_error();
+  EXPECT_EQ(ipudrv_stream_h2d_buffer(dev, 64, data, sizeof data), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_stream_h2d_callback(dev, 3, nullptr, nullptr), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_stream_d2h_callback(dev, 3, nullptr, nullptr), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_stream_disconnect(dev, 64), IPUDRV_E_USAGE);
+  EXPECT_EQ(ipudrv_abort(nullptr), IPUDRV_E_USAGE);
+  ipudrv_close(dev);
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, CApi, ::testing::Values(Backend::kInProcess, Backend::kSocket), backend_name);
