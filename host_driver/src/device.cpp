@@ -418,8 +418,19 @@ size_t Device::d2h_stream_bytes(uint32_t board, uint32_t id) const {
 DeviceErrorInfo Device::error_registers() { return impl_->read_errors(); }
 uint32_t Device::read_register(uint32_t offset) { return read_register(0, offset); }
 void Device::write_register(uint32_t offset, uint32_t value) { write_register(0, offset, value); }
-uint32_t Device::read_register(uint32_t board, uint32_t offset) { return impl_->board(board).t->read32(offset); }
+// An offset past BAR0 is refused here, before the transport: the socket's decoder refuses
+// it too, so both transports answer alike (one inside BAR0 is the device's to judge).
+static void check_bar0_offset(const char* what, uint32_t offset) {
+  if (offset >= IPU_BAR0_BYTES)
+    throw UsageError(std::string(what) + ": offset " + std::to_string(offset) + " is outside BAR0 (" +
+                     std::to_string(IPU_BAR0_BYTES) + " bytes)");
+}
+uint32_t Device::read_register(uint32_t board, uint32_t offset) {
+  check_bar0_offset("read_register", offset);
+  return impl_->board(board).t->read32(offset);
+}
 void Device::write_register(uint32_t board, uint32_t offset, uint32_t value) {
+  check_bar0_offset("write_register", offset);
   impl_->board(board).t->write32(offset, value);
 }
 

@@ -302,7 +302,8 @@ class Device {
   DeviceErrorInfo error_registers();
 
   // Raw register access, for diagnostics and tests of the device itself (board 0, or
-  // `board`).
+  // `board`). An offset past BAR0 (IPU_BAR0_BYTES) is a UsageError; one inside it the
+  // device answers (a misaligned or unmapped one records its ERR_REG).
   uint32_t read_register(uint32_t offset);
   void write_register(uint32_t offset, uint32_t value);
   uint32_t read_register(uint32_t board, uint32_t offset);
