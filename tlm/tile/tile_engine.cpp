@@ -112,9 +112,34 @@ void TileEngine::run_batch() {
         if (!batch_[i]->traced()) batch_[i]->compute();
       },
       finish);
+  finish_console_stretches(batch);
   batch_ticks_ += timer_.ticks() - start;
   batch_.clear();
+  if (console_ready_) console_ready_(batch, nullptr);
   if (batch_end_) batch_end_();
+}
+
+// The stretches that paused on a full console buffer, each to its end, in (ipu, tile)
+// order: the lines of the tiles before it are all in, so the platform prints each buffer
+// as it comes (see the header).
+void TileEngine::finish_console_stretches(uint64_t batch) {
+  std::vector<Tile*> full;
+  for (Tile* t : batch_)
+    if (t->console_full()) full.push_back(t);
+  if (full.empty()) return;
+  std::sort(full.begin(), full.end(), [](const Tile* a, const Tile* b) {
+    return std::tie(a->identity().ipu, a->identity().tile) < std::tie(b->identity().ipu, b->identity().tile);
+  });
+  for (Tile* t : full) {
+    if (console_ready_) console_ready_(batch, t);
+    while (t->console_full()) {
+      t->compute();
+      const uint64_t start = timer_.ticks();
+      t->finish_compute(batch);
+      finish_ticks_ += timer_.ticks() - start;
+      if (console_ready_) console_ready_(batch, t);
+    }
+  }
 }
 
 }  // namespace ipusim::tile
