@@ -123,6 +123,7 @@ class TileEngine : public sc_core::sc_module {
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order
+  std::vector<Tile*> console_full_;  // tiles of the batch paused on a full console buffer
   LockstepControl* lockstep_ = nullptr;
   // Lockstep: the tiles in the middle of a stretch, paused before their next instruction
   // (Tile::pause().pause_cycle), in (ipu, tile) order.
