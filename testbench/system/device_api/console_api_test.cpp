@@ -270,6 +270,38 @@ TEST_P(Console, APrinterWithoutSyncKeepsTheModelSmall) {
   EXPECT_LT(rss, 100 * 1024) << "peak RSS of the model's process: " << rss / 1024 << " MiB";
 }
 
+// A handler that throws: run() leaves with its exception; the model, still printing, goes
+// on to its budget without waiting for a reader (its lines are dropped), and the device
+// runs again after reset().
+TEST_P(Console, AHandlerThatThrowsLeavesRunAndNothingWaitsForIt) {
+  auto dev = open(kConfig);
+  size_t seen = 0;
+  dev->set_console([&](const ipudrv::ConsoleLine&) {
+    if (++seen == 1000) throw std::runtime_error("the handler gave up");
+  });
+  dev->load(elf("system/chatter_forever.elf"));
+  ipudrv::RunOptions options;
+  options.max_cycles = 150'000'000;
+  try {
+    dev->run(options);
+    ADD_FAILURE() << "run() returned";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the handler gave up");
+  }
+  EXPECT_EQ(seen, 1000u);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (dev->state() == IPU_STATE_RUNNING && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR)) << "the run went on to its cycle budget";
+  EXPECT_EQ(seen, 1000u) << "lines reached the handler after run() left";
+  dev->reset();
+  dev->set_console([&](const ipudrv::ConsoleLine&) { ++seen; });
+  dev->load(elf(kElf));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_EQ(seen, 1000u + kIpus * kTiles * 6);
+}
+
 TEST_P(Console, CApiCallbackSeesTheLines) {
   const std::string cli = ipusim_run_console();
   start(kConfig);
