@@ -149,11 +149,11 @@ bool CoreState::console(Quantum& q, const DecodedInsn* ip) {
 void CoreState::emit_line(Thread& t) {
   if (console_) {
     if (!console_->line(params_.id, t.id, t.line)) console_full_ = true;
-  }
-  else if (t.id == 0)
+  } else if (t.id == 0) {
     fmt::print("[ipu {} tile {}] {}\n", params_.id.ipu, params_.id.tile, t.line);
-  else
+  } else {
     fmt::print("[ipu {} tile {} thread {}] {}\n", params_.id.ipu, params_.id.tile, t.id, t.line);
+  }
   t.line.clear();
 }
 
