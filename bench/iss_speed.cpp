@@ -30,9 +30,10 @@ using Clock = std::chrono::steady_clock;
 
 class CountingConsole : public ipusim::iss::ConsoleSink {
  public:
-  void line(const ipusim::iss::TileIdentity&, uint32_t thread, std::string_view text) override {
+  bool line(const ipusim::iss::TileIdentity&, uint32_t thread, std::string_view text) override {
     // Echo the first lines of the first run only, as a sanity check of the result.
     if (echo_ && lines_++ < 4) std::fprintf(stderr, "iss_speed: [thread %u] %.*s\n", thread, int(text.size()), text.data());
+    return true;
   }
   void stop_echo() { echo_ = false; }
 

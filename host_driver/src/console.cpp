@@ -39,6 +39,7 @@ ConsoleHandler default_console() {
 class Collection {
  public:
   explicit Collection(DeviceImpl& d) : d_(d), on_(bool(d.console)) {
+    d_.console_threw = false;
     if (on_) d_.boards.front()->t->set_console(detail::ConsoleRoute::kCollect);
   }
   // Stops collecting (a run that goes on after a timeout drops its later lines rather than
@@ -96,8 +97,16 @@ void DeviceImpl::deliver_console(bool all) {
   for (int page = 0; all || page < kPagesPerRound; ++page) {
     detail::ConsoleTake take = t.take_console();
     console_dropped = take.dropped;
-    if (console)
-      for (const ConsoleLine& l : take.lines) console(l);
+    // A handler that threw has left run() with its exception: the lines still waiting
+    // are taken and dropped, never handed to it again.
+    if (console && !console_threw) {
+      try {
+        for (const ConsoleLine& l : take.lines) console(l);
+      } catch (...) {
+        console_threw = true;
+        throw;
+      }
+    }
     if (!take.more) return;
   }
   console_pending = true;  // more waits: the next round takes it

@@ -113,6 +113,7 @@ class DeviceImpl {
   ConsoleHandler console;                  // empty: off
   std::atomic<bool> console_pending{false};  // the device said lines wait
   std::atomic<uint64_t> console_dropped{0};  // as of the last delivery
+  bool console_threw = false;  // the handler threw in this run: it is not called again
   void open_console();   // the handler IPUSIM_CONSOLE chooses; the device's console held
   void close_console();  // no more pending calls into this DeviceImpl
   // Calls `console` with the lines waiting at the device, on this thread: `all`: until

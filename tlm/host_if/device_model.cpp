@@ -3,6 +3,7 @@
 // has DMA to retire, runs the kernel and lets the run domain classify what happened.
 #include "host_if/device_model.h"
 
+#include <cstdio>
 #include <exception>
 #include <future>
 #include <string>
@@ -86,6 +87,13 @@ void DeviceModel::elaborate(const ModelOptions& options) {
   po.console = options.console_mode;
   platform_ = std::make_unique<platform::Platform>(config_, po);
   platform_->set_attention(&attention_);
+  // The device's own console (the model's IPUSIM_CONSOLE, `ipusim serve`'s stdout) that
+  // cannot be written: said once on stderr; the run goes on, its lines are dropped (a
+  // host's run is the host's to end).
+  platform_->set_console_write_error_hook([](const std::string& error) {
+    std::fprintf(stderr, "ipusim: error: console: writing the device's console failed: %s (later lines dropped)\n",
+                 error.c_str());
+  });
   domain_ = std::make_unique<RunDomain>(*platform_, [this] { wake(); });
   for (uint32_t b = 0; b < config_.boards; ++b) {
     const std::string name = "host_if" + std::to_string(b);

@@ -174,6 +174,7 @@ class CoreState {
   TileParams params_;
   std::shared_ptr<const Program> program_;
   ConsoleSink* console_;
+  bool console_full_ = false;  // the sink asked for a pause (ConsoleSink::line)
   TraceSink* trace_ = nullptr;
   const RunBounds* bounds_ = nullptr;
   std::optional<StopInfo> pause_;    // set when run() pauses (RunBounds); cleared by the next run()

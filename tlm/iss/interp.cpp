@@ -343,6 +343,13 @@ L_xwait:
 L_cputc:
 L_cwrite:
   if (!loop_console(q, ip)) EXIT(Fault);
+  // A full console sink ends the quantum after this instruction (budget 0; the stepping
+  // loop sees it at `step`, after tracing the instruction).
+  if constexpr (!Step)
+    if (UNLIKELY(q.budget == 0)) {
+      ++ip;
+      EXIT(Budget);
+    }
   NEXT();
 L_xdst:
 L_xsend:

@@ -122,8 +122,14 @@ bool CoreState::console(Quantum& q, const DecodedInsn* ip) {
     if (c == '\n' || t.line.size() >= 4096) foreign_call(t, [&] { emit_line(t); });
     if (c != '\n') t.line.push_back(c);
   };
+  // A full sink ends the quantum here when no other thread runs (nothing to interleave
+  // with); else the quantum ends as it would, and run() pauses after it.
+  const auto end_quantum_if_full = [&] {
+    if (console_full_ && t.id == 0 && !any_worker_running()) q.budget = 0;
+  };
   if (op == Op::cputc) {
     put(static_cast<char>(R[ip->rs1] & 0xff));
+    end_quantum_if_full();
     return true;
   }
   const uint32_t addr = R[ip->rs1], len = R[ip->rs2];
@@ -136,16 +142,18 @@ bool CoreState::console(Quantum& q, const DecodedInsn* ip) {
   const uint8_t* p = sram_.data() + (addr - kSramBase);
   for (uint32_t i = 0; i < len; ++i) put(static_cast<char>(p[i]));
   R[ip->rd] = len;
+  end_quantum_if_full();
   return true;
 }
 
 void CoreState::emit_line(Thread& t) {
-  if (console_)
-    console_->line(params_.id, t.id, t.line);
-  else if (t.id == 0)
+  if (console_) {
+    if (!console_->line(params_.id, t.id, t.line)) console_full_ = true;
+  } else if (t.id == 0) {
     fmt::print("[ipu {} tile {}] {}\n", params_.id.ipu, params_.id.tile, t.line);
-  else
+  } else {
     fmt::print("[ipu {} tile {} thread {}] {}\n", params_.id.ipu, params_.id.tile, t.id, t.line);
+  }
   t.line.clear();
 }
 

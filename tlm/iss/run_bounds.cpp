@@ -29,6 +29,7 @@ const char* to_string(PauseReason reason) {
     case PauseReason::InstructionLimit: return "instruction limit";
     case PauseReason::Interrupt: return "interrupt";
     case PauseReason::Probe: return "debugger";
+    case PauseReason::ConsoleFull: return "console full";
   }
   return "?";
 }

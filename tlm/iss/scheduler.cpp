@@ -113,6 +113,7 @@ StopInfo CoreState::run() {
   if (stopped_) return *stopped_;
   HostFpEnv fp_env;
   pause_.reset();
+  console_full_ = false;
   while (!stopped_) {
     Thread* t = pick();
     if (t->id == 0) {
@@ -126,6 +127,10 @@ StopInfo CoreState::run() {
         t->clock = free_at;
         continue;
       }
+    }
+    if (console_full_) {  // between quanta: pausing here changes nothing simulated
+      pause(PauseReason::ConsoleFull, *t, t->clock, t->ip);
+      return *pause_;
     }
     if (bounds_ && pause_before_quantum(*t)) return *pause_;
     run_quantum(*t);

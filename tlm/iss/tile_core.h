@@ -69,6 +69,7 @@ enum class PauseReason {
   InstructionLimit,  // the tile retired RunBounds::instruction_limit instructions
   Interrupt,         // RunBounds::interrupt was set
   Probe,             // the DebugProbe asked to stop before the next instruction
+  ConsoleFull,       // the ConsoleSink had no more room: it wants its lines taken first
 };
 const char* to_string(PauseReason reason);
 
@@ -143,10 +144,15 @@ struct ThreadStats {
 using ThreadRegisters = ipusim::ThreadRegisters;
 
 // Receives complete console lines. Called from whichever host thread runs the tile.
+// line() returns whether the sink has room for more: false makes run() return Paused
+// (PauseReason::ConsoleFull) at the first point where a pause changes nothing of the
+// simulation: at once when the supervisor runs alone, else at the end of the printing
+// thread's quantum (quantum boundaries order the threads' lines and stores, so they stay
+// where they would be). run() again goes on from there.
 class ConsoleSink {
  public:
   virtual ~ConsoleSink() = default;
-  virtual void line(const TileIdentity& tile, uint32_t thread, std::string_view text) = 0;
+  virtual bool line(const TileIdentity& tile, uint32_t thread, std::string_view text) = 0;
 };
 
 // One retired instruction as a trace sees it: where, and what it changed (in the manner

@@ -146,6 +146,12 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   for (auto& ipu : ipus_)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).set_bounds(budget_.bounds());
   engine_->set_batch_end([this] { batch_ended(); });
+  engine_->set_console_ready([this](uint64_t batch, const tile::Tile* through) {
+    if (through)
+      console_.release(batch, through->identity().ipu, through->identity().tile);
+    else
+      console_.release(batch);
+  });
 }
 
 Platform::~Platform() = default;
@@ -416,6 +422,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
   for (const LinkResult& l : result.links) result.link_cycles_lost += l.layer.cycles_lost;
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
   result.console_lines = console_.lines();
+  result.console_error = console_.write_error();
 }
 
 // Described again at the end of the run: every tile that arrived by then is among the

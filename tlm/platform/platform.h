@@ -144,6 +144,8 @@ struct RunResult {
   double simulated_seconds = 0;   // tile_cycles at the tile clock
   uint64_t instructions = 0;      // sum over tiles
   uint64_t console_lines = 0;
+  // The console FILE could not be written (ConsoleCollector::write_error): the OS error.
+  std::optional<std::string> console_error;
   // Per IPU (index = IPU), per superstep: totals over the IPU's tiles.
   std::vector<std::vector<SuperstepTotals>> supersteps;
   // Set when the run did not end with every tile halted (at most one of the three).
@@ -274,6 +276,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // `ipusim run --json` reports).
   const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
   void set_console(std::FILE* out) { console_.set_output(out); }
+  // Called once, on the kernel's thread, when writing the console FILE first fails (the OS
+  // error's text; ConsoleCollector::set_write_error_hook). `ipusim run` ends the run.
+  void set_console_write_error_hook(std::function<void(const std::string&)> hook) {
+    console_.set_write_error_hook(std::move(hook));
+  }
   // The engine's lockstep (a debugger: tlm/debug); nullptr: batches.
   void set_lockstep(tile::LockstepControl* control) { engine_->set_lockstep(control); }
   // Replaces run()'s one simulate(): `drive` calls simulate() as often as it needs until

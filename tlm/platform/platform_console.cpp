@@ -1,7 +1,8 @@
 #include "platform/platform_console.h"
 
-#include <algorithm>
-#include <tuple>
+#include <cerrno>
+#include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -18,39 +19,63 @@ void ConsoleCollector::add(uint64_t stamp, uint32_t ipu, uint32_t tile, uint32_t
                            std::string_view text) {
   std::lock_guard lock(mutex_);
   if (stamp > latest_stamp_) {
-    print_buffered();
+    print_through(Key{latest_stamp_, std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint32_t>::max()});
     latest_stamp_ = stamp;
   }
-  buffer_.push_back(Line{stamp, ipu, tile, thread, seq_++, std::string(text)});
+  buffer_[Key{stamp, ipu, tile}].push_back(Line{thread, std::string(text)});
+}
+
+void ConsoleCollector::release(uint64_t stamp, uint32_t ipu, uint32_t tile) {
+  std::lock_guard lock(mutex_);
+  print_through(Key{stamp, ipu, tile});
+}
+
+void ConsoleCollector::release(uint64_t stamp) {
+  release(stamp, std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint32_t>::max());
 }
 
 void ConsoleCollector::flush() {
   std::lock_guard lock(mutex_);
-  print_buffered();
+  print_through(Key{std::numeric_limits<uint64_t>::max(), std::numeric_limits<uint32_t>::max(),
+                    std::numeric_limits<uint32_t>::max()});
 }
 
-void ConsoleCollector::print_buffered() {
-  std::sort(buffer_.begin(), buffer_.end(), [](const Line& a, const Line& b) {
-    return std::tie(a.stamp, a.ipu, a.tile, a.seq) < std::tie(b.stamp, b.ipu, b.tile, b.seq);
-  });
-  if (out_ && !buffer_.empty() && before_print_) before_print_();
-  for (const Line& l : buffer_) {
-    if (sink_) {
-      sink_(l.ipu, l.tile, l.thread, l.text);
-    } else if (out_) {
-      const std::string s = format(mode_, l.ipu, l.tile, l.thread, l.text);
-      std::fwrite(s.data(), 1, s.size(), out_);
-    }
-    ++lines_;
+void ConsoleCollector::print_through(const Key& through) {
+  auto it = buffer_.begin();
+  if (it == buffer_.end() || it->first > through) return;
+  const bool to_file = out_ && !sink_;
+  if (to_file && before_print_) before_print_();
+  for (; it != buffer_.end() && it->first <= through; it = buffer_.erase(it))
+    for (const Line& l : it->second) write(it->first, l);
+  if (to_file && !write_error_ && std::fflush(out_) != 0) write_failed(errno);
+}
+
+void ConsoleCollector::write(const Key& key, const Line& l) {
+  ++lines_;
+  const auto [stamp, ipu, tile] = key;
+  if (sink_) {
+    sink_(ipu, tile, l.thread, l.text);
+  } else if (out_ && !write_error_) {
+    const std::string s = format(mode_, ipu, tile, l.thread, l.text);
+    if (std::fwrite(s.data(), 1, s.size(), out_) != s.size()) write_failed(errno);
   }
-  buffer_.clear();
-  if (out_ && !sink_) std::fflush(out_);
+}
+
+void ConsoleCollector::write_failed(int err) {
+  write_error_ = err != 0 ? std::strerror(err) : "write error";
+  if (write_error_hook_) write_error_hook_(*write_error_);
+}
+
+std::optional<std::string> ConsoleCollector::write_error() const {
+  std::lock_guard lock(mutex_);
+  return write_error_;
 }
 
 void ConsoleCollector::set_output(std::FILE* out) {
   flush();
   std::lock_guard<std::mutex> lock(mutex_);
   out_ = out;
+  write_error_.reset();
 }
 
 void ConsoleCollector::set_sink(Sink sink) {

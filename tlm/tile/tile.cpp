@@ -149,18 +149,22 @@ void Tile::compute() {
   run_.instret = core_->instret();
 }
 
-void Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text) {
+bool Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text) {
   run_.console.push_back(ConsoleLine{thread, std::string(text)});
+  run_.console_bytes += text.size() + kConsoleLineCost;
+  return run_.console_bytes < kConsoleBufferBytes;
 }
 
 void Tile::deliver_console(uint64_t batch) {
   if (listener_)
     for (const ConsoleLine& l : run_.console) listener_->console_line(*this, batch, l.thread, l.text);
   run_.console.clear();
+  run_.console_bytes = 0;
 }
 
 void Tile::finish_compute(uint64_t batch) {
   deliver_console(batch);
+  if (console_full()) return;  // the engine computes the rest of the stretch (tile_engine.h)
   if (run_.stop.reason == iss::StopReason::Paused) {
     // Not a stop of the stretch: its figures wait for the real one.
     run_.paused = true;

@@ -68,6 +68,15 @@
 
 namespace ipusim::tile {
 
+// A tile's console buffer: the lines of its running stretch wait here until the engine
+// hands them to the platform. When they reach this size (a line counts its text plus
+// kConsoleLineCost) the core pauses (iss::PauseReason::ConsoleFull) and the engine takes
+// them before it goes on (tile_engine.h, "Console"), so a tile printing in a loop holds
+// no more than this (plus what its thread prints in the rest of its quantum when workers
+// run, and one line of up to 4096 bytes).
+inline constexpr size_t kConsoleBufferBytes = size_t{8} << 10;
+inline constexpr size_t kConsoleLineCost = 48;  // a buffered line's own size, near enough
+
 enum class TileState {
   Idle,            // no program loaded: the tile does not run
   Running,         // computing, or ready to (not started yet, released)
@@ -150,6 +159,12 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void finish_compute(uint64_t batch);
   // After a compute that paused (lockstep): only the stretch's console lines so far.
   void deliver_console(uint64_t batch);
+  // The last compute paused because the console buffer was full
+  // (kConsoleBufferBytes): finish_compute() delivered the lines and nothing else; the
+  // next compute() goes on with the same stretch.
+  bool console_full() const {
+    return run_.stop.reason == iss::StopReason::Paused && run_.stop.pause == iss::PauseReason::ConsoleFull;
+  }
   // Cycles of the last compute stretch: the engine starts the longest first.
   uint64_t last_stretch_cycles() const { return run_.last_stretch_cycles; }
   // Asks the CPU to fetch the members finish_compute() touches (engine_ .. notice_trans_). In
@@ -205,7 +220,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void connect(TileEngine& engine, TileListener& listener);
 
   // iss::ConsoleSink: buffered while the core runs on a host thread.
-  void line(const iss::TileIdentity& who, uint32_t thread, std::string_view text) override;
+  bool line(const iss::TileIdentity& who, uint32_t thread, std::string_view text) override;
 
   // Responses from the sync controller and the exchange fabric.
   tlm::tlm_sync_enum sync_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
@@ -245,7 +260,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
     Release pending_release = Release::None;
     uint64_t computed_stop_cycle = 0;
     uint64_t instret = 0;               // at the last stop
-    std::vector<ConsoleLine> console;   // lines of the running stretch
+    std::vector<ConsoleLine> console;   // lines of the running stretch not yet delivered
+    size_t console_bytes = 0;           // their cost (kConsoleBufferBytes)
     uint64_t resume_cycle = 0;          // start of the current stretch
     uint64_t stop_cycle = 0;            // end of the last computed stretch
     uint64_t prev_stop_cycle = 0;       // the stop before it

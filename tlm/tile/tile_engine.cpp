@@ -103,6 +103,7 @@ void TileEngine::run_batch() {
     if (i + kAhead < batch_.size() && (pool_.threads() == 1 || pool_.body_done(i + kAhead)))
       batch_[i + kAhead]->prefetch_for_finish();
     batch_[i]->finish_compute(batch);
+    if (batch_[i]->console_full()) console_full_.push_back(batch_[i]);  // its state is in cache here
     finish_ticks_ += timer_.ticks() - start;
   };
   const uint64_t start = timer_.ticks();
@@ -112,9 +113,32 @@ void TileEngine::run_batch() {
         if (!batch_[i]->traced()) batch_[i]->compute();
       },
       finish);
+  finish_console_stretches(batch);
   batch_ticks_ += timer_.ticks() - start;
   batch_.clear();
+  if (console_ready_) console_ready_(batch, nullptr);
   if (batch_end_) batch_end_();
+}
+
+// The stretches that paused on a full console buffer, each to its end, in (ipu, tile)
+// order: the lines of the tiles before it are all in, so the platform prints each buffer
+// as it comes (see the header).
+void TileEngine::finish_console_stretches(uint64_t batch) {
+  if (console_full_.empty()) return;
+  std::sort(console_full_.begin(), console_full_.end(), [](const Tile* a, const Tile* b) {
+    return std::tie(a->identity().ipu, a->identity().tile) < std::tie(b->identity().ipu, b->identity().tile);
+  });
+  for (Tile* t : console_full_) {
+    if (console_ready_) console_ready_(batch, t);
+    while (t->console_full()) {
+      t->compute();
+      const uint64_t start = timer_.ticks();
+      t->finish_compute(batch);
+      finish_ticks_ += timer_.ticks() - start;
+      if (console_ready_) console_ready_(batch, t);
+    }
+  }
+  console_full_.clear();
 }
 
 }  // namespace ipusim::tile

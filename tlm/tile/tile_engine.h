@@ -29,6 +29,17 @@
 // host); the other tiles of the batch compute in parallel meanwhile, so a trace of a few
 // tiles costs little more than their own tracing.
 //
+// Console: a tile whose console buffer fills (tile.h, kConsoleBufferBytes) pauses in
+// its stretch; its finish_compute() delivers the lines and nothing else. After the
+// batch's ordered pass the engine finishes those stretches in the same batch, one tile
+// at a time in (ipu, tile) order on the kernel's thread: before each, and after each
+// buffer it fills, it tells the platform (set_console_ready) that every line of the batch
+// up to that tile has arrived, so the platform prints them and holds at most a buffer
+// per tile. The lines keep the order of an unbounded buffer (the batch, then (ipu, tile),
+// then emission), the batch stays one batch (its end, the budgets' checks, come once),
+// and pausing changes no cycle (iss::ConsoleSink). Only printing more than a buffer per
+// stretch serialises those tiles.
+//
 // Lockstep (set_lockstep; a debugger): instead of batches, the tiles advance one cycle
 // at a time in simulated order, never ahead of the next SystemC activity, serially on the
 // kernel's thread (lockstep.h). Slow (a few tile-instructions per microsecond), exact, and
@@ -74,6 +85,12 @@ class TileEngine : public sc_core::sc_module {
   // alone (the platform's run budget checks there, and its progress line); not in
   // lockstep, which has no batches.
   void set_batch_end(std::function<void()> f) { batch_end_ = std::move(f); }
+  // Called on the kernel's thread when every console line of batch `batch` ordered up to
+  // `through` (its (ipu, tile); nullptr: the whole batch) has been delivered to the
+  // tiles' listener: those lines are final.
+  void set_console_ready(std::function<void(uint64_t batch, const Tile* through)> f) {
+    console_ready_ = std::move(f);
+  }
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
@@ -92,6 +109,7 @@ class TileEngine : public sc_core::sc_module {
  private:
   void drive();  // SC_THREAD
   void run_batch();
+  void finish_console_stretches(uint64_t batch);
   void run_lockstep();
   void lockstep_join(Tile& tile);  // a released tile joins at its first instruction
   void lockstep_settle(Tile& tile);
@@ -101,9 +119,11 @@ class TileEngine : public sc_core::sc_module {
   HostPool pool_;
   const std::atomic<bool>* attention_ = nullptr;
   std::function<void()> batch_end_;
+  std::function<void(uint64_t, const Tile*)> console_ready_;
   std::vector<uint8_t> frozen_;  // by IPU
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order
+  std::vector<Tile*> console_full_;  // tiles of the batch paused on a full console buffer
   LockstepControl* lockstep_ = nullptr;
   // Lockstep: the tiles in the middle of a stretch, paused before their next instruction
   // (Tile::pause().pause_cycle), in (ipu, tile) order.

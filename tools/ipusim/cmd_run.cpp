@@ -8,10 +8,12 @@
 // 137 when gdb (--gdb) killed the run.
 // 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
 // (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
-// then the tiles still running).
+// then the tiles still running); 5 when the console (stdout) could not be written (a full
+// disk, a closed pipe: "ipusim: error: console: ..."; the run ends there).
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -39,6 +41,7 @@ namespace {
 
 constexpr int kFaultStatus = 3;
 constexpr int kKilledStatus = 137;  // as a process killed by SIGKILL
+constexpr int kConsoleErrorStatus = 5;
 
 struct RunOptions {
   std::string config;
@@ -141,6 +144,10 @@ int run(const RunOptions& o) {
   // (about a second for a POD16's 23552 tiles).
   platform::Platform& platform = *new platform::Platform(system, options);
   platform.budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
+  // Console lines that cannot be written end the run (simulating on would only lose
+  // more); a closed pipe is such an error too, not a SIGPIPE that would lose the report.
+  std::signal(SIGPIPE, SIG_IGN);
+  platform.set_console_write_error_hook([&platform](const std::string&) { platform.budget().interrupt(); });
   platform.load(program, selection);
   if (o.gdb_port) serve_gdb(platform, *o.gdb_port);
   const double elaboration_seconds =
@@ -181,11 +188,18 @@ int run(const RunOptions& o) {
   } else if (result.deadlock) {
     std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.deadlock).c_str());
     report.exit_code = kFaultStatus;
+  } else if (result.console_error) {
+    report.exit_code = kConsoleErrorStatus;
   } else if (result.stopped) {
     report.exit_code = report_stop(result, report.stop_reason, timeout, stderr);
   } else {
     report.exit_code = result.exit_status();
   }
+  if (result.console_error)
+    std::fprintf(stderr,
+                 "ipusim: error: console: writing stdout failed: %s (the run ended there; %llu console "
+                 "line(s) in all, the later ones lost)\n",
+                 result.console_error->c_str(), static_cast<unsigned long long>(result.console_lines));
   if (!o.core_dir.empty() && result.error()) {
     // A core that cannot be written costs the core, not the run's report and status.
     try {

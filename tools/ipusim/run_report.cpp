@@ -172,6 +172,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["streaming_copies"] = res.streaming_copies;
   j["streaming_bytes"] = res.streaming_bytes;
   j["console_lines"] = res.console_lines;
+  j["console_error"] = res.console_error ? nlohmann::ordered_json(*res.console_error) : nlohmann::ordered_json(nullptr);
   j["link_cycles_lost"] = res.link_cycles_lost;
   j["links"] = nlohmann::ordered_json::array();
   for (const platform::LinkResult& l : res.links) {

@@ -73,7 +73,8 @@ RunInterrupts::~RunInterrupts() {
 std::string stop_reason(const platform::RunResult& result, bool timed_out) {
   if (!result.stopped) return {};
   if (result.stopped->code == ProblemCode::Budget) return result.stopped->kind;  // "cycle budget", ...
-  return timed_out ? "timeout" : "interrupt";
+  if (timed_out) return "timeout";
+  return result.console_error ? "console error" : "interrupt";
 }
 
 int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {

@@ -55,7 +55,7 @@ class RunInterrupts {
 };
 
 // What stopped the run short: "cycle budget", "instruction budget", "timeout",
-// "interrupt", or "" (it was not).
+// "console error" (stdout could not be written), "interrupt", or "" (it was not).
 std::string stop_reason(const platform::RunResult& result, bool timed_out);
 
 // Prints the stop and the tiles still running to `err` (a summary when there are many:

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <thread>
@@ -226,6 +227,79 @@ TEST_P(Console, AnEndlessPrinterEndsByTimeoutAndAbortWithoutAHang) {
   dev->abort();
   expect_error<ipudrv::DeviceStateError>([&] { future.get(); });
   EXPECT_GT(dev->console_lines_dropped(), 0u) << "the lines printed after the timeout were counted";
+}
+
+// The peak resident memory of process `pid` (VmHWM), in KiB.
+long peak_rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// Every tile printing "tile T tick N" for ever without a sync, to the cycle budget: 16
+// stretches of 184,000 lines each in one batch, which the model used to hold whole
+// (hundreds of MB); now at most a buffer per tile. Every line reaches the handler, in
+// (ipu, tile) order and each tile's own order, and the process running the model (this
+// one, or `ipusim serve`) stays under 100 MB.
+TEST_P(Console, APrinterWithoutSyncKeepsTheModelSmall) {
+  auto dev = open(kConfig);
+  const pid_t model = GetParam() == Transport::kInProcess ? ::getpid() : server()->pid();
+  std::vector<uint32_t> ticks(kIpus * kTiles, 0);
+  uint32_t last = 0;
+  size_t count = 0, bad = 0;
+  dev->set_console([&](const ipudrv::ConsoleLine& l) {
+    const uint32_t at = l.ipu * kTiles + l.tile;
+    const std::string want = "tile " + std::to_string(l.tile) + " tick " + std::to_string(ticks[at]);
+    if (at < last || l.text != want || l.thread != 0) ++bad;
+    last = at;
+    ++ticks[at];
+    ++count;
+  });
+  dev->load(elf("system/chatter_forever.elf"));
+  ipudrv::RunOptions options;
+  options.max_cycles = 150'000'000;
+  options.timeout = std::chrono::seconds(300);
+  expect_error<ipudrv::BudgetError>([&] { dev->run(options); });
+  EXPECT_EQ(bad, 0u) << "lines out of order or not as printed";
+  EXPECT_GT(count, 2'500'000u);
+  for (uint32_t t = 1; t < kIpus * kTiles; ++t) EXPECT_EQ(ticks[t], ticks[0]) << "every tile runs the same loop";
+  const long rss = peak_rss_kib(model);
+  EXPECT_GT(rss, 0);
+  EXPECT_LT(rss, 100 * 1024) << "peak RSS of the model's process: " << rss / 1024 << " MiB";
+}
+
+// A handler that throws: run() leaves with its exception; the model, still printing, goes
+// on to its budget without waiting for a reader (its lines are dropped), and the device
+// runs again after reset().
+TEST_P(Console, AHandlerThatThrowsLeavesRunAndNothingWaitsForIt) {
+  auto dev = open(kConfig);
+  size_t seen = 0;
+  dev->set_console([&](const ipudrv::ConsoleLine&) {
+    if (++seen == 1000) throw std::runtime_error("the handler gave up");
+  });
+  dev->load(elf("system/chatter_forever.elf"));
+  ipudrv::RunOptions options;
+  options.max_cycles = 150'000'000;
+  try {
+    dev->run(options);
+    ADD_FAILURE() << "run() returned";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the handler gave up");
+  }
+  EXPECT_EQ(seen, 1000u);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (dev->state() == IPU_STATE_RUNNING && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR)) << "the run went on to its cycle budget";
+  EXPECT_EQ(seen, 1000u) << "lines reached the handler after run() left";
+  dev->reset();
+  dev->set_console([&](const ipudrv::ConsoleLine&) { ++seen; });
+  dev->load(elf(kElf));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
+  EXPECT_EQ(seen, 1000u + kIpus * kTiles * 6);
 }
 
 TEST_P(Console, CApiCallbackSeesTheLines) {

@@ -23,3 +23,6 @@ ipu_add_firmware(spin1k SOURCES ${CMAKE_CURRENT_LIST_DIR}/spin.c
                  DEFINES SPIN_ITERS=100 SPIN_STEPS=100 OUTPUT_DIR ${_sys_dir})
 # Every tile in an endless loop (endless.c, which as endless.elf loops on tile 3 alone).
 ipu_add_firmware(endless_all SOURCES ${CMAKE_CURRENT_LIST_DIR}/endless.c DEFINES ENDLESS_ALL OUTPUT_DIR ${_sys_dir})
+# Tiles printing without end (chatter.c, which as chatter.elf prints a bounded amount).
+ipu_add_firmware(chatter_forever SOURCES ${CMAKE_CURRENT_LIST_DIR}/chatter.c DEFINES CHATTER_FOREVER
+                 OUTPUT_DIR ${_sys_dir})

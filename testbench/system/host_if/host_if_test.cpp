@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 #include <cstdio>
+#include <memory>
 #include <cstring>
 
 #include "host_if/model_session.h"
@@ -117,6 +118,28 @@ TEST(HostIf, HelloBootsByDmaAndHalts) {
   // A second RUN of a halted board is refused.
   host.set(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
   EXPECT_TRUE(TestHost::wait_for([&] { return host.reg(IPU_REG_ERR_CODE) == IPU_ERR_STATE; }, 5));
+}
+
+// The device's own console on a full device: the run still halts (the host's run is the
+// host's to end), and stderr says once what was lost and why.
+TEST(HostIf, AConsoleThatCannotBeWrittenIsSaidOnStderr) {
+  // Outlives the session, which writes to it.
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> full(std::fopen("/dev/full", "w"), &std::fclose);
+  ASSERT_NE(full, nullptr);
+  ModelOptions o;
+  o.console = full.get();
+  auto sys = ModelSession::open(tiny4(), o);
+  TestHost host(sys->link(0));
+  host.load(*firmware("hello.elf"), 0, 0, 4);
+  testing::internal::CaptureStderr();
+  const uint32_t state = host.run();
+  sys->wait_idle();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(state, IPU_STATE_HALTED) << host.err_text();
+  EXPECT_NE(err.find("ipusim: error: console: writing the device's console failed: No space left on device"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("failed", err.find("failed") + 1), std::string::npos) << "said more than once: " << err;
 }
 
 TEST(HostIf, VecaddResultsReadByDma) {

@@ -29,11 +29,13 @@ struct ConsoleLine {
 
 class CaptureConsole : public ConsoleSink {
  public:
-  void line(const TileIdentity& tile, uint32_t thread, std::string_view text) override {
+  bool line(const TileIdentity& tile, uint32_t thread, std::string_view text) override {
     last_tile = tile;
     lines.push_back({thread, std::string(text)});
+    return lines.size() < room;
   }
   std::vector<ConsoleLine> lines;
+  size_t room = SIZE_MAX;  // lines held before the sink reports itself full
   TileIdentity last_tile;
 };
 
