@@ -5,6 +5,7 @@
 // with the estimate and the limit; an elaboration that fails anyway (out of address
 // space) ends at once with what was being built, not minutes later in SystemC's clean-up.
 #include <fcntl.h>
+#include <poll.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -115,7 +116,9 @@ TEST(Memory, AHugeSystemIsRefusedByAnInProcessDeviceAtOnce) {
   EXPECT_LT(seconds_since(t0), 2.5);
   // The same with the driver's own limit.
   try {
-    ipudrv::open("config:" + huge, 0, ipudrv::OpenOptions{.max_memory = uint64_t{64} << 30});
+    ipudrv::OpenOptions options;
+    options.max_memory = uint64_t{64} << 30;
+    ipudrv::open("config:" + huge, 0, options);
     ADD_FAILURE() << "opened a system of 24 million tiles";
   } catch (const ipudrv::UsageError& e) {
     expect_refused_before_elaboration(e.what(), "64.0 GiB allowed (--max-memory)");
@@ -207,6 +210,57 @@ TEST(Memory, AnElaborationThatRunsOutOfMemoryEndsAtOnceNamingWhatWasBuilt) {
   EXPECT_EQ(serve.status, 2) << serve.err;
   EXPECT_LT(serve.seconds, 5.0);
   EXPECT_NE(serve.err.find("building ipu "), std::string::npos) << serve.err;
+}
+
+// The same for an in-process device, in a forked child (the elaboration leaves this
+// process unable to elaborate again): a UsageError naming what was being built, at once.
+TEST(Memory, AnInProcessElaborationThatRunsOutOfMemoryIsAUsageErrorNamingWhatWasBuilt) {
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  const auto t0 = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(out[0]);
+    std::string said = "opened";
+    // What the process maps already, and 96 MiB more: far less than a POD16's netlist.
+    std::ifstream status("/proc/self/status");
+    uint64_t vm_kib = 0;
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoull(line.substr(7));
+    const rlim_t as = (vm_kib << 10) + (uint64_t{96} << 20);
+    const rlimit limit{as, as};
+    ::setrlimit(RLIMIT_AS, &limit);
+    try {
+      ipudrv::OpenOptions options;
+      options.max_memory = uint64_t{1} << 40;  // past the estimate: the elaboration fails
+      ipudrv::open("config:configs/pod16.yaml", 0, options);
+    } catch (const ipudrv::UsageError& e) {
+      said = std::string("UsageError: ") + e.what();
+    } catch (const std::exception& e) {
+      said = std::string("other: ") + e.what();
+    }
+    ssize_t ignored = ::write(out[1], said.data(), said.size());
+    static_cast<void>(ignored);
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string said;
+  char buf[4096];
+  pollfd p{out[0], POLLIN, 0};
+  while (seconds_since(t0) < 30 && ::poll(&p, 1, 100) >= 0) {
+    if (!(p.revents & (POLLIN | POLLHUP))) continue;
+    const ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    said.append(buf, size_t(n));
+  }
+  ::close(out[0]);
+  const double seconds = seconds_since(t0);
+  ::kill(pid, SIGKILL);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_EQ(said.rfind("UsageError: in-process device for 'configs/pod16.yaml': building ipu ", 0), 0u) << said;
+  EXPECT_NE(said.find(" tile "), std::string::npos) << said;
 }
 
 }  // namespace
