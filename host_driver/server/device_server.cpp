@@ -48,12 +48,21 @@ struct DeviceServer::Impl {
   };
   struct Session {
     explicit Session(stream_protocol::socket s, uint64_t id, asio::io_context& io)
-        : socket(std::move(s)), id(id), hello_deadline(io) {}
+        : socket(std::move(s)), id(id), hello_deadline(io), idle_check(io) {}
     stream_protocol::socket socket;
     uint64_t id;
     bool hello = false;
     asio::steady_timer hello_deadline;  // ServerOptions::hello_timeout
+    asio::steady_timer idle_check;      // ServerOptions::idle_timeout
+    // Since when the client has neither sent anything nor had a run in progress.
+    std::chrono::steady_clock::time_point idle_since = std::chrono::steady_clock::now();
     std::vector<uint8_t> input;
+    // Frames the socket has not taken yet (a client slow to read its replies). While any
+    // wait, no more requests are read: the client cannot make the server buffer without
+    // bound, and the server's thread never blocks on a client, so a signal always ends it.
+    std::vector<uint8_t> output;
+    bool write_waiting = false;  // an async wait for room in the socket is pending
+    bool read_waiting = false;   // an async wait for input is pending
     std::deque<int> fds;
     std::map<std::pair<uint32_t, uint64_t>, Mapping> mappings;  // by (board, bus address)
     bool set_link_faults = false;  // the session changed the links' faults: restored at its end
@@ -144,15 +153,49 @@ struct DeviceServer::Impl {
     wait_read();
   }
 
+  // Looks at the session every quarter of the idle timeout (at most a second apart): a
+  // run in progress keeps it busy; a client that let the device sit idle
+  // options.idle_timeout is told so and dropped.
+  void check_idle() {
+    const uint64_t id = session->id;
+    const auto period = std::clamp<std::chrono::milliseconds>(options.idle_timeout / 4, std::chrono::milliseconds(1),
+                                                              std::chrono::milliseconds(1000));
+    session->idle_check.expires_after(period);
+    session->idle_check.async_wait([this, id](const boost::system::error_code& ec) {
+      if (ec || !session || session->id != id) return;
+      const auto now = std::chrono::steady_clock::now();
+      if (run_in_progress()) session->idle_since = now;
+      if (now - session->idle_since >= options.idle_timeout) {
+        refuse(0,
+               "no request for " + std::to_string(options.idle_timeout.count()) +
+                   " ms and no run in progress: the device is released for other clients",
+               wire::ErrorCode::kIdle);
+        return;
+      }
+      check_idle();
+    });
+  }
+
+  bool run_in_progress() const {
+    for (host_if::DeviceLink* link : boards)
+      if ((link->read32(IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) >> IPU_STATUS_STATE_SHIFT == IPU_STATE_RUNNING)
+        return true;
+    return false;
+  }
+
   void wait_read() {
+    if (session->read_waiting) return;
+    session->read_waiting = true;
     const uint64_t id = session->id;
     session->socket.async_wait(stream_protocol::socket::wait_read, [this, id](const boost::system::error_code& ec) {
       if (!session || session->id != id) return;
+      session->read_waiting = false;
       if (ec) {
         end_session(ec == asio::error::operation_aborted ? "server stopping" : "socket error: " + ec.message());
         return;
       }
-      if (read_available()) wait_read();
+      // With replies still waiting for the client, reading resumes when they are taken (flush).
+      if (read_available() && session->output.empty()) wait_read();
     });
   }
 
@@ -168,6 +211,7 @@ struct DeviceServer::Impl {
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return true;
       if (n < 0) return end_session(std::string("receive failed: ") + std::strerror(errno)), false;
       if (n == 0) return end_session("client disconnected"), false;
+      session->idle_since = std::chrono::steady_clock::now();
       if (session->fds.size() > kMaxPendingFds) return refuse(0, "more file descriptors than MAP messages"), false;
       session->input.insert(session->input.end(), chunk.begin(), chunk.begin() + n);
       if (!process_input()) return false;
@@ -194,7 +238,40 @@ struct DeviceServer::Impl {
 
   void send(uint32_t seq, wire::Body body) {
     const auto frame = wire::encode({seq, std::move(body)});
-    if (!wire::send_all(session->socket.native_handle(), frame)) log(std::string("send failed: ") + std::strerror(errno));
+    session->output.insert(session->output.end(), frame.begin(), frame.end());
+    flush();
+  }
+
+  // Writes what the socket takes now, without blocking; the rest waits for room.
+  void flush() {
+    std::vector<uint8_t>& out = session->output;
+    size_t sent = 0;
+    while (sent < out.size()) {
+      const ssize_t n = ::send(session->socket.native_handle(), out.data() + sent, out.size() - sent,
+                               MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n < 0) {
+        // The client is gone: reading (resumed below) sees it and ends the session.
+        log(std::string("send failed: ") + std::strerror(errno));
+        out.clear();
+        sent = 0;
+        break;
+      }
+      sent += size_t(n);
+    }
+    out.erase(out.begin(), out.begin() + long(sent));
+    if (out.empty()) return;
+    if (session->write_waiting) return;
+    session->write_waiting = true;
+    const uint64_t id = session->id;
+    session->socket.async_wait(stream_protocol::socket::wait_write, [this, id](const boost::system::error_code& ec) {
+      if (!session || session->id != id) return;
+      session->write_waiting = false;
+      if (ec) return;  // the read side ends the session
+      flush();
+      if (session && session->id == id && session->output.empty()) wait_read();
+    });
   }
 
   // Answers with ERROR and drops the client: after a bad frame the stream cannot be trusted.
@@ -216,7 +293,9 @@ struct DeviceServer::Impl {
         return false;
       }
       session->hello = true;
+      session->hello_deadline.cancel();
       for (uint32_t b = 0; b < boards.size(); ++b) install_interrupt_handler(b);
+      check_idle();
       log("client " + std::to_string(session->id) + " is '" + h->name + "', protocol " + std::to_string(h->major) + "." +
           std::to_string(h->minor));
       send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, uint32_t(boards.size()), options.name});

@@ -36,7 +36,10 @@ std::unique_ptr<Device> DeviceRef::open(const OpenOptions& options) const {
   return std::make_unique<Device>(std::move(impl));
 }
 
-std::vector<DeviceRef> enumerate(const std::string& locator) {
+namespace {
+
+// enumerate(), elaborating a config with `max_memory` (OpenOptions::max_memory).
+std::vector<DeviceRef> enumerate_with(const std::string& locator, std::optional<uint64_t> max_memory) {
   if (locator.empty()) throw UsageError("enumerate: empty locator (use config:PATH or unix:PATH)");
   std::vector<DeviceRef> refs;
   auto source = std::make_shared<DeviceRef::Source>();
@@ -49,7 +52,7 @@ std::vector<DeviceRef> enumerate(const std::string& locator) {
     const std::string path = locator.rfind("config:", 0) == 0 ? locator.substr(7) : locator;
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
     where = "config:" + path;
-    std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path);
+    std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path, max_memory);
     source->serve_gdb = [system](uint16_t port) { return system->serve_gdb(port); };
     source->set_core_dir = [system](const std::string& dir) { system->set_core_dir(dir); };
     source->make_transports = [system, path] {
@@ -66,8 +69,12 @@ std::vector<DeviceRef> enumerate(const std::string& locator) {
   return refs;
 }
 
+}  // namespace
+
+std::vector<DeviceRef> enumerate(const std::string& locator) { return enumerate_with(locator, std::nullopt); }
+
 std::unique_ptr<Device> open(const std::string& locator, uint32_t device, const OpenOptions& options) {
-  auto refs = enumerate(locator);
+  auto refs = enumerate_with(locator, options.max_memory);
   if (device >= refs.size())
     throw UsageError("open " + locator + ": device " + std::to_string(device) + ", it has " + std::to_string(refs.size()) +
                      " device(s) (a locator names one system: every board is one device)");

@@ -62,7 +62,7 @@ ipusim::host_if::ModelOptions options_from_environment() {
   return options;
 }
 
-std::shared_ptr<SystemBackend> model_system(const std::string& config_path) {
+std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std::optional<uint64_t> max_memory) {
   ipusim::config::SystemConfig config;
   try {
     config = ipusim::config::load_system(config_path);
@@ -70,7 +70,9 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path) {
     throw UsageError(e.what());
   }
   try {
-    return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options_from_environment()));
+    ipusim::host_if::ModelOptions options = options_from_environment();
+    options.max_memory = max_memory;
+    return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options));
   } catch (const std::invalid_argument& e) {
     throw UsageError("in-process device for '" + config_path + "': " + e.what());
   } catch (const std::runtime_error& e) {
@@ -80,13 +82,13 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path) {
 
 }  // namespace
 
-std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path) {
+std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path, std::optional<uint64_t> max_memory) {
   SystemFactory factory;
   {
     std::lock_guard lock(g_factory_mutex);
     factory = g_test_factory;
   }
-  return factory ? factory(config_path) : model_system(config_path);
+  return factory ? factory(config_path) : model_system(config_path, max_memory);
 }
 
 void set_system_factory_for_tests(SystemFactory factory) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "host_if/device_link.h"
@@ -27,9 +28,12 @@ class SystemBackend {
 };
 
 // Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError
-// with the config loader's FILE:LINE: KEY message for a bad config, TransportError when
-// this build has no device model.
-std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path);
+// with the config loader's FILE:LINE: KEY message for a bad config, for a system whose
+// memory estimate exceeds `max_memory` (unset: the machine's limits) and for an
+// elaboration that failed (naming what was being built), TransportError when this build
+// has no device model.
+std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,
+                                                   std::optional<uint64_t> max_memory = std::nullopt);
 
 // Tests only: route open_system_backend to `factory` (empty: back to the model).
 using SystemFactory = std::function<std::shared_ptr<SystemBackend>(const std::string&)>;

@@ -221,7 +221,7 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       const uint32_t code = r.u32("code");
       m.text = r.text("text");
       r.expect_end();
-      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kNoBoard)))
+      if (r.ok() && (code < uint32_t(ErrorCode::kMalformed) || code > uint32_t(ErrorCode::kIdle)))
         r.fail("unknown code " + std::to_string(code));
       m.code = ErrorCode(code);
       return m;

@@ -81,6 +81,7 @@ enum class ErrorCode : uint32_t {
   kDevice = 6,          // the device refused the request
   kBusy = 7,            // another client is being served
   kNoBoard = 8,         // a board index past the served system's boards (the session goes on)
+  kIdle = 9,            // the client held the device idle too long (ServerOptions::idle_timeout)
 };
 
 struct Hello { uint16_t major = kVersionMajor, minor = kVersionMinor; std::string name; };

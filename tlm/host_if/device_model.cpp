@@ -8,6 +8,8 @@
 #include <future>
 #include <string>
 
+#include "platform/netlist.h"
+
 namespace ipusim::host_if {
 
 DeviceModel::DeviceModel(const config::SystemConfig& config, const ModelOptions& options) : config_(config) {
@@ -85,19 +87,30 @@ void DeviceModel::elaborate(const ModelOptions& options) {
   po.host_threads = options.host_threads;
   po.console_out = options.console;
   po.console = options.console_mode;
-  platform_ = std::make_unique<platform::Platform>(config_, po);
-  platform_->set_attention(&attention_);
-  // The device's own console (the model's IPUSIM_CONSOLE, `ipusim serve`'s stdout) that
-  // cannot be written: said once on stderr; the run goes on, its lines are dropped (a
-  // host's run is the host's to end).
-  platform_->set_console_write_error_hook([](const std::string& error) {
-    std::fprintf(stderr, "ipusim: error: console: writing the device's console failed: %s (later lines dropped)\n",
-                 error.c_str());
-  });
-  domain_ = std::make_unique<RunDomain>(*platform_, [this] { wake(); });
-  for (uint32_t b = 0; b < config_.boards; ++b) {
-    const std::string name = "host_if" + std::to_string(b);
-    boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, *domain_));
+  platform_ = std::make_unique<platform::Platform>(config_, po);  // abandons its own netlist if it fails
+  try {
+    platform_->set_attention(&attention_);
+    // The device's own console (the model's IPUSIM_CONSOLE, `ipusim serve`'s stdout) that
+    // cannot be written: said once on stderr; the run goes on, its lines are dropped (a
+    // host's run is the host's to end).
+    platform_->set_console_write_error_hook([](const std::string& error) {
+      std::fprintf(stderr, "ipusim: error: console: writing the device's console failed: %s (later lines dropped)\n",
+                   error.c_str());
+    });
+    domain_ = std::make_unique<RunDomain>(*platform_, [this] { wake(); });
+    for (uint32_t b = 0; b < config_.boards; ++b) {
+      const std::string name = "host_if" + std::to_string(b);
+      boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, *domain_));
+    }
+  } catch (const std::exception& e) {
+    const size_t failed_board = boards_.size();
+    // Not destroyed: tearing down a big netlist takes minutes (platform::ElaborationError).
+    for (auto& board : boards_) static_cast<void>(board.release());
+    static_cast<void>(domain_.release());
+    static_cast<void>(platform_.release());
+    if (dynamic_cast<const platform::ElaborationError*>(&e)) throw;
+    throw platform::ElaborationError("building board " + std::to_string(failed_board) + "'s host interface: " +
+                                     e.what());
   }
   platform_->simulate();  // ends elaboration, starts the processes; nothing runs yet
 }

@@ -36,7 +36,12 @@ HostInterface::HostInterface(sc_core::sc_module_name name, const config::SystemC
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
       // A host writes programs into SRAM before any core exists (an on-demand mapping:
       // untouched SRAM costs nothing).
-      ipu.tile(t).give_sram();
+      try {
+        ipu.tile(t).give_sram();
+      } catch (const std::exception& e) {
+        throw platform::ElaborationError("mapping the SRAM of ipu " + std::to_string(first_ipu_ + i) + " tile " +
+                                         std::to_string(t) + ": " + e.what());
+      }
       tile_socket.bind(ipu.tile(t).mem_socket);
     }
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "host_if/device_model.h"
+#include "platform/memory_estimate.h"
 
 namespace ipusim::host_if {
 
@@ -47,6 +48,11 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
     model->set_console(options.console);
   } else {
     if (options.host_threads == 0) throw std::invalid_argument("ModelSession: host_threads must be at least 1");
+    // Before anything is built: a system that cannot fit fails now, not out of memory
+    // half-way through its netlist. A host maps every tile's SRAM.
+    platform::check_fits_memory(config,
+                                platform::estimate_memory(config, platform::kShortProgram, std::nullopt, options.host_threads),
+                                platform::memory_limits(options.max_memory));
     g_model.set(std::make_unique<DeviceModel>(config, options));  // throws what elaboration throws
   }
   g_model.get()->open = true;

@@ -29,6 +29,9 @@ struct ModelOptions {
   unsigned host_threads = 1;                          // threads computing tiles (>= 1)
   std::FILE* console = stdout;                        // firmware console lines; nullptr: none
   platform::ConsoleMode console_mode = platform::ConsoleMode::Tagged;
+  // The memory the system may take (platform/memory_estimate.h): a system whose estimate
+  // exceeds it is refused before it is elaborated. Unset: the machine's limits.
+  std::optional<uint64_t> max_memory;
 };
 
 class HostInterface;
@@ -36,9 +39,11 @@ class DeviceModel;  // device_model.h
 
 class ModelSession {
  public:
-  // Throws std::runtime_error (another session open, another config elaborated) and
-  // whatever elaboration throws (std::invalid_argument for a config the models cannot
-  // build).
+  // Throws std::runtime_error (another session open, another config elaborated),
+  // platform::SystemTooLarge (the memory estimate exceeds the limit: nothing elaborated)
+  // and whatever elaboration throws (std::invalid_argument for a config the models cannot
+  // build, platform::ElaborationError naming what was being built when it failed, e.g.
+  // out of memory; the process cannot elaborate again).
   static std::unique_ptr<ModelSession> open(const config::SystemConfig& config, const ModelOptions& options = {});
   ~ModelSession();
   ModelSession(const ModelSession&) = delete;

@@ -14,7 +14,7 @@ namespace ipusim::iss {
 Sram::Sram(uint32_t bytes) : size_(bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
-    throw std::runtime_error("tile SRAM: mmap of " + std::to_string(bytes) + " bytes failed: " + std::strerror(errno));
+    throw SramError("tile SRAM: mmap of " + std::to_string(bytes) + " bytes failed: " + std::strerror(errno));
   data_ = static_cast<uint8_t*>(p);
 }
 

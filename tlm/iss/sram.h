@@ -8,8 +8,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 namespace ipusim::iss {
+
+// The host could not map a tile's SRAM (out of address space or memory).
+class SramError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class Sram {
  public:

@@ -10,24 +10,33 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
       link_out("link_out", chip.ipu_links.count),
       link_in("link_in", chip.ipu_links.count),
       index_(index) {
-  for (LinkIn& in : link_in) in.register_b_transport(this, &Ipu::link_b_transport);
-  sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index),
-                                                 group);
-  exchange_ = std::make_unique<exchange::ExchangeFabric>(
-      "exchange", exchange::ExchangeFabricConfig::from(chip, index, ipus));
-  tiles_.reserve(chip.tiles);
-  for (uint32_t t = 0; t < chip.tiles; ++t) {
-    iss::TileIdentity id;
-    id.tile = t;
-    id.ipu = index;
-    id.ipus = ipus;
-    const std::string tile_name = "tile" + std::to_string(t);
-    tiles_.push_back(
-        std::make_unique<tile::Tile>(tile_name.c_str(), tile::TileModuleConfig::from(chip, id)));
-    tile::Tile& tile = *tiles_.back();
-    tile.sync_socket.bind(sync_->tile_socket);
-    tile.exchange_socket.bind(exchange_->tile_socket);
-    exchange_->memory_socket.bind(tile.mem_socket);
+  // What is being built, for the error of an elaboration that fails (out of memory).
+  std::string building = "ipu " + std::to_string(index) + " sync controller";
+  try {
+    for (LinkIn& in : link_in) in.register_b_transport(this, &Ipu::link_b_transport);
+    sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index), group);
+    building = "ipu " + std::to_string(index) + " exchange fabric";
+    exchange_ = std::make_unique<exchange::ExchangeFabric>(
+        "exchange", exchange::ExchangeFabricConfig::from(chip, index, ipus));
+    tiles_.reserve(chip.tiles);
+    for (uint32_t t = 0; t < chip.tiles; ++t) {
+      building = "ipu " + std::to_string(index) + " tile " + std::to_string(t);
+      iss::TileIdentity id;
+      id.tile = t;
+      id.ipu = index;
+      id.ipus = ipus;
+      const std::string tile_name = "tile" + std::to_string(t);
+      tiles_.push_back(std::make_unique<tile::Tile>(tile_name.c_str(), tile::TileModuleConfig::from(chip, id)));
+      tile::Tile& tile = *tiles_.back();
+      tile.sync_socket.bind(sync_->tile_socket);
+      tile.exchange_socket.bind(exchange_->tile_socket);
+      exchange_->memory_socket.bind(tile.mem_socket);
+    }
+  } catch (const std::exception& e) {
+    // Not thrown on: a module destroyed half-built hands its children to the kernel's
+    // top level, which allocates (and out of memory ends in std::terminate), and tearing
+    // down what was built would take minutes for a big system. The platform abandons it.
+    failure_ = "building " + building + ": " + e.what();
   }
 }
 

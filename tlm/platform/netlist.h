@@ -25,6 +25,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -39,6 +41,14 @@
 #include "tile/tile.h"
 
 namespace ipusim::platform {
+
+// Elaboration failed (e.g. std::bad_alloc out of memory): the message names what was
+// being built ("building ipu 3 tile 117: std::bad_alloc"). What was built is abandoned,
+// not destroyed (Ipu::failure): the process cannot elaborate again, and should end.
+class ElaborationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class Ipu : public sc_core::sc_module {
  public:
@@ -64,6 +74,10 @@ class Ipu : public sc_core::sc_module {
   void set_epoch(const sc_core::sc_time* epoch);
   // The number of tiles with a program.
   uint32_t loaded_tiles() const;
+  // Why the IPU could not be built ("building ipu 3 tile 117: std::bad_alloc"); empty
+  // when it was. The constructor does not throw it (see netlist.cpp): the owner must
+  // check, and abandon a failed IPU without destroying it.
+  const std::string& failure() const { return failure_; }
   // Before the simulation, once every program is loaded: the loaded tiles become the
   // participants of the IPU's syncs (and exchanges).
   void prepare_run();
@@ -72,6 +86,7 @@ class Ipu : public sc_core::sc_module {
   void link_b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
   uint32_t index_;
+  std::string failure_;
   std::vector<std::unique_ptr<tile::Tile>> tiles_;
   std::unique_ptr<sync::SyncController> sync_;
   std::unique_ptr<exchange::ExchangeFabric> exchange_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <limits>
+#include <new>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -118,28 +119,40 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   initial_link_faults_ = options_.link_faults ? *options_.link_faults : fault_plan(config);
   set_link_faults(initial_link_faults_);
   dom.timeline = std::move(timeline);
-  ipus_.reserve(ipus);
-  for (uint32_t i = 0; i < ipus; ++i) {
-    const std::string name = "ipu" + std::to_string(i);
-    ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
-    ipus_.back()->sync_controller().set_observer(this);
-    ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
-    ipus_.back()->set_epoch(&dom.epoch);
-  }
-  for (uint32_t b = 0; b < config.boards; ++b) {
-    streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
-    // Nobody serves the host streams until a host attaches to the board (the host
-    // interface says so: Gateway::set_host_connected); until then a copy that would wait
-    // on a stream fails the exchange, as in `ipusim run`.
-    gc.host_connected = false;
-    const std::string name = "gateway" + std::to_string(b);
-    gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
-    // A copy that starts to wait on the host pauses the run where it is (a host's run;
-    // without a host such a copy is an error instead): the host hears of it at once,
-    // not when the rest of the system has run out of work.
-    gateways_.back()->set_wait_listener([this] { domain_.control->request_pause(); });
-    for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
-      ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
+  std::string building = "ipu 0";  // for the error of an elaboration that fails (out of memory)
+  try {
+    ipus_.reserve(ipus);
+    for (uint32_t i = 0; i < ipus; ++i) {
+      building = "ipu " + std::to_string(i);
+      const std::string name = "ipu" + std::to_string(i);
+      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
+      if (!ipus_.back()->failure().empty()) throw ElaborationError(ipus_.back()->failure());
+      ipus_.back()->sync_controller().set_observer(this);
+      ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
+      ipus_.back()->set_epoch(&dom.epoch);
+    }
+    for (uint32_t b = 0; b < config.boards; ++b) {
+      streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
+      // Nobody serves the host streams until a host attaches to the board (the host
+      // interface says so: Gateway::set_host_connected); until then a copy that would wait
+      // on a stream fails the exchange, as in `ipusim run`.
+      gc.host_connected = false;
+      building = "board " + std::to_string(b) + " gateway";
+      const std::string name = "gateway" + std::to_string(b);
+      gateways_.push_back(std::make_unique<streaming::Gateway>(name.c_str(), gc));
+      // A copy that starts to wait on the host pauses the run where it is (a host's run;
+      // without a host such a copy is an error instead): the host hears of it at once,
+      // not when the rest of the system has run out of work.
+      gateways_.back()->set_wait_listener([this] { domain_.control->request_pause(); });
+      for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
+        ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
+    }
+  } catch (const ElaborationError&) {
+    abandon_netlist();
+    throw;
+  } catch (const std::exception& e) {
+    abandon_netlist();
+    throw ElaborationError("building " + building + ": " + e.what());
   }
   // Every tile runs with the budget's bounds: without limits they cost a test per
   // quantum, and the interrupt flag lets a host stop a tile in an endless loop.
@@ -155,6 +168,14 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
 }
 
 Platform::~Platform() = default;
+
+void Platform::abandon_netlist() {
+  // Destroying a big partial netlist takes minutes (SystemC unregisters ports one by one),
+  // and a half-built IPU may not be destroyed at all (Ipu::failure): the process ends.
+  for (auto& ipu : ipus_) static_cast<void>(ipu.release());
+  for (auto& g : gateways_) static_cast<void>(g.release());
+  static_cast<void>(engine_.release());
+}
 
 void Platform::check_fits(const iss::Program& program, const config::ChipConfig& chip) {
   const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
@@ -181,7 +202,13 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
         ++domain_.loaded;
       }
       set_tile_trace(tile, i, t);
-      tile.load(program, *engine_, *this);
+      try {
+        tile.load(program, *engine_, *this);
+      } catch (const std::bad_alloc& e) {
+        throw ElaborationError(fmt::format("loading ipu {} tile {}: {}", i, t, e.what()));
+      } catch (const iss::SramError& e) {
+        throw ElaborationError(fmt::format("loading ipu {} tile {}: {}", i, t, e.what()));
+      }
     }
   }
 }

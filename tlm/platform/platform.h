@@ -308,6 +308,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   static void check_fits(const iss::Program& program, const config::ChipConfig& chip);
 
  private:
+  // An elaboration that failed lets go of what it built without destroying it
+  // (ElaborationError, netlist.h).
+  void abandon_netlist();
   // tile::TileListener
   void console_line(const tile::Tile& tile, uint64_t batch, uint32_t thread,
                     std::string_view text) override;

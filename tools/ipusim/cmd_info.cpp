@@ -21,6 +21,7 @@
 #include "config/config_loader.h"
 #include "config/config_writer.h"
 #include "links/topology.h"
+#include "platform/memory_estimate.h"
 
 namespace ipusim::cli {
 namespace {
@@ -66,6 +67,19 @@ Wiring wiring_of(const SystemConfig& s) {
 }
 
 // "76 (64 inside boards, 12 between boards); 8 of 160 ports unbound"
+// What `run`, `serve` and devices check before elaborating (docs/platform.md "Memory
+// estimate"), and against what.
+std::string memory_text(const SystemConfig& s) {
+  const platform::MemoryEstimate e = platform::estimate_memory(s);
+  std::string text = fmt::format("{} resident with a short program on every tile (up to {} if every tile fills "
+                                 "its SRAM), {} address space",
+                                 platform::memory_text(e.resident_bytes), platform::memory_text(e.upper_bytes),
+                                 platform::memory_text(e.address_bytes));
+  for (const platform::MemoryLimit& limit : platform::memory_limits(std::nullopt))
+    text += fmt::format("; the limit here: {} ({})", platform::memory_text(limit.bytes), limit.source);
+  return text;
+}
+
 std::string links_text(const SystemConfig& s) {
   if (s.links.empty()) return "none";
   const uint32_t n = s.board.ipus;
@@ -190,6 +204,7 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
                                              b.streaming_memory_latency_ns)},
       {"host link", fmt::format("{} each way per board, {:g} ns", si(b.host_link_bytes_per_second, "B/s"),
                                 b.host_link_latency_ns)},
+      {"memory estimate", memory_text(s)},
   };
   return rows;
 }
@@ -376,6 +391,9 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
       {"exchange_out_bytes_per_second_per_ipu", c.exchange_out_bytes_per_second()},
       {"ipu_links_bytes_per_second_per_ipu", c.ipu_links_bytes_per_second_total()},
       {"streaming_memory_bytes_total", b.streaming_memory_bytes * s.boards},
+      {"memory_estimate_bytes", platform::estimate_memory(s).resident_bytes},
+      {"memory_estimate_upper_bytes", platform::estimate_memory(s).upper_bytes},
+      {"address_space_estimate_bytes", platform::estimate_memory(s).address_bytes},
   };
   return {
       {"name", s.name}, {"kind", s.kind},   {"source", s.source},   {"topology", s.topology},

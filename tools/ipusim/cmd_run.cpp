@@ -5,7 +5,10 @@
 // ("ipusim: fault: ...") or a failed exchange (one "ipusim: exchange error: ..." line per
 // problem, streaming-memory and host-stream copies included: with no host, a stream read
 // from an empty FIFO is "host stream N: no host connected (use the driver)"); 2 for bad input ("ipusim: error: ...", from main());
-// 137 when gdb (--gdb) killed the run.
+// 137 when gdb (--gdb) killed the run. A system whose memory estimate exceeds the limit
+// (--max-memory, or the machine's) is bad input, refused before elaboration; an
+// elaboration that fails (out of memory) reports what was being built and exits 2 at
+// once with _Exit, skipping SystemC's clean-up of the abandoned netlist.
 // 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
 // (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
 // then the tiles still running); 5 when the console (stdout) could not be written (a full
@@ -16,6 +19,7 @@
 #include <csignal>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -27,11 +31,13 @@
 
 #include "commands.h"
 #include "gdb_session.h"
+#include "memory_option.h"
 #include "iss/disasm.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
 #include "platform/core_dump.h"
+#include "platform/memory_estimate.h"
 #include "platform/platform.h"
 #include "progress_line.h"
 #include "run_report.h"
@@ -57,6 +63,7 @@ struct RunOptions {
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;  // --core: core files when the run ends on a problem
+  std::string max_memory;  // --max-memory; empty: the machine's limits
   StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;
@@ -97,6 +104,7 @@ platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConf
 
 int run(const RunOptions& o) {
   const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
+  const std::optional<uint64_t> max_memory = max_memory_bytes(o.max_memory);
   if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
@@ -138,17 +146,34 @@ int run(const RunOptions& o) {
     if (::isatty(::fileno(stdout)) == 1) options.progress_hide = [&progress] { progress.clear(); };
   }
 
+  // A system that cannot fit is refused now, not out of memory half-way through its netlist.
+  const uint64_t loaded_tiles = uint64_t(selection.tiles(chip.tiles).size()) * system.total_ipus();
+  platform::check_fits_memory(
+      system, platform::estimate_memory(system, platform::footprint_of(*program), loaded_tiles, options.host_threads),
+      platform::memory_limits(max_memory));
+
   const auto elaboration_start = std::chrono::steady_clock::now();
   // Never destroyed: the process ends after the report, and tearing down a SystemC
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
-  platform::Platform& platform = *new platform::Platform(system, options);
-  platform.budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
+  platform::Platform* elaborated = nullptr;
+  try {
+    elaborated = new platform::Platform(system, options);
+    elaborated->budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
+    elaborated->load(program, selection);
+  } catch (const platform::ElaborationError& e) {
+    // Nothing ran, so nothing is lost by ending here: exit() would run SystemC's clean-up
+    // of the abandoned netlist, which takes minutes for a big system.
+    std::fflush(stdout);
+    std::fprintf(stderr, "ipusim: error: config '%s': %s\n", o.config.c_str(), e.what());
+    std::fflush(stderr);
+    std::_Exit(2);
+  }
+  platform::Platform& platform = *elaborated;
   // Console lines that cannot be written end the run (simulating on would only lose
   // more); a closed pipe is such an error too, not a SIGPIPE that would lose the report.
   std::signal(SIGPIPE, SIG_IGN);
   platform.set_console_write_error_hook([&platform](const std::string&) { platform.budget().interrupt(); });
-  platform.load(program, selection);
   if (o.gdb_port) serve_gdb(platform, *o.gdb_port);
   const double elaboration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
@@ -260,6 +285,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->delimiter(';');
   add_debug_options(cmd, o->gdb_port, o->core_dir, "the run",
                     "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or Ctrl-C");
+  add_max_memory_option(cmd, o->max_memory);
   cmd->add_option("--max-cycles", o->stop.max_cycles,
                   "cycle budget: no tile issues at or after tile cycle N and the run ends there "
                   "(exit 4, naming the tiles still running); exact on every --threads")

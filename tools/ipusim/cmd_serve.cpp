@@ -1,11 +1,18 @@
 // `ipusim serve --config FILE --socket PATH`: elaborates a system (a chip, a board or a
 // pod of boards) in this process and serves the host interfaces of all its boards on one
 // Unix socket (mode 0600) to one client at a time, until SIGINT or SIGTERM, which remove
-// the socket. The boards run as one device (docs/host_if.md), so one socket carries them
+// the socket (promptly, whatever the session is doing: a run in progress, a host stream
+// waiting, a client half-way through a message, gdb attached). A client that sends no
+// HELLO within 10 s, or that holds the device idle for --idle-timeout, is dropped. A
+// system whose memory estimate exceeds --max-memory (or the machine's memory) is refused
+// before it is elaborated. The boards run as one device (docs/host_if.md), so one socket carries them
 // all and the driver's socket transport ("unix:PATH") opens the same device as
 // "config:FILE". docs/host_driver.md, "ipusim serve".
-// Exit status: 0 after a signal, 2 for bad input (config, socket path).
+// Exit status: 0 after a signal, 2 for bad input (config, socket path, a system too large)
+// and a failed elaboration (ended with _Exit: nothing was served).
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -13,6 +20,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "memory_option.h"
 #include "gdb_session.h"
 #include "config/config_loader.h"
 #include "system_backend.h"
@@ -28,6 +36,8 @@ struct ServeOptions {
   std::string socket;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;
+  std::string max_memory;  // empty: the machine's limits
+  double idle_timeout = 600;  // seconds; ServerOptions::idle_timeout
   bool quiet = false;
 };
 
@@ -44,13 +54,16 @@ int run_serve(const ServeOptions& o) {
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
   std::string initial_link_faults;
   try {
-    system = ipudrv::detail::open_system_backend(o.config);
+    system = ipudrv::detail::open_system_backend(o.config, max_memory_bytes(o.max_memory));
     initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
     if (o.gdb_port) system->serve_gdb(*o.gdb_port);  // prints the port it listens on
     if (!o.core_dir.empty()) system->set_core_dir(o.core_dir);
   } catch (const std::exception& e) {
+    // Nothing was served. An elaboration that failed (out of memory) left a netlist that
+    // exit() would spend minutes tearing down in SystemC: end at once.
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
-    return 2;
+    std::fflush(stderr);
+    std::_Exit(2);
   }
   std::vector<host_if::DeviceLink*> boards;
   for (size_t b = 0; b < system->board_count(); ++b) boards.push_back(&system->board_link(b));
@@ -58,6 +71,7 @@ int run_serve(const ServeOptions& o) {
   options.name = "ipusim serve " + o.config;
   options.initial_link_faults = initial_link_faults;
   options.handle_signals = true;
+  options.idle_timeout = std::chrono::milliseconds(int64_t(o.idle_timeout * 1000));
   options.log = o.quiet ? nullptr : &std::cerr;
   try {
     serve::DeviceServer server(boards, o.socket, options);
@@ -75,12 +89,25 @@ int run_serve(const ServeOptions& o) {
 
 void add_serve_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ServeOptions>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv)");
+  CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv) until SIGINT / SIGTERM");
   cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
   cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
   add_debug_options(cmd, options->gdb_port, options->core_dir, "every run",
                     "when a run ends on a fault, an exchange error, a deadlock or a budget");
+  add_max_memory_option(cmd, options->max_memory);
+  cmd->add_option("--idle-timeout", options->idle_timeout,
+                  "seconds a client past HELLO may hold the device sending nothing while no run is in progress "
+                  "(STATE RUNNING, also while gdb holds it stopped); then it is told why (ERROR IDLE) and dropped, and "
+                  "every board is reset for the next client (default 600; a client that sends no HELLO is dropped "
+                  "after 10 s)")
+      ->check(CLI::Range(0.001, 1e6));
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
+  cmd->footer(
+      "One client at a time. A client that sends no HELLO within 10 s, or holds the device idle for --idle-timeout, "
+      "is told why and dropped, and every board is reset for the next client. SIGINT or SIGTERM end the server "
+      "promptly whatever its session is doing (a run in progress, a host stream waiting, a client half-way through "
+      "a message or not reading its replies, gdb attached) and remove the socket (exit 0). docs/host_driver.md, "
+      "\"ipusim serve\".");
   cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 

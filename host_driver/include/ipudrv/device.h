@@ -76,6 +76,13 @@ struct OpenOptions {
   // deadlock, a budget) writes one ELF core per IPU, DIR/ipu<N>.core, for gdb-multiarch
   // (docs/debugging.md "Core files"). A served device takes `ipusim serve --core DIR`.
   std::string core_dir;
+  // In-process devices: the host memory the system may take, in bytes. A system whose
+  // estimated memory (`ipusim info` prints it; docs/platform.md "Memory estimate") exceeds
+  // it is refused with a UsageError giving the estimate and the limit, before anything is
+  // elaborated. Unset: the machine's limits (MemAvailable, the cgroup's memory.max,
+  // RLIMIT_AS). Only open(locator, device, options) elaborates with it; enumerate() and
+  // DeviceRef::open use the machine's. A served device takes `ipusim serve --max-memory`.
+  std::optional<uint64_t> max_memory;
 };
 
 enum class RunState { kPaused, kHalted };

@@ -1,9 +1,14 @@
 // Stopping a device that would never stop by itself, through the public API on both
 // transports (docs/host_driver.md "Run budgets, abort and close"): abort() of a tile in an
 // endless loop and of a run paused in STREAM_WAIT, RunOptions' timeout and cycle budget,
-// closing a device whose tiles spin, and `ipusim serve` ending on SIGTERM mid-run. After
+// closing a device whose tiles spin, and `ipusim serve` ending on SIGTERM mid-run, with a
+// host stream waiting and with gdb attached. After
 // each stop the device runs another program correctly.
+#include <arpa/inet.h>
 #include <ipu/hostif_regs.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -190,6 +195,64 @@ TEST_P(Abort, ServeEndsOnSigtermWhileTilesSpin) {
   EXPECT_NE(::access(socket.c_str(), F_OK), 0) << "the socket file is still there";
   // The client sees the server gone, and closing it does not hang.
   EXPECT_THROW(dev->stats(), ipudrv::TransportError);
+  dev.reset();
+}
+
+// `ipusim serve` ends on SIGTERM while its run waits on a host stream nobody fills.
+TEST(ServeSigterm, EndsTheServerWithAHostStreamWaiting) {
+  ServeChild child("configs/test/tiny4x2_smem.yaml", scratch_socket("stream"));
+  auto dev = ipudrv::open("unix:" + child.socket());
+  dev->load(elf("device_api/stream_xform.elf"));  // reads host stream 0: nobody fills it
+  dev->write_register(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  ASSERT_EQ(wait_state(*dev, IPU_STATE_STREAM_WAIT), uint32_t(IPU_STATE_STREAM_WAIT));
+  const auto t0 = Clock::now();
+  const int status = child.stop();
+  EXPECT_LT(seconds_since(t0), 10.0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status << ": " << child.stderr_text();
+  EXPECT_NE(::access(child.socket().c_str(), F_OK), 0) << "the socket file is still there";
+  dev.reset();
+}
+
+// A port nobody listens on now (the kernel's choice for a socket bound to port 0).
+uint16_t free_port() {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(s);
+  return ntohs(a.sin_port);
+}
+
+// `ipusim serve --gdb` ends on SIGTERM with a run held for gdb and a debugger connected
+// to it that has asked why the run stopped and then says nothing.
+TEST(ServeSigterm, EndsTheServerWithGdbAttached) {
+  const uint16_t port = free_port();
+  ServeChild child("configs/test/tiny4.yaml", scratch_socket("gdb"), "--gdb " + std::to_string(port));
+  auto dev = ipudrv::open("unix:" + child.socket());
+  dev->load(endless());
+  dev->write_register(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  const int gdb = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(port);
+  ASSERT_EQ(::connect(gdb, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  const std::string why = "$?#3f";
+  ASSERT_EQ(::send(gdb, why.data(), why.size(), MSG_NOSIGNAL), ssize_t(why.size()));
+  char reply[256];
+  pollfd p{gdb, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 10000), 1) << "gdb got no answer";
+  ASSERT_GT(::recv(gdb, reply, sizeof reply, 0), 0);
+  EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING)) << "the run is held for gdb";
+  const auto t0 = Clock::now();
+  const int status = child.stop();
+  EXPECT_LT(seconds_since(t0), 10.0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status << ": " << child.stderr_text();
+  EXPECT_NE(::access(child.socket().c_str(), F_OK), 0) << "the socket file is still there";
+  ::close(gdb);
   dev.reset();
 }
 

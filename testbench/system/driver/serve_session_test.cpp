@@ -35,6 +35,8 @@ wire::ErrorCode error_code(const std::optional<wire::Message>& m) {
   return std::get<wire::Error>(m->body).code;
 }
 
+std::string error_text(const std::optional<wire::Message>& m);
+
 class Serve : public ::testing::Test {
  protected:
   fakedev::FakeDevice device;
@@ -146,6 +148,61 @@ TEST_F(Serve, AClientThatNeverSaysHelloIsDroppedAndTheNextIsServed) {
   RawClient next(path);
   next.hello();
   EXPECT_EQ(next.read32(IPU_REG_ID), IPU_ID_MAGIC);
+}
+
+// A client past HELLO that sends nothing with no run in progress is told why and dropped
+// after ServerOptions::idle_timeout, and the device it left READY is reset for the next.
+TEST_F(Serve, AClientThatHoldsTheDeviceIdleIsDroppedAndTheDeviceReset) {
+  ipusim::serve::ServerOptions o;
+  o.idle_timeout = std::chrono::milliseconds(300);
+  ServerThread s(device, path, o);
+  RawClient idle(path);
+  idle.hello();
+  idle.write32(IPU_REG_BOOT_TILE_COUNT, 1);
+  idle.write32(IPU_REG_BOOT_ENTRY, 0x40000);
+  idle.write32(IPU_REG_BOOT_CODE_BASE, 0x40000);
+  idle.write32(IPU_REG_BOOT_CODE_SIZE, 4);
+  idle.write32(IPU_REG_BOOT_CMD, 1);
+  device.settle();
+  ASSERT_EQ(idle.read32(IPU_REG_STATUS) & 0xF, IPU_STATE_READY);
+  const auto start = std::chrono::steady_clock::now();
+  const auto m = idle.reply();
+  EXPECT_EQ(error_code(m), wire::ErrorCode::kIdle);
+  EXPECT_NE(error_text(m).find("no request for 300 ms and no run in progress"), std::string::npos) << error_text(m);
+  EXPECT_FALSE(idle.next()) << "the server closes the idle client";
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(250));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(device.read32(IPU_REG_STATUS) & 0xF, IPU_STATE_IDLE);
+  EXPECT_EQ(device.read32(IPU_REG_BOOTED_TILES), 0u);
+  RawClient next(path);
+  next.hello();
+  EXPECT_EQ(next.read32(IPU_REG_ID), IPU_ID_MAGIC);
+}
+
+// A client that waits on a long run sends nothing, and is not idle: the run keeps it.
+TEST_F(Serve, AClientWaitingOnALongRunIsNotIdle) {
+  ipusim::serve::ServerOptions o;
+  o.idle_timeout = std::chrono::milliseconds(200);
+  ServerThread s(device, path, o);
+  RawClient waiting(path);
+  waiting.hello();
+  device.script({fakedev::Step{fakedev::Step::Kind::kHang}});
+  waiting.write32(IPU_REG_BOOT_TILE_COUNT, 1);
+  waiting.write32(IPU_REG_BOOT_ENTRY, 0x40000);
+  waiting.write32(IPU_REG_BOOT_CODE_BASE, 0x40000);
+  waiting.write32(IPU_REG_BOOT_CODE_SIZE, 4);
+  waiting.write32(IPU_REG_BOOT_CMD, 1);
+  waiting.write32(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+  device.settle();
+  ASSERT_EQ(waiting.read32(IPU_REG_STATUS) & 0xF, IPU_STATE_RUNNING);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // five idle timeouts
+  EXPECT_EQ(waiting.read32(IPU_REG_STATUS) & 0xF, IPU_STATE_RUNNING) << "dropped while its run went on";
+  // The run ends (ABORT): from then on the client is idle, and dropped.
+  waiting.write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+  device.settle();
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(error_code(waiting.reply()), wire::ErrorCode::kIdle);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
 }
 
 TEST_F(Serve, OneClientAtATime) {
@@ -427,6 +484,92 @@ TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
+}
+
+// fake_serve on `path` as a child; returns its pid once it listens (-1 if it did not).
+pid_t start_fake_serve(const std::string& path) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  for (int i = 0; i < 500; ++i) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return -1;
+}
+
+// SIGTERM, then the child's wait status within `limit`; a child still there is killed
+// (SIGKILL) and the status says so.
+int sigterm_and_wait(pid_t pid, std::chrono::milliseconds limit) {
+  ::kill(pid, SIGTERM);
+  const auto end = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return status;
+}
+
+int raw_connect(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  return fd;
+}
+
+// SIGTERM ends the server promptly with a client half-way through a message.
+TEST(ServeProcess, SigtermEndsTheServerWithAClientHalfWayThroughAMessage) {
+  const std::string path = scratch_socket("half");
+  const pid_t pid = start_fake_serve(path);
+  ASSERT_GT(pid, 0);
+  const int fd = raw_connect(path);
+  ASSERT_TRUE(wire::send_all(fd, wire::encode({1, wire::Hello{wire::kVersionMajor, 0, "half"}})));
+  const auto frame = wire::encode({2, wire::Write32{IPU_REG_CTRL, 0, 0}});
+  ASSERT_TRUE(wire::send_all(fd, std::span(frame).first(frame.size() / 2)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server has read the half
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = sigterm_and_wait(pid, std::chrono::seconds(5));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+  EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
+  ::close(fd);
+}
+
+// A client that sends requests and never reads the replies fills its socket: the server
+// must not wait on it (it waited for room for ever, deaf to SIGTERM).
+TEST(ServeProcess, SigtermEndsTheServerWithAClientThatReadsNoReplies) {
+  const std::string path = scratch_socket("deaf");
+  const pid_t pid = start_fake_serve(path);
+  ASSERT_GT(pid, 0);
+  const int fd = raw_connect(path);
+  ASSERT_TRUE(wire::send_all(fd, wire::encode({1, wire::Hello{wire::kVersionMajor, 0, "deaf"}})));
+  // READ32 requests, as many as the sockets take in a second: the replies back up.
+  const auto request = wire::encode({2, wire::Read32{IPU_REG_ID, 0}});
+  std::vector<uint8_t> burst;
+  for (int i = 0; i < 1024; ++i) burst.insert(burst.end(), request.begin(), request.end());
+  bool backed_up = false;  // the server took no more: its replies wait for us
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (std::chrono::steady_clock::now() < until) {
+    if (::send(fd, burst.data(), burst.size(), MSG_DONTWAIT | MSG_NOSIGNAL) > 0) continue;
+    backed_up = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(backed_up);
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = sigterm_and_wait(pid, std::chrono::seconds(5));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+  ::close(fd);
 }
 
 }  // namespace

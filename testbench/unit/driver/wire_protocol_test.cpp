@@ -24,6 +24,7 @@ std::vector<wire::Body> every_message() {
           wire::Interrupt{12345678901, 3},
           wire::Ok{},
           wire::Error{wire::ErrorCode::kNoBoard, "READ32: board 4, the system has 4 board(s)"},
+          wire::Error{wire::ErrorCode::kIdle, "no request for 600000 ms and no run in progress"},
           wire::Bye{},
           wire::SetTrace{"/tmp/run.trace.json", 1},
           wire::Supersteps{3, 14, 2},
@@ -227,7 +228,7 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"text too long", with(wire::Hello{wire::kVersionMajor, 0, ""}, 16 + 4, {0xFF, 0xFF}), "at most 512"},
       {"text NUL", text_nul, "NUL"},
       {"error code", with(wire::Error{wire::ErrorCode::kBusy, ""}, 16, {99, 0, 0, 0}), "unknown code 99"},
-      {"error code 9", with(wire::Error{wire::ErrorCode::kBusy, ""}, 16, {9, 0, 0, 0}), "unknown code 9"},
+      {"error code 10", with(wire::Error{wire::ErrorCode::kBusy, ""}, 16, {10, 0, 0, 0}), "unknown code 10"},
   };
   for (const auto& c : cases) {
     const auto d = wire::decode(c.frame);

@@ -1,0 +1,267 @@
+// A system's memory is estimated before it is elaborated (docs/platform.md "Memory
+// estimate"): `ipusim info` prints the estimate, which is close to the peak resident set
+// of real runs; `run`, `serve` and in-process devices refuse a system whose estimate
+// exceeds the limit (the machine's, or --max-memory / OpenOptions::max_memory) at once,
+// with the estimate and the limit; an elaboration that fails anyway (out of address
+// space) ends at once with what was being built, not minutes later in SystemC's clean-up.
+#include <fcntl.h>
+#include <poll.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "cli_run.h"
+#include "ipudrv/device.h"
+
+namespace ipusim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const std::string kBin = IPUSIM_BIN;
+const std::string kHello = std::string(IPUSIM_FIRMWARE_DIR) + "/hello.elf";
+
+test::CliResult ipusim(const std::string& args) { return test::run_command(kBin, "memory_", args); }
+std::string temp_path(const std::string& name) { return test::temp_path("memory_", name); }
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// 4096 M2000 boards: 16384 IPUs, 24 million tiles; `info` accepts it.
+std::string huge_system() {
+  const std::string path = temp_path("huge.yaml");
+  std::ofstream(path) << "kind: system\nname: huge\nboard: " << std::filesystem::absolute("configs/m2000.yaml").string()
+                      << "\nboards: 4096\n";
+  return path;
+}
+
+// The refusal names the system, the estimate and the limit with where it comes from.
+void expect_refused_before_elaboration(const std::string& text, const std::string& limit_source) {
+  EXPECT_NE(text.find("config 'huge' (16384 IPUs, 24117248 tiles): the system needs an estimated"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("GiB of memory, more than the"), std::string::npos) << text;
+  EXPECT_NE(text.find(limit_source), std::string::npos) << text;
+  EXPECT_NE(text.find("it was not elaborated"), std::string::npos) << text;
+}
+
+uint64_t info_estimate(const std::string& config) {
+  const test::CliResult r = ipusim("info --json --config " + config);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return nlohmann::json::parse(r.out)["derived"]["memory_estimate_bytes"].get<uint64_t>();
+}
+
+TEST(Memory, InfoPrintsTheEstimateAndTheLimit) {
+  const test::CliResult r = ipusim("info --config configs/gc200.yaml");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("memory estimate"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("MiB resident with a short program on every tile"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(MemAvailable in /proc/meminfo)"), std::string::npos) << r.out;
+  const uint64_t gc200 = info_estimate("configs/gc200.yaml");
+  EXPECT_GT(gc200, uint64_t{30} << 20);
+  EXPECT_GT(info_estimate("configs/m2000.yaml"), 3 * gc200) << "four IPUs cost more than three times one";
+}
+
+// The estimate against the peak resident set (wait4's ru_maxrss) of real runs of a short
+// program on every tile, for systems 15 times apart: within 20 %.
+TEST(Memory, TheEstimateIsWithinTwentyPercentOfMeasuredPeakMemory) {
+  for (const std::string config : {"configs/test/tiny4.yaml", "configs/m2000.yaml"}) {
+    const uint64_t estimate = info_estimate(config);
+    const test::CliResult r = ipusim("run --quiet --threads 1 --config " + config + " --elf " + kHello);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const double measured = double(r.max_rss_kib) * 1024;
+    EXPECT_LT(std::abs(double(estimate) - measured) / measured, 0.20)
+        << config << ": estimate " << estimate << " bytes, measured peak " << measured << " bytes";
+  }
+}
+
+TEST(Memory, AHugeSystemIsRefusedByRunAtOnce) {
+  const std::string huge = huge_system();
+  ASSERT_EQ(ipusim("info --config " + huge).status, 0) << "info accepts it";
+  const auto t0 = Clock::now();
+  const test::CliResult r = ipusim("run --config " + huge + " --elf " + kHello);
+  EXPECT_LT(seconds_since(t0), 2.5);
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_refused_before_elaboration(r.err, "(MemAvailable in /proc/meminfo)");
+  EXPECT_LT(r.max_rss_kib, 200 * 1024) << "nothing was elaborated";
+}
+
+TEST(Memory, AHugeSystemIsRefusedByServeAtOnce) {
+  const std::string huge = huge_system();
+  const std::string socket = temp_path("s");
+  const auto t0 = Clock::now();
+  const test::CliResult r = ipusim("serve --config " + huge + " --socket " + socket);
+  EXPECT_LT(seconds_since(t0), 2.5);
+  EXPECT_EQ(r.status, 2) << r.err;
+  expect_refused_before_elaboration(r.err, "(MemAvailable in /proc/meminfo)");
+  EXPECT_NE(::access(socket.c_str(), F_OK), 0) << "no socket for a system that was refused";
+}
+
+TEST(Memory, AHugeSystemIsRefusedByAnInProcessDeviceAtOnce) {
+  const std::string huge = huge_system();
+  const auto t0 = Clock::now();
+  try {
+    ipudrv::open("config:" + huge);
+    ADD_FAILURE() << "opened a system of 24 million tiles";
+  } catch (const ipudrv::UsageError& e) {
+    expect_refused_before_elaboration(e.what(), "(MemAvailable in /proc/meminfo)");
+  }
+  EXPECT_LT(seconds_since(t0), 2.5);
+  // The same with the driver's own limit.
+  try {
+    ipudrv::OpenOptions options;
+    options.max_memory = uint64_t{64} << 30;
+    ipudrv::open("config:" + huge, 0, options);
+    ADD_FAILURE() << "opened a system of 24 million tiles";
+  } catch (const ipudrv::UsageError& e) {
+    expect_refused_before_elaboration(e.what(), "64.0 GiB allowed (--max-memory)");
+  }
+}
+
+TEST(Memory, MaxMemoryBelowASmallSystemsEstimateRefusesIt) {
+  const test::CliResult r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --max-memory 4M");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("config 'tiny4' (1 IPUs, 4 tiles): the system needs an estimated 13 MiB of memory, more than "
+                       "the 4 MiB allowed (--max-memory)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "") << "nothing ran";
+  // Enough for it: it runs.
+  EXPECT_EQ(ipusim("run --quiet --config configs/test/tiny4.yaml --elf " + kHello + " --max-memory 64MiB").status, 0);
+  const test::CliResult s = ipusim("serve --config configs/test/tiny4.yaml --socket " + temp_path("s") +
+                                   " --max-memory 1.5m");
+  EXPECT_EQ(s.status, 2) << s.err;
+  EXPECT_NE(s.err.find("more than the 2 MiB allowed (--max-memory)"), std::string::npos) << s.err;
+}
+
+TEST(Memory, ABadMaxMemoryIsAnError) {
+  for (const std::string bad : {"12Q", "-1G", "G", "0", "1e3"}) {
+    const test::CliResult r =
+        ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --max-memory " + bad);
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--max-memory '" + bad + "'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("a size such as 512M, 4G"), std::string::npos) << r.err;
+  }
+}
+
+// `ipusim ARGS` in a child whose address space is limited to `as_bytes` (RLIMIT_AS, set
+// in the forked child): its exit status (-1 when killed), how long it took, its stderr.
+// A child still running after `limit` is killed.
+struct Limited {
+  int status = -1;
+  double seconds = 0;
+  std::string err;
+};
+Limited run_with_address_limit(const std::string& args, uint64_t as_bytes, std::chrono::seconds limit) {
+  const std::string err = temp_path("stderr");
+  const auto t0 = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(fd, 2);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    const rlimit as{as_bytes, as_bytes};
+    ::setrlimit(RLIMIT_AS, &as);
+    const std::string cmd = "exec " + kBin + " " + args;
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  Limited r;
+  int raw = 0;
+  for (;;) {
+    if (::waitpid(pid, &raw, WNOHANG) == pid) break;
+    if (Clock::now() - t0 > limit) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &raw, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.seconds = seconds_since(t0);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.err = test::read_file(err);
+  return r;
+}
+
+// Out of address space half-way through a POD16's netlist (--max-memory lets it past the
+// estimate): a located error and exit 2 within seconds (it sat minutes in SystemC's
+// clean-up, silent).
+TEST(Memory, AnElaborationThatRunsOutOfMemoryEndsAtOnceNamingWhatWasBuilt) {
+  const uint64_t as = uint64_t{160} << 20;
+  const Limited run = run_with_address_limit(
+      "run --config configs/pod16.yaml --elf " + kHello + " --tiles 0 --threads 1 --max-memory 1T", as,
+      std::chrono::seconds(30));
+  EXPECT_EQ(run.status, 2) << run.err;
+  EXPECT_LT(run.seconds, 5.0);
+  EXPECT_NE(run.err.find("ipusim: error: config 'configs/pod16.yaml': building ipu "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find(" tile "), std::string::npos) << run.err;
+
+  const Limited serve = run_with_address_limit("serve --config configs/pod16.yaml --socket " + temp_path("s") +
+                                                   " --max-memory 1T",
+                                               as, std::chrono::seconds(30));
+  EXPECT_EQ(serve.status, 2) << serve.err;
+  EXPECT_LT(serve.seconds, 5.0);
+  EXPECT_NE(serve.err.find("building ipu "), std::string::npos) << serve.err;
+}
+
+// The same for an in-process device, in a forked child (the elaboration leaves this
+// process unable to elaborate again): a UsageError naming what was being built, at once.
+TEST(Memory, AnInProcessElaborationThatRunsOutOfMemoryIsAUsageErrorNamingWhatWasBuilt) {
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  const auto t0 = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(out[0]);
+    std::string said = "opened";
+    // What the process maps already, and 96 MiB more: far less than a POD16's netlist.
+    std::ifstream status("/proc/self/status");
+    uint64_t vm_kib = 0;
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoull(line.substr(7));
+    const rlim_t as = (vm_kib << 10) + (uint64_t{96} << 20);
+    const rlimit limit{as, as};
+    ::setrlimit(RLIMIT_AS, &limit);
+    try {
+      ipudrv::OpenOptions options;
+      options.max_memory = uint64_t{1} << 40;  // past the estimate: the elaboration fails
+      ipudrv::open("config:configs/pod16.yaml", 0, options);
+    } catch (const ipudrv::UsageError& e) {
+      said = std::string("UsageError: ") + e.what();
+    } catch (const std::exception& e) {
+      said = std::string("other: ") + e.what();
+    }
+    ssize_t ignored = ::write(out[1], said.data(), said.size());
+    static_cast<void>(ignored);
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string said;
+  char buf[4096];
+  pollfd p{out[0], POLLIN, 0};
+  while (seconds_since(t0) < 30 && ::poll(&p, 1, 100) >= 0) {
+    if (!(p.revents & (POLLIN | POLLHUP))) continue;
+    const ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n <= 0) break;
+    said.append(buf, size_t(n));
+  }
+  ::close(out[0]);
+  const double seconds = seconds_since(t0);
+  ::kill(pid, SIGKILL);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  EXPECT_LT(seconds, 5.0);
+  EXPECT_EQ(said.rfind("UsageError: in-process device for 'configs/pod16.yaml': building ipu ", 0), 0u) << said;
+  EXPECT_NE(said.find(" tile "), std::string::npos) << said;
+}
+
+}  // namespace
+}  // namespace ipusim
