@@ -139,9 +139,13 @@ int run(const RunOptions& o) {
   // Never destroyed: the process ends after the report, and tearing down a SystemC
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
+  std::optional<ElaborationDeadline> deadline;
+  deadline.emplace(timeout, fmt::format("the system of {} IPUs x {} tiles ({})", uint64_t(system.boards) * system.board.ipus,
+                                        chip.tiles, o.config));
   platform::Platform& platform = *new platform::Platform(system, options);
   platform.budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
   platform.load(program, selection);
+  deadline.reset();
   if (o.gdb_port) serve_gdb(platform, *o.gdb_port);
   const double elaboration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
