@@ -33,4 +33,9 @@ class ConfigError : public std::runtime_error {
 // Throws ConfigError for anything wrong with the file or the files it refers to.
 SystemConfig load_system(const std::string& path);
 
+// Same, for `text` given as the contents of the file `path` (which need not exist): the
+// files it refers to are read relative to `path`. For the config fuzzer, which loads
+// from memory.
+SystemConfig load_system_text(const std::string& path, const std::string& text);
+
 }  // namespace ipusim::config

@@ -225,6 +225,13 @@ std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& e
     any_code = true;
   }
   if (!any_code) r.fail("no executable segment");
+  // The decoded cache has an entry per word of the executable range: bounded by the file,
+  // which the code comes from, a range of zeros or gaps larger than it cannot make the
+  // loader allocate gigabytes (found by tlm/iss/fuzz).
+  if (p->code_end_ - p->code_begin_ > elf.size())
+    r.fail(fmt::format("executable range 0x{:08x}..0x{:08x} ({} bytes) is larger than the file ({} bytes): "
+                       "an executable segment's memory size or the gaps between executable segments are wrong",
+                       p->code_begin_, p->code_end_, p->code_end_ - p->code_begin_, elf.size()));
   const bool entry_in_code = std::any_of(p->segments_.begin(), p->segments_.end(), [&](const Segment& s) {
     return s.executable && p->entry_ >= s.vaddr && p->entry_ - s.vaddr < s.mem_size;
   });

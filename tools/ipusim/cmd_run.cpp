@@ -153,6 +153,9 @@ int run(const RunOptions& o) {
       platform::memory_limits(max_memory));
 
   const auto elaboration_start = std::chrono::steady_clock::now();
+  std::optional<ElaborationDeadline> deadline;
+  deadline.emplace(timeout, fmt::format("the system of {} IPUs x {} tiles ({})", uint64_t(system.boards) * system.board.ipus,
+                                        chip.tiles, o.config));
   // Never destroyed: the process ends after the report, and tearing down a SystemC
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
@@ -169,6 +172,7 @@ int run(const RunOptions& o) {
     std::fflush(stderr);
     std::_Exit(2);
   }
+  deadline.reset();
   platform::Platform& platform = *elaborated;
   // Console lines that cannot be written end the run (simulating on would only lose
   // more); a closed pipe is such an error too, not a SIGPIPE that would lose the report.
@@ -296,7 +300,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
   cmd->add_option("--timeout", o->stop.timeout,
                   "wall-clock limit in seconds (decimal): the run ends where simulated time is "
-                  "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130)");
+                  "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "
+                  "the elaboration before the run has the same limit");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "

@@ -58,6 +58,27 @@ RunInterrupts::RunInterrupts(platform::RunBudget& budget, double timeout) : budg
     });
 }
 
+ElaborationDeadline::ElaborationDeadline(double timeout, std::string system) {
+  if (timeout <= 0) return;
+  watchdog_ = std::thread([this, timeout, system = std::move(system)] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (cv_.wait_for(lock, std::chrono::duration<double>(timeout), [this] { return done_; })) return;
+    std::fprintf(stderr, "ipusim: timeout: %s was still being elaborated after --timeout %g s; nothing ran\n",
+                 system.c_str(), timeout);
+    std::fflush(stderr);
+    std::_Exit(kTimeoutStatus);
+  });
+}
+
+ElaborationDeadline::~ElaborationDeadline() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+  }
+  cv_.notify_all();
+  if (watchdog_.joinable()) watchdog_.join();
+}
+
 RunInterrupts::~RunInterrupts() {
   {
     std::lock_guard<std::mutex> lock(mutex_);

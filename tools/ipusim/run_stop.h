@@ -54,6 +54,25 @@ class RunInterrupts {
   std::thread watchdog_;
 };
 
+// While alive (the netlist's elaboration and the program's load): if `timeout_seconds`
+// (0: none) pass first, the process ends with "ipusim: timeout: ..." naming `system` and
+// status 124. SystemC cannot interrupt an elaboration, and one of an oversized system
+// (thousands of IPUs) takes minutes: --timeout bounds it as it bounds the run (found by
+// cli_fuzz_test). Nothing has run or been printed to stdout yet, so nothing is lost.
+class ElaborationDeadline {
+ public:
+  ElaborationDeadline(double timeout_seconds, std::string system);
+  ~ElaborationDeadline();
+  ElaborationDeadline(const ElaborationDeadline&) = delete;
+  ElaborationDeadline& operator=(const ElaborationDeadline&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread watchdog_;
+};
+
 // What stopped the run short: "cycle budget", "instruction budget", "timeout",
 // "console error" (stdout could not be written), "interrupt", or "" (it was not).
 std::string stop_reason(const platform::RunResult& result, bool timed_out);

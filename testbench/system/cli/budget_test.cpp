@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "child_run.h"
 #include "cli_run.h"
 
 namespace ipusim {
@@ -191,6 +193,25 @@ TEST(IpusimBudget, SigintStillWritesTheJsonAndTheTrace) {
   EXPECT_EQ(j["running"][0]["tile"], 3);
   const nlohmann::json tr = json_file(trace);
   EXPECT_TRUE(tr.contains("traceEvents")) << "no trace written";
+}
+
+// Found by cli_fuzz_test: a system of 16384 IPUs (4096 boards) took minutes to
+// elaborate, printing nothing, whatever --timeout said (its clock started after
+// elaboration). --timeout bounds the elaboration too: a named timeout, exit 124, at once.
+TEST(RunBudget, TimeoutBoundsTheElaborationOfAnOversizedSystem) {
+  const std::string system = temp_path("huge.yaml");
+  std::ofstream(system) << "kind: system\nname: huge\nboard: " << std::filesystem::current_path().string()
+                        << "/configs/test/tiny4_m2000.yaml\nboards: 4096\n";
+  const test::ChildOutcome r = test::run_child(
+      {kBin, "run", "--config", system, "--elf", std::string(IPUSIM_FIRMWARE_DIR) + "/hello.elf", "--timeout", "0.5"},
+      temp_path("huge.stderr"), 60);
+  ASSERT_EQ(r.end, test::ChildOutcome::End::kExited) << "still elaborating after 60 s: " << r.err;
+  EXPECT_EQ(r.code, 124) << r.err;
+  EXPECT_NE(r.err.find("ipusim: timeout: the system of 16384 IPUs x 4 tiles (" + system +
+                       ") was still being elaborated after --timeout 0.5 s; nothing ran"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(r.seconds, 20) << "the deadline did not end the elaboration";
 }
 
 }  // namespace

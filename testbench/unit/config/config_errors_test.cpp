@@ -79,6 +79,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"not_a_mapping.yaml", "", 2, "", "expected a mapping"},
         BadFile{"empty.yaml", "", 1, "", "expected a mapping"},
         BadFile{"two_documents.yaml", "", 5, "", "more than one YAML document"},
+        BadFile{"comma_document.yaml", "", 1, "", "expected a mapping"},
+        BadFile{"comma_after_node.yaml", "", 2, "", "expected a mapping"},
         BadFile{"bad_topology.yaml", "", 6, "topology", "must be ladder or torus2d (how the boards of a system are joined), got 'pair'"},
         BadFile{"inline_chip_error.yaml", "", 11, "chip.tile.workers", "must be between 1 and 6, got 7"},
         BadFile{"board_of_bad_chip.yaml", "wrong_type.yaml", 7, "tile.sram_kib",
@@ -93,6 +95,21 @@ TEST(ConfigErrors, MissingFileOnTheCommandLine) {
   ConfigError e = error_of("configs/no_such_config.yaml");
   EXPECT_STREQ(e.what(), "configs/no_such_config.yaml: cannot read the file: no such file");
   EXPECT_EQ(e.line(), 0);
+}
+
+// load_system_text (the config fuzzer's entry): the text is the named file's, its
+// references resolve next to it, its errors name it.
+TEST(ConfigErrors, TextLoadsAsTheFileItNames) {
+  const SystemConfig sys =
+      load_system_text("configs/test/in_memory.yaml", "kind: board\nname: b\nchip: tiny4.yaml\nipus: 1\n");
+  EXPECT_EQ(sys.board.chip.name, "tiny4");
+  EXPECT_EQ(sys.board.chip.tiles, 4u);
+  try {
+    load_system_text("configs/test/in_memory.yaml", "kind: chip\nname: c\ntiles: 0\n");
+    ADD_FAILURE() << "loaded 0 tiles";
+  } catch (const ConfigError& e) {
+    expect_error(e, "configs/test/in_memory.yaml", 3, "tiles", "");
+  }
 }
 
 TEST(ConfigErrors, DirectoryIsNotAFile) {

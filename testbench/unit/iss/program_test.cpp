@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "iss/program.h"
@@ -116,6 +117,35 @@ TEST(IssProgram, RejectsBadElvesWithClearMessages) {
     EXPECT_NE(msg.find("bad.elf: "), std::string::npos) << c.name << ": " << msg;
     EXPECT_NE(msg.find(c.expected), std::string::npos) << c.name << ": " << msg;
   }
+}
+
+// Found by the ELF fuzzer (tlm/iss/fuzz): an executable segment whose memory size is far
+// larger than the file (here 1.6 GB) made the loader allocate a decoded entry per word
+// (6.7 GB) before anything checked the program against a tile's SRAM.
+TEST(IssProgram, RejectsAnExecutableRangeLargerThanTheFile) {
+  testelf::Image img = simple_image();
+  img.data.clear();
+  img.bss_bytes = 0;
+  std::vector<uint8_t> bytes = testelf::build(img);
+  set_at<uint32_t>(bytes, sizeof(Elf32_Ehdr) + offsetof(Elf32_Phdr, p_memsz), 0x642e8020);
+  const std::string msg = load_error(bytes);
+  EXPECT_NE(msg.find("bad.elf: executable range 0x00040000..0x64328020 (1680769056 bytes) is larger than the "
+                     "file ("),
+            std::string::npos)
+      << msg;
+  // Two executable segments far apart: the gap counts, whatever each segment's size.
+  std::vector<uint8_t> two = testelf::build(img);
+  Elf32_Phdr second{};
+  std::memcpy(&second, two.data() + sizeof(Elf32_Ehdr), sizeof second);
+  second.p_vaddr = second.p_paddr = 0x10000000;
+  const size_t phoff = two.size();
+  two.resize(phoff + 2 * sizeof(Elf32_Phdr));
+  std::memcpy(two.data() + phoff, two.data() + sizeof(Elf32_Ehdr), sizeof(Elf32_Phdr));
+  std::memcpy(two.data() + phoff + sizeof(Elf32_Phdr), &second, sizeof second);
+  set_at<uint32_t>(two, offsetof(Elf32_Ehdr, e_phoff), uint32_t(phoff));
+  set_at<uint16_t>(two, offsetof(Elf32_Ehdr, e_phnum), 2);
+  const std::string gap = load_error(two);
+  EXPECT_NE(gap.find("executable range 0x00040000..0x10000008"), std::string::npos) << gap;
 }
 
 TEST(IssProgram, AcceptsSoftFloatAbi) {
