@@ -15,6 +15,7 @@ void GroupSync::arrive(GroupMember&, uint64_t gather_cycle) {
 
 void GroupSync::left(uint32_t ipu, uint32_t tile, uint64_t cycle) {
   departures_.push_back(Departure{ipu, tile, cycle});
+  earliest_departure_ = std::min(earliest_departure_, cycle);
   for (GroupMember* m : members_) m->group_member_left();
 }
 

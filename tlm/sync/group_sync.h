@@ -47,6 +47,9 @@ class GroupSync {
   void arrive(GroupMember& member, uint64_t gather_cycle);
   void left(uint32_t ipu, uint32_t tile, uint64_t cycle);
   const std::vector<Departure>& departures() const { return departures_; }
+  // The earliest departure's cycle (UINT64_MAX: none), kept as they come so a deadlock
+  // check costs the same however many tiles have left.
+  uint64_t earliest_departure() const { return earliest_departure_; }
   // IPUs whose tiles all wait at zone 2.
   size_t arrived() const { return arrived_; }
   // No member, nobody waiting, no departure (device reset).
@@ -55,6 +58,7 @@ class GroupSync {
     arrived_ = 0;
     gather_ = 0;
     departures_.clear();
+    earliest_departure_ = ~uint64_t{0};
   }
 
  private:
@@ -63,6 +67,7 @@ class GroupSync {
   size_t arrived_ = 0;
   uint64_t gather_ = 0;
   std::vector<Departure> departures_;
+  uint64_t earliest_departure_ = ~uint64_t{0};
 };
 
 }  // namespace ipusim::sync

@@ -102,6 +102,7 @@ void SyncController::arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage
   waiting_flag_[id] = 1;
   waiting_[z].push_back(Waiter{id, &trans, &msg});
   gather_[z] = std::max(gather_[z], msg.cycle + latency_.to_controller(uint32_t(id)));
+  earliest_wait_[z] = std::min(earliest_wait_[z], msg.cycle);
   if (waiting_[z].size() == participant_count_) {
     const uint64_t gather = gather_[z];
     if (msg.zone == 1)
@@ -116,6 +117,7 @@ void SyncController::arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage
 void SyncController::leave(SyncMessage& msg) {
   left_cycle_[msg.tile] = msg.cycle + 1;
   ++left_count_;
+  earliest_halt_ = std::min(earliest_halt_, msg.cycle);
   group_.left(config_.ipu, msg.tile, msg.cycle);  // calls group_member_left() on every IPU
 }
 
@@ -137,6 +139,7 @@ void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   }
   waiters.clear();
   gather_[zone - 1] = 0;
+  earliest_wait_[zone - 1] = ~uint64_t{0};
   if (hold) {
     held_zone_ = zone;
     return;
@@ -179,6 +182,7 @@ void SyncController::reset() {
   participant_count_ = left_count_ = 0;
   for (auto& w : waiting_) w.clear();
   gather_[0] = gather_[1] = 0;
+  earliest_wait_[0] = earliest_wait_[1] = earliest_halt_ = ~uint64_t{0};
   latest_event_cycle_ = 0;
   releases_.clear();
   earliest_release_ = 0;
@@ -220,21 +224,13 @@ void SyncController::release_thread() {
 // reports it again (the run keeps the earliest stop).
 void SyncController::check_deadlock() {
   if (!observer_) return;
-  // Whether there is one at all, in constant time (this runs at every arrival).
+  // Constant time: this runs at every arrival and, on every IPU, at every halt.
   const bool waiting1 = !waiting_[0].empty(), waiting2 = !waiting_[1].empty();
   const bool split = waiting1 && waiting2;
   if (!(waiting1 && (left_count_ > 0 || split)) && !(waiting2 && (!group_.departures().empty() || split))) return;
   constexpr uint64_t kNever = ~uint64_t{0};
-  auto earliest = [&](const std::vector<Waiter>& ws) {
-    uint64_t c = kNever;
-    for (const Waiter& w : ws) c = std::min(c, w.msg->cycle);
-    return c;
-  };
-  const uint64_t at1 = earliest(waiting_[0]), at2 = earliest(waiting_[1]);
-  uint64_t halted_here = kNever, departed = kNever;
-  for (uint64_t l : left_cycle_)
-    if (l != 0) halted_here = std::min(halted_here, l - 1);
-  for (const Departure& d : group_.departures()) departed = std::min(departed, d.cycle);
+  const uint64_t at1 = earliest_wait_[0], at2 = earliest_wait_[1];
+  const uint64_t halted_here = earliest_halt_, departed = group_.earliest_departure();
   uint64_t cycle = kNever;
   auto certain = [&](uint64_t a, uint64_t b) {
     if (a != kNever && b != kNever) cycle = std::min(cycle, std::max(a, b));

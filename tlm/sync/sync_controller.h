@@ -171,6 +171,9 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint32_t left_count_ = 0;
   std::vector<Waiter> waiting_[2];     // zone 1, zone 2; arrival order
   uint64_t gather_[2] = {0, 0};        // max(arrival + way in) of the waiters
+  // The deadlock check's inputs, kept as events come (it runs at every arrival and halt).
+  uint64_t earliest_wait_[2] = {~uint64_t{0}, ~uint64_t{0}};  // min arrival cycle of the waiters
+  uint64_t earliest_halt_ = ~uint64_t{0};                     // min halt cycle of this IPU's tiles
   uint64_t latest_event_cycle_ = 0;    // latest arrival or leave seen (a stuck run's time)
   std::vector<Release> releases_;      // answered at release_event_
   uint64_t earliest_release_ = 0;
