@@ -50,8 +50,9 @@ TEST_P(Abort, AbortStopsAnEndlessLoopAndTheDeviceRunsAgain) {
   auto dev = open("configs/test/tiny4.yaml");
   dev->load(endless());
   auto run = dev->run_async(ipudrv::RunOptions{});
+  // Waited for, not slept on: a loaded machine may take a while to start the run.
+  ASSERT_EQ(wait_state(*dev, IPU_STATE_RUNNING), uint32_t(IPU_STATE_RUNNING));
   std::this_thread::sleep_for(300ms);  // tile 3 is deep in its loop
-  ASSERT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING));
   const auto t0 = Clock::now();
   dev->abort();
   ASSERT_EQ(run.wait_for(kPrompt), std::future_status::ready) << "abort did not stop the looping tile";
@@ -69,8 +70,8 @@ TEST_P(Abort, AbortStopsAnEndlessLoopOnAFullGc200) {
   auto dev = open("configs/gc200.yaml");
   dev->load(endless());
   auto run = dev->run_async();
+  ASSERT_EQ(wait_state(*dev, IPU_STATE_RUNNING), uint32_t(IPU_STATE_RUNNING));
   std::this_thread::sleep_for(500ms);
-  ASSERT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING));
   const auto t0 = Clock::now();
   dev->abort();
   ASSERT_EQ(run.wait_for(kPrompt), std::future_status::ready) << "abort did not stop the looping tile";
@@ -148,8 +149,8 @@ TEST_P(Abort, ResetStopsAnEndlessLoop) {
   auto dev = open("configs/test/tiny4.yaml");
   dev->load(endless());
   start_raw(*dev);
+  ASSERT_EQ(wait_state(*dev, IPU_STATE_RUNNING), uint32_t(IPU_STATE_RUNNING));
   std::this_thread::sleep_for(200ms);
-  ASSERT_EQ(dev->state(), uint32_t(IPU_STATE_RUNNING));
   const auto t0 = Clock::now();
   dev->reset();
   EXPECT_EQ(wait_state(*dev, IPU_STATE_IDLE), uint32_t(IPU_STATE_IDLE));
