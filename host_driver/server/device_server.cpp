@@ -61,6 +61,11 @@ struct DeviceServer::Impl {
     // wait, no more requests are read: the client cannot make the server buffer without
     // bound, and the server's thread never blocks on a client, so a signal always ends it.
     std::vector<uint8_t> output;
+    uint64_t bytes_queued = 0, bytes_sent = 0;  // over the session: what is unsent lies between
+    // Per board, where (in bytes_queued) its last INTERRUPT ends: while it is unsent no
+    // other is queued (the client looks at IRQ_STATUS, which says what every one would),
+    // so a client that does not read cannot grow the output for a whole run.
+    std::map<uint32_t, uint64_t> interrupt_end;
     bool write_waiting = false;  // an async wait for room in the socket is pending
     bool read_waiting = false;   // an async wait for input is pending
     std::deque<int> fds;
@@ -155,8 +160,9 @@ struct DeviceServer::Impl {
 
   // Looks at the session every quarter of the idle timeout (at most a second apart): a
   // run in progress keeps it busy; a client that let the device sit idle
-  // options.idle_timeout is told so and dropped.
+  // options.idle_timeout is told so and dropped. A zero timeout: never.
   void check_idle() {
+    if (options.idle_timeout.count() <= 0) return;
     const uint64_t id = session->id;
     const auto period = std::clamp<std::chrono::milliseconds>(options.idle_timeout / 4, std::chrono::milliseconds(1),
                                                               std::chrono::milliseconds(1000));
@@ -176,10 +182,14 @@ struct DeviceServer::Impl {
     });
   }
 
+  // A run started and not ended: running, paused between RUN_SUPERSTEPS batches or waiting
+  // on a host stream. The last two wait on the client's own work (its next run() call, its
+  // stream callback), which may take longer than the idle timeout.
   bool run_in_progress() const {
-    for (host_if::DeviceLink* link : boards)
-      if ((link->read32(IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) >> IPU_STATUS_STATE_SHIFT == IPU_STATE_RUNNING)
-        return true;
+    for (host_if::DeviceLink* link : boards) {
+      const uint32_t state = (link->read32(IPU_REG_STATUS) & IPU_STATUS_STATE_MASK) >> IPU_STATUS_STATE_SHIFT;
+      if (state == IPU_STATE_RUNNING || state == IPU_STATE_PAUSED || state == IPU_STATE_STREAM_WAIT) return true;
+    }
     return false;
   }
 
@@ -239,6 +249,7 @@ struct DeviceServer::Impl {
   void send(uint32_t seq, wire::Body body) {
     const auto frame = wire::encode({seq, std::move(body)});
     session->output.insert(session->output.end(), frame.begin(), frame.end());
+    session->bytes_queued += frame.size();
     flush();
   }
 
@@ -254,12 +265,14 @@ struct DeviceServer::Impl {
       if (n < 0) {
         // The client is gone: reading (resumed below) sees it and ends the session.
         log(std::string("send failed: ") + std::strerror(errno));
+        session->bytes_sent += out.size();  // dropped: nothing is left unsent
         out.clear();
         sent = 0;
         break;
       }
       sent += size_t(n);
     }
+    session->bytes_sent += sent;
     out.erase(out.begin(), out.begin() + long(sent));
     if (out.empty()) return;
     if (session->write_waiting) return;
@@ -268,7 +281,9 @@ struct DeviceServer::Impl {
     session->socket.async_wait(stream_protocol::socket::wait_write, [this, id](const boost::system::error_code& ec) {
       if (!session || session->id != id) return;
       session->write_waiting = false;
-      if (ec) return;  // the read side ends the session
+      if (ec == asio::error::operation_aborted) return;  // the session or the server is ending
+      // Reading may be paused while replies wait: the read side would never see this.
+      if (ec) return end_session("socket error: " + ec.message());
       flush();
       if (session && session->id == id && session->output.empty()) wait_read();
     });
@@ -496,7 +511,11 @@ struct DeviceServer::Impl {
       if (state->posted.exchange(true)) return;
       asio::post(*ctx, [this, state, id, board] {
         state->posted = false;
-        if (session && session->id == id) send(0, wire::Interrupt{state->count.load(), board});
+        if (!session || session->id != id) return;
+        const auto unsent = session->interrupt_end.find(board);
+        if (unsent != session->interrupt_end.end() && unsent->second > session->bytes_sent) return;
+        send(0, wire::Interrupt{state->count.load(), board});
+        if (session) session->interrupt_end[board] = session->bytes_queued;
       });
     });
   }

@@ -30,9 +30,10 @@ struct ServerOptions {
   // NOT_HELLO) and dropped, so a silent connection cannot hold the server.
   std::chrono::milliseconds hello_timeout{10000};
   // A client past HELLO that sends nothing this long while no run is in progress (no
-  // board RUNNING: a client waiting on a long run is not idle; one that leaves a run
-  // PAUSED or in STREAM_WAIT is) is told so (ERROR IDLE) and dropped, and every board is
-  // reset for the next client.
+  // board RUNNING, PAUSED or in STREAM_WAIT: a client waiting on a long run, or doing
+  // its own work between run(supersteps) calls or in a stream callback, is not idle) is
+  // told so (ERROR IDLE) and dropped, and every board is reset for the next client.
+  // Zero: never.
   std::chrono::milliseconds idle_timeout{600000};
   std::ostream* log = nullptr;        // one line per session event; null: quiet
 };

@@ -4,7 +4,9 @@
 //
 // Model options come from the environment, so a host program needs no model-specific
 // API: IPUSIM_THREADS (host threads computing tiles; default: the machine's cores, which
-// changes nothing but speed) and IPUSIM_CONSOLE (stdout, the default; stderr; none).
+// changes nothing but speed), IPUSIM_CONSOLE (stdout, the default; stderr; none) and
+// IPUSIM_MAX_MEMORY (the memory limit, for hosts that open devices by enumerate(),
+// DeviceRef::open or the C API, which take no OpenOptions).
 #include "system_backend.h"
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <thread>
 
 #include "host_if/model_session.h"
+#include "platform/memory_estimate.h"
 #include "ipudrv/errors.h"
 #include "config/config_loader.h"
 
@@ -59,10 +62,20 @@ ipusim::host_if::ModelOptions options_from_environment() {
     else if (v == "none") options.console = nullptr;
     else throw UsageError("IPUSIM_CONSOLE: '" + v + "' is not stdout, stderr or none");
   }
+  if (const char* m = std::getenv("IPUSIM_MAX_MEMORY")) {
+    try {
+      options.max_memory = ipusim::platform::parse_memory_size(m, "IPUSIM_MAX_MEMORY");
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    options.max_memory_source = "IPUSIM_MAX_MEMORY";
+  }
+  options.max_memory_hint = "OpenOptions::max_memory or IPUSIM_MAX_MEMORY=SIZE sets another limit";
   return options;
 }
 
-std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std::optional<uint64_t> max_memory) {
+std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std::optional<uint64_t> max_memory,
+                                            const std::string& max_memory_option) {
   ipusim::config::SystemConfig config;
   try {
     config = ipusim::config::load_system(config_path);
@@ -71,7 +84,11 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
   }
   try {
     ipusim::host_if::ModelOptions options = options_from_environment();
-    options.max_memory = max_memory;
+    if (max_memory) {
+      options.max_memory = max_memory;
+      options.max_memory_source = max_memory_option.empty() ? "OpenOptions::max_memory" : max_memory_option;
+    }
+    if (!max_memory_option.empty()) options.max_memory_hint = max_memory_option + " SIZE sets another limit";
     return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options));
   } catch (const std::invalid_argument& e) {
     throw UsageError("in-process device for '" + config_path + "': " + e.what());
@@ -82,13 +99,14 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
 
 }  // namespace
 
-std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path, std::optional<uint64_t> max_memory) {
+std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path, std::optional<uint64_t> max_memory,
+                                                   const std::string& max_memory_option) {
   SystemFactory factory;
   {
     std::lock_guard lock(g_factory_mutex);
     factory = g_test_factory;
   }
-  return factory ? factory(config_path) : model_system(config_path, max_memory);
+  return factory ? factory(config_path) : model_system(config_path, max_memory, max_memory_option);
 }
 
 void set_system_factory_for_tests(SystemFactory factory) {

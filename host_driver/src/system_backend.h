@@ -29,11 +29,14 @@ class SystemBackend {
 
 // Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError
 // with the config loader's FILE:LINE: KEY message for a bad config, for a system whose
-// memory estimate exceeds `max_memory` (unset: the machine's limits) and for an
-// elaboration that failed (naming what was being built), TransportError when this build
-// has no device model.
+// memory estimate exceeds `max_memory` (unset: IPUSIM_MAX_MEMORY, else the machine's
+// limits) and for an elaboration that failed (naming what was being built),
+// TransportError when this build has no device model. `max_memory_option` names the
+// command-line option max_memory came from (`ipusim serve --max-memory`); empty: a
+// device's OpenOptions::max_memory.
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,
-                                                   std::optional<uint64_t> max_memory = std::nullopt);
+                                                   std::optional<uint64_t> max_memory = std::nullopt,
+                                                   const std::string& max_memory_option = "");
 
 // Tests only: route open_system_backend to `factory` (empty: back to the model).
 using SystemFactory = std::function<std::shared_ptr<SystemBackend>(const std::string&)>;

@@ -7,6 +7,7 @@
 
 #include "host_if/device_model.h"
 #include "platform/memory_estimate.h"
+#include "platform/netlist.h"
 
 namespace ipusim::host_if {
 
@@ -34,6 +35,10 @@ class ModelOwner {
 
 std::mutex g_open_mutex;
 ModelOwner g_model;
+// What the process's failed elaboration said, if one failed. Its modules are abandoned,
+// not destroyed (ElaborationError), and stay registered with SystemC: another
+// elaboration would build next to them (duplicate names, unbound ports), so none is tried.
+std::string g_failed_elaboration;
 
 }  // namespace
 
@@ -47,13 +52,22 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
                                "') needs a new process");
     model->set_console(options.console);
   } else {
+    if (!g_failed_elaboration.empty())
+      throw std::runtime_error("an earlier elaboration in this process failed: " + g_failed_elaboration +
+                               "; SystemC cannot elaborate again next to its abandoned modules, start a new process");
     if (options.host_threads == 0) throw std::invalid_argument("ModelSession: host_threads must be at least 1");
     // Before anything is built: a system that cannot fit fails now, not out of memory
     // half-way through its netlist. A host maps every tile's SRAM.
     platform::check_fits_memory(config,
                                 platform::estimate_memory(config, platform::kShortProgram, std::nullopt, options.host_threads),
-                                platform::memory_limits(options.max_memory));
-    g_model.set(std::make_unique<DeviceModel>(config, options));  // throws what elaboration throws
+                                platform::memory_limits(options.max_memory, options.max_memory_source),
+                                options.max_memory_hint);
+    try {
+      g_model.set(std::make_unique<DeviceModel>(config, options));  // throws what elaboration throws
+    } catch (const platform::ElaborationError& e) {
+      g_failed_elaboration = "config '" + config.name + "': " + e.what();
+      throw;
+    }
   }
   g_model.get()->open = true;
   return std::unique_ptr<ModelSession>(new ModelSession(*g_model.get()));

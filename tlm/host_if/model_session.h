@@ -32,6 +32,9 @@ struct ModelOptions {
   // The memory the system may take (platform/memory_estimate.h): a system whose estimate
   // exceeds it is refused before it is elaborated. Unset: the machine's limits.
   std::optional<uint64_t> max_memory;
+  // Where max_memory came from and how the user sets it, for the refusal's message.
+  std::string max_memory_source = "--max-memory";
+  std::string max_memory_hint = "--max-memory SIZE sets another limit";
 };
 
 class HostInterface;
@@ -43,7 +46,9 @@ class ModelSession {
   // platform::SystemTooLarge (the memory estimate exceeds the limit: nothing elaborated)
   // and whatever elaboration throws (std::invalid_argument for a config the models cannot
   // build, platform::ElaborationError naming what was being built when it failed, e.g.
-  // out of memory; the process cannot elaborate again).
+  // out of memory; the process cannot elaborate again: every later open throws
+  // std::runtime_error "an earlier elaboration in this process failed: ...", and the
+  // abandoned netlist's memory stays held until the process ends).
   static std::unique_ptr<ModelSession> open(const config::SystemConfig& config, const ModelOptions& options = {});
   ~ModelSession();
   ModelSession(const ModelSession&) = delete;

@@ -65,28 +65,59 @@ std::optional<uint64_t> read_number(const std::string& path) {
   }
 }
 
-// The lowest memory.max - memory.current over the process's cgroup (v2) and its
-// ancestors; nullopt when none sets a limit.
+// The value of `key` (bytes) in a cgroup's memory.stat.
+std::optional<uint64_t> stat_bytes(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key + " ", 0) != 0) continue;
+    std::istringstream fields(line.substr(key.size() + 1));
+    uint64_t bytes = 0;
+    if (fields >> bytes) return bytes;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<MemoryLimit> cgroup_room(const std::string& root, std::string path) {
+  if (path.empty()) return std::nullopt;
+  std::optional<MemoryLimit> lowest;
+  for (;;) {
+    const std::string dir = root + (path == "/" ? std::string() : path);
+    const auto max = read_number(dir + "/memory.max");
+    const auto high = read_number(dir + "/memory.high");
+    if (max || high) {
+      const bool by_high = high && (!max || *high < *max);
+      const uint64_t limit = by_high ? *high : *max;
+      // memory.current counts the page cache too, most of it reclaimable: a container
+      // that has just compiled something would refuse even the smallest system. The
+      // working set (what Kubernetes evicts on) leaves the inactive file pages out.
+      const uint64_t current = read_number(dir + "/memory.current").value_or(0);
+      const uint64_t inactive = std::min(stat_bytes(dir + "/memory.stat", "inactive_file").value_or(0), current);
+      const uint64_t working_set = current - inactive;
+      const uint64_t room = limit > working_set ? limit - working_set : 0;
+      if (!lowest || room < lowest->bytes)
+        lowest = MemoryLimit{room,
+                             fmt::format("{} less the working set (memory.current - inactive_file) of cgroup {}",
+                                         by_high ? "memory.high" : "memory.max", dir),
+                             false};
+    }
+    if (path == "/") break;
+    const size_t slash = path.rfind('/');
+    path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+  }
+  return lowest;
+}
+
+namespace {
+
+// The room of the process's own cgroup (v2), from /proc/self/cgroup.
 std::optional<MemoryLimit> cgroup_limit() {
   std::ifstream in("/proc/self/cgroup");
   std::string path;
   for (std::string line; std::getline(in, line);)
     if (line.rfind("0::", 0) == 0) path = line.substr(3);
-  if (path.empty()) return std::nullopt;
-  std::optional<MemoryLimit> lowest;
-  for (;;) {
-    const std::string dir = "/sys/fs/cgroup" + (path == "/" ? std::string() : path);
-    if (const auto max = read_number(dir + "/memory.max")) {
-      const uint64_t current = read_number(dir + "/memory.current").value_or(0);
-      const uint64_t room = *max > current ? *max - current : 0;
-      if (!lowest || room < lowest->bytes)
-        lowest = MemoryLimit{room, "memory.max less memory.current of cgroup " + dir, false};
-    }
-    if (path == "/" || path.empty()) break;
-    const size_t slash = path.rfind('/');
-    path = slash == 0 ? "/" : path.substr(0, slash);
-  }
-  return lowest;
+  return cgroup_room("/sys/fs/cgroup", path);
 }
 
 }  // namespace
@@ -108,15 +139,18 @@ MemoryEstimate estimate_memory(const config::SystemConfig& system, const Program
   e.resident_bytes = saturating_add(saturating_add(kFixed, saturating_mul(kPerIpu, e.ipus)),
                                     saturating_add(saturating_mul(kPerTile, e.tiles),
                                                    saturating_mul(kPerLoadedTile + image, loaded)));
-  // Every tile's SRAM is mapped whole (by the host interface, or by a load).
+  // A loaded tile's SRAM is mapped whole: a run maps the tiles it loads, a host interface
+  // (loaded_tiles unset: every tile) all of them. The host pool starts host_threads - 1
+  // workers beside the simulation's thread.
   const uint64_t overhead = kFixedAddress + kPerThreadAddress * (std::max(host_threads, 1u) - 1);
-  e.address_bytes = saturating_add(overhead, saturating_mul(sram + kPerTile, e.tiles));
+  e.address_bytes =
+      saturating_add(overhead, saturating_add(saturating_mul(sram, loaded), saturating_mul(kPerTile, e.tiles)));
   e.upper_bytes = saturating_add(e.resident_bytes, saturating_mul(sram - image, loaded));
   return e;
 }
 
-std::vector<MemoryLimit> memory_limits(std::optional<uint64_t> max_memory) {
-  if (max_memory) return {MemoryLimit{*max_memory, "--max-memory", false}};
+std::vector<MemoryLimit> memory_limits(std::optional<uint64_t> max_memory, const std::string& max_memory_source) {
+  if (max_memory) return {MemoryLimit{*max_memory, max_memory_source, false}};
   std::vector<MemoryLimit> limits;
   std::optional<MemoryLimit> resident;
   if (const auto available = proc_kib("/proc/meminfo", "MemAvailable"))
@@ -133,15 +167,15 @@ std::vector<MemoryLimit> memory_limits(std::optional<uint64_t> max_memory) {
 }
 
 void check_fits_memory(const config::SystemConfig& system, const MemoryEstimate& estimate,
-                       const std::vector<MemoryLimit>& limits) {
+                       const std::vector<MemoryLimit>& limits, const std::string& hint) {
   for (const MemoryLimit& limit : limits) {
     const uint64_t need = limit.address_space ? estimate.address_bytes : estimate.resident_bytes;
     if (need <= limit.bytes) continue;
     throw SystemTooLarge(fmt::format(
         "config '{}' ({} IPUs, {} tiles): the system needs an estimated {} of {}, more than the {} "
-        "allowed ({}); it was not elaborated (--max-memory SIZE sets another limit)",
+        "allowed ({}); it was not elaborated ({})",
         system.name, estimate.ipus, estimate.tiles, memory_text(need),
-        limit.address_space ? "address space" : "memory", memory_text(limit.bytes), limit.source));
+        limit.address_space ? "address space" : "memory", memory_text(limit.bytes), limit.source, hint));
   }
 }
 
@@ -178,7 +212,9 @@ uint64_t parse_memory_size(const std::string& text, const std::string& what) {
 
 std::string memory_text(uint64_t bytes) {
   if (bytes >= kGiB) return fmt::format("{:.1f} GiB", double(bytes) / double(kGiB));
-  if (bytes >= kMiB) return fmt::format("{:.0f} MiB", double(bytes) / double(kMiB));
+  // One decimal below 100 MiB: "13 MiB more than the 13 MiB allowed" said nothing.
+  if (bytes >= 100 * kMiB) return fmt::format("{:.0f} MiB", double(bytes) / double(kMiB));
+  if (bytes >= kMiB) return fmt::format("{:.1f} MiB", double(bytes) / double(kMiB));
   if (bytes >= kKiB) return fmt::format("{:.0f} KiB", double(bytes) / double(kKiB));
   return fmt::format("{} B", bytes);
 }

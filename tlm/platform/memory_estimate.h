@@ -26,7 +26,7 @@ namespace ipusim::platform {
 
 struct MemoryEstimate {
   uint64_t resident_bytes = 0;  // the peak resident set expected
-  uint64_t address_bytes = 0;   // the peak address space (every tile's SRAM is mapped whole)
+  uint64_t address_bytes = 0;   // the peak address space (a loaded tile's SRAM is mapped whole)
   uint64_t upper_bytes = 0;     // resident, if every tile wrote its whole SRAM
   uint32_t ipus = 0;
   uint64_t tiles = 0;
@@ -58,12 +58,21 @@ struct MemoryLimit {
   bool address_space = false;  // a limit on the address space (RLIMIT_AS), not on resident memory
 };
 
+// The lowest room the cgroup (v2) `cgroup` (a path such as "/user.slice/session-1.scope"
+// under the cgroup2 mount `root`) and its ancestors leave: the lower of memory.max and
+// memory.high less the working set (memory.current less inactive_file in memory.stat), at
+// every level that sets a limit; nullopt when none does.
+std::optional<MemoryLimit> cgroup_room(const std::string& root, std::string cgroup);
+
 // The limits a system must fit: `max_memory` alone when given (the user's limit replaces
 // the machine's, e.g. to allow more than MemAvailable says); otherwise the machine's: the
-// lower of MemAvailable (/proc/meminfo) and what the process's cgroups allow (memory.max
-// less memory.current, at every level that sets one) for the resident set, and RLIMIT_AS
+// lower of MemAvailable (/proc/meminfo) and what the process's cgroups allow
+// (cgroup_room) for the resident set, and RLIMIT_AS
 // less the address space in use, when set, for the address space.
-std::vector<MemoryLimit> memory_limits(std::optional<uint64_t> max_memory);
+// `max_memory_source` names the user's limit in the refusal ("--max-memory",
+// "OpenOptions::max_memory", "IPUSIM_MAX_MEMORY").
+std::vector<MemoryLimit> memory_limits(std::optional<uint64_t> max_memory,
+                                       const std::string& max_memory_source = "--max-memory");
 
 // Thrown for a system that does not fit: the message names the system, the estimate and
 // the limit with its source.
@@ -72,15 +81,17 @@ class SystemTooLarge : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws SystemTooLarge when `estimate` exceeds one of `limits`.
+// Throws SystemTooLarge when `estimate` exceeds one of `limits`; the message ends with
+// `hint`, how the caller's user sets another limit.
 void check_fits_memory(const config::SystemConfig& system, const MemoryEstimate& estimate,
-                       const std::vector<MemoryLimit>& limits);
+                       const std::vector<MemoryLimit>& limits,
+                       const std::string& hint = "--max-memory SIZE sets another limit");
 
 // "512M", "4G", "1.5GiB", "100000" (bytes): K / M / G / T are powers of 1024, with an
 // optional "iB" or "B". Throws std::invalid_argument naming `what` and the value.
 uint64_t parse_memory_size(const std::string& text, const std::string& what);
 
-// "1.5 GiB", "640 MiB", "12 KiB", "100 B".
+// "1.5 GiB", "640 MiB", "13.2 MiB" (one decimal below 100 MiB), "12 KiB", "100 B".
 std::string memory_text(uint64_t bytes);
 
 }  // namespace ipusim::platform

@@ -54,7 +54,7 @@ int run_serve(const ServeOptions& o) {
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
   std::string initial_link_faults;
   try {
-    system = ipudrv::detail::open_system_backend(o.config, max_memory_bytes(o.max_memory));
+    system = ipudrv::detail::open_system_backend(o.config, max_memory_bytes(o.max_memory), "--max-memory");
     initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
     if (o.gdb_port) system->serve_gdb(*o.gdb_port);  // prints the port it listens on
     if (!o.core_dir.empty()) system->set_core_dir(o.core_dir);
@@ -71,7 +71,9 @@ int run_serve(const ServeOptions& o) {
   options.name = "ipusim serve " + o.config;
   options.initial_link_faults = initial_link_faults;
   options.handle_signals = true;
-  options.idle_timeout = std::chrono::milliseconds(int64_t(o.idle_timeout * 1000));
+  // 0 turns the timeout off; any other value is at least a millisecond.
+  options.idle_timeout = std::chrono::milliseconds(
+      o.idle_timeout > 0 ? std::max<int64_t>(1, int64_t(o.idle_timeout * 1000)) : 0);
   options.log = o.quiet ? nullptr : &std::cerr;
   try {
     serve::DeviceServer server(boards, o.socket, options);
@@ -97,10 +99,10 @@ void add_serve_command(CLI::App& app, int& exit_code) {
   add_max_memory_option(cmd, options->max_memory);
   cmd->add_option("--idle-timeout", options->idle_timeout,
                   "seconds a client past HELLO may hold the device sending nothing while no run is in progress "
-                  "(STATE RUNNING, also while gdb holds it stopped); then it is told why (ERROR IDLE) and dropped, and "
-                  "every board is reset for the next client (default 600; a client that sends no HELLO is dropped "
-                  "after 10 s)")
-      ->check(CLI::Range(0.001, 1e6));
+                  "(STATE RUNNING, also while gdb holds it stopped, PAUSED or STREAM_WAIT); then it is told why "
+                  "(ERROR IDLE) and dropped, and every board is reset for the next client (default 600; 0: never; a "
+                  "client that sends no HELLO is dropped after 10 s)")
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->footer(
       "One client at a time. A client that sends no HELLO within 10 s, or holds the device idle for --idle-timeout, "

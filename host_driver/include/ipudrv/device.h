@@ -80,8 +80,9 @@ struct OpenOptions {
   // estimated memory (`ipusim info` prints it; docs/platform.md "Memory estimate") exceeds
   // it is refused with a UsageError giving the estimate and the limit, before anything is
   // elaborated. Unset: the machine's limits (MemAvailable, the cgroup's memory.max,
-  // RLIMIT_AS). Only open(locator, device, options) elaborates with it; enumerate() and
-  // DeviceRef::open use the machine's. A served device takes `ipusim serve --max-memory`.
+  // RLIMIT_AS), or IPUSIM_MAX_MEMORY (e.g. "8G") when set. Only open(locator, device,
+  // options) elaborates with it; enumerate(), DeviceRef::open and the C API take
+  // IPUSIM_MAX_MEMORY. A served device takes `ipusim serve --max-memory`.
   std::optional<uint64_t> max_memory;
 };
 
