@@ -159,6 +159,54 @@ TEST(ConsoleStream, OverflowingTilesKeepTheDocumentedOrder) {
   }
 }
 
+// The buffer's size changes nothing simulated: tiles with uneven work print more than
+// their buffer in every superstep (the supervisor alone and, on the busiest tiles, while
+// the workers run), sync and pass a value round a ring exchange that feeds the next
+// superstep, on one IPU and on four. With the default 8 KiB, a buffer of one byte (a pause
+// at every line) and one that never fills, on 1 and 2 host threads, stdout is the same bytes (the values
+// received included) and the JSON has the same figures: per tile cycles, instructions,
+// supersteps, syncs, exchange stalls and bytes; per superstep and tile begin / end
+// cycles; the batches; only host timings may differ.
+TEST(ConsoleStream, BufferSizeChangesNoByteOrCycle) {
+  const auto simulated = [](nlohmann::json j) {
+    for (const char* host : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
+                             "batch_seconds", "serial_share", "exchange_plan_seconds", "host_threads"})
+      j.erase(host);
+    return j;
+  };
+  // One IPU, and four IPUs on two boards ((ipu, tile) order across IPUs).
+  for (const auto& [config, ipus] : {std::pair{kTiny4, 1u}, std::pair{std::string("configs/test/tiny4_m2000.yaml"), 4u}}) {
+    std::string out0;
+    nlohmann::json json0;
+    for (const char* size : {"", "1", "1073741824"})
+      for (int threads : {1, 2}) {
+        const std::string buffer = size;
+        SCOPED_TRACE(config + " --console-buffer '" + buffer + "' --threads " + std::to_string(threads));
+        const std::string json = temp_path("buffer" + buffer + "_" + std::to_string(threads) + ".json");
+        const test::CliResult r = test::run_cli(
+            kBin, "ipusim_console_",
+            "--config " + config + " --elf " + kSys + "uneven_chatter.elf --threads " + std::to_string(threads) +
+                (buffer.empty() ? "" : " --console-buffer " + buffer) + " --quiet --json " + json);
+        ASSERT_EQ(r.status, 0) << r.err;
+        const nlohmann::json j = simulated(json_file(json));
+        ASSERT_EQ(j["per_tile"].size(), 4u * ipus);
+        if (out0.empty()) {
+          // The run that sets the reference is the one this test is about.
+          EXPECT_GT(j["console_lines"].get<uint64_t>(), 9000u * ipus);
+          EXPECT_EQ(j["exchange_bytes"].get<uint64_t>(), 64u * ipus);
+          for (const auto& t : j["per_tile"]) EXPECT_EQ(t["supersteps"], 5) << t;
+          EXPECT_NE(r.out.find("[ipu " + std::to_string(ipus - 1) + " tile 3] done "), std::string::npos);
+          out0 = r.out;
+          json0 = j;
+          continue;
+        }
+        EXPECT_TRUE(r.out == out0) << "stdout differs (" << r.out.size() << " bytes, " << out0.size()
+                                   << " with the default buffer)";
+        EXPECT_EQ(j, json0) << "simulated figures differ";
+      }
+  }
+}
+
 // stdout on a full device: the first failed write ends the run (a tile printing for ever
 // would otherwise run to its budget for nothing); the error names the console and the OS
 // error; status 5; the JSON says so.
