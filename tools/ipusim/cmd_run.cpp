@@ -12,7 +12,8 @@
 // 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
 // (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
 // then the tiles still running); 5 when the console (stdout) could not be written (a full
-// disk, a closed pipe: "ipusim: error: console: ..."; the run ends there).
+// disk, a closed pipe: "ipusim: error: console: ..."; the run ends there), also when a
+// budget, the timeout or Ctrl-C ended the same run (stop_reason "console error").
 #include <unistd.h>
 
 #include <algorithm>

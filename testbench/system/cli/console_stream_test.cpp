@@ -11,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -231,6 +233,27 @@ TEST(ConsoleStream, FullDeviceFailsARunThatHalts) {
   const test::CliResult r = run_to_full_device("--config " + kTiny4 + " --elf " + kSys + "chatter.elf --quiet");
   EXPECT_EQ(r.status, 5) << r.err;
   EXPECT_NE(r.err.find("console: writing stdout failed: No space left on device"), std::string::npos) << r.err;
+}
+
+// A reader that stops reading, then goes away: --timeout expires while the run waits on
+// the full pipe, and the write then fails. Both ended the run; the console error wins
+// everywhere (docs/platform.md "Exit status"): status 5, stop_reason "console error",
+// the console's line and no timeout line.
+TEST(ConsoleStream, ConsoleErrorWinsOverATimeoutInTheSameRun) {
+  const std::string json = temp_path("timeout_pipe.json");
+  const Streamed r = run_streamed("--config " + kTiny4 + " --elf " + kSys +
+                                      "chatter_forever.elf --timeout 0.5 --threads 1 --quiet --json " + json,
+                                  [](std::string_view) {
+                                    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+                                    return false;
+                                  });
+  EXPECT_EQ(r.status, 5) << r.err;
+  EXPECT_NE(r.err.find("ipusim: error: console: writing stdout failed: Broken pipe"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("ipusim: timeout:"), std::string::npos) << r.err;
+  const nlohmann::json j = json_file(json);
+  EXPECT_EQ(j["exit_code"], 5);
+  EXPECT_EQ(j["stop_reason"], "console error");
+  EXPECT_EQ(j["limits"]["timeout_seconds"], 0.5);
 }
 
 // A reader that goes away (`ipusim run ... | head -1`): no SIGPIPE death, the same error
