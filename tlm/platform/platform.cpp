@@ -157,7 +157,10 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // Every tile runs with the budget's bounds: without limits they cost a test per
   // quantum, and the interrupt flag lets a host stop a tile in an endless loop.
   for (auto& ipu : ipus_)
-    for (uint32_t t = 0; t < ipu->tile_count(); ++t) ipu->tile(t).set_bounds(budget_.bounds());
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
+      ipu->tile(t).set_bounds(budget_.bounds());
+      ipu->tile(t).set_console_buffer(options.console_buffer_bytes);
+    }
   engine_->set_batch_end([this] { batch_ended(); });
   engine_->set_console_ready([this](uint64_t batch, const tile::Tile* through) {
     if (through)

@@ -78,6 +78,10 @@ struct PlatformOptions {
   // Called before console lines are printed (set when the progress display shares a
   // terminal with the console: it blanks its line, and redraws at its next report).
   std::function<void()> progress_hide;
+  // Each tile's console buffer (tile::Tile::set_console_buffer; `ipusim run
+  // --console-buffer`): what a tile holds before it pauses to hand its lines over. It
+  // bounds memory only: the lines, their order and every cycle are the same for any size.
+  size_t console_buffer_bytes = tile::kConsoleBufferBytes;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its

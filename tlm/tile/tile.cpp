@@ -152,7 +152,7 @@ void Tile::compute() {
 bool Tile::line(const iss::TileIdentity&, uint32_t thread, std::string_view text) {
   run_.console.push_back(ConsoleLine{thread, std::string(text)});
   run_.console_bytes += text.size() + kConsoleLineCost;
-  return run_.console_bytes < kConsoleBufferBytes;
+  return run_.console_bytes < console_buffer_bytes_;
 }
 
 void Tile::deliver_console(uint64_t batch) {

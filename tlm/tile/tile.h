@@ -69,11 +69,15 @@
 namespace ipusim::tile {
 
 // A tile's console buffer: the lines of its running stretch wait here until the engine
-// hands them to the platform. When they reach this size (a line counts its text plus
-// kConsoleLineCost) the core pauses (iss::PauseReason::ConsoleFull) and the engine takes
-// them before it goes on (tile_engine.h, "Console"), so a tile printing in a loop holds
-// no more than this (plus what its thread prints in the rest of its quantum when workers
-// run, and one line of up to 4096 bytes).
+// hands them to the platform. When they reach this size (the default of
+// Tile::set_console_buffer; a line counts its text plus kConsoleLineCost) the core pauses (iss::PauseReason::ConsoleFull) and the engine takes
+// them before it goes on (tile_engine.h, "Console"). The size is checked after each
+// console instruction, which is buffered whole (a pause inside one would change what the
+// core did), so the buffer holds this much plus the rest of the instruction that filled
+// it (a cwrite: up to its length, at most the tile's SRAM, plus kConsoleLineCost per
+// line in it) and, when workers run, what the printing thread prints in the rest of its
+// quantum (up to the quantum's instructions, each possibly such a cwrite). A tile
+// printing lines one by one, as firmware does, stays within about one line of this.
 inline constexpr size_t kConsoleBufferBytes = size_t{8} << 10;
 inline constexpr size_t kConsoleLineCost = 48;  // a buffered line's own size, near enough
 
@@ -143,6 +147,9 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // Limits and a debug probe for the tile's compute stretches (iss::RunBounds; nullptr:
   // none). Kept across boots; the caller keeps it alive.
   void set_bounds(const iss::RunBounds* bounds);
+  // The console buffer's size (kConsoleBufferBytes by default): the core pauses when its
+  // lines reach it. Any size gives the same lines, order and cycles (tile_engine.h).
+  void set_console_buffer(size_t bytes) { console_buffer_bytes_ = bytes; }
   // Paused at a bound (the listener was told): why, which thread issues next, at what
   // cycle and pc. resume_paused() puts the tile back on the engine's ready list; its
   // stretch goes on from where it paused.
@@ -238,6 +245,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   std::unique_ptr<iss::Sram> sram_;  // the SRAM the core boots over (from load / give_sram)
   std::unique_ptr<iss::TileCore> core_;
   const iss::RunBounds* bounds_ = nullptr;
+  size_t console_buffer_bytes_ = kConsoleBufferBytes;
   iss::TraceSink* trace_ = nullptr;  // set_trace(): given to every core booted
   // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().
@@ -261,7 +269,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
     uint64_t computed_stop_cycle = 0;
     uint64_t instret = 0;               // at the last stop
     std::vector<ConsoleLine> console;   // lines of the running stretch not yet delivered
-    size_t console_bytes = 0;           // their cost (kConsoleBufferBytes)
+    size_t console_bytes = 0;           // their cost (console_buffer_bytes_)
     uint64_t resume_cycle = 0;          // start of the current stretch
     uint64_t stop_cycle = 0;            // end of the last computed stretch
     uint64_t prev_stop_cycle = 0;       // the stop before it

@@ -81,8 +81,11 @@ void TileEngine::drive() {
 }
 
 void TileEngine::run_batch() {
+  // A batch whose compute or finish threw (the exception ended that run) left both set;
+  // a later run on this engine must not finish its tiles again.
+  batch_.clear();
+  console_full_.clear();
   batch_.swap(ready_);
-  ready_.clear();
   ++batches_;
   tiles_computed_ += batch_.size();
   // The batch's order, the same for every host thread count: longest previous stretch

@@ -12,7 +12,8 @@
 // 4 for a used-up --max-cycles / --max-instructions, 124 for --timeout, 130 for Ctrl-C
 // (run_stop.h: "ipusim: budget: ...", "ipusim: timeout: ...", "ipusim: interrupted: ...",
 // then the tiles still running); 5 when the console (stdout) could not be written (a full
-// disk, a closed pipe: "ipusim: error: console: ..."; the run ends there).
+// disk, a closed pipe: "ipusim: error: console: ..."; the run ends there), also when a
+// budget, the timeout or Ctrl-C ended the same run (stop_reason "console error").
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@
 #include "platform/core_dump.h"
 #include "platform/memory_estimate.h"
 #include "platform/platform.h"
+#include "tile/tile.h"
 #include "progress_line.h"
 #include "run_report.h"
 
@@ -60,6 +62,7 @@ struct RunOptions {
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host
+  uint64_t console_buffer = tile::kConsoleBufferBytes;
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;  // --core: core files when the run ends on a problem
@@ -125,6 +128,7 @@ int run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
+  options.console_buffer_bytes = size_t(o.console_buffer);
   if (!o.link_faults.empty()) {
     // The option's items replace the config's `link_faults` altogether.
     links::FaultPlan plan;
@@ -259,6 +263,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "write the summary as JSON to FILE, and the effective config to FILE.config.yaml");
   cmd->add_option("--console", o->console, "console lines: tagged with ipu/tile, or raw")
       ->check(CLI::IsMember({"tagged", "raw"}));
+  cmd->add_option("--console-buffer", o->console_buffer,
+                  "bytes of console lines a tile holds before it pauses to hand them over (default 8192; "
+                  "memory only: the output and every cycle are the same for any size)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
   cmd->add_option("--itrace", o->itrace,
                   "trace retired instructions to FILE, one line each: ipu tile thread cycle pc "
                   "<func+off> insn disasm [; xN|fN value] [mem addr [stored]] [fcsr v] (docs/platform.md)");

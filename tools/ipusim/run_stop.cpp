@@ -93,9 +93,11 @@ RunInterrupts::~RunInterrupts() {
 
 std::string stop_reason(const platform::RunResult& result, bool timed_out) {
   if (!result.stopped) return {};
+  // A console that could not be written wins over a budget, a timeout or Ctrl-C that
+  // ended the same run: its status (5) and its line are the ones `ipusim run` gives.
+  if (result.console_error) return "console error";
   if (result.stopped->code == ProblemCode::Budget) return result.stopped->kind;  // "cycle budget", ...
-  if (timed_out) return "timeout";
-  return result.console_error ? "console error" : "interrupt";
+  return timed_out ? "timeout" : "interrupt";
 }
 
 int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {

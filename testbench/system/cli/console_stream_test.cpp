@@ -11,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -159,6 +161,54 @@ TEST(ConsoleStream, OverflowingTilesKeepTheDocumentedOrder) {
   }
 }
 
+// The buffer's size changes nothing simulated: tiles with uneven work print more than
+// their buffer in every superstep (the supervisor alone and, on the busiest tiles, while
+// the workers run), sync and pass a value round a ring exchange that feeds the next
+// superstep, on one IPU and on four. With the default 8 KiB, a buffer of one byte (a pause
+// at every line) and one that never fills, on 1 and 2 host threads, stdout is the same bytes (the values
+// received included) and the JSON has the same figures: per tile cycles, instructions,
+// supersteps, syncs, exchange stalls and bytes; per superstep and tile begin / end
+// cycles; the batches; only host timings may differ.
+TEST(ConsoleStream, BufferSizeChangesNoByteOrCycle) {
+  const auto simulated = [](nlohmann::json j) {
+    for (const char* host : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
+                             "batch_seconds", "serial_share", "exchange_plan_seconds", "host_threads"})
+      j.erase(host);
+    return j;
+  };
+  // One IPU, and four IPUs on two boards ((ipu, tile) order across IPUs).
+  for (const auto& [config, ipus] : {std::pair{kTiny4, 1u}, std::pair{std::string("configs/test/tiny4_m2000.yaml"), 4u}}) {
+    std::string out0;
+    nlohmann::json json0;
+    for (const char* size : {"", "1", "1073741824"})
+      for (int threads : {1, 2}) {
+        const std::string buffer = size;
+        SCOPED_TRACE(config + " --console-buffer '" + buffer + "' --threads " + std::to_string(threads));
+        const std::string json = temp_path("buffer" + buffer + "_" + std::to_string(threads) + ".json");
+        const test::CliResult r = test::run_cli(
+            kBin, "ipusim_console_",
+            "--config " + config + " --elf " + kSys + "uneven_chatter.elf --threads " + std::to_string(threads) +
+                (buffer.empty() ? "" : " --console-buffer " + buffer) + " --quiet --json " + json);
+        ASSERT_EQ(r.status, 0) << r.err;
+        const nlohmann::json j = simulated(json_file(json));
+        ASSERT_EQ(j["per_tile"].size(), 4u * ipus);
+        if (out0.empty()) {
+          // The run that sets the reference is the one this test is about.
+          EXPECT_GT(j["console_lines"].get<uint64_t>(), 9000u * ipus);
+          EXPECT_EQ(j["exchange_bytes"].get<uint64_t>(), 64u * ipus);
+          for (const auto& t : j["per_tile"]) EXPECT_EQ(t["supersteps"], 5) << t;
+          EXPECT_NE(r.out.find("[ipu " + std::to_string(ipus - 1) + " tile 3] done "), std::string::npos);
+          out0 = r.out;
+          json0 = j;
+          continue;
+        }
+        EXPECT_TRUE(r.out == out0) << "stdout differs (" << r.out.size() << " bytes, " << out0.size()
+                                   << " with the default buffer)";
+        EXPECT_EQ(j, json0) << "simulated figures differ";
+      }
+  }
+}
+
 // stdout on a full device: the first failed write ends the run (a tile printing for ever
 // would otherwise run to its budget for nothing); the error names the console and the OS
 // error; status 5; the JSON says so.
@@ -183,6 +233,27 @@ TEST(ConsoleStream, FullDeviceFailsARunThatHalts) {
   const test::CliResult r = run_to_full_device("--config " + kTiny4 + " --elf " + kSys + "chatter.elf --quiet");
   EXPECT_EQ(r.status, 5) << r.err;
   EXPECT_NE(r.err.find("console: writing stdout failed: No space left on device"), std::string::npos) << r.err;
+}
+
+// A reader that stops reading, then goes away: --timeout expires while the run waits on
+// the full pipe, and the write then fails. Both ended the run; the console error wins
+// everywhere (docs/platform.md "Exit status"): status 5, stop_reason "console error",
+// the console's line and no timeout line.
+TEST(ConsoleStream, ConsoleErrorWinsOverATimeoutInTheSameRun) {
+  const std::string json = temp_path("timeout_pipe.json");
+  const Streamed r = run_streamed("--config " + kTiny4 + " --elf " + kSys +
+                                      "chatter_forever.elf --timeout 0.5 --threads 1 --quiet --json " + json,
+                                  [](std::string_view) {
+                                    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+                                    return false;
+                                  });
+  EXPECT_EQ(r.status, 5) << r.err;
+  EXPECT_NE(r.err.find("ipusim: error: console: writing stdout failed: Broken pipe"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("ipusim: timeout:"), std::string::npos) << r.err;
+  const nlohmann::json j = json_file(json);
+  EXPECT_EQ(j["exit_code"], 5);
+  EXPECT_EQ(j["stop_reason"], "console error");
+  EXPECT_EQ(j["limits"]["timeout_seconds"], 0.5);
 }
 
 // A reader that goes away (`ipusim run ... | head -1`): no SIGPIPE death, the same error

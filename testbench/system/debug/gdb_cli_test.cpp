@@ -130,5 +130,34 @@ TEST(GdbCli, BreakStepWatchAndContinueToTheEndAsWithoutGdb) {
     EXPECT_EQ(summary_line(debugged_err, key), summary_line(plain.err, key)) << key;
 }
 
+// A console that cannot be written under --gdb (docs/platform.md "Console ordering"): the
+// first failed write stops the tiles as gdb's Ctrl-C does (gdb sees SIGINT); continued,
+// the run goes on to its end with its later lines counted, not written, and `ipusim run`
+// exits 5 with the console's error.
+TEST(GdbCli, AConsoleWriteErrorStopsTheTilesForGdb) {
+  const std::string elf = std::string(IPUSIM_FIRMWARE_DIR) + "/system/chatter.elf";
+  const std::string err = temp_path("full.err");
+  std::remove(err.c_str());
+  Child ipusim("exec " + kBin + " run --config configs/test/tiny4.yaml --elf " + elf + " --gdb 0 --quiet >/dev/full 2>" +
+               err);
+  const int port = listening_port(err);
+  ASSERT_GT(port, 0) << test::read_file(err);
+  const std::string script = temp_path("full.gdb");
+  std::ofstream(script) << "set pagination off\n"
+                           "set confirm off\n"
+                           "target remote 127.0.0.1:" << port << "\n"
+                           "continue\n"
+                           "continue\n";
+  const test::CliResult gdb =
+      test::run_command("timeout 60 gdb-multiarch", "gdb_cli_gdb_", "-batch -nx -x " + script + " " + elf);
+  EXPECT_EQ(gdb.status, 0) << gdb.out << gdb.err;
+  EXPECT_NE(gdb.out.find("received signal SIGINT"), std::string::npos) << gdb.out;
+  EXPECT_NE(gdb.out.find("[Inferior 1 (process 1) exited normally]"), std::string::npos) << gdb.out;
+  ASSERT_EQ(ipusim.wait(std::chrono::seconds(60)), 5) << test::read_file(err);
+  const std::string e = test::read_file(err);
+  EXPECT_NE(e.find("ipusim: error: console: writing stdout failed: No space left on device"), std::string::npos) << e;
+  EXPECT_NE(e.find("9012 console line(s) in all"), std::string::npos) << e;  // every line counted
+}
+
 }  // namespace
 }  // namespace ipusim

@@ -92,7 +92,7 @@ TEST_P(Console, LinesReachTheProgramTaggedInIpusimRunsOrder) {
   ::unsetenv("IPUSIM_CONSOLE");
   auto dev = open(kConfig);
   dev->load(elf(kElf));
-  const std::string printed = captured_stdout(temp("stdout"), [&] { dev->run(0, std::chrono::seconds(60)); });
+  const std::string printed = captured_stdout(temp("stdout"), [&] { dev->run(0, std::chrono::seconds(30)); });
   EXPECT_EQ(printed, cli);
 
   // A handler: the same lines as records, on this thread.
@@ -105,7 +105,7 @@ TEST_P(Console, LinesReachTheProgramTaggedInIpusimRunsOrder) {
   });
   dev->reset();
   dev->load(elf(kElf));
-  const std::string silent = captured_stdout(temp("stdout2"), [&] { dev->run(0, std::chrono::seconds(60)); });
+  const std::string silent = captured_stdout(temp("stdout2"), [&] { dev->run(0, std::chrono::seconds(30)); });
   EXPECT_EQ(silent, "") << "a handler replaces the default printing";
   EXPECT_FALSE(other_thread) << "the handler ran on a thread other than run()'s";
   EXPECT_EQ(formatted(lines), cli);
@@ -124,7 +124,7 @@ TEST_P(Console, LinesReachTheProgramTaggedInIpusimRunsOrder) {
   dev->set_console({});
   dev->reset();
   dev->load(elf(kElf));
-  const std::string off = captured_stdout(temp("stdout3"), [&] { dev->run(0, std::chrono::seconds(60)); });
+  const std::string off = captured_stdout(temp("stdout3"), [&] { dev->run(0, std::chrono::seconds(30)); });
   EXPECT_EQ(off, "");
   EXPECT_TRUE(lines.empty());
 }
@@ -150,7 +150,9 @@ TEST_P(Console, FloodArrivesWholeWithTheCyclesOfASilentRun) {
     lines.push_back(l);
   });
   load(*dev, kLines, kLong);
-  const ipudrv::RunResult loud = dev->run(0, std::chrono::seconds(120));
+  // The limits below add up to less than the suite's ctest TIMEOUT (120 s): a run that
+  // hangs fails with this test's own message.
+  const ipudrv::RunResult loud = dev->run(0, std::chrono::seconds(50));
   ASSERT_EQ(loud.state, ipudrv::RunState::kHalted);
   EXPECT_TRUE(stalled) << "the simulation ran on while the handler held the console";
   ASSERT_EQ(lines.size(), size_t(kIpus * kTiles * (3 + kLines + 1)));
@@ -172,7 +174,7 @@ TEST_P(Console, FloodArrivesWholeWithTheCyclesOfASilentRun) {
   dev->set_console({});
   dev->reset();
   load(*dev, kLines, kLong);
-  const ipudrv::RunResult silent = dev->run(0, std::chrono::seconds(120));
+  const ipudrv::RunResult silent = dev->run(0, std::chrono::seconds(20));
   EXPECT_EQ(silent.stats.cycles, loud.stats.cycles);
   EXPECT_EQ(silent.stats.instructions, loud.stats.instructions);
   dev.reset();
@@ -184,7 +186,7 @@ TEST_P(Console, FloodArrivesWholeWithTheCyclesOfASilentRun) {
     size_t count = 0;
     local->set_console([&](const ipudrv::ConsoleLine&) { ++count; });
     load(*local, kLines, kLong);
-    const ipudrv::RunResult here = local->run(0, std::chrono::seconds(120));
+    const ipudrv::RunResult here = local->run(0, std::chrono::seconds(20));
     EXPECT_EQ(here.stats.cycles, loud.stats.cycles);
     EXPECT_EQ(here.stats.instructions, loud.stats.instructions);
     EXPECT_EQ(count, lines.size());
@@ -260,7 +262,7 @@ TEST_P(Console, APrinterWithoutSyncKeepsTheModelSmall) {
   dev->load(elf("system/chatter_forever.elf"));
   ipudrv::RunOptions options;
   options.max_cycles = 150'000'000;
-  options.timeout = std::chrono::seconds(300);
+  options.timeout = std::chrono::seconds(60);  // under the suite's ctest TIMEOUT (120 s)
   expect_error<ipudrv::BudgetError>([&] { dev->run(options); });
   EXPECT_EQ(bad, 0u) << "lines out of order or not as printed";
   EXPECT_GT(count, 2'500'000u);
@@ -289,7 +291,8 @@ TEST_P(Console, AHandlerThatThrowsLeavesRunAndNothingWaitsForIt) {
     EXPECT_STREQ(e.what(), "the handler gave up");
   }
   EXPECT_EQ(seen, 1000u);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  // With the run below, under the suite's ctest TIMEOUT (120 s).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (dev->state() == IPU_STATE_RUNNING && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR)) << "the run went on to its cycle budget";
@@ -297,7 +300,7 @@ TEST_P(Console, AHandlerThatThrowsLeavesRunAndNothingWaitsForIt) {
   dev->reset();
   dev->set_console([&](const ipudrv::ConsoleLine&) { ++seen; });
   dev->load(elf(kElf));
-  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(60));
+  const ipudrv::RunResult r = dev->run(0, std::chrono::seconds(30));
   EXPECT_EQ(r.state, ipudrv::RunState::kHalted);
   EXPECT_EQ(seen, 1000u + kIpus * kTiles * 6);
 }
@@ -351,11 +354,11 @@ TEST(ConsoleServe, TheServerPrintsNothingOfWhatItsClientReceives) {
     auto dev = ipudrv::open("unix:" + server.socket());
     dev->set_console([&](const ipudrv::ConsoleLine&) { ++count; });
     dev->load(elf(kElf));
-    dev->run(0, std::chrono::seconds(60));
+    dev->run(0, std::chrono::seconds(30));
     dev->set_console({});
     dev->reset();
     dev->load(elf(kElf));
-    dev->run(0, std::chrono::seconds(60));
+    dev->run(0, std::chrono::seconds(30));
   }
   const int status = server.stop();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << server.stderr_text();

@@ -14,6 +14,10 @@ ipu_add_firmware(uneven_sync SOURCES ${CMAKE_CURRENT_LIST_DIR}/uneven.c
                  INCLUDES ${CMAKE_CURRENT_LIST_DIR} OUTPUT_DIR ${_sys_dir})
 ipu_add_firmware(uneven_xchg SOURCES ${CMAKE_CURRENT_LIST_DIR}/uneven.c DEFINES UNEVEN_EXCHANGE
                  INCLUDES ${CMAKE_CURRENT_LIST_DIR} OUTPUT_DIR ${_sys_dir})
+# The ring exchange with every tile printing more than its console buffer holds.
+ipu_add_firmware(uneven_chatter SOURCES ${CMAKE_CURRENT_LIST_DIR}/uneven.c
+                 DEFINES UNEVEN_EXCHANGE UNEVEN_CHATTER=200
+                 INCLUDES ${CMAKE_CURRENT_LIST_DIR} OUTPUT_DIR ${_sys_dir})
 
 # The compute-bound loop: six workers, SPIN_ITERS loop iterations (10 instructions each)
 # per worker per superstep, SPIN_STEPS supersteps.

@@ -6,6 +6,11 @@
  * the next tile of the IPU and receives the previous tile's, which feeds the next step.
  * The printed values and every cycle count must be the same for any number of host
  * threads (testbench/system/chip).
+ * With UNEVEN_CHATTER the workers print a line per round batch and the supervisor
+ * (tile + 1) * UNEVEN_CHATTER lines per superstep, so tiles fill their console buffers
+ * (tile::kConsoleBufferBytes) by different amounts, some while workers run: the lines,
+ * values and cycles must be the same whatever the buffer's size
+ * (testbench/system/cli/console_buffer_test.cpp).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,10 +26,42 @@ struct job {
 static struct job jobs[6];
 static uint32_t value, incoming;
 
+#ifdef UNEVEN_CHATTER
+/* "text" + decimal n, by hand: the workers print too, and printf would cost most of the run. */
+static char *put_text(char *p, const char *s) {
+  while (*s) *p++ = *s++;
+  return p;
+}
+
+static char *put_u32(char *p, uint32_t n) {
+  char digits[10];
+  int k = 0;
+  do {
+    digits[k++] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  while (k) *p++ = digits[--k];
+  return p;
+}
+
+static void say(const char *what, uint32_t a, uint32_t b) {
+  char line[48];
+  char *p = put_u32(put_text(line, what), a);
+  p = put_u32(put_text(p, " at "), b);
+  *p++ = '\n';
+  ipu_cwrite(line, (size_t)(p - line));
+}
+#endif
+
 static int work(void *arg) {
   struct job *j = arg;
   uint32_t h = j->seed;
-  for (uint32_t r = 0; r < j->rounds; ++r) h = (h ^ (h >> 13)) * 0x5bd1e995u + r;
+  for (uint32_t r = 0; r < j->rounds; ++r) {
+    h = (h ^ (h >> 13)) * 0x5bd1e995u + r;
+#ifdef UNEVEN_CHATTER
+    if (r % 16 == 0) say("worker hash ", h, r);
+#endif
+  }
   j->out = h;
   return 0;
 }
@@ -42,6 +79,9 @@ int main(void) {
     }
     ipu_join();
     for (uint32_t w = 0; w < workers; ++w) value = value * 31u + jobs[w].out;
+#ifdef UNEVEN_CHATTER
+    for (uint32_t i = 0; i < (tile + 1) * UNEVEN_CHATTER; ++i) say("supervisor value ", value + i, i);
+#endif
     printf("step %lu value %08lx\n", (unsigned long)s, (unsigned long)value);
     ipu_sync(IPU_SYNC_IPU);
 #ifdef UNEVEN_EXCHANGE
