@@ -229,10 +229,12 @@ int run(const RunOptions& o) {
     report.exit_code = result.exit_status();
   }
   if (result.console_error)
+    // Under gdb the error stops the tiles for gdb, which may continue them to the end.
     std::fprintf(stderr,
-                 "ipusim: error: console: writing stdout failed: %s (the run ended there; %llu console "
-                 "line(s) in all, the later ones lost)\n",
-                 result.console_error->c_str(), static_cast<unsigned long long>(result.console_lines));
+                 "ipusim: error: console: writing stdout failed: %s (%s; %llu console line(s) in all, the "
+                 "later ones lost)\n",
+                 result.console_error->c_str(), o.gdb_port ? "the tiles stopped for gdb there" : "the run ended there",
+                 static_cast<unsigned long long>(result.console_lines));
   if (!o.core_dir.empty() && result.error()) {
     // A core that cannot be written costs the core, not the run's report and status.
     try {

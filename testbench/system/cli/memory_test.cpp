@@ -248,7 +248,8 @@ Limited run_with_address_limit(const std::string& args, uint64_t as_bytes, std::
 // estimate): a located error and exit 2 within seconds (it sat minutes in SystemC's
 // clean-up, silent).
 TEST(Memory, AnElaborationThatRunsOutOfMemoryEndsAtOnceNamingWhatWasBuilt) {
-  // Not where an IPU ends: 160 MiB ran out between two IPUs once a tile grew by 8 bytes.
+  // Whether the failing allocation is a tile's or one between two IPUs is luck of the heap
+  // layout, so the message must name the IPU; a tile only when it was one.
   const uint64_t as = uint64_t{150} << 20;
   const Limited run = run_with_address_limit(
       "run --config configs/pod16.yaml --elf " + kHello + " --tiles 0 --threads 1 --max-memory 1T", as,
@@ -256,7 +257,6 @@ TEST(Memory, AnElaborationThatRunsOutOfMemoryEndsAtOnceNamingWhatWasBuilt) {
   EXPECT_EQ(run.status, 2) << run.err;
   EXPECT_LT(run.seconds, 15.0);
   EXPECT_NE(run.err.find("ipusim: error: config 'configs/pod16.yaml': building ipu "), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find(" tile "), std::string::npos) << run.err;
 
   const Limited serve = run_with_address_limit("serve --config configs/pod16.yaml --socket " + temp_path("s") +
                                                    " --max-memory 1T",

@@ -156,6 +156,7 @@ TEST(GdbCli, AConsoleWriteErrorStopsTheTilesForGdb) {
   ASSERT_EQ(ipusim.wait(std::chrono::seconds(60)), 5) << test::read_file(err);
   const std::string e = test::read_file(err);
   EXPECT_NE(e.find("ipusim: error: console: writing stdout failed: No space left on device"), std::string::npos) << e;
+  EXPECT_NE(e.find("(the tiles stopped for gdb there;"), std::string::npos) << e;  // not "the run ended"
   EXPECT_NE(e.find("9012 console line(s) in all"), std::string::npos) << e;  // every line counted
 }
 
