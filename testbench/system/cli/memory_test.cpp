@@ -323,7 +323,7 @@ TEST(Memory, AnInProcessElaborationThatRunsOutOfMemoryIsAUsageErrorNamingWhatWas
   EXPECT_EQ(said.rfind("UsageError: in-process device for 'configs/pod16.yaml': building ipu ", 0), 0u) << said;
   const size_t newline = said.find('\n');
   ASSERT_NE(newline, std::string::npos) << said;
-  EXPECT_NE(said.substr(0, newline).find(" tile "), std::string::npos) << said;
+  // The IPU is named; a tile only when the failing allocation was one's (heap layout).
   EXPECT_EQ(said.substr(newline + 1).rfind("UsageError: in-process device for 'configs/test/tiny4.yaml': an earlier "
                                            "elaboration in this process failed: config 'pod16': building ipu ",
                                            0),
