@@ -22,22 +22,7 @@
 #define CHATTER_LINES 300
 #endif
 
-/* "text" + decimal n + ' ' + ... built by hand: printf would cost most of the run. */
-static char *put_text(char *p, const char *s) {
-  while (*s) *p++ = *s++;
-  return p;
-}
-
-static char *put_u32(char *p, uint32_t n) {
-  char digits[10];
-  int k = 0;
-  do {
-    digits[k++] = (char)('0' + n % 10);
-    n /= 10;
-  } while (n);
-  while (k) *p++ = digits[--k];
-  return p;
-}
+#include "line_text.h"
 
 #ifdef CHATTER_FOREVER
 

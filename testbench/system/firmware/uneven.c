@@ -27,22 +27,7 @@ static struct job jobs[6];
 static uint32_t value, incoming;
 
 #ifdef UNEVEN_CHATTER
-/* "text" + decimal n, by hand: the workers print too, and printf would cost most of the run. */
-static char *put_text(char *p, const char *s) {
-  while (*s) *p++ = *s++;
-  return p;
-}
-
-static char *put_u32(char *p, uint32_t n) {
-  char digits[10];
-  int k = 0;
-  do {
-    digits[k++] = (char)('0' + n % 10);
-    n /= 10;
-  } while (n);
-  while (k) *p++ = digits[--k];
-  return p;
-}
+#include "line_text.h"
 
 static void say(const char *what, uint32_t a, uint32_t b) {
   char line[48];
