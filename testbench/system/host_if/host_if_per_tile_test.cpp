@@ -51,8 +51,8 @@ TEST(HostIfPerTile, ScatterPutsSliceIOnTileIAndGatherBringsThemBack) {
   i = host.post(1, per_tile(host.data_bus(2 << 20), addr, 4 * slice, 0, 4));
   ASSERT_EQ(host.wait_desc(1, i), IPU_DESC_STATUS_OK) << host.err_text();
   EXPECT_EQ(host.desc(1, i).bytes_done, 4 * slice);
-  std::vector<uint8_t> want(slice, 0);
-  want.insert(want.end(), bytes.begin(), bytes.end());
+  std::vector<uint8_t> want(4 * slice, 0);
+  std::memcpy(want.data() + slice, bytes.data(), bytes.size());
   EXPECT_EQ(0, std::memcmp(host.data(2 << 20), want.data(), want.size()));
   // One tile with the flag is a plain transfer.
   i = host.post(1, per_tile(host.data_bus(3 << 20), addr, slice, 2, 1));
