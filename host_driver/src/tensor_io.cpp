@@ -1,11 +1,14 @@
 // Device::write_tensor / read_tensor / write_per_tile / dma_stats: a tensor plan
 // (tensor_plan.h) packed tile-major into each board's tensor buffer (device-reachable
-// host memory) and moved by one descriptor per run of consecutive tiles of an IPU with
-// equal blocks at one address: a per-tile scatter / gather (DESC_FLAG_PER_TILE), or a
-// broadcast for a replicated tensor (docs/host_driver.md, "Tensors").
+// host memory) — or, in process, when the caller's bytes already lie in that order, the
+// caller's memory itself mapped for the transfer — and moved by one descriptor per run
+// of consecutive tiles of an IPU with equal blocks at one address: a per-tile scatter /
+// gather (DESC_FLAG_PER_TILE), or a broadcast for a replicated tensor
+// (docs/host_driver.md, "Tensors").
 #include <ipu/hostif_regs.h>
 
 #include <cstring>
+#include <optional>
 
 #include "device_impl.h"
 #include "tensor_plan.h"
@@ -63,9 +66,9 @@ std::vector<BoardWork> place(DeviceImpl& impl, const TensorLayout& layout, const
 
 // One request per run of consecutive tiles of an IPU with equal blocks at one address
 // whose bytes follow each other in the buffer (or, replicated, share them).
-std::vector<detail::DmaRequest> requests(DeviceImpl& impl, BoardSession& board, const BoardWork& w, bool replicated) {
+std::vector<detail::DmaRequest> requests(DeviceImpl& impl, detail::HostMemory& mem, const BoardWork& w, bool replicated) {
   std::vector<detail::DmaRequest> out;
-  std::byte* base = board.tensor_buffer->bytes().data();
+  std::byte* base = mem.bytes().data();
   // A board of register map 1.3 or older has no DESC_FLAG_PER_TILE: a descriptor per tile.
   const bool scatter = impl.info.version_minor >= 4;
   for (size_t i = 0; i < w.blocks.size();) {
@@ -87,17 +90,40 @@ std::vector<detail::DmaRequest> requests(DeviceImpl& impl, BoardSession& board, 
     q.tile_count = uint32_t(j - i);
     q.per_tile = !replicated && q.tile_count > 1;
     q.host = {base + first.at, replicated ? bytes : bytes * (j - i)};
-    q.mapped = board.tensor_buffer.get();
+    q.mapped = &mem;
     out.push_back(q);
     i = j;
   }
   return out;
 }
 
-void ensure_buffer(BoardSession& board, uint64_t bytes) {
-  if (board.tensor_buffer && board.tensor_buffer->bytes().size() >= bytes) return;
-  board.tensor_buffer.reset();  // the old mapping goes first: the two are never both held
-  board.tensor_buffer = board.t->alloc_host_memory(size_t(bytes));
+detail::HostMemory& buffer(BoardSession& board, uint64_t bytes) {
+  if (!board.tensor_buffer || board.tensor_buffer->bytes().size() < bytes) {
+    board.tensor_buffer.reset();  // the old mapping goes first: the two are never both held
+    board.tensor_buffer = board.t->alloc_host_memory(size_t(bytes));
+  }
+  return *board.tensor_buffer;
+}
+
+// Where the board's packed bytes already lie in the caller's row-major tensor, in packed
+// order (blocked rows, a 2-D grid of one column, pieces in order, a replicated tensor):
+// their offset in it; else none.
+std::optional<uint64_t> in_order(const BoardWork& w, bool replicated) {
+  if (replicated) return 0;
+  const uint64_t start = w.blocks.front().block->src;
+  for (const Placed& p : w.blocks) {
+    const detail::TileBlock& b = *p.block;
+    if (b.src != start + p.at || (b.runs > 1 && b.stride != b.run_bytes)) return std::nullopt;
+  }
+  return start;
+}
+
+// The caller's own bytes mapped for the device when the transport can (in process) and
+// they are in packed order: no packing copy. Else null.
+std::unique_ptr<detail::HostMemory> caller_memory(BoardSession& board, const BoardWork& w, bool replicated,
+                                                  std::byte* tensor) {
+  const std::optional<uint64_t> start = in_order(w, replicated);
+  return start ? board.t->map_caller_memory({tensor + *start, size_t(w.buffer_bytes)}) : nullptr;
 }
 
 // Copies block `b` between the row-major tensor and its packed form.
@@ -126,13 +152,17 @@ void Device::write_tensor(const TensorLayout& layout, std::span<const std::byte>
   for (size_t b = 0; b < work.size(); ++b) {
     if (work[b].blocks.empty()) continue;
     BoardSession& board = *impl_->boards[b];
-    ensure_buffer(board, work[b].buffer_bytes);
-    std::byte* buf = board.tensor_buffer->bytes().data();
-    if (plan.replicated)
-      std::memcpy(buf, data.data(), data.size());
-    else
-      for (const Placed& p : work[b].blocks) pack(*p.block, data.data(), buf + p.at);
-    board.dma[0]->transfer(requests(*impl_, board, work[b], plan.replicated));
+    // Channel 0 only reads the caller's bytes.
+    const auto caller = caller_memory(board, work[b], plan.replicated, const_cast<std::byte*>(data.data()));
+    detail::HostMemory& mem = caller ? *caller : buffer(board, work[b].buffer_bytes);
+    if (!caller) {
+      std::byte* buf = mem.bytes().data();
+      if (plan.replicated)
+        std::memcpy(buf, data.data(), data.size());
+      else
+        for (const Placed& p : work[b].blocks) pack(*p.block, data.data(), buf + p.at);
+    }
+    board.dma[0]->transfer(requests(*impl_, mem, work[b], plan.replicated));
   }
 }
 
@@ -154,10 +184,11 @@ void Device::read_tensor(const TensorLayout& layout, std::span<std::byte> out) {
   for (size_t b = 0; b < work.size(); ++b) {
     if (work[b].blocks.empty()) continue;
     BoardSession& board = *impl_->boards[b];
-    ensure_buffer(board, work[b].buffer_bytes);
-    board.dma[1]->transfer(requests(*impl_, board, work[b], false));
-    const std::byte* buf = board.tensor_buffer->bytes().data();
-    for (const Placed& p : work[b].blocks) unpack(*p.block, buf + p.at, out.data());
+    const auto caller = caller_memory(board, work[b], false, out.data());
+    detail::HostMemory& mem = caller ? *caller : buffer(board, work[b].buffer_bytes);
+    board.dma[1]->transfer(requests(*impl_, mem, work[b], false));
+    if (!caller)
+      for (const Placed& p : work[b].blocks) unpack(*p.block, mem.bytes().data() + p.at, out.data());
   }
 }
 
