@@ -5,7 +5,7 @@
 if(NOT HEADER OR NOT TESTBENCH)
   message(FATAL_ERROR "usage: cmake -DHEADER=<ipudrv.h> -DTESTBENCH=<dir> -P ipudrv_api_coverage.cmake")
 endif()
-file(STRINGS ${HEADER} declarations REGEX "^(const char\\*|int|void) ipudrv_[a-z0-9_]+\\(")
+file(STRINGS ${HEADER} declarations REGEX "^(const char\\*|int|void|size_t) ipudrv_[a-z0-9_]+\\(")
 set(functions "")
 foreach(line IN LISTS declarations)
   string(REGEX MATCH "ipudrv_[a-z0-9_]+" name "${line}")

@@ -332,3 +332,73 @@ int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value) {
 }
 
 }  // extern "C"
+
+namespace {
+
+static_assert(int(ipudrv::DType::kF64) == IPUDRV_F64 && int(ipudrv::DType::kF16) == IPUDRV_F16,
+              "ipudrv_dtype follows ipudrv::DType");
+static_assert(int(ipudrv::Mapping::Kind::kPerTile) == IPUDRV_PER_TILE, "ipudrv_mapping follows Mapping::Kind");
+
+ipudrv::TileList tile_list(const ipudrv_tile* tiles, size_t count) {
+  if (!tiles && count) throw ipudrv::UsageError("null tiles with a non-zero count");
+  ipudrv::TileList l;
+  for (size_t i = 0; i < count; ++i) l.push_back({tiles[i].ipu, tiles[i].tile});
+  return l;
+}
+
+ipudrv::TensorLayout layout_of(const ipudrv_tensor* t) {
+  need(t, "tensor");
+  if (!t->shape && t->rank) throw ipudrv::UsageError("null shape with a non-zero rank");
+  if (t->dtype < IPUDRV_U8 || t->dtype > IPUDRV_F64) throw ipudrv::UsageError("dtype " + std::to_string(t->dtype) + " is not an ipudrv_dtype");
+  ipudrv::TensorLayout l;
+  l.shape.assign(t->shape, t->shape + t->rank);
+  l.dtype = ipudrv::DType(t->dtype);
+  switch (t->mapping) {
+    case IPUDRV_BLOCKED_ROWS: l.mapping = ipudrv::Mapping::blocked_rows(tile_list(t->tiles, t->tile_count)); break;
+    case IPUDRV_BLOCKED_2D:
+      l.mapping = ipudrv::Mapping::blocked_2d(tile_list(t->tiles, t->tile_count), t->grid_rows, t->grid_cols);
+      break;
+    case IPUDRV_REPLICATED: l.mapping = ipudrv::Mapping::replicated(tile_list(t->tiles, t->tile_count)); break;
+    case IPUDRV_PER_TILE: {
+      if (!t->pieces && t->piece_count) throw ipudrv::UsageError("null pieces with a non-zero count");
+      std::vector<ipudrv::TilePiece> pieces;
+      for (size_t i = 0; i < t->piece_count; ++i)
+        pieces.push_back({t->pieces[i].ipu, t->pieces[i].tile, t->pieces[i].offset, t->pieces[i].count});
+      l.mapping = ipudrv::Mapping::per_tile(std::move(pieces));
+      break;
+    }
+    default: throw ipudrv::UsageError("mapping " + std::to_string(t->mapping) + " is not an ipudrv_mapping");
+  }
+  l.location = t->symbol ? ipudrv::Location::symbol(t->symbol) : ipudrv::Location::at(t->address);
+  return l;
+}
+
+}  // namespace
+
+extern "C" {
+
+int ipudrv_write_tensor(ipudrv_device* dev, const ipudrv_tensor* tensor, const void* data, size_t bytes) {
+  return guarded([&] { checked(dev).write_tensor(layout_of(tensor), in(data, bytes)); });
+}
+int ipudrv_read_tensor(ipudrv_device* dev, const ipudrv_tensor* tensor, void* o, size_t bytes) {
+  return guarded([&] { checked(dev).read_tensor(layout_of(tensor), out(o, bytes)); });
+}
+int ipudrv_write_per_tile(ipudrv_device* dev, const ipudrv_tile* tiles, size_t count, const char* symbol,
+                          size_t bytes_per_tile, const void* data) {
+  return guarded([&] {
+    auto& d = checked(dev);
+    d.write_per_tile(tile_list(tiles, count), need(symbol, "symbol"), bytes_per_tile, in(data, count * bytes_per_tile));
+  });
+}
+size_t ipudrv_dtype_size(int dtype) {
+  return dtype < IPUDRV_U8 || dtype > IPUDRV_F64 ? 0 : ipudrv::dtype_size(ipudrv::DType(dtype));
+}
+int ipudrv_get_dma_stats(ipudrv_device* dev, ipudrv_dma_stats* o) {
+  return guarded([&] {
+    const ipudrv::DmaStats s = checked(dev).dma_stats();
+    *need(o, "stats") = {s.to_device.descriptors, s.to_device.batches, s.to_device.bytes,
+                         s.from_device.descriptors, s.from_device.batches, s.from_device.bytes};
+  });
+}
+
+}  // extern "C"

@@ -101,7 +101,10 @@ DeviceImpl::~DeviceImpl() {
   } catch (...) {
     // A dead link: nothing to reset.
   }
-  for (auto& b : boards) b->dma.clear();  // unmap rings and staging before the transports go
+  for (auto& b : boards) {  // unmap rings, staging and tensor buffers before the transports go
+    b->dma.clear();
+    b->tensor_buffer.reset();
+  }
 }
 
 ApiGate::Hold ApiGate::try_enter(const char* what) {

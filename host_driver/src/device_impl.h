@@ -59,6 +59,9 @@ struct BoardSession {
   std::vector<std::unique_ptr<detail::DmaChannel>> dma;  // channel 0 (to device), 1 (from)
   detail::SmemAllocator smem;
   detail::StreamTable streams;
+  // Device-reachable host memory the tensor calls pack into (tensor_io.cpp): grown to the
+  // largest tensor share of this board so far, kept until close.
+  std::unique_ptr<detail::HostMemory> tensor_buffer;
 };
 
 class DeviceImpl {

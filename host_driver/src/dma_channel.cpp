@@ -88,11 +88,25 @@ std::vector<uint64_t> DmaChannel::transfer(std::span<const DmaRequest> requests,
     const DmaRequest& r = requests[i];
     if (channel_ == 1 && r.zeros != 0) throw UsageError("DMA: zero fill is for host-to-device transfers");
     const uint64_t total = r.host.size() + r.zeros;
+    // A per-tile request is cut at whole slices; one in mapped memory only at the u32
+    // length of a descriptor.
+    uint64_t slice = 1;
+    if (r.per_tile) {
+      if (r.zeros != 0 || r.tile_count == 0 || total % r.tile_count != 0)
+        throw UsageError("DMA: a per-tile request needs tile_count equal slices and no zero fill");
+      slice = total / r.tile_count;
+    }
+    const uint64_t limit = r.mapped ? uint64_t(UINT32_MAX) : options_.chunk_bytes;
+    const uint64_t piece_max = std::max(slice, limit / slice * slice);
+    if (piece_max > UINT32_MAX || (!r.mapped && piece_max > options_.staging_bytes))
+      throw UsageError("DMA: a per-tile slice of " + std::to_string(slice) + " bytes does not fit a descriptor" +
+                       (r.mapped ? "" : " or the staging area"));
     for (uint64_t off = 0; off < total;) {
-      const uint32_t len = uint32_t(std::min<uint64_t>(options_.chunk_bytes, total - off));
-      if (batch.size() == options_.ring_entries || staged + len > options_.staging_bytes) flush();
+      const uint32_t len = uint32_t(std::min<uint64_t>(piece_max, total - off));
+      const uint64_t room = r.mapped ? 0 : len;
+      if (batch.size() == options_.ring_entries || staged + room > options_.staging_bytes) flush();
       batch.push_back({i, off, len, staged});
-      staged += (len + 63) / 64 * 64;  // keep each piece cache-line aligned in staging
+      staged += (room + 63) / 64 * 64;  // keep each piece cache-line aligned in staging
       off += len;
     }
   }
@@ -108,7 +122,7 @@ void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const
   for (size_t k = 0; k < batch.size(); ++k) {
     const Piece& p = batch[k];
     const DmaRequest& r = requests[p.request];
-    if (channel_ == 0) {
+    if (channel_ == 0 && !r.mapped) {
       // Host bytes first, then the zero fill.
       const uint64_t host_end = r.host.size();
       const uint64_t from_host = p.offset < host_end ? std::min<uint64_t>(p.length, host_end - p.offset) : 0;
@@ -116,22 +130,32 @@ void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const
       std::memset(staging + p.staging + from_host, 0, p.length - from_host);
     }
     ipu_dma_desc d{};
-    d.host_addr = staging_->bus_addr() + p.staging;
-    d.dev_addr = r.target == IPU_DMA_TARGET_STREAM ? 0 : r.dev_addr + p.offset;
+    d.host_addr = r.mapped ? r.mapped->bus_addr() + uint64_t(r.host.data() - r.mapped->bytes().data()) + p.offset
+                           : staging_->bus_addr() + p.staging;
     d.length = p.length;
     d.target = r.target;
     d.flags = k + 1 == batch.size() ? IPU_DESC_FLAG_IRQ : 0;
     d.ipu = r.ipu;
-    d.tile_first = r.tile_first;
-    d.tile_count = r.tile_count;
+    if (r.per_tile) {  // a run of whole slices: the same address on each of its tiles
+      const uint64_t slice = r.host.size() / r.tile_count;
+      d.dev_addr = r.dev_addr;
+      d.tile_first = r.tile_first + uint32_t(p.offset / slice);
+      d.tile_count = uint32_t(p.length / slice);
+      if (d.tile_count > 1) d.flags |= IPU_DESC_FLAG_PER_TILE;
+    } else {
+      d.dev_addr = r.target == IPU_DMA_TARGET_STREAM ? 0 : r.dev_addr + p.offset;
+      d.tile_first = r.tile_first;
+      d.tile_count = r.tile_count;
+    }
     std::memcpy(&ring[(tail_ + k) & mask], &d, sizeof d);
   }
   const uint32_t irq_bit = channel_ == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK;
   t_.write32(IPU_REG_IRQ_STATUS, irq_bit);
   const uint32_t new_tail = tail_ + uint32_t(batch.size());
   t_.write32(reg(IPU_REG_DMA0_TAIL), new_tail);  // the doorbell
-  ++batches_;
-  posted_ += batch.size();
+  ++counts_.batches;
+  counts_.descriptors += batch.size();
+  for (const Piece& p : batch) counts_.bytes += p.length;
 
   const PollPolicy poll{options_.use_interrupts};
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -154,7 +178,7 @@ void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const
     std::memcpy(&d, &ring[(tail_ + k) & mask], sizeof d);
     if (d.status == IPU_DESC_STATUS_OK) {
       const uint32_t done = std::min(d.bytes_done, p.length);
-      if (channel_ == 1) std::memcpy(r.host.data() + p.offset, staging + p.staging, done);
+      if (channel_ == 1 && !r.mapped) std::memcpy(r.host.data() + p.offset, staging + p.staging, done);
       moved[p.request] += done;
       continue;
     }

@@ -1,7 +1,9 @@
 // One DMA channel of the device as the driver drives it: a ring of ipu_dma_desc in host
 // memory, a staging area for the caller's bytes, the doorbell (TAIL) and completion by
 // interrupt or polling (docs/host_if.md, "DMA"). Transfers are split into descriptors of
-// at most chunk_bytes, posted in batches that fit the ring and the staging area.
+// at most chunk_bytes, posted in batches that fit the ring and the staging area; a request
+// whose bytes are already in mapped host memory skips the staging area and the cut at
+// chunk_bytes.
 #pragma once
 
 #include <chrono>
@@ -26,6 +28,19 @@ struct DmaRequest {
   // Channel 0 only: bytes of zeros to send after `host` in the same descriptor chain
   // (a segment's .bss) without the caller allocating them.
   uint64_t zeros = 0;
+  // TILE, tile_count > 1: DESC_FLAG_PER_TILE: `host` holds tile_count equal slices, slice
+  // i for (channel 0) / from (channel 1) tile tile_first + i at dev_addr. Descriptors
+  // are cut at whole slices (each piece is a run of tiles).
+  bool per_tile = false;
+  // Non-null: `host` lies inside this device-reachable memory, so descriptors point at it
+  // directly: nothing is staged or copied, and a descriptor may carry up to 4 GiB - 1
+  // (whole slices) instead of chunk_bytes.
+  HostMemory* mapped = nullptr;
+};
+
+// What a channel has posted since open.
+struct DmaCounts {
+  uint64_t descriptors = 0, batches = 0, bytes = 0;
 };
 
 class DmaChannel {
@@ -42,15 +57,14 @@ class DmaChannel {
   std::vector<uint64_t> transfer(std::span<const DmaRequest> requests,
                                  std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
-  uint64_t descriptors_posted() const { return posted_; }
-  uint64_t batches_posted() const { return batches_; }
+  DmaCounts counts() const { return counts_; }
 
  private:
   struct Piece {
     size_t request;
     uint64_t offset;     // within the request's bytes (host part, then zeros)
     uint32_t length;
-    uint64_t staging;    // offset in the staging area
+    uint64_t staging;    // offset in the staging area (unused for a mapped request)
   };
   void run_batch(std::span<const DmaRequest> requests, std::span<const Piece> batch,
                  std::vector<uint64_t>& moved, std::chrono::milliseconds timeout);
@@ -63,7 +77,7 @@ class DmaChannel {
   std::unique_ptr<HostMemory> ring_;
   std::unique_ptr<HostMemory> staging_;
   uint32_t tail_ = 0;
-  uint64_t posted_ = 0, batches_ = 0;
+  DmaCounts counts_;
 };
 
 DeviceErrorInfo read_error_registers(Transport& t);

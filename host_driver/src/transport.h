@@ -65,6 +65,10 @@ class Transport {
   virtual void write32(uint32_t offset, uint32_t value) = 0;
   // `bytes` rounded up to pages; zero-filled.
   virtual std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) = 0;
+  // The caller's own memory made reachable by the device while the result lives, so a
+  // transfer needs no copy (in process: the model reads and writes it directly); null
+  // when the transport cannot (a socket's server reaches only memory shared with it).
+  virtual std::unique_ptr<HostMemory> map_caller_memory(std::span<std::byte> /*bytes*/) { return nullptr; }
   // Called on a transport or device thread on each interrupt; must not call back into
   // the transport. Empty: none.
   virtual void set_interrupt_handler(std::function<void()> handler) = 0;

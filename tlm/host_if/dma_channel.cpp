@@ -1,6 +1,7 @@
 // HostInterface's DMA channels: one SC_THREAD per channel retires the descriptors of its
 // ring in order (docs/host_if.md "DMA"). A descriptor occupies the host link for its
-// bytes at the link's rate (a broadcast to tiles: its bytes once) and retires the link's
+// bytes at the link's rate (a broadcast to tiles: its bytes once; a per-tile scatter or
+// gather: its length, every slice crossing once) and retires the link's
 // latency later: its bytes move, its status is written back into the ring, HEAD
 // advances and the interrupt cause is raised if asked for. A failing descriptor halts
 // the channel (what was issued after it is dropped) and records ERR_*.
@@ -167,6 +168,8 @@ void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& 
     e.detail = std::move(text);
   };
   if (d.length == 0) return fail(ProblemCode::DmaDesc, "length 0");
+  if ((d.flags & IPU_DESC_FLAG_PER_TILE) && d.target != IPU_DMA_TARGET_TILE)
+    return fail(ProblemCode::DmaDesc, fmt::format("DESC_FLAG_PER_TILE on target {}: it is for TILE descriptors", d.target));
   {
     HostMemory::Access host(host_memory_);
     if (!host.find(d.host_addr, d.length)) {
@@ -182,15 +185,21 @@ void HostInterface::check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& 
     if (d.tile_count == 0 || d.tile_first >= chip.tiles || d.tile_count > chip.tiles - d.tile_first)
       return fail(ProblemCode::DmaDesc, fmt::format("tiles {} + {}: the IPU has tiles 0..{}", d.tile_first, d.tile_count,
                                                 chip.tiles - 1));
-    if (ch == 1 && d.tile_count != 1)
-      return fail(ProblemCode::DmaDesc, fmt::format("tile_count {}: device-to-host reads one tile", d.tile_count));
+    const bool per_tile = (d.flags & IPU_DESC_FLAG_PER_TILE) != 0;
+    if (ch == 1 && d.tile_count != 1 && !per_tile)
+      return fail(ProblemCode::DmaDesc, fmt::format("tile_count {}: device-to-host reads one tile (or DESC_FLAG_PER_TILE "
+                                                    "gathers a slice of each)", d.tile_count));
+    if (per_tile && d.length % d.tile_count != 0)
+      return fail(ProblemCode::DmaDesc, fmt::format("DESC_FLAG_PER_TILE: length {} is not a multiple of tile_count {} "
+                                                    "(each tile takes an equal slice)", d.length, d.tile_count));
+    const uint32_t slice = per_tile ? d.length / d.tile_count : d.length;
     const uint64_t sram_end = uint64_t(iss::kSramBase) + chip.tile.sram_bytes;
-    if (d.dev_addr < iss::kSramBase || d.dev_addr + d.length > sram_end) {
+    if (d.dev_addr < iss::kSramBase || d.dev_addr + slice > sram_end) {
       e.ipu = first_ipu_ + d.ipu;  // ERR_IPU: the system's number
       e.tile = d.tile_first;
       e.address = d.dev_addr;
       return fail(ProblemCode::DmaTile, fmt::format("tile range 0x{:x} + {} bytes is outside SRAM 0x{:08x}..0x{:08x}",
-                                                d.dev_addr, d.length, iss::kSramBase, sram_end));
+                                                d.dev_addr, slice, iss::kSramBase, sram_end));
     }
     return;
   }
@@ -226,15 +235,22 @@ uint32_t HostInterface::transfer(unsigned ch, const ipu_dma_desc& d, Error& e) {
   return t.bytes_done;
 }
 
+// A broadcast hands every tile the same bytes; a per-tile descriptor (DESC_FLAG_PER_TILE)
+// hands tile tile_first + i the i-th slice. Either way one b_transport per tile, in
+// the descriptor's retirement: no simulated wait per tile (the link time was charged
+// for the descriptor's bytes when it was issued).
 void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e) {
   tlm::tlm_generic_payload trans;
   const uint32_t tiles = config_.board.chip.tiles;
+  const bool per_tile = (d.flags & IPU_DESC_FLAG_PER_TILE) != 0;
+  const uint32_t slice = per_tile ? d.length / d.tile_count : d.length;
   for (uint32_t t = d.tile_first; t < d.tile_first + d.tile_count; ++t) {
+    std::byte* bytes = per_tile ? host + uint64_t(t - d.tile_first) * slice : host;
     trans.set_command(ch == 0 ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
     trans.set_address(d.dev_addr);
-    trans.set_data_ptr(reinterpret_cast<unsigned char*>(host));
-    trans.set_data_length(d.length);
-    trans.set_streaming_width(d.length);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(bytes));
+    trans.set_data_length(slice);
+    trans.set_streaming_width(slice);
     trans.set_byte_enable_ptr(nullptr);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -246,7 +262,7 @@ void HostInterface::tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte*
       e.tile = t;
       e.address = d.dev_addr;
       e.detail = fmt::format("tile {} (ipu {}): {} 0x{:x} + {} bytes refused ({}): code of a booted tile is read-only", t,
-                           e.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, d.length, trans.get_response_string());
+                           e.ipu, ch == 0 ? "write of" : "read of", d.dev_addr, slice, trans.get_response_string());
       return;
     }
   }

@@ -143,8 +143,11 @@ int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsig
     const uint64_t c_tile_bytes = uint64_t(kWorkers) * kNt * s.r * 4;
     const auto a_buf = dev->alloc_smem(a.size() * 2), c_buf = dev->alloc_smem(c_tile_bytes * s.tiles);
     dev->write_smem(a_buf.offset, bytes_of(a));
+    // Every tile's parameters in one call: a replicated tensor (one broadcast descriptor).
     const uint64_t params[2] = {a_buf.offset, c_buf.offset};
-    dev->write_tiles({0, 0, s.tiles}, dev->symbol_address(0, 0, "gemm_host_params"), bytes_of(params));
+    dev->write_tensor({{2}, ipudrv::DType::kU64, ipudrv::Mapping::replicated(ipudrv::tile_range(0, 0, s.tiles)),
+                       ipudrv::Location::symbol("gemm_host_params")},
+                      std::span<const uint64_t>(params));
     dev->connect_h2d_stream(0, bytes_of(b));
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -156,9 +159,11 @@ int run_gemm_demo(const std::string& locator, const std::string& elf_path, unsig
       return 1;
     }
 
-    std::vector<float> c(size_t(s.m) * s.n), tile_c(c_tile_bytes / 4);
+    // C as the tiles left it in streaming memory, tile after tile, in one read.
+    std::vector<float> c(size_t(s.m) * s.n), all_c(c_tile_bytes / 4 * s.tiles);
+    dev->read_smem(c_buf.offset, std::as_writable_bytes(std::span(all_c)));
     for (uint32_t t = 0; t < s.tiles; ++t) {
-      dev->read_smem(c_buf.offset + t * c_tile_bytes, std::as_writable_bytes(std::span(tile_c)));
+      const std::span<const float> tile_c = std::span(all_c).subspan(size_t(t) * (c_tile_bytes / 4), c_tile_bytes / 4);
       const uint32_t p = t / s.gq, q = t % s.gq;
       for (uint32_t w = 0; w < kWorkers; ++w)
         for (uint32_t n = 0; n < kNt; ++n)

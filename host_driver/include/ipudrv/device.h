@@ -35,10 +35,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ipudrv/elf.h"
 #include "ipudrv/errors.h"
+#include "ipudrv/tensor.h"
 
 namespace ipudrv {
 
@@ -220,6 +222,36 @@ class Device {
   void write_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<const std::byte> data);
   void read_symbol(uint32_t ipu, uint32_t tile, const std::string& symbol, std::span<std::byte> out);
 
+  // Tensors (tensor.h; docs/host_driver.md "Tensors"): `data` is the whole tensor in
+  // row-major order (layout.bytes() bytes). One call packs it tile by tile into a host
+  // buffer the device reaches (one per board, kept and grown: it costs the largest
+  // tensor's share of a board) and posts one descriptor per run of consecutive tiles of
+  // an IPU with equal blocks (a scatter, DESC_FLAG_PER_TILE; a broadcast when
+  // replicated); read_tensor gathers the same way and unpacks. Bad input (a shape that
+  // does not match the data, a tile out of range or twice, an empty tile list, a grid
+  // that does not match the tiles, a piece past the tensor, a block larger than its
+  // symbol) is a UsageError naming it, before anything is sent.
+  void write_tensor(const TensorLayout& layout, std::span<const std::byte> data);
+  void read_tensor(const TensorLayout& layout, std::span<std::byte> out);
+  // Typed views: T must be the layout's dtype (uint16_t stands for f16 and bf16).
+  template <class T>
+  void write_tensor(const TensorLayout& layout, std::span<const T> data) {
+    check_dtype(layout.dtype, dtype_of<T>(), "write_tensor");
+    write_tensor(layout, std::as_bytes(data));
+  }
+  template <class T>
+  void read_tensor(const TensorLayout& layout, std::span<T> out) {
+    check_dtype(layout.dtype, dtype_of<T>(), "read_tensor");
+    read_tensor(layout, std::as_writable_bytes(out));
+  }
+  // Per-tile launch arguments (tt-metal's SetRuntimeArgs): tile i of `tiles` gets bytes
+  // [i * bytes_per_tile, (i + 1) * bytes_per_tile) of `data` at `symbol`, in one call
+  // (a blocked_rows tensor of tiles.size() rows of bytes_per_tile bytes).
+  void write_per_tile(const TileList& tiles, const std::string& symbol, size_t bytes_per_tile,
+                      std::span<const std::byte> data);
+  // What the DMA channels of every board posted since open (descriptors, batches, bytes).
+  DmaStats dma_stats();
+
   // Streaming memory of each board (its tiles' copies reach their own board's): a
   // first-fit allocator over [0, SMEM_SIZE) per board. Without a board: board 0.
   SmemBuffer alloc_smem(uint64_t bytes, uint64_t align = 64, uint32_t board = 0);
@@ -320,6 +352,22 @@ class Device {
   explicit Device(std::unique_ptr<DeviceImpl> impl);
 
  private:
+  template <class T>
+  static constexpr DType dtype_of() {
+    if constexpr (std::is_same_v<T, uint8_t>) return DType::kU8;
+    else if constexpr (std::is_same_v<T, int8_t>) return DType::kI8;
+    else if constexpr (std::is_same_v<T, uint16_t>) return DType::kU16;
+    else if constexpr (std::is_same_v<T, int16_t>) return DType::kI16;
+    else if constexpr (std::is_same_v<T, uint32_t>) return DType::kU32;
+    else if constexpr (std::is_same_v<T, int32_t>) return DType::kI32;
+    else if constexpr (std::is_same_v<T, uint64_t>) return DType::kU64;
+    else if constexpr (std::is_same_v<T, int64_t>) return DType::kI64;
+    else if constexpr (std::is_same_v<T, float>) return DType::kF32;
+    else if constexpr (std::is_same_v<T, double>) return DType::kF64;
+    else static_assert(sizeof(T) == 0, "no DType for this element type: use the std::byte overload");
+  }
+  static void check_dtype(DType layout, DType given, const char* what);
+
   std::unique_ptr<DeviceImpl> impl_;
 };
 

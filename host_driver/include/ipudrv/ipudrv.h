@@ -175,6 +175,56 @@ int ipudrv_link_stats(ipudrv_device* dev, ipudrv_link* out, size_t capacity, siz
 
 int ipudrv_read_register(ipudrv_device* dev, uint32_t offset, uint32_t* value);
 
+/* Tensors over tiles (ipudrv/tensor.h; docs/host_driver.md "Tensors"): a shape and a
+   dtype spread over tiles by a mapping, at a symbol (resolved per tile) or a tile
+   address, written or read in one call that becomes a few DMA descriptors. Data is the
+   whole tensor, row-major. */
+enum ipudrv_dtype {
+  IPUDRV_U8, IPUDRV_I8, IPUDRV_U16, IPUDRV_I16, IPUDRV_U32, IPUDRV_I32, IPUDRV_U64, IPUDRV_I64,
+  IPUDRV_F16, IPUDRV_BF16, IPUDRV_F32, IPUDRV_F64
+};
+enum ipudrv_mapping {
+  IPUDRV_BLOCKED_ROWS,  /* dimension 0 in near-equal blocks over `tiles` (the first R % n one row more) */
+  IPUDRV_BLOCKED_2D,    /* a 2-D tensor in grid_rows x grid_cols blocks; tile r * grid_cols + c holds block (r, c) */
+  IPUDRV_REPLICATED,    /* the whole tensor on every tile (a broadcast; read from the first) */
+  IPUDRV_PER_TILE       /* `pieces`: elements [offset, offset + count) of the flattened tensor per tile */
+};
+typedef struct ipudrv_tile {
+  uint32_t ipu, tile; /* a device IPU and a tile of it */
+} ipudrv_tile;
+typedef struct ipudrv_tile_piece {
+  uint32_t ipu, tile;
+  uint64_t offset, count; /* elements of the flattened tensor */
+} ipudrv_tile_piece;
+typedef struct ipudrv_tensor {
+  const uint64_t* shape;
+  size_t rank;
+  int dtype;                       /* ipudrv_dtype */
+  int mapping;                     /* ipudrv_mapping */
+  const ipudrv_tile* tiles;        /* BLOCKED_ROWS, BLOCKED_2D, REPLICATED */
+  size_t tile_count;
+  uint32_t grid_rows, grid_cols;   /* BLOCKED_2D */
+  const ipudrv_tile_piece* pieces; /* PER_TILE */
+  size_t piece_count;
+  const char* symbol;              /* non-NULL: this symbol on each tile; NULL: `address` */
+  uint32_t address;
+} ipudrv_tensor;
+/* `bytes` must be the tensor's size (elements x dtype size): else IPUDRV_E_USAGE. */
+int ipudrv_write_tensor(ipudrv_device* dev, const ipudrv_tensor* tensor, const void* data, size_t bytes);
+int ipudrv_read_tensor(ipudrv_device* dev, const ipudrv_tensor* tensor, void* out, size_t bytes);
+/* Per-tile launch arguments: tile i of `tiles` gets bytes [i * bytes_per_tile, (i + 1) *
+   bytes_per_tile) of `data` (count * bytes_per_tile bytes) at `symbol`, in one call. */
+int ipudrv_write_per_tile(ipudrv_device* dev, const ipudrv_tile* tiles, size_t count, const char* symbol,
+                          size_t bytes_per_tile, const void* data);
+/* Bytes per element of an ipudrv_dtype (0: not a dtype). */
+size_t ipudrv_dtype_size(int dtype);
+/* What the DMA channels of every board posted since open (Device::dma_stats). */
+typedef struct ipudrv_dma_stats {
+  uint64_t h2d_descriptors, h2d_batches, h2d_bytes; /* channel 0: host to device */
+  uint64_t d2h_descriptors, d2h_batches, d2h_bytes; /* channel 1: device to host */
+} ipudrv_dma_stats;
+int ipudrv_get_dma_stats(ipudrv_device* dev, ipudrv_dma_stats* out);
+
 #ifdef __cplusplus
 }
 #endif

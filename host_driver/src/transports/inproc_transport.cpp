@@ -37,6 +37,32 @@ class InprocMemory : public MappedHostMemory {
   DeviceLink& link_;
 };
 
+// Memory the caller owns, registered with the model as it is (no copy, no mmap).
+class InprocCallerMemory : public HostMemory {
+ public:
+  InprocCallerMemory(DeviceLink& link, std::span<std::byte> bytes)
+      : link_(link), bytes_(bytes), bus_(allocate_bus_range(round_to_pages(bytes.size()))) {
+    try {
+      link_.map_host_memory(bus_, bytes_);
+    } catch (const std::exception& e) {
+      throw TransportError(std::string("caller memory: the device refused the mapping: ") + e.what());
+    }
+  }
+  ~InprocCallerMemory() override {
+    try {
+      link_.unmap_host_memory(bus_);
+    } catch (...) {
+    }
+  }
+  std::span<std::byte> bytes() override { return bytes_; }
+  uint64_t bus_addr() const override { return bus_; }
+
+ private:
+  DeviceLink& link_;
+  std::span<std::byte> bytes_;
+  uint64_t bus_;
+};
+
 class InprocTransport : public Transport {
  public:
   InprocTransport(std::shared_ptr<void> owner, DeviceLink& link, std::string description)
@@ -51,6 +77,9 @@ class InprocTransport : public Transport {
   std::unique_ptr<HostMemory> alloc_host_memory(size_t bytes) override {
     const size_t size = round_to_pages(bytes);
     return std::make_unique<InprocMemory>(link_, allocate_bus_range(size), size);
+  }
+  std::unique_ptr<HostMemory> map_caller_memory(std::span<std::byte> bytes) override {
+    return std::make_unique<InprocCallerMemory>(link_, bytes);
   }
   void set_interrupt_handler(std::function<void()> handler) override {
     link_.set_interrupt_handler(std::move(handler));

@@ -106,6 +106,39 @@ TEST_P(DriverApi, ProgramsByTileRangeAndSymbolsPerTile) {
   EXPECT_THROW(dev->load(overlapping), ipudrv::UsageError);
 }
 
+// A tensor over both IPUs at one tile address: per-tile descriptors (DESC_FLAG_PER_TILE),
+// one per run of consecutive tiles with equal blocks, scatter and gather, as the fake
+// board honours them (docs/host_if.md "DMA").
+TEST_P(DriverApi, TensorsMoveByPerTileDescriptors) {
+  auto dev = open();
+  dev->load(test_program(0x600D));
+  const uint32_t addr = 0x4E000;
+  // 19 rows of 5 u32 over 8 tiles: tiles 0-2 of IPU 0 get 3 rows, the rest 2: three runs.
+  const ipudrv::TensorLayout layout{{19, 5}, ipudrv::DType::kU32, ipudrv::Mapping::blocked_rows(ipudrv::all_tiles(dev->info())),
+                                    ipudrv::Location::at(addr)};
+  const auto data = pattern(layout.bytes(), 9);
+  const auto before = fake().counters();
+  dev->write_tensor(layout, data);
+  const auto after = fake().counters();
+  EXPECT_EQ(after.descriptors - before.descriptors, 3u);
+  EXPECT_EQ(after.broadcast_descriptors, before.broadcast_descriptors) << "a scatter is not a broadcast";
+  EXPECT_EQ(after.largest_descriptor, 3u * 3 * 20) << "tiles 0-2 of IPU 0 in one descriptor";
+  size_t at = 0;
+  for (uint32_t ipu = 0; ipu < 2; ++ipu)
+    for (uint32_t t = 0; t < 4; ++t) {
+      const size_t n = (ipu == 0 && t < 3 ? 3 : 2) * 20;
+      std::vector<std::byte> got(n);
+      dev->read_tile(ipu, t, addr, got);
+      EXPECT_EQ(as_u8(got), as_u8(std::span(data).subspan(at, n))) << "ipu " << ipu << " tile " << t;
+      at += n;
+    }
+  std::vector<std::byte> back(data.size());
+  const ipudrv::DmaStats s0 = dev->dma_stats();
+  dev->read_tensor(layout, back);
+  EXPECT_EQ(dev->dma_stats().from_device.descriptors - s0.from_device.descriptors, 3u);
+  EXPECT_EQ(as_u8(back), as_u8(data));
+}
+
 TEST_P(DriverApi, SymbolAccessIsBoundedByTheSymbolsSize) {
   auto dev = open();
   testelf::Image img;

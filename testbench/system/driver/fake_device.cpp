@@ -296,19 +296,25 @@ uint32_t FakeDevice::do_descriptor(unsigned ch, ipu_dma_desc& d, uint64_t& bad) 
     return IPU_ERR_DMA_HOST_ADDR;
   }
   counters_.largest_descriptor = std::max(counters_.largest_descriptor, d.length);
+  const bool per_tile = (d.flags & IPU_DESC_FLAG_PER_TILE) != 0;
+  if (per_tile && d.target != IPU_DMA_TARGET_TILE) return IPU_ERR_DMA_DESC;
   if (d.target == IPU_DMA_TARGET_TILE) {
     if (d.ipu >= g_.ipus || d.tile_count == 0 || d.tile_first >= g_.tiles_per_ipu ||
-        d.tile_count > g_.tiles_per_ipu - d.tile_first || (ch == 1 && d.tile_count != 1))
+        d.tile_count > g_.tiles_per_ipu - d.tile_first || (ch == 1 && d.tile_count != 1 && !per_tile) ||
+        (per_tile && d.length % d.tile_count != 0))
       return IPU_ERR_DMA_DESC;
-    if (d.dev_addr < kTileBase || d.dev_addr - kTileBase + d.length > g_.sram_bytes) {
+    // A per-tile descriptor (scatter / gather) gives tile tile_first + i slice i.
+    const uint32_t slice = per_tile ? d.length / d.tile_count : d.length;
+    if (d.dev_addr < kTileBase || d.dev_addr - kTileBase + slice > g_.sram_bytes) {
       bad = d.dev_addr;
       return IPU_ERR_DMA_TILE;
     }
-    if (d.tile_count > 1) ++counters_.broadcast_descriptors;
+    if (d.tile_count > 1 && !per_tile) ++counters_.broadcast_descriptors;
     for (uint32_t t = d.tile_first; t < d.tile_first + d.tile_count; ++t) {
       uint8_t* m = tile_mem(d.ipu, t)->data() + (d.dev_addr - kTileBase);
-      if (ch == 0) std::memcpy(m, h, d.length);
-      else std::memcpy(h, m, d.length);
+      std::byte* hs = per_tile ? h + uint64_t(t - d.tile_first) * slice : h;
+      if (ch == 0) std::memcpy(m, hs, slice);
+      else std::memcpy(hs, m, slice);
     }
     d.bytes_done = d.length;
     return 0;

@@ -24,7 +24,7 @@
 #endif
 
 #define IPU_VERSION_MAJOR 1u
-#define IPU_VERSION_MINOR 3u
+#define IPU_VERSION_MINOR 4u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
@@ -34,6 +34,7 @@
 #define IPU_ERR_TEXT_BYTES 0x100u /* size of the ERR_TEXT window (NUL-terminated) */
 #define IPU_ERR_ABSENT_MAX 0x8u /* absent tiles listed in the ERR_ABSENT window */
 #define IPU_DESC_FLAG_IRQ 0x1u /* raise IRQ_STATUS.DMA<n> when this descriptor retires */
+#define IPU_DESC_FLAG_PER_TILE 0x2u /* TILE only: length is cut into tile_count equal slices (length a multiple of tile_count, else DMA_DESC); slice i goes to (channel 0: scatter) or comes from (channel 1: gather) tile tile_first + i at dev_addr */
 
 /* IPU_STATE_*: the device's run state (STATUS.STATE) */
 #define IPU_STATE_IDLE 0u /* reset: no tile booted */
@@ -53,7 +54,7 @@
 #define IPU_ERR_SMEM_ALIGN 5u /* a tile streaming-memory copy not aligned to SMEM_ALIGN (ERR_ADDR) */
 #define IPU_ERR_STREAM 6u /* a bad stream id, or a host stream the host cannot serve (STREAM_WAIT_ID) */
 #define IPU_ERR_DMA_HOST_ADDR 7u /* a descriptor's host range is not in mapped host memory (ERR_ADDR) */
-#define IPU_ERR_DMA_DESC 8u /* a malformed descriptor (target, length, tile range) */
+#define IPU_ERR_DMA_DESC 8u /* a malformed descriptor (target, length, tile range, a flag its target does not take) */
 #define IPU_ERR_DMA_TILE 9u /* a DMA to or from tile memory outside SRAM, or into code of a running tile */
 #define IPU_ERR_BOOT 10u /* a bad boot request (BOOT_*: tile range, code range, entry) */
 #define IPU_ERR_REG 11u /* a bad register access: unknown or misaligned offset, write to ro, bad value */
@@ -63,7 +64,7 @@
 #define IPU_ERR_INTERRUPTED 15u /* the run was interrupted (a timeout, Ctrl-C) with tiles still running (ERR_IPU / TILE / THREAD / PC: the first of them; ERR_TEXT) */
 
 /* IPU_DMA_TARGET_*: what a descriptor's device side is (ipu_dma_desc.target) */
-#define IPU_DMA_TARGET_TILE 0u /* tile SRAM: ipu, tile_first, tile_count (> 1: the same bytes to every tile, host to device only), dev_addr = tile address */
+#define IPU_DMA_TARGET_TILE 0u /* tile SRAM: ipu, tile_first, tile_count (> 1: the same bytes to every tile, host to device only; with DESC_FLAG_PER_TILE: one slice per tile, both ways), dev_addr = tile address */
 #define IPU_DMA_TARGET_SMEM 1u /* the board's streaming memory: dev_addr = byte offset */
 #define IPU_DMA_TARGET_STREAM 2u /* a host stream's FIFO: stream = id (channel 0 fills its host-to-device FIFO, channel 1 drains its device-to-host FIFO) */
 
@@ -207,7 +208,7 @@ struct ipu_dma_desc {
   uint16_t flags; /* DESC_FLAG_* */
   uint32_t ipu; /* TILE: IPU on this board; STREAM: the stream id */
   uint32_t tile_first; /* TILE: first tile */
-  uint32_t tile_count; /* TILE: tiles (1 for channel 1) */
+  uint32_t tile_count; /* TILE: tiles (1 for channel 1, unless DESC_FLAG_PER_TILE) */
   uint32_t status; /* device writes DESC_STATUS_* on retiring */
   uint32_t error; /* device writes ERR_* when status is ERROR */
   uint32_t bytes_done; /* device writes the bytes moved (= length, except a channel 1 STREAM descriptor: the bytes its FIFO held, possibly 0) */
