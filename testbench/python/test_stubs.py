@@ -1,0 +1,97 @@
+"""The type stubs match the native module: every public name of ipusim._ipusim is in
+_ipusim.pyi and every name there is in the module; the same for the members of each
+class; the package's own helpers are in __init__.pyi; everything has a docstring."""
+
+import ast
+import inspect
+import pathlib
+
+import ipusim
+from ipusim import _ipusim
+
+PACKAGE = pathlib.Path(ipusim.__file__).parent
+STUB_ONLY = {"_Path", "_Buffer", "_DType", "_Count", "_Range", "_Fill", "_Drain"}  # type aliases of the stubs
+IMPORTS = {"builtins", "os", "numpy", "Any", "Callable", "Dict", "List", "Mapping", "Optional", "Tuple", "Union",
+           "overload"}
+
+
+def stub_tree(name):
+    return ast.parse((PACKAGE / name).read_text())
+
+
+def top_level(tree):
+    names, classes = set(), {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names.add(node.name)
+            members = set()
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    members.add(item.name)
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    members.add(item.target.id)
+            classes[node.name] = members
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names - STUB_ONLY, classes
+
+
+def public(obj):
+    return {n for n in dir(obj) if not n.startswith("_")}
+
+
+def test_module_names_equal_stub_names():
+    names, _ = top_level(stub_tree("_ipusim.pyi"))
+    module = public(_ipusim)
+    assert module - names == set(), "in the module, not in _ipusim.pyi"
+    assert names - module == set(), "in _ipusim.pyi, not in the module"
+
+
+def test_class_members_equal_stub_members():
+    _, classes = top_level(stub_tree("_ipusim.pyi"))
+    for name, members in classes.items():
+        cls = getattr(_ipusim, name)
+        if issubclass(cls, BaseException):
+            continue  # exception attributes: test_errors.py checks them on raised exceptions
+        have = public(cls)
+        if name == "RunState":  # pybind11 enums: members and the enum machinery
+            have &= {"PAUSED", "HALTED", "name", "value"}
+        assert have - members == set(), f"{name}: in the module, not in the stub"
+        assert {m for m in members if not m.startswith("_")} - have == set(), f"{name}: in the stub, not the module"
+        for special in ("__enter__", "__exit__", "__contains__", "__hash__"):
+            if special in members:
+                assert hasattr(cls, special), f"{name}.{special}"
+
+
+def test_package_helpers_are_stubbed_and_exported():
+    names, _ = top_level(stub_tree("__init__.pyi"))
+    helpers = {"console_printer", "superstep_columns"}
+    assert helpers <= names
+    assert set(ipusim.__all__) == public(_ipusim) | helpers
+    for h in helpers:
+        assert inspect.getdoc(getattr(ipusim, h))
+
+
+def test_everything_has_a_docstring():
+    missing = []
+    for name in public(_ipusim):
+        obj = getattr(_ipusim, name)
+        if inspect.isclass(obj) or callable(obj):
+            if not inspect.getdoc(obj):
+                missing.append(name)
+        if inspect.isclass(obj) and not issubclass(obj, BaseException):
+            for member in public(obj):
+                attr = getattr(obj, member)
+                if name == "RunState" or isinstance(attr, obj):
+                    continue  # enum values
+                if not (inspect.getdoc(attr) or "").strip() and member not in ("name", "value"):
+                    missing.append(f"{name}.{member}")
+    # Plain data attributes of records may be self-explanatory; methods may not.
+    methods = [m for m in missing if callable(getattr(_ipusim, m.split(".")[0]))]
+    assert not [m for m in methods if "." not in m], missing
+    device_missing = [m for m in missing if m.startswith(("Device.", "Elf.", "RunFuture.", "DeviceRef."))]
+    assert device_missing == [], device_missing
