@@ -141,8 +141,10 @@ print(f"gemm: product {kc[4]} cycles = {product_s * 1e6:.2f} us modelled, "
 
 # %% [markdown]
 # ## Per-superstep figures
-# `Device.superstep_array(ipu)` is a numpy structured array, one row per superstep;
-# the cycles are summed over the tiles, so per tile is / tiles.
+# `Device.superstep_array(ipu)` is a numpy structured array, one row per superstep (its
+# compute phase, the sync that ends it, the exchange after the sync); the cycles are
+# summed over the tiles, so per tile is / tiles. gemm_host.c's reads of A and B are
+# superstep 0's exchange, the product superstep 2's compute, the writes of C its exchange.
 
 # %%
 steps = dev.superstep_array(0)
@@ -153,12 +155,13 @@ for s in range(len(steps)):
     print(f"{s:5d} {cols['tiles'][s]:6d} {per_tile['compute_cycles'][s]:13.0f} {per_tile['sync_cycles'][s]:10.0f} "
           f"{per_tile['exchange_cycles'][s]:14.0f} {cols['begin_cycle'][s]:8d} {cols['end_cycle'][s]:8d}")
 
-fig, ax = plt.subplots(figsize=(7, 4))
-bottom = np.zeros(len(steps))
-for key, label in (("compute_cycles", "compute"), ("sync_cycles", "sync"), ("exchange_cycles", "exchange")):
-    ax.bar(cols["superstep"], per_tile[key], bottom=bottom, label=label)
-    bottom += per_tile[key]
-ax.set_xlabel("superstep (0: inputs from the gateway, 1: product, 2: C to streaming memory)")
+fig, ax = plt.subplots(figsize=(8, 4))
+width = 0.27
+for i, (key, label) in enumerate((("compute_cycles", "compute"), ("sync_cycles", "sync"),
+                                  ("exchange_cycles", "exchange"))):
+    ax.bar(cols["superstep"] + (i - 1) * width, per_tile[key], width, label=label)
+ax.set_yscale("log")  # the product's 12k compute cycles beside millions of gateway cycles
+ax.set_xlabel("superstep: its compute phase, sync and exchange (0: A and B in, 2: the product, then C out)")
 ax.set_ylabel("cycles per tile (mean over the tiles)")
 ax.set_title(f"GEMM {m}x{K}x{n} on {tiles} tiles of a GC200")
 ax.set_xticks(cols["superstep"])

@@ -32,7 +32,7 @@ namespace py = pybind11;
 // the GIL inside a Python callback.
 class PyDevice {
  public:
-  explicit PyDevice(std::unique_ptr<ipudrv::Device> device) : device_(std::move(device)) {}
+  explicit PyDevice(std::unique_ptr<ipudrv::Device> device);  // registered for close_all_devices()
   ~PyDevice();
   PyDevice(const PyDevice&) = delete;
   PyDevice& operator=(const PyDevice&) = delete;
@@ -68,6 +68,10 @@ class PyDevice {
   std::mutex error_mutex_;
   std::exception_ptr callback_error_;
 };
+
+// Closes every device still open: run at interpreter exit (atexit), while a run_async
+// thread can still take the GIL for a callback; later, at finalization, it could not.
+void close_all_devices();
 
 // Runs f(device) with the GIL released; the device reference is dropped before the GIL is
 // taken back (see PyDevice).

@@ -2,18 +2,33 @@
 // statistics, per-superstep and link figures, the trace, link faults, error and raw
 // registers. Every device call runs with the GIL released (with_device).
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "bindings.h"
 
 namespace ipusim_py {
 
+namespace {
+std::set<PyDevice*> g_open_devices;  // guarded by the GIL
+}  // namespace
+
+PyDevice::PyDevice(std::unique_ptr<ipudrv::Device> device) : device_(std::move(device)) {
+  g_open_devices.insert(this);
+}
+
 PyDevice::~PyDevice() {
+  g_open_devices.erase(this);
   try {
     close();
   } catch (...) {
     // Closing never throws in the driver; nothing to report from a destructor anyway.
   }
+}
+
+void close_all_devices() {
+  const std::set<PyDevice*> open = g_open_devices;
+  for (PyDevice* d : open) d->close();
 }
 
 std::shared_ptr<ipudrv::Device> PyDevice::device() const {
