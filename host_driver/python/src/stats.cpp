@@ -44,21 +44,21 @@ void bind_stats(py::module_& m) {
   py::class_<DeviceInfo>(m, "DeviceInfo", "What the device's boards report in their identification registers.")
       .def_readonly("locator", &DeviceInfo::locator, "how it was found ('unix:/tmp/s', 'config:configs/pod16.yaml')")
       .def_readonly("version_major", &DeviceInfo::version_major, "register map version")
-      .def_readonly("version_minor", &DeviceInfo::version_minor)
+      .def_readonly("version_minor", &DeviceInfo::version_minor, "register map version")
       .def_readonly("board_index", &DeviceInfo::board_index, "the device's first board")
       .def_readonly("boards", &DeviceInfo::boards, "boards of the device, each with its own host interface")
       .def_readonly("ipus", &DeviceInfo::ipus, "IPUs of the device: device IPUs 0 .. ipus - 1")
       .def_readonly("ipus_per_board", &DeviceInfo::ipus_per_board,
                     "device IPU i is IPU i % ipus_per_board of board i // ipus_per_board")
-      .def_readonly("tiles_per_ipu", &DeviceInfo::tiles_per_ipu)
+      .def_readonly("tiles_per_ipu", &DeviceInfo::tiles_per_ipu, "tiles of each IPU")
       .def_readonly("workers", &DeviceInfo::workers, "worker threads per tile")
-      .def_readonly("system_ipus", &DeviceInfo::system_ipus)
+      .def_readonly("system_ipus", &DeviceInfo::system_ipus, "IPUs of the simulated system (= ipus)")
       .def_readonly("sram_bytes", &DeviceInfo::sram_bytes, "per tile, from SRAM_BASE")
-      .def_readonly("tile_clock_khz", &DeviceInfo::tile_clock_khz)
+      .def_readonly("tile_clock_khz", &DeviceInfo::tile_clock_khz, "the tiles' clock")
       .def_readonly("smem_bytes", &DeviceInfo::smem_bytes, "streaming memory of each board (0: none)")
-      .def_readonly("host_link_mbps", &DeviceInfo::host_link_mbps)
-      .def_readonly("stream_fifo_bytes", &DeviceInfo::stream_fifo_bytes)
-      .def_readonly("has_streams", &DeviceInfo::has_streams)
+      .def_readonly("host_link_mbps", &DeviceInfo::host_link_mbps, "the host link's rate")
+      .def_readonly("stream_fifo_bytes", &DeviceInfo::stream_fifo_bytes, "bytes of each host stream FIFO")
+      .def_readonly("has_streams", &DeviceInfo::has_streams, "the boards have host streams")
       .def_readonly("amp_f16_macs", &DeviceInfo::amp_f16_macs, "AMP f16 multiply-accumulates per cycle per tile")
       .def_readonly("amp_f32_macs", &DeviceInfo::amp_f32_macs, "AMP f32 multiply-accumulates per cycle per tile")
       .def("__repr__", [](const DeviceInfo& i) {
@@ -74,10 +74,10 @@ void bind_stats(py::module_& m) {
   py::class_<RunStats>(m, "RunStats", "The device's figures since reset, merged over its boards.")
       .def_readonly("cycles", &RunStats::cycles, "tile cycles (the latest tile of any board)")
       .def_readonly("instructions", &RunStats::instructions, "retired by all tiles")
-      .def_readonly("supersteps", &RunStats::supersteps)
-      .def_readonly("exchange_bytes", &RunStats::exchange_bytes)
+      .def_readonly("supersteps", &RunStats::supersteps, "since reset")
+      .def_readonly("exchange_bytes", &RunStats::exchange_bytes, "summed over the boards")
       .def_readonly("sim_time_ns", &RunStats::sim_time_ns, "simulated time")
-      .def_readonly("booted_tiles", &RunStats::booted_tiles)
+      .def_readonly("booted_tiles", &RunStats::booted_tiles, "summed over the boards")
       .def("__repr__", [](const RunStats& s) {
         return fields_repr<RunStats>("RunStats", s,
                                      {{"cycles", &RunStats::cycles},
@@ -99,7 +99,7 @@ void bind_stats(py::module_& m) {
       .def_readonly("compute_cycles", &SuperstepStats::compute_cycles, "summed over the tiles")
       .def_readonly("sync_cycles", &SuperstepStats::sync_cycles, "summed over the tiles")
       .def_readonly("exchange_cycles", &SuperstepStats::exchange_cycles, "summed over the tiles")
-      .def_readonly("instructions", &SuperstepStats::instructions)
+      .def_readonly("instructions", &SuperstepStats::instructions, "retired in the superstep")
       .def_readonly("exchange_bytes", &SuperstepStats::exchange_bytes, "received in the exchange")
       .def(py::self == py::self)
       .def("__repr__", [](const SuperstepStats& s) {
@@ -116,17 +116,17 @@ void bind_stats(py::module_& m) {
 
   using ipudrv::LinkStats;
   py::class_<LinkStats>(m, "LinkStats", "One direction of one IPU-Link since the program started (docs/links.md).")
-      .def_readonly("link", &LinkStats::link)
-      .def_readonly("from_ipu", &LinkStats::from_ipu)
-      .def_readonly("to_ipu", &LinkStats::to_ipu)
-      .def_readonly("frames", &LinkStats::frames)
-      .def_readonly("bytes", &LinkStats::bytes)
-      .def_readonly("frames_replayed", &LinkStats::frames_replayed)
-      .def_readonly("crc_errors", &LinkStats::crc_errors)
-      .def_readonly("seq_errors", &LinkStats::seq_errors)
-      .def_readonly("replays", &LinkStats::replays)
-      .def_readonly("retrains", &LinkStats::retrains)
-      .def_readonly("cycles_lost", &LinkStats::cycles_lost)
+      .def_readonly("link", &LinkStats::link, "link index (`ipusim info --links`)")
+      .def_readonly("from_ipu", &LinkStats::from_ipu, "device IPU it leaves")
+      .def_readonly("to_ipu", &LinkStats::to_ipu, "device IPU it reaches")
+      .def_readonly("frames", &LinkStats::frames, "the exchange's frames over it")
+      .def_readonly("bytes", &LinkStats::bytes, "the exchange's bytes over it")
+      .def_readonly("frames_replayed", &LinkStats::frames_replayed, "frames sent again")
+      .def_readonly("crc_errors", &LinkStats::crc_errors, "errors the receiver detected: bad CRC or length")
+      .def_readonly("seq_errors", &LinkStats::seq_errors, "good frames ahead of the expected one")
+      .def_readonly("replays", &LinkStats::replays, "go-back-N replays")
+      .def_readonly("retrains", &LinkStats::retrains, "link retrains")
+      .def_readonly("cycles_lost", &LinkStats::cycles_lost, "cycles the faults added to the exchanges")
       .def(py::self == py::self)
       .def("__repr__", [](const LinkStats& s) {
         return fields_repr<LinkStats>("LinkStats", s,
@@ -148,7 +148,7 @@ void bind_stats(py::module_& m) {
       .def_readonly("supersteps", &RunResult::supersteps,
                     "[device IPU][superstep k] SuperstepStats since the program started, as of this run's end")
       .def_readonly("links", &RunResult::links, "LinkStats of every link direction that carried something")
-      .def_readonly("link_cycles_lost", &RunResult::link_cycles_lost)
+      .def_readonly("link_cycles_lost", &RunResult::link_cycles_lost, "cycles faults cost the exchanges, summed over the links")
       .def(
           "superstep_array", [](const RunResult& r, uint32_t ipu) {
             if (ipu >= r.supersteps.size())
@@ -167,9 +167,9 @@ void bind_stats(py::module_& m) {
   using ipudrv::ConsoleLine;
   py::class_<ConsoleLine>(m, "ConsoleLine", "One line a tile printed, without the newline.")
       .def_readonly("ipu", &ConsoleLine::ipu, "device IPU")
-      .def_readonly("tile", &ConsoleLine::tile)
+      .def_readonly("tile", &ConsoleLine::tile, "the tile that printed it")
       .def_readonly("thread", &ConsoleLine::thread, "0: the supervisor; 1 .. workers: a worker")
-      .def_readonly("text", &ConsoleLine::text)
+      .def_readonly("text", &ConsoleLine::text, "the line, without the newline")
       .def(py::self == py::self)
       .def("__str__", [](const ConsoleLine& l) {
         std::string s = ipudrv::format_console_line(l);
@@ -188,9 +188,9 @@ void bind_stats(py::module_& m) {
 
   using ipudrv::SmemBuffer;
   py::class_<SmemBuffer>(m, "SmemBuffer", "A range of a board's streaming memory, from Device.alloc_smem.")
-      .def_readonly("offset", &SmemBuffer::offset)
-      .def_readonly("bytes", &SmemBuffer::bytes)
-      .def_readonly("board", &SmemBuffer::board)
+      .def_readonly("offset", &SmemBuffer::offset, "offset in the board's streaming memory")
+      .def_readonly("bytes", &SmemBuffer::bytes, "its size")
+      .def_readonly("board", &SmemBuffer::board, "the board whose streaming memory it is")
       .def("__repr__", [](const SmemBuffer& b) {
         return "<SmemBuffer board " + std::to_string(b.board) + " [" + std::to_string(b.offset) + ", +" +
                std::to_string(b.bytes) + ")>";
@@ -200,9 +200,9 @@ void bind_stats(py::module_& m) {
   py::class_<TileRange>(m, "TileRange", "Tiles [tile_first, tile_first + tile_count) of device IPU `ipu`.")
       .def(py::init([](uint32_t ipu, uint32_t first, uint32_t count) { return TileRange{ipu, first, count}; }),
            py::arg("ipu"), py::arg("tile_first"), py::arg("tile_count"))
-      .def_readonly("ipu", &TileRange::ipu)
-      .def_readonly("tile_first", &TileRange::tile_first)
-      .def_readonly("tile_count", &TileRange::tile_count)
+      .def_readonly("ipu", &TileRange::ipu, "device IPU")
+      .def_readonly("tile_first", &TileRange::tile_first, "the first tile")
+      .def_readonly("tile_count", &TileRange::tile_count, "tiles in the range")
       .def(py::self == py::self)
       .def("__hash__", [](const TileRange& r) { return py::hash(py::make_tuple(r.ipu, r.tile_first, r.tile_count)); })
       .def("__repr__", [](const TileRange& r) {
