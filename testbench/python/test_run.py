@@ -256,3 +256,18 @@ def test_registers_and_error_registers(device):
     assert info.code == ipusim.ERR_NONE and info.code_name == "NONE" and info.tile is None
     with pytest.raises(ipusim.UsageError):
         dev.read_register(ipusim.BAR0_BYTES)
+
+
+def test_open_options_core_dir_and_trace_path(locator, tmp_path):
+    trace = tmp_path / "open.trace.json"
+    if locator.startswith("unix:"):  # the server's own options (`ipusim serve --core DIR`)
+        with pytest.raises(ipusim.UsageError):
+            ipusim.open(locator, core_dir=str(tmp_path))
+        return
+    with ipusim.open(locator, core_dir=str(tmp_path), trace_path=str(trace), use_interrupts=False) as dev:
+        dev.set_console(None)
+        dev.load({(0, 2, 1): firmware("faults/fault_illegal.elf")})
+        with pytest.raises(ipusim.TileFaultError):
+            dev.run(timeout=30)
+    assert (tmp_path / "ipu0.core").stat().st_size > 0
+    assert json.loads(trace.read_text())
