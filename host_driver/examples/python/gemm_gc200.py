@@ -74,7 +74,9 @@ def grid_rows(n):
     return max(p for p in range(1, int(n**0.5) + 1) if n % p == 0)
 
 
-dev = ipusim.open(args.locator)
+t_open = time.monotonic()
+dev = ipusim.open(args.locator)  # in process: elaborates the system (four GC200s)
+open_s = time.monotonic() - t_open
 info = dev.info
 tiles, r = info.tiles_per_ipu, info.amp_f16_macs // 4
 gp = grid_rows(tiles)
@@ -116,7 +118,7 @@ assert result.exit_code == 0, f"the firmware exited with {result.exit_code}"
 c_tiles = dev.read_smem(c_buf, dtype=np.float32)  # every tile's C, in one transfer into numpy
 C = c_tiles.reshape(gp, gq, WORKERS, NT, r).transpose(0, 2, 4, 1, 3).reshape(m, n)
 kc = dev.read_symbol(0, 0, "kc_result", 8, np.uint32)
-print(f"gemm: open + load + inputs {t0 - setup0:.2f} s, run {run_s:.2f} s host, "
+print(f"gemm: open {open_s:.2f} s, load + inputs {t0 - setup0:.2f} s, run {run_s:.2f} s host, "
       f"{result.stats.sim_time_ns / 1e6:.3f} ms modelled, {result.stats.supersteps} supersteps")
 
 # %% [markdown]
