@@ -271,3 +271,26 @@ def test_open_options_core_dir_and_trace_path(locator, tmp_path):
             dev.run(timeout=30)
     assert (tmp_path / "ipu0.core").stat().st_size > 0
     assert json.loads(trace.read_text())
+
+
+def test_close_while_another_thread_runs(locator):
+    dev = ipusim.open(locator)
+    dev.set_console(lambda line: None)  # a Python callback the closing must not deadlock with
+    dev.load(firmware("system/chatter_forever.elf"))
+    raised = []
+
+    def run():
+        try:
+            dev.run(timeout=60)
+        except ipusim.Error as e:
+            raised.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    dev.close()  # aborts the run, waits for it, then lets the device go
+    t.join(timeout=30)
+    assert not t.is_alive() and time.monotonic() - t0 < 20
+    assert len(raised) == 1 and isinstance(raised[0], ipusim.DeviceStateError)
+    assert dev.closed
