@@ -2,7 +2,6 @@
 alone (not build/python), it finds its libipudrv through its RPATH and runs a program."""
 
 import os
-import pathlib
 import subprocess
 import sys
 

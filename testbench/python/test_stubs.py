@@ -11,8 +11,6 @@ from ipusim import _ipusim
 
 PACKAGE = pathlib.Path(ipusim.__file__).parent
 STUB_ONLY = {"_Path", "_Buffer", "_DType", "_Count", "_Range", "_Fill", "_Drain"}  # type aliases of the stubs
-IMPORTS = {"builtins", "os", "numpy", "Any", "Callable", "Dict", "List", "Mapping", "Optional", "Tuple", "Union",
-           "overload"}
 
 
 def stub_tree(name):

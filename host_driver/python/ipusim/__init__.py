@@ -16,10 +16,11 @@ pure-Python helpers defined here.
 from __future__ import annotations
 
 import sys as _sys
-from typing import Callable, Dict, Optional, TextIO
+from typing import Any, Callable, Dict, Optional, TextIO
 
 from . import _ipusim
 from ._ipusim import *  # noqa: F401,F403  (the API; _ipusim.pyi lists it)
+from ._ipusim import SUPERSTEP_DTYPE, ConsoleLine
 
 __all__ = [name for name in dir(_ipusim) if not name.startswith("_")] + [
     "console_printer",
@@ -27,7 +28,7 @@ __all__ = [name for name in dir(_ipusim) if not name.startswith("_")] + [
 ]
 
 
-def console_printer(file: Optional[TextIO] = None) -> Callable[[ConsoleLine], None]:  # noqa: F405
+def console_printer(file: Optional[TextIO] = None) -> Callable[[ConsoleLine], None]:
     """A console handler that prints each line as ``ipusim run`` does to a Python file.
 
     ``dev.set_console(ipusim.console_printer())`` shows the tiles' printf in a notebook,
@@ -36,13 +37,13 @@ def console_printer(file: Optional[TextIO] = None) -> Callable[[ConsoleLine], No
     at each call.
     """
 
-    def handler(line: ConsoleLine) -> None:  # noqa: F405
+    def handler(line: ConsoleLine) -> None:
         print(str(line), file=file if file is not None else _sys.stdout, flush=True)
 
     return handler
 
 
-def superstep_columns(steps) -> Dict[str, "numpy.ndarray"]:  # noqa: F821
+def superstep_columns(steps) -> Dict[str, Any]:
     """Per-superstep figures as a dict of numpy columns, ready for plotting.
 
     ``steps`` is a structured array from ``Device.superstep_array(ipu)`` /
@@ -54,8 +55,8 @@ def superstep_columns(steps) -> Dict[str, "numpy.ndarray"]:  # noqa: F821
 
     if not isinstance(steps, np.ndarray):
         steps = np.array(
-            [tuple(getattr(s, f) for f in SUPERSTEP_DTYPE.names) for s in steps],  # noqa: F405
-            dtype=SUPERSTEP_DTYPE,  # noqa: F405
+            [tuple(getattr(s, f) for f in SUPERSTEP_DTYPE.names) for s in steps],
+            dtype=SUPERSTEP_DTYPE,
         )
     out = {name: np.ascontiguousarray(steps[name]) for name in steps.dtype.names}
     out["superstep"] = np.arange(len(steps))

@@ -2,7 +2,7 @@
 # testbench/python/test_stubs.py checks that these names and the module's agree.
 import builtins
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union, overload
+from typing import Any, Callable, List, Mapping, Optional, Tuple, Union, overload
 
 import numpy
 import numpy.typing
