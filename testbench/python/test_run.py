@@ -294,3 +294,22 @@ def test_close_while_another_thread_runs(locator):
     assert not t.is_alive() and time.monotonic() - t0 < 20
     assert len(raised) == 1 and isinstance(raised[0], ipusim.DeviceStateError)
     assert dev.closed
+
+
+def test_a_callback_may_read_stats_but_not_close_the_device(device):
+    dev = device
+    seen = []
+
+    def handler(line):
+        seen.append(dev.stats().cycles)  # allowed while the run goes on
+        with pytest.raises(ipusim.UsageError, match="busy"):
+            dev.read_tile(0, 0, ipusim.SRAM_BASE, 4)
+        with pytest.raises(ipusim.UsageError, match="callback"):
+            dev.close()  # would wait for the run that waits for this callback
+        seen.append(line.tile)
+
+    dev.set_console(handler)
+    dev.load(firmware("hello.elf"))
+    dev.run(timeout=30)
+    assert seen[1::2] == [0, 1, 2, 3]
+    assert not dev.closed

@@ -93,10 +93,18 @@ struct CallbackRaised : std::runtime_error {
   CallbackRaised() : std::runtime_error("a Python callback raised an exception") {}
 };
 
+// True on a thread while it runs a Python callback of a run (close() there would wait
+// for the run that waits for the callback).
+inline thread_local int t_in_callback = 0;
+
 // Runs fn() with the GIL, on whatever thread the driver calls back from.
 template <class F>
 auto call_python(PyDevice* self, F&& fn) {
   py::gil_scoped_acquire gil;
+  struct Depth {
+    Depth() { ++t_in_callback; }
+    ~Depth() { --t_in_callback; }
+  } depth;
   try {
     return fn();
   } catch (py::error_already_set&) {

@@ -38,6 +38,9 @@ std::shared_ptr<ipudrv::Device> PyDevice::device() const {
 
 void PyDevice::close() {
   if (!device_) return;
+  if (t_in_callback)
+    throw ipudrv::UsageError("close: called from a callback of a run, which waits for it; abort() ends the run, "
+                             "close() after run() returns");
   std::shared_ptr<ipudrv::Device> d = std::move(device_);
   {
     py::gil_scoped_release release;
