@@ -313,3 +313,19 @@ def test_a_callback_may_read_stats_but_not_close_the_device(device):
     dev.run(timeout=30)
     assert seen[1::2] == [0, 1, 2, 3]
     assert not dev.closed
+
+
+def test_close_while_run_async_calls_a_python_handler(locator):
+    dev = ipusim.open(locator)
+    lines = []
+    dev.set_console(lines.append)  # called on the device's thread, with the GIL
+    dev.load(firmware("system/chatter_forever.elf"))
+    f = dev.run_async()
+    deadline = time.monotonic() + 20
+    while not lines and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lines, "the handler runs while the main thread waits"
+    dev.close()  # aborts the run and joins its thread, which may be waiting for the GIL
+    with pytest.raises(ipusim.DeviceStateError):
+        f.result(timeout=30)
+    assert f.done()
