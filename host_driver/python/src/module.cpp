@@ -1,0 +1,24 @@
+// The native part of the `ipusim` Python package (ipusim._ipusim; docs/python.md): the
+// C++ driver's API (ipudrv/device.h, errors.h, elf.h) bound file by file. The package's
+// __init__.py re-exports it with a few pure-Python conveniences.
+#include "bindings.h"
+
+PYBIND11_MODULE(_ipusim, m) {
+  namespace py = pybind11;
+  m.doc() = "ipusim's host driver (ipudrv) for Python: open a simulated IPU device, load ELFs, move numpy arrays "
+            "through tile and streaming memory and host streams, run it, read its statistics.";
+  ipusim_py::bind_errors(m);
+  ipusim_py::bind_elf(m);
+  ipusim_py::bind_stats(m);
+  py::class_<ipusim_py::PyDevice> device(m, "Device",
+                                         "A device (a whole simulated system) opened by ipusim.open() or "
+                                         "DeviceRef.open(). A context manager: `with ipusim.open(...) as dev:` closes "
+                                         "it at the end. Every call releases the GIL while the device works.");
+  ipusim_py::bind_device(m, device);
+  ipusim_py::bind_memory(device);
+  ipusim_py::bind_streams(device);
+  ipusim_py::bind_run(m, device);
+  m.def("_close_all_devices", &ipusim_py::close_all_devices,
+        "Closes every open device (registered with atexit: a run in flight ends before the interpreter does).");
+  py::module_::import("atexit").attr("register")(m.attr("_close_all_devices"));
+}

@@ -1,0 +1,242 @@
+// The driver's plain records as Python objects with attributes (DeviceInfo, RunStats,
+// SuperstepStats, LinkStats, RunResult, ConsoleLine, SmemBuffer, TileRange), the
+// per-superstep figures as a numpy structured array for plotting, and the register map's
+// STATE_* / ERR_* constants.
+#include <ipu/hostif_regs.h>
+
+#include <pybind11/operators.h>
+
+#include <cstring>
+
+#include "bindings.h"
+
+namespace ipusim_py {
+
+py::array superstep_array(const std::vector<ipudrv::SuperstepStats>& steps) {
+  py::array_t<ipudrv::SuperstepStats> out(static_cast<py::ssize_t>(steps.size()));
+  if (!steps.empty()) std::memcpy(out.mutable_data(), steps.data(), steps.size() * sizeof(ipudrv::SuperstepStats));
+  return out;
+}
+
+namespace {
+
+template <class T>
+std::string fields_repr(const char* name, const T& v, std::initializer_list<std::pair<const char*, uint64_t T::*>> f64,
+                        std::initializer_list<std::pair<const char*, uint32_t T::*>> f32) {
+  std::string s = std::string("<") + name;
+  for (const auto& [n, p] : f32) s += std::string(" ") + n + "=" + std::to_string(v.*p);
+  for (const auto& [n, p] : f64) s += std::string(" ") + n + "=" + std::to_string(v.*p);
+  return s + ">";
+}
+
+constexpr const char* kSuperstepArrayDoc =
+    "The per-superstep figures of device IPU `ipu` as a numpy structured array, one row per superstep, "
+    "fields as SuperstepStats' (tiles, exchanging_tiles, incomplete_tiles, begin_cycle, end_cycle, "
+    "compute_cycles, sync_cycles, exchange_cycles, instructions, exchange_bytes): a['compute_cycles'] is a column.";
+
+}  // namespace
+
+void bind_stats(py::module_& m) {
+  PYBIND11_NUMPY_DTYPE(ipudrv::SuperstepStats, tiles, exchanging_tiles, incomplete_tiles, begin_cycle, end_cycle,
+                       compute_cycles, sync_cycles, exchange_cycles, instructions, exchange_bytes);
+
+  using ipudrv::DeviceInfo;
+  py::class_<DeviceInfo>(m, "DeviceInfo", "What the device's boards report in their identification registers.")
+      .def_readonly("locator", &DeviceInfo::locator, "how it was found ('unix:/tmp/s', 'config:configs/pod16.yaml')")
+      .def_readonly("version_major", &DeviceInfo::version_major, "register map version")
+      .def_readonly("version_minor", &DeviceInfo::version_minor, "register map version")
+      .def_readonly("board_index", &DeviceInfo::board_index, "the device's first board")
+      .def_readonly("boards", &DeviceInfo::boards, "boards of the device, each with its own host interface")
+      .def_readonly("ipus", &DeviceInfo::ipus, "IPUs of the device: device IPUs 0 .. ipus - 1")
+      .def_readonly("ipus_per_board", &DeviceInfo::ipus_per_board,
+                    "device IPU i is IPU i % ipus_per_board of board i // ipus_per_board")
+      .def_readonly("tiles_per_ipu", &DeviceInfo::tiles_per_ipu, "tiles of each IPU")
+      .def_readonly("workers", &DeviceInfo::workers, "worker threads per tile")
+      .def_readonly("system_ipus", &DeviceInfo::system_ipus, "IPUs of the simulated system (= ipus)")
+      .def_readonly("sram_bytes", &DeviceInfo::sram_bytes, "per tile, from SRAM_BASE")
+      .def_readonly("tile_clock_khz", &DeviceInfo::tile_clock_khz, "the tiles' clock")
+      .def_readonly("smem_bytes", &DeviceInfo::smem_bytes, "streaming memory of each board (0: none)")
+      .def_readonly("host_link_mbps", &DeviceInfo::host_link_mbps, "the host link's rate")
+      .def_readonly("stream_fifo_bytes", &DeviceInfo::stream_fifo_bytes, "bytes of each host stream FIFO")
+      .def_readonly("has_streams", &DeviceInfo::has_streams, "the boards have host streams")
+      .def_readonly("amp_f16_macs", &DeviceInfo::amp_f16_macs, "AMP f16 multiply-accumulates per cycle per tile")
+      .def_readonly("amp_f32_macs", &DeviceInfo::amp_f32_macs, "AMP f32 multiply-accumulates per cycle per tile")
+      .def("__repr__", [](const DeviceInfo& i) {
+        return "<DeviceInfo " + i.locator + ": " + std::to_string(i.boards) + " board(s), " + std::to_string(i.ipus) +
+               " IPU(s) of " + std::to_string(i.tiles_per_ipu) + " tiles>";
+      });
+
+  py::enum_<ipudrv::RunState>(m, "RunState", "How a run ended: PAUSED (its supersteps done) or HALTED.")
+      .value("PAUSED", ipudrv::RunState::kPaused)
+      .value("HALTED", ipudrv::RunState::kHalted);
+
+  using ipudrv::RunStats;
+  py::class_<RunStats>(m, "RunStats", "The device's figures since reset, merged over its boards.")
+      .def_readonly("cycles", &RunStats::cycles, "tile cycles (the latest tile of any board)")
+      .def_readonly("instructions", &RunStats::instructions, "retired by all tiles")
+      .def_readonly("supersteps", &RunStats::supersteps, "since reset")
+      .def_readonly("exchange_bytes", &RunStats::exchange_bytes, "summed over the boards")
+      .def_readonly("sim_time_ns", &RunStats::sim_time_ns, "simulated time")
+      .def_readonly("booted_tiles", &RunStats::booted_tiles, "summed over the boards")
+      .def("__repr__", [](const RunStats& s) {
+        return fields_repr<RunStats>("RunStats", s,
+                                     {{"cycles", &RunStats::cycles},
+                                      {"instructions", &RunStats::instructions},
+                                      {"exchange_bytes", &RunStats::exchange_bytes},
+                                      {"sim_time_ns", &RunStats::sim_time_ns}},
+                                     {{"supersteps", &RunStats::supersteps}, {"booted_tiles", &RunStats::booted_tiles}});
+      });
+
+  using ipudrv::SuperstepStats;
+  py::class_<SuperstepStats>(m, "SuperstepStats",
+                             "One superstep of one IPU, summed over the tiles that ran it (`ipusim run --json`'s "
+                             "supersteps[k].ipus[i]).")
+      .def_readonly("tiles", &SuperstepStats::tiles, "tiles that ran the superstep")
+      .def_readonly("exchanging_tiles", &SuperstepStats::exchanging_tiles, "of which posted messages")
+      .def_readonly("incomplete_tiles", &SuperstepStats::incomplete_tiles, "of which the run ended inside it")
+      .def_readonly("begin_cycle", &SuperstepStats::begin_cycle, "earliest tile begin")
+      .def_readonly("end_cycle", &SuperstepStats::end_cycle, "latest tile end")
+      .def_readonly("compute_cycles", &SuperstepStats::compute_cycles, "summed over the tiles")
+      .def_readonly("sync_cycles", &SuperstepStats::sync_cycles, "summed over the tiles")
+      .def_readonly("exchange_cycles", &SuperstepStats::exchange_cycles, "summed over the tiles")
+      .def_readonly("instructions", &SuperstepStats::instructions, "retired in the superstep")
+      .def_readonly("exchange_bytes", &SuperstepStats::exchange_bytes, "received in the exchange")
+      .def(py::self == py::self)
+      .def("__repr__", [](const SuperstepStats& s) {
+        return fields_repr<SuperstepStats>("SuperstepStats", s,
+                                           {{"begin_cycle", &SuperstepStats::begin_cycle},
+                                            {"end_cycle", &SuperstepStats::end_cycle},
+                                            {"compute_cycles", &SuperstepStats::compute_cycles},
+                                            {"sync_cycles", &SuperstepStats::sync_cycles},
+                                            {"exchange_cycles", &SuperstepStats::exchange_cycles},
+                                            {"instructions", &SuperstepStats::instructions},
+                                            {"exchange_bytes", &SuperstepStats::exchange_bytes}},
+                                           {{"tiles", &SuperstepStats::tiles}});
+      });
+
+  using ipudrv::LinkStats;
+  py::class_<LinkStats>(m, "LinkStats", "One direction of one IPU-Link since the program started (docs/links.md).")
+      .def_readonly("link", &LinkStats::link, "link index (`ipusim info --links`)")
+      .def_readonly("from_ipu", &LinkStats::from_ipu, "device IPU it leaves")
+      .def_readonly("to_ipu", &LinkStats::to_ipu, "device IPU it reaches")
+      .def_readonly("frames", &LinkStats::frames, "the exchange's frames over it")
+      .def_readonly("bytes", &LinkStats::bytes, "the exchange's bytes over it")
+      .def_readonly("frames_replayed", &LinkStats::frames_replayed, "frames sent again")
+      .def_readonly("crc_errors", &LinkStats::crc_errors, "errors the receiver detected: bad CRC or length")
+      .def_readonly("seq_errors", &LinkStats::seq_errors, "good frames ahead of the expected one")
+      .def_readonly("replays", &LinkStats::replays, "go-back-N replays")
+      .def_readonly("retrains", &LinkStats::retrains, "link retrains")
+      .def_readonly("cycles_lost", &LinkStats::cycles_lost, "cycles the faults added to the exchanges")
+      .def(py::self == py::self)
+      .def("__repr__", [](const LinkStats& s) {
+        return fields_repr<LinkStats>("LinkStats", s,
+                                      {{"frames", &LinkStats::frames},
+                                       {"bytes", &LinkStats::bytes},
+                                       {"replays", &LinkStats::replays},
+                                       {"cycles_lost", &LinkStats::cycles_lost}},
+                                      {{"link", &LinkStats::link},
+                                       {"from_ipu", &LinkStats::from_ipu},
+                                       {"to_ipu", &LinkStats::to_ipu}});
+      });
+
+  using ipudrv::RunResult;
+  py::class_<RunResult>(m, "RunResult", "What a run() returns.")
+      .def_readonly("state", &RunResult::state, "RunState.HALTED or RunState.PAUSED")
+      .def_readonly("exit_code", &RunResult::exit_code, "HALTED: 0 or the lowest-numbered tile's non-zero code")
+      .def_readonly("stats", &RunResult::stats, "RunStats at the run's end")
+      .def_readonly("stream_services", &RunResult::stream_services, "host streams served in this run")
+      .def_readonly("supersteps", &RunResult::supersteps,
+                    "[device IPU][superstep k] SuperstepStats since the program started, as of this run's end")
+      .def_readonly("links", &RunResult::links, "LinkStats of every link direction that carried something")
+      .def_readonly("link_cycles_lost", &RunResult::link_cycles_lost, "cycles faults cost the exchanges, summed over the links")
+      .def(
+          "superstep_array", [](const RunResult& r, uint32_t ipu) {
+            if (ipu >= r.supersteps.size())
+              throw ipudrv::UsageError("superstep_array: ipu " + std::to_string(ipu) + ": the device has " +
+                                       std::to_string(r.supersteps.size()) + " IPU(s)");
+            return superstep_array(r.supersteps[ipu]);
+          },
+          py::arg("ipu") = 0, kSuperstepArrayDoc)
+      .def("__repr__", [](const RunResult& r) {
+        return std::string("<RunResult ") + (r.state == ipudrv::RunState::kHalted ? "HALTED" : "PAUSED") +
+               " exit_code=" + std::to_string(r.exit_code) + " cycles=" + std::to_string(r.stats.cycles) +
+               " supersteps=" + std::to_string(r.stats.supersteps) + ">";
+      });
+  m.attr("SUPERSTEP_DTYPE") = py::dtype::of<SuperstepStats>();
+
+  using ipudrv::ConsoleLine;
+  py::class_<ConsoleLine>(m, "ConsoleLine", "One line a tile printed, without the newline.")
+      .def_readonly("ipu", &ConsoleLine::ipu, "device IPU")
+      .def_readonly("tile", &ConsoleLine::tile, "the tile that printed it")
+      .def_readonly("thread", &ConsoleLine::thread, "0: the supervisor; 1 .. workers: a worker")
+      .def_readonly("text", &ConsoleLine::text, "the line, without the newline")
+      .def(py::self == py::self)
+      .def("__str__", [](const ConsoleLine& l) {
+        std::string s = ipudrv::format_console_line(l);
+        if (!s.empty() && s.back() == '\n') s.pop_back();
+        return s;
+      })
+      .def("__repr__", [](const ConsoleLine& l) {
+        return "<ConsoleLine ipu=" + std::to_string(l.ipu) + " tile=" + std::to_string(l.tile) +
+               " thread=" + std::to_string(l.thread) + " text=" + py::repr(py::str(l.text)).cast<std::string>() + ">";
+      });
+  m.def("format_console_line", &ipudrv::format_console_line, py::arg("line"),
+        "The line as `ipusim run` prints it, newline included: '[ipu 0 tile 3] text'.");
+  m.def("print_console_line", &ipudrv::print_console_line, py::arg("line"),
+        "The driver's default console handler: format_console_line to the process's C stdout, flushed. Given to "
+        "Device.set_console, lines reach it without Python.");
+
+  using ipudrv::SmemBuffer;
+  py::class_<SmemBuffer>(m, "SmemBuffer", "A range of a board's streaming memory, from Device.alloc_smem.")
+      .def_readonly("offset", &SmemBuffer::offset, "offset in the board's streaming memory")
+      .def_readonly("bytes", &SmemBuffer::bytes, "its size")
+      .def_readonly("board", &SmemBuffer::board, "the board whose streaming memory it is")
+      .def("__repr__", [](const SmemBuffer& b) {
+        return "<SmemBuffer board " + std::to_string(b.board) + " [" + std::to_string(b.offset) + ", +" +
+               std::to_string(b.bytes) + ")>";
+      });
+
+  using ipudrv::TileRange;
+  py::class_<TileRange>(m, "TileRange", "Tiles [tile_first, tile_first + tile_count) of device IPU `ipu`.")
+      .def(py::init([](uint32_t ipu, uint32_t first, uint32_t count) { return TileRange{ipu, first, count}; }),
+           py::arg("ipu"), py::arg("tile_first"), py::arg("tile_count"))
+      .def_readonly("ipu", &TileRange::ipu, "device IPU")
+      .def_readonly("tile_first", &TileRange::tile_first, "the first tile")
+      .def_readonly("tile_count", &TileRange::tile_count, "tiles in the range")
+      .def(py::self == py::self)
+      .def("__hash__", [](const TileRange& r) { return py::hash(py::make_tuple(r.ipu, r.tile_first, r.tile_count)); })
+      .def("__repr__", [](const TileRange& r) {
+        return "TileRange(" + std::to_string(r.ipu) + ", " + std::to_string(r.tile_first) + ", " +
+               std::to_string(r.tile_count) + ")";
+      });
+
+  // The register map's values (hw/host_if/registers.yaml): Device.state(), error codes.
+  m.attr("STATE_IDLE") = IPU_STATE_IDLE;
+  m.attr("STATE_READY") = IPU_STATE_READY;
+  m.attr("STATE_RUNNING") = IPU_STATE_RUNNING;
+  m.attr("STATE_PAUSED") = IPU_STATE_PAUSED;
+  m.attr("STATE_HALTED") = IPU_STATE_HALTED;
+  m.attr("STATE_STREAM_WAIT") = IPU_STATE_STREAM_WAIT;
+  m.attr("STATE_ERROR") = IPU_STATE_ERROR;
+  m.attr("ERR_NONE") = IPU_ERR_NONE;
+  m.attr("ERR_TILE_FAULT") = IPU_ERR_TILE_FAULT;
+  m.attr("ERR_EXCHANGE") = IPU_ERR_EXCHANGE;
+  m.attr("ERR_DEADLOCK") = IPU_ERR_DEADLOCK;
+  m.attr("ERR_SMEM_RANGE") = IPU_ERR_SMEM_RANGE;
+  m.attr("ERR_SMEM_ALIGN") = IPU_ERR_SMEM_ALIGN;
+  m.attr("ERR_STREAM") = IPU_ERR_STREAM;
+  m.attr("ERR_DMA_HOST_ADDR") = IPU_ERR_DMA_HOST_ADDR;
+  m.attr("ERR_DMA_DESC") = IPU_ERR_DMA_DESC;
+  m.attr("ERR_DMA_TILE") = IPU_ERR_DMA_TILE;
+  m.attr("ERR_BOOT") = IPU_ERR_BOOT;
+  m.attr("ERR_REG") = IPU_ERR_REG;
+  m.attr("ERR_STATE") = IPU_ERR_STATE;
+  m.attr("ERR_STREAM_OVERFLOW") = IPU_ERR_STREAM_OVERFLOW;
+  m.attr("ERR_BUDGET") = IPU_ERR_BUDGET;
+  m.attr("ERR_INTERRUPTED") = IPU_ERR_INTERRUPTED;
+  m.attr("SRAM_BASE") = uint32_t(IPU_SRAM_BASE);
+  m.attr("STREAMS") = uint32_t(IPU_STREAMS);
+  m.attr("BAR0_BYTES") = uint32_t(IPU_BAR0_BYTES);
+}
+
+}  // namespace ipusim_py
