@@ -348,6 +348,36 @@ TEST_F(MultiSystem, TheChildEndsWhenItsParentDies) {
   fs::remove_all(dir, ec);  // the directory of a parent that never closed its device
 }
 
+// OpenOptions reach the child: core_dir (a faulting run leaves the core there), max_memory
+// and gdb_port (on its command line; nothing here attaches).
+TEST_F(MultiSystem, OpenOptionsReachTheChild) {
+  auto tiny = ipudrv::open(kTiny16);
+  const std::string dir = ::testing::TempDir() + "multisys-cores-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  ipudrv::OpenOptions options;
+  options.core_dir = dir;
+  options.max_memory = uint64_t{3} << 30;
+  auto other = ipudrv::open(kTiny4, 0, options);
+  EXPECT_FALSE(other->info().in_process);
+  const pid_t child = only_child();
+  EXPECT_EQ(argument_of(child, "--core"), dir);
+  EXPECT_EQ(argument_of(child, "--max-memory"), std::to_string(uint64_t{3} << 30));
+  other->load(elf("faults/fault_illegal.elf"));
+  EXPECT_THROW(other->run(0, std::chrono::seconds(30)), ipudrv::TileFaultError);
+  EXPECT_TRUE(fs::exists(dir + "/ipu0.core")) << "written by the child";
+  other.reset();
+  fs::remove_all(dir);
+
+  ipudrv::OpenOptions gdb;
+  gdb.gdb_port = 0;
+  ::testing::internal::CaptureStderr();
+  other = ipudrv::open(kTiny4, 0, gdb);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(argument_of(only_child(), "--gdb"), "0");
+  EXPECT_NE(said.find("ipudrv: gdb: every run of config:configs/test/tiny4.yaml (ipusim serve child"), std::string::npos)
+      << said;
+}
+
 // The C API calls the C++ one: a second config through ipudrv_open is a child's device.
 TEST_F(MultiSystem, TheCApiOpensASecondSystem) {
   ipudrv_device* tiny = nullptr;
@@ -359,6 +389,8 @@ TEST_F(MultiSystem, TheCApiOpensASecondSystem) {
   ASSERT_EQ(ipudrv_get_info(other, &b), IPUDRV_OK);
   EXPECT_EQ(a.tiles_per_ipu, 16u);
   EXPECT_EQ(b.tiles_per_ipu, 4u);
+  EXPECT_EQ(a.in_process, 1u);
+  EXPECT_EQ(b.in_process, 0u);
   EXPECT_EQ(children().size(), 1u);
   const uint32_t x = 0x1234abcd, y = 0x9876fedc;
   ASSERT_EQ(ipudrv_write_tile(tiny, 0, 3, IPU_SRAM_BASE + 0x1000, &x, 4), IPUDRV_OK);
