@@ -179,6 +179,16 @@ class ChildServer {
       remove_dir();
       throw TransportError("ipusim serve child: pipe: " + errno_text(e));
     }
+    // In a program that closed its standard streams a pipe may be fd 0 .. 2, where the
+    // child's dup2 onto itself would keep close-on-exec: move such ends above them.
+    for (int* fd : {&life[0], &life[1], &err[0], &err[1]}) {
+      if (*fd > 2) continue;
+      const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+      if (moved >= 0) {
+        ::close(*fd);
+        *fd = moved;
+      }
+    }
     // Reading before the child exists: nothing it prints is lost, and a relay that cannot
     // start leaves no child behind.
     try {

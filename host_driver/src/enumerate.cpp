@@ -69,10 +69,10 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no socket path");
     source->open_session = [path, locator](const OpenOptions& o) {
       if (!o.core_dir.empty())
-        throw UsageError("open " + locator + ": core_dir is for in-process devices; serve this one with "
+        throw UsageError("open " + locator + ": core_dir is for config: devices; serve this one with "
                          "`ipusim serve --core DIR`");
       if (o.gdb_port)
-        throw UsageError("open " + locator + ": gdb_port is for in-process devices; serve this one with "
+        throw UsageError("open " + locator + ": gdb_port is for config: devices; serve this one with "
                          "`ipusim serve --gdb PORT`");
       return detail::make_socket_transports(path);
     };

@@ -554,7 +554,15 @@ TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
     if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ASSERT_TRUE(up) << "fake_serve did not create " << path;
-  auto dev = ipudrv::open("unix:" + path);
+  std::unique_ptr<ipudrv::Device> dev;
+  for (int i = 0; i < 500 && !dev; ++i) {
+    try {
+      dev = ipudrv::open("unix:" + path);
+    } catch (const ipudrv::TransportError&) {  // bound, not listening yet
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_TRUE(dev) << "fake_serve did not listen on " << path;
   ASSERT_EQ(::write(life[1], "still here", 10), 10);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   int status = 0;
