@@ -51,6 +51,14 @@ std::string find_ipusim_binary(const std::string& why) {
     if (executable_file(IPUDRV_BUILD_IPUSIM)) return IPUDRV_BUILD_IPUSIM;
     looked.push_back(std::string("the build tree's ") + IPUDRV_BUILD_IPUSIM + " (not built?)");
   }
+  // Installed: beside this library (an install prefix moved, or given at install time),
+  // else where the build's install prefix puts it.
+  const std::string here = library_dir();
+  if (!here.empty()) {
+    const std::string beside = here + "/" + IPUDRV_LIB_TO_IPUSIM;
+    if (executable_file(beside)) return beside;
+    looked.push_back(beside);
+  }
   if (executable_file(IPUDRV_INSTALLED_IPUSIM)) return IPUDRV_INSTALLED_IPUSIM;
   looked.push_back(std::string("the installed ") + IPUDRV_INSTALLED_IPUSIM);
   if (const char* path = std::getenv("PATH")) {
