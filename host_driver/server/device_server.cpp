@@ -6,10 +6,10 @@
 // full one, so a tile printing in a loop cannot grow the server.
 #include "device_server.h"
 
+#include <fcntl.h>
 #include <ipu/hostif_regs.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -122,7 +122,11 @@ struct DeviceServer::Impl {
     }
     if (options.parent_fd >= 0) {
       const int fd = ::fcntl(options.parent_fd, F_DUPFD_CLOEXEC, 0);
-      if (fd < 0) throw std::runtime_error(std::string("parent descriptor: ") + std::strerror(errno));
+      if (fd < 0) {  // nothing to watch (no standard input): as at its end
+        log(std::string("the parent's descriptor: ") + std::strerror(errno) + ", shutting down");
+        shutdown();
+        return;
+      }
       parent.assign(fd);
       watch_parent();
     }

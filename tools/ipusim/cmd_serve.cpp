@@ -12,6 +12,8 @@
 // "config:FILE". docs/host_driver.md, "ipusim serve".
 // Exit status: 0 after a signal, 2 for bad input (config, socket path, a system too large)
 // and a failed elaboration (ended with _Exit: nothing was served).
+#include <fcntl.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +56,11 @@ std::string link_fault_items(const config::LinkFaultsConfig& f) {
 }
 
 int run_serve(const ServeOptions& o) {
+  // Checked before anything opens a descriptor, which would take the number 0.
+  if (o.exit_with_parent && ::fcntl(0, F_GETFD) < 0) {
+    std::fprintf(stderr, "ipusim: error: --exit-with-parent: no standard input to watch\n");
+    return 2;
+  }
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
   std::string initial_link_faults;
   try {
