@@ -6,6 +6,7 @@
 // full one, so a tile printing in a loop cannot grow the server.
 #include "device_server.h"
 
+#include <fcntl.h>
 #include <ipu/hostif_regs.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -82,7 +84,7 @@ struct DeviceServer::Impl {
   };
 
   Impl(std::vector<host_if::DeviceLink*> b, std::string p, ServerOptions o)
-      : boards(std::move(b)), path(std::move(p)), options(std::move(o)), acceptor(io), signals(io) {
+      : boards(std::move(b)), path(std::move(p)), options(std::move(o)), acceptor(io), signals(io), parent(io) {
     if (boards.empty() || boards.size() > wire::kMaxBoards)
       throw std::invalid_argument("DeviceServer: " + std::to_string(boards.size()) + " boards, not 1 .. " +
                                   std::to_string(wire::kMaxBoards));
@@ -97,6 +99,7 @@ struct DeviceServer::Impl {
   asio::io_context io;
   stream_protocol::acceptor acceptor;
   asio::signal_set signals;
+  asio::posix::stream_descriptor parent;  // ServerOptions::parent_fd (a dup of it)
   std::unique_ptr<Session> session;
   uint64_t sessions = 0;
   std::vector<std::shared_ptr<IrqState>> irq;  // by board
@@ -117,7 +120,32 @@ struct DeviceServer::Impl {
         }
       });
     }
+    if (options.parent_fd >= 0) {
+      const int fd = ::fcntl(options.parent_fd, F_DUPFD_CLOEXEC, 0);
+      if (fd < 0) {  // nothing to watch (no standard input): as at its end
+        log(std::string("the parent's descriptor: ") + std::strerror(errno) + ", shutting down");
+        shutdown();
+        return;
+      }
+      parent.assign(fd);
+      watch_parent();
+    }
     accept();
+  }
+
+  // Stops the server when the parent's descriptor reaches end of file or fails.
+  void watch_parent() {
+    parent.async_wait(asio::posix::stream_descriptor::wait_read, [this](const boost::system::error_code& ec) {
+      if (ec == asio::error::operation_aborted || stopping) return;
+      char buf[256];
+      const ssize_t n = ec ? -1 : ::read(parent.native_handle(), buf, sizeof buf);
+      if (n > 0 || (n < 0 && !ec && (errno == EINTR || errno == EAGAIN))) {
+        watch_parent();
+        return;
+      }
+      log("the parent process is gone, shutting down");
+      shutdown();
+    });
   }
 
   void accept() {
@@ -557,6 +585,7 @@ struct DeviceServer::Impl {
     boost::system::error_code ignored;
     acceptor.close(ignored);
     signals.cancel(ignored);
+    if (parent.is_open()) parent.close(ignored);
     end_session("server stopping");
     io.stop();
   }

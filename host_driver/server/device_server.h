@@ -26,6 +26,11 @@ struct ServerOptions {
   // restored when it ends.
   std::string initial_link_faults = "none";
   bool handle_signals = false;        // SIGINT / SIGTERM stop run()
+  // A descriptor (the read end of a pipe whose write end only the parent process holds)
+  // whose end of file or hang-up stops run() as a signal does: the server ends with the
+  // parent, however the parent ends. The server reads and ignores what arrives on it.
+  // -1: none.
+  int parent_fd = -1;
   // A client that has not sent HELLO this long after connecting is refused (ERROR
   // NOT_HELLO) and dropped, so a silent connection cannot hold the server.
   std::chrono::milliseconds hello_timeout{10000};

@@ -158,7 +158,7 @@ int ipudrv_get_info(ipudrv_device* dev, ipudrv_info* o) {
     *need(o, "info") = ipudrv_info{i.version_major, i.version_minor, i.board_index, i.ipus, i.tiles_per_ipu, i.workers,
                                    i.system_ipus, i.sram_bytes, i.tile_clock_khz, i.host_link_mbps,
                                    i.stream_fifo_bytes, i.smem_bytes, i.amp_f16_macs, i.amp_f32_macs,
-                                   i.boards, i.ipus_per_board};
+                                   i.boards, i.ipus_per_board, i.in_process ? 1u : 0u};
   });
 }
 

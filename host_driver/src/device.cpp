@@ -33,6 +33,7 @@ DeviceInfo DeviceImpl::read_info(std::span<const std::unique_ptr<detail::Transpo
   }
   DeviceInfo i;
   i.locator = std::move(locator);
+  i.in_process = t.in_process();
   const uint32_t v = t.read32(IPU_REG_VERSION);
   i.version_major = (v & IPU_VERSION_MAJOR_MASK) >> IPU_VERSION_MAJOR_SHIFT;
   i.version_minor = (v & IPU_VERSION_MINOR_MASK) >> IPU_VERSION_MINOR_SHIFT;

@@ -1,8 +1,13 @@
-// Finding devices: a locator names a config to elaborate in this process or an `ipusim
-// serve` socket; either way one device, the whole system with a session per board.
+// Finding devices: a locator names a config to elaborate in this process (or, when the
+// process's model holds another system, in an `ipusim serve` child of the driver's own)
+// or an `ipusim serve` socket; either way one device, the whole system with a session per
+// board.
 #include <cstdio>
 #include <functional>
+#include <mutex>
+#include <optional>
 
+#include "child_server.h"
 #include "device_impl.h"
 #include "system_backend.h"
 #include "transports/inproc_transport.h"
@@ -11,70 +16,117 @@
 namespace ipudrv {
 
 struct DeviceRef::Source {
-  // One transport per board, in board order.
-  std::function<std::vector<std::unique_ptr<detail::Transport>>()> make_transports;
-  std::function<uint16_t(uint16_t)> serve_gdb;  // in-process devices only
-  std::function<void(const std::string&)> set_core_dir;  // in-process devices only
+  // A session with the device for `options`: one transport per board, in board order.
+  std::function<std::vector<std::unique_ptr<detail::Transport>>(const OpenOptions&)> open_session;
 };
 
 std::unique_ptr<Device> DeviceRef::open(const OpenOptions& options) const {
-  if (!options.core_dir.empty()) {
-    if (!source_->set_core_dir)
-      throw UsageError("open " + info_.locator + ": core_dir is for in-process devices; serve this one with "
-                       "`ipusim serve --core DIR`");
-    source_->set_core_dir(options.core_dir);
-  }
-  if (options.gdb_port) {
-    if (!source_->serve_gdb)
-      throw UsageError("open " + info_.locator + ": gdb_port is for in-process devices; serve this one with "
-                       "`ipusim serve --gdb PORT`");
-    const uint16_t port = source_->serve_gdb(*options.gdb_port);
-    std::fprintf(stderr, "ipudrv: gdb: every run of %s waits for gdb on 127.0.0.1:%u\n", info_.locator.c_str(),
-                 unsigned(port));
-  }
-  auto impl = std::make_unique<DeviceImpl>(source_->make_transports(), info_.locator, options);
+  auto impl = std::make_unique<DeviceImpl>(source_->open_session(options), info_.locator, options);
   return std::make_unique<Device>(std::move(impl));
 }
 
 namespace {
 
-// enumerate(), elaborating a config with `max_memory` (OpenOptions::max_memory).
-std::vector<DeviceRef> enumerate_with(const std::string& locator, std::optional<uint64_t> max_memory) {
+// The `ipusim serve` options a device opened with `options` needs (gdb and core files
+// cannot be set on a running server); max_memory is what the device was found with.
+detail::ChildOptions child_options(const OpenOptions& options, std::optional<uint64_t> max_memory) {
+  return {.max_memory = max_memory, .gdb_port = options.gdb_port, .core_dir = options.core_dir};
+}
+
+// A config: system in a child of its own: the child enumerate() started (and probed)
+// serves the first open with the options it was started with; any other open starts
+// another (the first child ends when its spare transports go).
+struct ChildSource {
+  std::string path, reason;
+  std::optional<uint64_t> max_memory;
+  std::mutex mutex;
+  detail::ChildOptions spare_options;
+  std::vector<std::unique_ptr<detail::Transport>> spare;
+
+  std::vector<std::unique_ptr<detail::Transport>> open_session(const OpenOptions& options) {
+    const detail::ChildOptions want = child_options(options, max_memory);
+    std::vector<std::unique_ptr<detail::Transport>> unused;  // ends an unfit spare child, unlocked
+    {
+      std::lock_guard lock(mutex);
+      if (!spare.empty() && spare_options == want) return std::move(spare);
+      unused = std::move(spare);
+    }
+    unused.clear();
+    return detail::start_child_server(path, want, reason);
+  }
+};
+
+// enumerate(); open() passes its options, so that the device a config: locator starts a
+// child for is started with them (OpenOptions::max_memory elaborates with it).
+std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOptions& options) {
   if (locator.empty()) throw UsageError("enumerate: empty locator (use config:PATH or unix:PATH)");
   std::vector<DeviceRef> refs;
   auto source = std::make_shared<DeviceRef::Source>();
   std::string where = locator;  // DeviceInfo::locator
+  std::function<DeviceInfo()> probe;
   if (locator.rfind("unix:", 0) == 0) {
     const std::string path = locator.substr(5);
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no socket path");
-    source->make_transports = [path] { return detail::make_socket_transports(path); };
+    source->open_session = [path, locator](const OpenOptions& o) {
+      if (!o.core_dir.empty())
+        throw UsageError("open " + locator + ": core_dir is for config: devices; serve this one with "
+                         "`ipusim serve --core DIR`");
+      if (o.gdb_port)
+        throw UsageError("open " + locator + ": gdb_port is for config: devices; serve this one with "
+                         "`ipusim serve --gdb PORT`");
+      return detail::make_socket_transports(path);
+    };
+    // Probed, then let go before open(): the server takes one client at a time.
+    probe = [path, where] { return DeviceImpl::read_info(detail::make_socket_transports(path), where); };
   } else {
     const std::string path = locator.rfind("config:", 0) == 0 ? locator.substr(7) : locator;
     if (path.empty()) throw UsageError("enumerate: '" + locator + "' names no config file");
     where = "config:" + path;
-    std::shared_ptr<detail::SystemBackend> system = detail::open_system_backend(path, max_memory);
-    source->serve_gdb = [system](uint16_t port) { return system->serve_gdb(port); };
-    source->set_core_dir = [system](const std::string& dir) { system->set_core_dir(dir); };
-    source->make_transports = [system, path] {
-      std::vector<std::unique_ptr<detail::Transport>> boards;
-      for (size_t b = 0; b < system->board_count(); ++b)
-        boards.push_back(detail::make_inproc_transport(system, system->board_link(b),
-                                                       "in-process config:" + path + " board " + std::to_string(b)));
-      return boards;
-    };
+    std::shared_ptr<detail::SystemBackend> system;
+    try {
+      system = detail::open_system_backend(path, options.max_memory);
+    } catch (const detail::ModelUnavailable& e) {
+      // SystemC elaborates once per process: this system runs in a child of its own.
+      auto child = std::make_shared<ChildSource>();
+      child->path = path;
+      child->reason = e.what();
+      child->max_memory = options.max_memory;
+      child->spare_options = child_options(options, options.max_memory);
+      child->spare = detail::start_child_server(path, child->spare_options, child->reason);
+      source->open_session = [child](const OpenOptions& o) { return child->open_session(o); };
+      probe = [child, where] {
+        std::lock_guard lock(child->mutex);
+        return DeviceImpl::read_info(child->spare, where);
+      };
+    }
+    if (system) {
+      source->open_session = [system, where](const OpenOptions& o) {
+        if (!o.core_dir.empty()) system->set_core_dir(o.core_dir);
+        if (o.gdb_port) {
+          const uint16_t port = system->serve_gdb(*o.gdb_port);
+          std::fprintf(stderr, "ipudrv: gdb: every run of %s waits for gdb on 127.0.0.1:%u\n", where.c_str(),
+                       unsigned(port));
+        }
+        std::vector<std::unique_ptr<detail::Transport>> boards;
+        for (size_t b = 0; b < system->board_count(); ++b)
+          boards.push_back(detail::make_inproc_transport(system, system->board_link(b),
+                                                         "in-process " + where + " board " + std::to_string(b)));
+        return boards;
+      };
+      probe = [source, where] { return DeviceImpl::read_info(source->open_session({}), where); };
+    }
   }
-  // Probed, then let go before open(): the server takes one client at a time.
-  DeviceInfo info = DeviceImpl::read_info(source->make_transports(), where);
+  DeviceInfo info = probe();
   refs.emplace_back(std::move(info), std::move(source));
   return refs;
 }
 
 }  // namespace
 
-std::vector<DeviceRef> enumerate(const std::string& locator) { return enumerate_with(locator, std::nullopt); }
+std::vector<DeviceRef> enumerate(const std::string& locator) { return enumerate_with(locator, {}); }
 
 std::unique_ptr<Device> open(const std::string& locator, uint32_t device, const OpenOptions& options) {
-  auto refs = enumerate_with(locator, options.max_memory);
+  auto refs = enumerate_with(locator, options);
   if (device >= refs.size())
     throw UsageError("open " + locator + ": device " + std::to_string(device) + ", it has " + std::to_string(refs.size()) +
                      " device(s) (a locator names one system: every board is one device)");

@@ -89,7 +89,21 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
       options.max_memory_source = max_memory_option.empty() ? "OpenOptions::max_memory" : max_memory_option;
     }
     if (!max_memory_option.empty()) options.max_memory_hint = max_memory_option + " SIZE sets another limit";
-    return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options));
+    try {
+      return std::make_shared<ModelBackend>(ipusim::host_if::ModelSession::open(config, options));
+    } catch (const ipusim::host_if::ModelUnavailable& e) {
+      // Another process will elaborate it: refuse here, as it would, a system too large
+      // for the machine (its own address space starts empty: RLIMIT_AS less this
+      // process's is not its limit).
+      auto limits = ipusim::platform::memory_limits(options.max_memory, options.max_memory_source);
+      std::erase_if(limits, [](const ipusim::platform::MemoryLimit& l) { return l.address_space; });
+      ipusim::platform::check_fits_memory(
+          config, ipusim::platform::estimate_memory(config, ipusim::platform::kShortProgram, std::nullopt, options.host_threads),
+          limits, options.max_memory_hint);
+      throw ModelUnavailable("in-process device for '" + config_path + "': " + e.what());
+    }
+  } catch (const ModelUnavailable&) {
+    throw;
   } catch (const std::invalid_argument& e) {
     throw UsageError("in-process device for '" + config_path + "': " + e.what());
   } catch (const std::runtime_error& e) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "host_if/device_link.h"
+#include "ipudrv/errors.h"
 
 namespace ipudrv::detail {
 
@@ -27,11 +28,23 @@ class SystemBackend {
   virtual void set_core_dir(const std::string& dir) = 0;
 };
 
+// open_system_backend's refusal of a good config that fits the memory limit when this
+// process's model cannot take it (a session is open on it, it holds another system, or
+// an elaboration here failed: SystemC elaborates once per process). The driver then runs
+// the system in an `ipusim serve` child of its own (child_server.h); to a caller that
+// cannot, it is a UsageError like the others.
+class ModelUnavailable : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
 // Elaborates `config_path` (a system, board or chip YAML). Throws ipudrv::UsageError
 // with the config loader's FILE:LINE: KEY message for a bad config, for a system whose
 // memory estimate exceeds `max_memory` (unset: IPUSIM_MAX_MEMORY, else the machine's
 // limits) and for an elaboration that failed (naming what was being built),
-// TransportError when this build has no device model. `max_memory_option` names the
+// ModelUnavailable when the config is good and fits (the check a new process would make:
+// the machine's memory, not this process's address space) but this process's model
+// cannot take it, TransportError when this build has no device model. `max_memory_option` names the
 // command-line option max_memory came from (`ipusim serve --max-memory`); empty: a
 // device's OpenOptions::max_memory.
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,

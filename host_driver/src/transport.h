@@ -90,6 +90,8 @@ class Transport {
   virtual ConsoleTake take_console() = 0;
   // "in-process m2000.yaml board 1", "unix:/tmp/ipu.sock".
   virtual std::string describe() const = 0;
+  // The device runs in this process (DeviceInfo::in_process).
+  virtual bool in_process() const { return false; }
 };
 
 // Page-granular bus addresses for host memory, unique in the process and never reused,

@@ -45,16 +45,16 @@ std::string g_failed_elaboration;
 std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& config, const ModelOptions& options) {
   std::lock_guard<std::mutex> lock(g_open_mutex);
   if (DeviceModel* model = g_model.get()) {
-    if (model->open) throw std::runtime_error("ModelSession::open: a simulated system is already open in this process");
+    if (model->open) throw ModelUnavailable("ModelSession::open: a simulated system is already open in this process");
     if (!(model->config() == config))
-      throw std::runtime_error("ModelSession::open: this process already elaborated the system '" + model->config().name +
-                               "'; SystemC elaborates once per process, so a different config ('" + config.name +
-                               "') needs a new process");
+      throw ModelUnavailable("ModelSession::open: this process already elaborated the system '" + model->config().name +
+                             "'; SystemC elaborates once per process, so a different config ('" + config.name +
+                             "') needs another process");
     model->set_console(options.console);
   } else {
     if (!g_failed_elaboration.empty())
-      throw std::runtime_error("an earlier elaboration in this process failed: " + g_failed_elaboration +
-                               "; SystemC cannot elaborate again next to its abandoned modules, start a new process");
+      throw ModelUnavailable("an earlier elaboration in this process failed: " + g_failed_elaboration +
+                             "; SystemC cannot elaborate again next to its abandoned modules, so another process must");
     if (options.host_threads == 0) throw std::invalid_argument("ModelSession: host_threads must be at least 1");
     // Before anything is built: a system that cannot fit fails now, not out of memory
     // half-way through its netlist. A host maps every tile's SRAM.

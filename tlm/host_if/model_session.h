@@ -9,15 +9,19 @@
 //
 // SystemC elaborates once per process: the first open builds the model (on the model
 // thread, which then runs until the process exits: a static owner stops and joins it). A later open of an equal config
-// reuses it (every board was reset at close); a different config, or an open while a
-// session is open, throws std::runtime_error. host_threads is fixed by the first open;
-// the console sink may change with each open. docs/host_if.md "The model side".
+// reuses it (every board was reset at close); a different config, an open while a
+// session is open, or any open after a failed elaboration throws ModelUnavailable (the
+// driver then runs the system in an `ipusim serve` child: docs/host_driver.md
+// "Locators"). host_threads is fixed by the first open; the console sink may change with
+// each open. docs/host_if.md "The model side".
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "host_if/device_link.h"
 #include "common/config.h"
@@ -40,14 +44,22 @@ struct ModelOptions {
 class HostInterface;
 class DeviceModel;  // device_model.h
 
+// This process's model cannot take the system: a session is open on it, it holds another
+// system, or an elaboration in this process failed. Nothing is wrong with the config;
+// another process can elaborate it.
+class ModelUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class ModelSession {
  public:
-  // Throws std::runtime_error (another session open, another config elaborated),
+  // Throws ModelUnavailable (another session open, another config elaborated),
   // platform::SystemTooLarge (the memory estimate exceeds the limit: nothing elaborated)
   // and whatever elaboration throws (std::invalid_argument for a config the models cannot
   // build, platform::ElaborationError naming what was being built when it failed, e.g.
   // out of memory; the process cannot elaborate again: every later open throws
-  // std::runtime_error "an earlier elaboration in this process failed: ...", and the
+  // ModelUnavailable "an earlier elaboration in this process failed: ...", and the
   // abandoned netlist's memory stays held until the process ends).
   static std::unique_ptr<ModelSession> open(const config::SystemConfig& config, const ModelOptions& options = {});
   ~ModelSession();

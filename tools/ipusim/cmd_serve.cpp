@@ -3,13 +3,17 @@
 // Unix socket (mode 0600) to one client at a time, until SIGINT or SIGTERM, which remove
 // the socket (promptly, whatever the session is doing: a run in progress, a host stream
 // waiting, a client half-way through a message, gdb attached). A client that sends no
-// HELLO within 10 s, or that holds the device idle for --idle-timeout, is dropped. A
+// HELLO within 10 s, or that holds the device idle for --idle-timeout, is dropped. With
+// --exit-with-parent it also ends when its standard input reaches end of file (the
+// parent that holds the pipe's write end is gone: ipudrv's own children). A
 // system whose memory estimate exceeds --max-memory (or the machine's memory) is refused
 // before it is elaborated. The boards run as one device (docs/host_if.md), so one socket carries them
 // all and the driver's socket transport ("unix:PATH") opens the same device as
 // "config:FILE". docs/host_driver.md, "ipusim serve".
 // Exit status: 0 after a signal, 2 for bad input (config, socket path, a system too large)
 // and a failed elaboration (ended with _Exit: nothing was served).
+#include <fcntl.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -38,6 +42,7 @@ struct ServeOptions {
   std::string core_dir;
   std::string max_memory;  // empty: the machine's limits
   double idle_timeout = 600;  // seconds; ServerOptions::idle_timeout
+  bool exit_with_parent = false;  // ServerOptions::parent_fd = standard input
   bool quiet = false;
 };
 
@@ -51,6 +56,11 @@ std::string link_fault_items(const config::LinkFaultsConfig& f) {
 }
 
 int run_serve(const ServeOptions& o) {
+  // Checked before anything opens a descriptor, which would take the number 0.
+  if (o.exit_with_parent && ::fcntl(0, F_GETFD) < 0) {
+    std::fprintf(stderr, "ipusim: error: --exit-with-parent: no standard input to watch\n");
+    return 2;
+  }
   std::shared_ptr<ipudrv::detail::SystemBackend> system;
   std::string initial_link_faults;
   try {
@@ -75,6 +85,7 @@ int run_serve(const ServeOptions& o) {
   options.idle_timeout = std::chrono::milliseconds(
       o.idle_timeout > 0 ? std::max<int64_t>(1, int64_t(o.idle_timeout * 1000)) : 0);
   options.log = o.quiet ? nullptr : &std::cerr;
+  if (o.exit_with_parent) options.parent_fd = 0;
   try {
     serve::DeviceServer server(boards, o.socket, options);
     if (!o.quiet)
@@ -103,6 +114,10 @@ void add_serve_command(CLI::App& app, int& exit_code) {
                   "(ERROR IDLE) and dropped, and every board is reset for the next client (default 600; 0: never; a "
                   "client that sends no HELLO is dropped after 10 s)")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--exit-with-parent", options->exit_with_parent,
+                "End (as on SIGTERM) when standard input reaches end of file: give it the read end of a pipe whose "
+                "write end only the parent holds, and the server ends when the parent process does, however it ends "
+                "(ipudrv starts its own servers so)");
   cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
   cmd->footer(
       "One client at a time. A client that sends no HELLO within 10 s, or holds the device idle for --idle-timeout, "

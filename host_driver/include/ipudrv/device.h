@@ -47,6 +47,10 @@ namespace ipudrv {
 // What the device's boards report in their identification registers.
 struct DeviceInfo {
   std::string locator;         // how it was found ("unix:/tmp/s", "config:configs/pod16.yaml")
+  // The system runs in this process (config:, the process's model); false: in another
+  // (unix:, or the `ipusim serve` child of the driver's own a config: device gets when
+  // this process's model holds another system: docs/host_driver.md "Locators").
+  bool in_process = false;
   uint32_t version_major = 0, version_minor = 0;  // register map version
   uint32_t board_index = 0;    // the device's first board (0: the device is the whole system)
   uint32_t boards = 1;         // boards of the device, each with its own host interface
@@ -70,21 +74,22 @@ struct OpenOptions {
   uint32_t ring_entries = 64;        // descriptors per DMA ring (power of 2)
   uint32_t chunk_bytes = 1u << 20;   // most bytes one descriptor moves
   uint32_t staging_bytes = 4u << 20; // host memory per channel for copies of caller buffers
-  // In-process devices: every run from now on waits for gdb on 127.0.0.1:gdb_port (0: any
+  // config: devices: every run from now on waits for gdb on 127.0.0.1:gdb_port (0: any
   // free port, printed on stderr) and is debugged by it (docs/debugging.md, "Devices").
-  // A served device takes `ipusim serve --gdb PORT` instead.
+  // A unix: device takes `ipusim serve --gdb PORT` instead (the driver passes it to the
+  // `ipusim serve` child of a config: device that runs in one).
   std::optional<uint16_t> gdb_port;
-  // In-process devices: a run that ends on a problem (a fault, an exchange error, a
+  // config: devices: a run that ends on a problem (a fault, an exchange error, a
   // deadlock, a budget) writes one ELF core per IPU, DIR/ipu<N>.core, for gdb-multiarch
-  // (docs/debugging.md "Core files"). A served device takes `ipusim serve --core DIR`.
+  // (docs/debugging.md "Core files"). A unix: device takes `ipusim serve --core DIR`.
   std::string core_dir;
-  // In-process devices: the host memory the system may take, in bytes. A system whose
+  // config: devices: the host memory the system may take, in bytes. A system whose
   // estimated memory (`ipusim info` prints it; docs/platform.md "Memory estimate") exceeds
   // it is refused with a UsageError giving the estimate and the limit, before anything is
   // elaborated. Unset: the machine's limits (MemAvailable, the cgroup's memory.max,
   // RLIMIT_AS), or IPUSIM_MAX_MEMORY (e.g. "8G") when set. Only open(locator, device,
   // options) elaborates with it; enumerate(), DeviceRef::open and the C API take
-  // IPUSIM_MAX_MEMORY. A served device takes `ipusim serve --max-memory`.
+  // IPUSIM_MAX_MEMORY. A unix: device takes `ipusim serve --max-memory`.
   std::optional<uint64_t> max_memory;
 };
 
@@ -387,7 +392,10 @@ class DeviceRef {
 };
 
 // Devices behind a locator: one, the whole system with every board:
-//   "config:PATH" or a plain PATH   a system config elaborated in this process
+//   "config:PATH" or a plain PATH   a system config, elaborated in this process when its
+//                                   model can take it (nothing elaborated yet, or this
+//                                   config and not open), else in an `ipusim serve`
+//                                   child of the driver's own, which the Device ends
 //   "unix:PATH"                     an `ipusim serve` socket
 std::vector<DeviceRef> enumerate(const std::string& locator);
 

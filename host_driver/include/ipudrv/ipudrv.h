@@ -44,6 +44,8 @@ typedef struct ipudrv_info {
   uint64_t smem_bytes;                 /* per board */
   uint32_t amp_f16_macs, amp_f32_macs; /* AMP multiply-accumulates per cycle per tile */
   uint32_t boards, ipus_per_board;
+  uint32_t in_process; /* 1: the system runs in this process; 0: in an `ipusim serve` (unix:, or
+                          the driver's own child for a config: beyond the process's first) */
 } ipudrv_info;
 
 typedef struct ipudrv_device_error {

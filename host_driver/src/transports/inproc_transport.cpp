@@ -85,6 +85,7 @@ class InprocTransport : public Transport {
     link_.set_interrupt_handler(std::move(handler));
   }
   std::string describe() const override { return description_; }
+  bool in_process() const override { return true; }
   void set_trace_file(const std::string& path) override {
     try {
       link_.set_trace_file(path);

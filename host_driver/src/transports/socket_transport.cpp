@@ -49,10 +49,11 @@ class SocketMemory : public MappedHostMemory {
 // last of them (and of their host memory) goes.
 class SocketConnection {
  public:
-  explicit SocketConnection(const std::string& path) : path_(path), socket_(io_) {
+  SocketConnection(const std::string& path, SocketOptions options)
+      : owner_(std::move(options.owner)), name_(options.name.empty() ? "unix:" + path : options.name), socket_(io_) {
     boost::system::error_code ec;
     socket_.connect(stream_protocol::endpoint(path), ec);
-    if (ec) throw TransportError("unix:" + path + ": cannot connect: " + ec.message());
+    if (ec) throw TransportError(name_ + ": cannot connect: " + ec.message());
     reader_ = std::thread([this] { read_loop(); });
   }
 
@@ -70,7 +71,7 @@ class SocketConnection {
   SocketHello hello() {
     auto reply = session_request(wire::Hello{wire::kVersionMajor, wire::kVersionMinor, "ipudrv"});
     const auto* h = std::get_if<wire::HelloReply>(&reply);
-    if (!h) throw ProtocolError("unix:" + path_ + ": HELLO answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+    if (!h) throw ProtocolError(name_ + ": HELLO answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
     {
       std::lock_guard lock(handler_mutex_);
       handlers_.resize(h->boards);
@@ -81,7 +82,7 @@ class SocketConnection {
   }
   // "unix:PATH", and the board when the system has more than one.
   std::string describe(uint32_t board) const {
-    return "unix:" + path_ + (boards_ > 1 ? " board " + std::to_string(board) : "");
+    return name_ + (boards_ > 1 ? " board " + std::to_string(board) : "");
   }
 
   // Sends `body` and waits for its reply; an ERROR reply is a ProtocolError (`board` names
@@ -109,7 +110,7 @@ class SocketConnection {
 
  private:
   // HELLO and BYE: the session's, not a board's.
-  wire::Body session_request(wire::Body body) { return request_as("unix:" + path_, std::move(body), -1); }
+  wire::Body session_request(wire::Body body) { return request_as(name_, std::move(body), -1); }
 
   wire::Body request_as(const std::string& who, wire::Body body, int fd) {
     std::lock_guard req(request_mutex_);
@@ -202,7 +203,8 @@ class SocketConnection {
     reply_cv_.notify_all();
   }
 
-  std::string path_;
+  std::shared_ptr<void> owner_;  // first: released after everything below is gone
+  std::string name_;
   boost::asio::io_context io_;
   stream_protocol::socket socket_;
   std::thread reader_;
@@ -344,8 +346,9 @@ SocketMemory::~SocketMemory() {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path, SocketHello* hello) {
-  auto c = std::make_shared<SocketConnection>(socket_path);
+std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path, SocketHello* hello,
+                                                                SocketOptions options) {
+  auto c = std::make_shared<SocketConnection>(socket_path, std::move(options));
   const SocketHello h = c->hello();
   if (hello) *hello = h;
   std::vector<std::unique_ptr<Transport>> boards;

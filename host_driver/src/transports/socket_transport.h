@@ -20,10 +20,18 @@ struct SocketHello {
   std::string server_name;
 };
 
+struct SocketOptions {
+  std::string name;             // the device in messages (empty: "unix:PATH")
+  // Held by the connection until it has closed (BYE said, reader joined): the
+  // `ipusim serve` child a config: device runs in (child_server.h) ends after its session.
+  std::shared_ptr<void> owner;
+};
+
 // Connects and says HELLO; the device behind the socket: one transport per board the
 // server serves, in board order, sharing the connection (which goes with the last of
 // them). Throws TransportError (no server, refused) or ProtocolError.
 std::vector<std::unique_ptr<Transport>> make_socket_transports(const std::string& socket_path,
-                                                                SocketHello* hello = nullptr);
+                                                                SocketHello* hello = nullptr,
+                                                                SocketOptions options = {});
 
 }  // namespace ipudrv::detail

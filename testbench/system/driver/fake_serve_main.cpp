@@ -1,6 +1,8 @@
-// fake_serve SOCKET: the server of `ipusim serve` (DeviceServer with signal handling) on
-// a fake board, so that tests can run it as a child process and signal it.
+// fake_serve SOCKET [--exit-with-parent]: the server of `ipusim serve` (DeviceServer with
+// signal handling; with --exit-with-parent, ending at its standard input's end of file)
+// on a fake board, so that tests can run it as a child process and signal it.
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "device_server.h"
@@ -8,14 +10,16 @@
 #include "socket_path.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s SOCKET\n", argv[0]);
+  const bool exit_with_parent = argc == 3 && std::strcmp(argv[2], "--exit-with-parent") == 0;
+  if (argc != 2 && !exit_with_parent) {
+    std::fprintf(stderr, "usage: %s SOCKET [--exit-with-parent]\n", argv[0]);
     return 2;
   }
   fakedev::FakeDevice device;
   ipusim::serve::ServerOptions options;
   options.handle_signals = true;
   options.log = &std::cerr;
+  if (exit_with_parent) options.parent_fd = 0;
   try {
     ipusim::serve::DeviceServer server(device, argv[1], options);
     server.run();

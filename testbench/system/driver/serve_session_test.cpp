@@ -530,6 +530,60 @@ TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
 }
 
+// --exit-with-parent: the server ends (exit 0, socket removed) when its standard input,
+// a pipe only its parent writes, reaches end of file, also with a client in session;
+// bytes arriving on it change nothing.
+TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
+  const std::string path = scratch_socket("parent");
+  int life[2];
+  ASSERT_EQ(::pipe(life), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(life[0], 0);
+    ::close(life[0]);
+    ::close(life[1]);
+    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), "--exit-with-parent", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(life[0]);
+  bool up = false;
+  for (int i = 0; i < 500 && !up; ++i) {
+    struct stat st {};
+    up = ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(up) << "fake_serve did not create " << path;
+  std::unique_ptr<ipudrv::Device> dev;
+  for (int i = 0; i < 500 && !dev; ++i) {
+    try {
+      dev = ipudrv::open("unix:" + path);
+    } catch (const ipudrv::TransportError&) {  // bound, not listening yet
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ASSERT_TRUE(dev) << "fake_serve did not listen on " << path;
+  ASSERT_EQ(::write(life[1], "still here", 10), 10);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int status = 0;
+  EXPECT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "input that is not its end changes nothing";
+  EXPECT_EQ(dev->info().tiles_per_ipu, 4u);
+  const auto t0 = std::chrono::steady_clock::now();
+  ::close(life[1]);  // what the parent's end does to it
+  bool exited = false;
+  while (!(exited = ::waitpid(pid, &status, WNOHANG) == pid) &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (!exited) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
+  ASSERT_TRUE(exited) << "fake_serve outlived its input";
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
+  EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
+  EXPECT_THROW(dev->read_register(IPU_REG_ID), ipudrv::TransportError);
+}
+
 // fake_serve on `path` as a child; returns its pid once it listens (-1 if it did not).
 pid_t start_fake_serve(const std::string& path) {
   const pid_t pid = ::fork();
