@@ -2,9 +2,9 @@
 
 Every test that takes ``locator`` or ``device`` runs twice: in process (``config:``) and
 through an ``ipusim serve`` child on a scratch socket (``unix:``), as the C++ device-API
-tests do (testbench/system/device_api/device_fixture.h). SystemC elaborates one system
-per process, so each test file (one ctest, one process) uses one config, named by the
-module's ``CONFIG``.
+tests do (testbench/system/device_api/device_fixture.h). Each test file (one ctest, one
+process) keeps to one config, named by the module's ``CONFIG``, so its in-process
+devices share the process's model instead of each starting an ``ipusim serve`` child.
 
 Paths come from the ctest's environment (IPUSIM_SOURCE_DIR, IPUSIM_BINARY_DIR,
 IPUSIM_FIRMWARE_DIR, IPUSIM_BIN), else the source tree and its ``build/``.

@@ -108,7 +108,9 @@ a_buf = dev.alloc_smem(a_packed.nbytes)
 c_buf = dev.alloc_smem(c_tile_floats * 4 * tiles)
 dev.write_smem(a_buf, a_packed)
 params = np.array([a_buf.offset, c_buf.offset], dtype=np.uint64)  # struct gemm_host_params
-dev.write_tiles((0, 0, tiles), dev.symbol_address(0, 0, "gemm_host_params"), params)
+every_tile = ipusim.Mapping.replicated(ipusim.tile_range(0, 0, tiles))  # one broadcast descriptor
+dev.write_tensor(ipusim.TensorLayout(params.shape, params.dtype, every_tile,
+                                     ipusim.Location.symbol("gemm_host_params")), params)
 dev.connect_h2d_stream(0, b_stream)
 t0 = time.monotonic()
 result = dev.run(timeout=600)  # the GIL is released while the device runs

@@ -2,7 +2,8 @@
 # testbench/python/test_stubs.py checks that these names and the module's agree.
 import builtins
 import os
-from typing import Any, Callable, List, Mapping, Optional, Tuple, Union, overload
+import typing
+from typing import Any, Callable, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy
 import numpy.typing
@@ -127,6 +128,7 @@ class DeviceInfo:
     has_streams: bool
     amp_f16_macs: int
     amp_f32_macs: int
+    in_process: bool
 
 class RunState:
     PAUSED: RunState
@@ -276,7 +278,7 @@ class Device:
     def __enter__(self) -> Device: ...
     def __exit__(self, *args: Any) -> None: ...
     def reset(self) -> None: ...
-    def load(self, program: Union[Elf, _Path, Mapping[_Range, Union[Elf, _Path]]]) -> None: ...
+    def load(self, program: Union[Elf, _Path, typing.Mapping[_Range, Union[Elf, _Path]]]) -> None: ...
     def abort(self) -> None: ...
     def stats(self) -> RunStats: ...
     def state(self) -> int: ...
@@ -328,3 +330,94 @@ class Device:
     def run_async(
         self, supersteps: int = 0, timeout: Optional[float] = None, max_cycles: int = 0, max_instructions: int = 0
     ) -> RunFuture: ...
+    # tensors
+    def write_tensor(self, layout: TensorLayout, data: _Buffer) -> None: ...
+    def read_tensor(self, layout: TensorLayout, *, out: Optional[_Buffer] = None) -> Any: ...
+    def write_per_tile(self, tiles: _Tiles, symbol: str, data: _Buffer) -> None: ...
+    def dma_stats(self) -> DmaStats: ...
+
+# ---- tensors -----------------------------------------------------------------------
+
+class DType:
+    U8: DType
+    I8: DType
+    U16: DType
+    I16: DType
+    U32: DType
+    I32: DType
+    U64: DType
+    I64: DType
+    F16: DType
+    BF16: DType
+    F32: DType
+    F64: DType
+    name: str
+    value: int
+    def __init__(self, value: int) -> None: ...
+    def __int__(self) -> int: ...
+    def __index__(self) -> int: ...
+
+_TensorDType = Union[DType, _DType]
+
+def dtype_size(dtype: _TensorDType) -> int: ...
+def tensor_dtype(dtype: _TensorDType) -> DType: ...
+def numpy_dtype(dtype: _TensorDType) -> numpy.dtype: ...
+
+class TileId:
+    def __init__(self, ipu: int, tile: int) -> None: ...
+    ipu: int
+    tile: int
+    def __hash__(self) -> int: ...
+
+_Tiles = Sequence[Union[TileId, Tuple[int, int]]]
+
+def tile_range(ipu: int, first: int, count: int) -> List[TileId]: ...
+def all_tiles(info: DeviceInfo) -> List[TileId]: ...
+
+class TilePiece:
+    def __init__(self, ipu: int, tile: int, offset: int, count: int) -> None: ...
+    ipu: int
+    tile: int
+    offset: int
+    count: int
+
+class Mapping:
+    @staticmethod
+    def blocked_rows(tiles: _Tiles) -> Mapping: ...
+    @staticmethod
+    def blocked_2d(tiles: _Tiles, grid_rows: int, grid_cols: int) -> Mapping: ...
+    @staticmethod
+    def replicated(tiles: _Tiles) -> Mapping: ...
+    @staticmethod
+    def per_tile(pieces: Sequence[Union[TilePiece, Tuple[int, int, int, int]]]) -> Mapping: ...
+    kind: str
+    tiles: List[TileId]
+    grid_rows: int
+    grid_cols: int
+    pieces: List[TilePiece]
+
+class Location:
+    @staticmethod
+    def symbol(name: str) -> Location: ...
+    @staticmethod
+    def at(address: int) -> Location: ...
+    symbol_name: str
+    address: int
+
+class TensorLayout:
+    def __init__(self, shape: Sequence[int], dtype: _TensorDType, mapping: Mapping, location: Location) -> None: ...
+    shape: Tuple[int, ...]
+    dtype: DType
+    mapping: Mapping
+    location: Location
+    elements: int
+    bytes: int
+
+class DmaDirectionStats:
+    descriptors: int
+    batches: int
+    bytes: int
+
+class DmaStats:
+    to_device: DmaDirectionStats
+    from_device: DmaDirectionStats

@@ -1,7 +1,7 @@
 // What the binding files of the `ipusim` Python module share (docs/python.md): the
 // Python-side Device (the C++ Device plus the Python objects it must keep alive), the
 // helpers that release the GIL around device calls, and the bind_* entry points each
-// file defines. One file per part of the API, so a new part (a tensors.cpp) adds its own
+// file defines. One file per part of the API, so a new part adds its own
 // bind_* call to module.cpp and touches nothing else.
 #pragma once
 
@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "ipudrv/device.h"
+#include "ipudrv/tensor.h"
 
 namespace ipusim_py {
 
@@ -147,5 +148,6 @@ void bind_device(py::module_& m, py::class_<PyDevice>& cls);  // device.cpp: ope
 void bind_memory(py::class_<PyDevice>& cls);           // memory.cpp: tiles, symbols, streaming memory
 void bind_streams(py::class_<PyDevice>& cls);          // streams.cpp: host streams and the console
 void bind_run(py::module_& m, py::class_<PyDevice>& cls);     // run.cpp: run, run_async, RunFuture
+void bind_tensors(py::module_& m, py::class_<PyDevice>& cls); // tensors.cpp: TensorLayout, write/read_tensor, dma_stats
 
 }  // namespace ipusim_py

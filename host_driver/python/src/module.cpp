@@ -18,6 +18,7 @@ PYBIND11_MODULE(_ipusim, m) {
   ipusim_py::bind_memory(device);
   ipusim_py::bind_streams(device);
   ipusim_py::bind_run(m, device);
+  ipusim_py::bind_tensors(m, device);
   m.def("_close_all_devices", &ipusim_py::close_all_devices,
         "Closes every open device (registered with atexit: a run in flight ends before the interpreter does).");
   py::module_::import("atexit").attr("register")(m.attr("_close_all_devices"));

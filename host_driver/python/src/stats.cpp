@@ -61,6 +61,9 @@ void bind_stats(py::module_& m) {
       .def_readonly("has_streams", &DeviceInfo::has_streams, "the boards have host streams")
       .def_readonly("amp_f16_macs", &DeviceInfo::amp_f16_macs, "AMP f16 multiply-accumulates per cycle per tile")
       .def_readonly("amp_f32_macs", &DeviceInfo::amp_f32_macs, "AMP f32 multiply-accumulates per cycle per tile")
+      .def_readonly("in_process", &DeviceInfo::in_process,
+                    "True: the system runs in this process; False: in an `ipusim serve` (a unix: locator, or the "
+                    "driver's own child for a config: system the process's model cannot take)")
       .def("__repr__", [](const DeviceInfo& i) {
         return "<DeviceInfo " + i.locator + ": " + std::to_string(i.boards) + " board(s), " + std::to_string(i.ipus) +
                " IPU(s) of " + std::to_string(i.tiles_per_ipu) + " tiles>";
