@@ -108,6 +108,14 @@ class DeviceImpl {
   std::map<TileRange, Elf> loaded;
   ApiGate gate;
   std::atomic<bool> running{false};
+  // abort() before the run call in flight has written RUN would reach the device first,
+  // as an ABORT with no run in progress, and the run would start after it and go on; so
+  // it is left to the run, which writes it right after its RUN (run.cpp).
+  std::mutex start_mutex;
+  bool run_started = false;   // the run call in flight has written RUN
+  bool abort_pending = false;  // abort() came before that
+  void begin_run();            // a run call starts: running, neither of the above
+  void run_written();          // RUN written on every board: the pending abort, if any
   std::thread async_run;  // run_async's, joined by the next run_async or ~Device
 
   // The console (console.cpp). The device holds it from open (ConsoleRoute::kDrop:

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "device_impl.h"
 
@@ -157,6 +158,7 @@ RunResult DeviceImpl::run_loop(const RunOptions& options, std::chrono::steady_cl
       b->t->write32(IPU_REG_IRQ_STATUS, IPU_IRQ_STATUS_RUN_DONE_MASK | IPU_IRQ_STATUS_ERROR_MASK);
     }
     for (auto& b : boards) b->t->write32(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
+    run_written();
     uint32_t end = 0;
     try {
       end = wait_run_done(deadline);
@@ -222,7 +224,7 @@ RunResult Device::run(const RunOptions& options) {
   auto lock = impl_->lock_api("run");
   check_timeout("run", options);
   const auto deadline = deadline_after(options.timeout);
-  impl_->running = true;
+  impl_->begin_run();
   struct Clear {
     std::atomic<bool>& f;
     ~Clear() { f = false; }
@@ -233,7 +235,7 @@ RunResult Device::run(const RunOptions& options) {
 RunResult Device::run(uint32_t supersteps, std::chrono::milliseconds timeout) {
   auto lock = impl_->lock_api("run");
   const auto deadline = deadline_after(timeout);
-  impl_->running = true;
+  impl_->begin_run();
   struct Clear {
     std::atomic<bool>& f;
     ~Clear() { f = false; }
@@ -250,7 +252,7 @@ std::future<RunResult> Device::run_async(const RunOptions& options) {
   check_timeout("run_async", options);
   // The previous run's thread let go of the gate as its last act: it is ending, or over.
   if (impl_->async_run.joinable()) impl_->async_run.join();
-  impl_->running = true;
+  impl_->begin_run();
   std::promise<RunResult> promise;
   auto future = promise.get_future();
   const auto deadline = deadline_after(options.timeout);
@@ -266,7 +268,29 @@ std::future<RunResult> Device::run_async(const RunOptions& options) {
   return future;
 }
 
-void Device::abort() { impl_->boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK); }  // every board's run
+void DeviceImpl::begin_run() {
+  std::lock_guard<std::mutex> lock(start_mutex);
+  running = true;
+  run_started = abort_pending = false;
+}
+
+void DeviceImpl::run_written() {
+  std::lock_guard<std::mutex> lock(start_mutex);
+  if (run_started) return;  // a later RUN of the same call (after a stream was served)
+  run_started = true;
+  if (std::exchange(abort_pending, false)) boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+}
+
+void Device::abort() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->start_mutex);
+    if (impl_->running && !impl_->run_started) {  // the run writes it after its RUN
+      impl_->abort_pending = true;
+      return;
+    }
+  }
+  impl_->boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);  // every board's run
+}
 RunStats Device::stats() { return impl_->read_stats(); }
 std::vector<std::vector<SuperstepStats>> Device::superstep_stats() { return impl_->read_supersteps(); }
 

@@ -66,7 +66,12 @@ double TileEngine::batch_seconds() const { return timer_.seconds(batch_ticks_); 
 void TileEngine::drive() {
   driving_ = true;  // from now on schedule() must wake this thread
   for (;;) {
-    while (ready_.empty()) wait(work_);
+    // A wake that finds nothing (set_frozen emptied the list after the notify: an abort
+    // right after RUN) still clears the flag, or no schedule() would wake us again.
+    while (ready_.empty()) {
+      wait(work_);
+      wake_pending_ = false;
+    }
     wake_pending_ = false;
     if (attention_ && attention_->load(std::memory_order_acquire)) {
       sc_core::sc_pause();

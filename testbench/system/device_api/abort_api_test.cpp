@@ -64,6 +64,23 @@ TEST_P(Abort, AbortStopsAnEndlessLoopAndTheDeviceRunsAgain) {
   expect_device_runs_a_kernel(*dev);
 }
 
+// abort() at once after run_async returns, before its thread can have written RUN: the
+// abort is not lost (it reached the device as "no run in progress" and the run went on).
+TEST_P(Abort, AbortRightAfterRunAsyncIsNotLost) {
+  auto dev = open("configs/test/tiny4.yaml");
+  for (int round = 0; round < 3; ++round) {
+    dev->load(endless());
+    auto run = dev->run_async(ipudrv::RunOptions{.timeout = 60s});
+    dev->abort();
+    ASSERT_EQ(run.wait_for(kPrompt), std::future_status::ready) << "round " << round << ": the abort was lost";
+    const auto info = expect_error<ipudrv::DeviceStateError>([&] { run.get(); }, "aborted");
+    ASSERT_TRUE(info);
+    EXPECT_NE(info->text.find("during the run"), std::string::npos) << info->text;  // the run's abort, not a stray one
+    EXPECT_EQ(dev->state(), uint32_t(IPU_STATE_ERROR));
+  }
+  expect_device_runs_a_kernel(*dev);
+}
+
 // The must-show on a full GC200: tile 3 of 1472 loops; abort() stops it, then another
 // program runs to a clean halt on every tile.
 TEST_P(Abort, AbortStopsAnEndlessLoopOnAFullGc200) {
