@@ -503,21 +503,34 @@ TEST_F(ServeSystem, TheDriverOpensOneDeviceOfEveryBoard) {
   EXPECT_GT(board1.counters().interrupts, 0u) << "board 1's DMA completions were interrupts";
 }
 
-TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
-  const std::string path = scratch_socket("proc");
+// fake_serve on `path` as a child (with `option`, and `stdin_fd` as its standard input
+// when not -1); returns its pid once it listens (-1 if it did not).
+pid_t start_fake_serve(const std::string& path, const char* option = nullptr, int stdin_fd = -1) {
   const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
   if (pid == 0) {
-    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), static_cast<char*>(nullptr));
+    if (stdin_fd >= 0) {
+      ::dup2(stdin_fd, 0);
+      ::close(stdin_fd);
+    }
+    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), option, static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  bool up = false;
-  for (int i = 0; i < 500 && !up; ++i) {
+  for (int i = 0; i < 500 && pid > 0; ++i) {
     struct stat st {};
-    up = ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
-    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  ASSERT_TRUE(up) << "fake_serve did not create " << path;
+  if (pid > 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
+  return -1;
+}
+
+TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
+  const std::string path = scratch_socket("proc");
+  const pid_t pid = start_fake_serve(path);
+  ASSERT_GT(pid, 0) << "fake_serve did not create " << path;
   {
     auto dev = ipudrv::open("unix:" + path);
     EXPECT_EQ(dev->info().tiles_per_ipu, 4u);
@@ -537,23 +550,10 @@ TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
   const std::string path = scratch_socket("parent");
   int life[2];
   ASSERT_EQ(::pipe(life), 0);
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::dup2(life[0], 0);
-    ::close(life[0]);
-    ::close(life[1]);
-    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), "--exit-with-parent", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  ::fcntl(life[1], F_SETFD, FD_CLOEXEC);  // the child must not hold the write end
+  const pid_t pid = start_fake_serve(path, "--exit-with-parent", life[0]);
   ::close(life[0]);
-  bool up = false;
-  for (int i = 0; i < 500 && !up; ++i) {
-    struct stat st {};
-    up = ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
-    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_TRUE(up) << "fake_serve did not create " << path;
+  ASSERT_GT(pid, 0) << "fake_serve did not create " << path;
   std::unique_ptr<ipudrv::Device> dev;
   for (int i = 0; i < 500 && !dev; ++i) {
     try {
@@ -582,23 +582,6 @@ TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
   EXPECT_THROW(dev->read_register(IPU_REG_ID), ipudrv::TransportError);
-}
-
-// fake_serve on `path` as a child; returns its pid once it listens (-1 if it did not).
-pid_t start_fake_serve(const std::string& path) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  for (int i = 0; i < 500; ++i) {
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return pid;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
-  return -1;
 }
 
 // SIGTERM, then the child's wait status within `limit`; a child still there is killed
