@@ -11,6 +11,7 @@
 #include "child_server.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -51,6 +53,38 @@ constexpr auto kChildStopTimeout = std::chrono::seconds(10);
 constexpr size_t kHeldStderrBytes = 64 * 1024;  // the tail of a starting child's stderr
 
 std::string errno_text(int e) { return std::strerror(e); }
+
+// The write ends of the children's life pipes. A fork() without exec (Python's
+// multiprocessing, os.fork) would copy them, and a child server lives until every copy is
+// closed: the forked process closes its copies at once (pthread_atfork). Lock-free slots,
+// because the handler runs in the forked child, where a mutex may be held by a thread
+// that no longer exists; a pipe that finds no free slot stays open in forks.
+constexpr size_t kLifeSlots = 256;
+std::atomic<int> g_life_fds[kLifeSlots];
+
+void close_life_fds_in_fork() {
+  for (auto& slot : g_life_fds)
+    if (const int fd = slot.exchange(-1); fd >= 0) ::close(fd);
+}
+
+void register_life_fd(int fd) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    for (auto& slot : g_life_fds) slot.store(-1);
+    ::pthread_atfork(nullptr, nullptr, close_life_fds_in_fork);
+  });
+  for (auto& slot : g_life_fds) {
+    int free = -1;
+    if (slot.compare_exchange_strong(free, fd)) return;
+  }
+}
+
+void unregister_life_fd(int fd) {
+  for (auto& slot : g_life_fds) {
+    int mine = fd;
+    if (slot.compare_exchange_strong(mine, -1)) return;
+  }
+}
 
 // The child's stderr, read on a thread: held while it starts, then passed to ours.
 class StderrRelay {
@@ -225,10 +259,13 @@ class ChildServer {
       throw TransportError("ipusim serve child: cannot start " + binary + ": " + errno_text(rc));
     }
     life_ = life[1];
+    register_life_fd(life_);
   }
 
   ~ChildServer() {
-    if (pid_ > 0) {
+    if (life_ >= 0) unregister_life_fd(life_);
+    // Reaped already (a program that reaps children itself): its pid may be another's now.
+    if (pid_ > 0 && !reaped()) {
       ::kill(pid_, SIGTERM);
       ::close(life_);
       life_ = -1;

@@ -75,3 +75,66 @@ def test_the_same_config_twice_side_by_side():
         b.write_tile(0, 1, ipusim.SRAM_BASE + 0x40000, pattern_a[::-1].copy())
         assert (a.read_tile(0, 1, ipusim.SRAM_BASE + 0x40000, 256, np.uint32) == pattern_a).all()
         assert (b.read_tile(0, 1, ipusim.SRAM_BASE + 0x40000, 256, np.uint32) == pattern_a[::-1]).all()
+
+
+def serve_children_of(pid):
+    """The pids of the `ipusim serve --exit-with-parent` children of process `pid`."""
+    import os
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read().split(b"\0")
+        except OSError:
+            continue
+        if ppid == pid and b"serve" in cmd and b"--exit-with-parent" in cmd:
+            found.append(int(entry))
+    return found
+
+
+def test_a_fork_does_not_keep_the_serve_child_alive(tmp_path):
+    """A process that opened a child-served system forks a worker (os.fork, no exec) and
+    is then SIGKILLed: the serve child ends although the worker lives on (the worker does
+    not hold the life pipe)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "forker.py"
+    script.write_text(
+        "import os, sys, time, ipusim\n"
+        f"a = ipusim.open({TINY16!r})\n"
+        f"b = ipusim.open({TINY16!r})  # a child of the driver's\n"
+        "assert not b.info.in_process\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        servers = serve_children_of(proc.pid)
+        assert len(servers) == 1, servers
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and os.path.exists(f"/proc/{servers[0]}"):
+            with open(f"/proc/{servers[0]}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break  # ended; its parent is gone, so init reaps it
+            time.sleep(0.05)
+        else:
+            if os.path.exists(f"/proc/{servers[0]}"):
+                raise AssertionError("the serve child outlived its parent while a fork of it lived")
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the forked worker too
+        except ProcessLookupError:
+            pass

@@ -159,3 +159,11 @@ def test_errors_name_what_is_wrong(loaded):
         dev.write_per_tile(tiles, "a", np.zeros(len(tiles) * 4 + 1, np.uint8))
     with pytest.raises(TypeError, match="C-contiguous"):
         dev.write_tensor(layout, np.zeros((4, 16), np.float32)[:, ::2])
+
+
+def test_read_tensor_leaves_zeros_where_no_piece_lies(loaded):
+    dev = loaded
+    dev.write_symbol(0, 1, "a", np.full(8, 0xABCD, np.uint16))
+    layout = ipusim.TensorLayout((8,), np.uint16, ipusim.Mapping.per_tile([(0, 1, 2, 3)]), ipusim.Location.symbol("a"))
+    back = dev.read_tensor(layout)
+    assert back.tolist() == [0, 0, 0xABCD, 0xABCD, 0xABCD, 0, 0, 0]

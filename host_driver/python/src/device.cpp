@@ -47,9 +47,11 @@ void PyDevice::close() {
     // A call still in flight on another thread (a run) holds the device too: end it, and
     // let the device go only when this is the last owner, so the Python objects below
     // are never dropped under a running transfer.
-    if (d.use_count() > 1) {
-      d->abort();
-      while (d.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // The abort is repeated: one that came while the other thread's run() was between
+    // taking the device and starting reached an idle device, and that run went on.
+    for (int waited_ms = 0; d.use_count() > 1; ++waited_ms) {
+      if (waited_ms % 50 == 0) d->abort();
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     d.reset();  // aborts a run_async run, joins its thread, resets the system
   }

@@ -258,8 +258,8 @@ void bind_tensors(py::module_& m, py::class_<PyDevice>& cls) {
           [](PyDevice& self, const TensorLayout& layout, const py::object& out) {
             py::object target = out;
             if (target.is_none()) {
-              std::vector<py::ssize_t> shape(layout.shape.begin(), layout.shape.end());
-              target = py::array(numpy_dtype(layout.dtype), shape);
+              // Zeros: elements no per-tile piece names are not read, and must not be stale heap.
+              target = py::module_::import("numpy").attr("zeros")(shape_tuple(layout.shape), numpy_dtype(layout.dtype));
             } else {
               check_array_dtype(target, layout.dtype, "read_tensor");
             }
@@ -269,7 +269,7 @@ void bind_tensors(py::module_& m, py::class_<PyDevice>& cls) {
           },
           py::arg("layout"), py::kw_only(), py::arg("out") = py::none(),
           "Reads a whole tensor from its tiles in one call (gathering DMA): `out` filled in place, or a new numpy "
-          "array of the layout's shape and dtype (BF16: uint16 bits).")
+          "array of the layout's shape and dtype (BF16: uint16 bits), zeros where no per-tile piece lies.")
       .def(
           "write_per_tile",
           [](PyDevice& self, const py::iterable& tiles, const std::string& symbol, const py::object& data) {
