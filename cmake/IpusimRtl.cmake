@@ -37,7 +37,9 @@ target_compile_definitions(ipusim_rtl PUBLIC
   VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=1)
 # Generated and third-party code: its warnings are Verilator's business, not ours (our
 # own warnings policy holds for every file we write).
-target_compile_options(ipusim_rtl PRIVATE -w)
+# No debug info either: it multiplies the compile time of the big generated functions
+# (gcc gives up its variable tracking on them), and nobody steps through them in gdb.
+target_compile_options(ipusim_rtl PRIVATE -w -g0)
 find_package(ZLIB REQUIRED)  # the FST writer compresses with zlib
 target_link_libraries(ipusim_rtl PUBLIC ZLIB::ZLIB Threads::Threads)
 
