@@ -7,10 +7,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <systemc>
-// verilated.h, seeing SystemC, calls sc_time_stamp() unqualified (as <systemc.h> would
-// have it in the global namespace).
+// verilated.h, when SystemC was included before it, calls sc_time_stamp() unqualified
+// (as <systemc.h> would have put it in the global namespace).
+#if defined(SYSTEMC_VERSION)
 using sc_core::sc_time_stamp;
+#endif
 #include "verilated.h"
 
 namespace ipusim::cosim::pins {
