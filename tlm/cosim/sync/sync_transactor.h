@@ -107,11 +107,9 @@ class SyncTransactor final : public SyncRtl {
       edge(l, l.next);
     } else {
       edge(l, l.next);
-      if (!l.model->idle_o) throw error(l, "not idle while it waits for the group");
-      pre(l, base_cycle);
+      if (!l.idle) throw error(l, "not idle while it waits for the group");
       l.model->group_release_i = 1;
-      l.model->eval();
-      ++evals_;
+      pre(l, base_cycle);
       edge(l, base_cycle);
     }
     finish(l);
@@ -218,17 +216,11 @@ class SyncTransactor final : public SyncRtl {
         c = order_[i].cycle;  // nothing moves until the next arrival
       }
       if (c > limit) throw error(l, fmt::format("no end by cycle {}", c));
-      pre(l, c);
-      bool driven = false;
       for (; i < order_.size() && order_[i].cycle == c; ++i) {
         pins::set_bit(l.model->arrive_i, order_[i].tile, true);
         pins::set_bit(l.model->zone2_i, order_[i].tile, zone2);
-        driven = true;
       }
-      if (driven) {
-        l.model->eval();
-        ++evals_;
-      }
+      pre(l, c);
       if (stop_at_gather && l.model->gathered_o) {
         l.pending = true;
         return c;
@@ -250,8 +242,8 @@ class SyncTransactor final : public SyncRtl {
     turn_ ^= 1u;
   }
 
-  // The first half of cycle c: the clock low, the cycle's inputs (set by the caller after
-  // this, then one more eval) and the combinational outputs.
+  // The first half of cycle c: the clock low with the cycle's inputs (set by the caller)
+  // and the combinational outputs.
   void pre(Lane& l, uint64_t c) {
     if (!l.trace && p_.waves && p_.waves->on()) open_waves(l);
     l.model->clk_i = 0;
