@@ -14,8 +14,8 @@
 // Per tile: the way in is a down-counter loaded from the tile's way-in strap when its
 // request comes; the way out compares the shared release phase with its way-out strap.
 //
-//   Idle --arrive--> In (counts way_in - 1 .. 0) --> At --start--> Out
-//   Out --phase == way_out--> release (one cycle), Idle
+//   idle --arrive--> in (counts way_in - 1 .. 0) --> at --start--> out
+//   out --phase == way_out--> release (one cycle), idle
 //
 // A tile is at the controller ("reach") from the cycle arrival + way_in on (the cycle of
 // the request itself when way_in is 0). It may request again in the cycle it is released
@@ -55,17 +55,15 @@ module sync_ctrl #(
   output logic                idle_o
 );
 
-  localparam logic [1:0] Idle = 2'd0;
-  localparam logic [1:0] In   = 2'd1;
-  localparam logic [1:0] At   = 2'd2;
-  localparam logic [1:0] Out  = 2'd3;
-
-  // Per tile.
-  logic [2*TILES-1:0]       state_d, state_q;   // tile t: [2*t +: 2]
-  logic [DW*TILES-1:0]      count_d, count_q;   // tile t: [DW*t +: DW]
-  logic [TILES-1:0]         zone2_d, zone2_q;   // the zone of the tile's request
-  logic [TILES-1:0]         release_d, release_q;
-  logic [TILES-1:0]         request, reach, zone2, in_flight, out_d;
+  // Per tile: the state one-hot over three vectors (none set: idle), so that all but the
+  // counters and the compares are word-wide vector operations.
+  logic [TILES-1:0]    in_d, in_q;        // counting its way in
+  logic [TILES-1:0]    at_d, at_q;        // at the controller, waiting for the gather
+  logic [TILES-1:0]    out_d, out_q;      // on its way out
+  logic [DW*TILES-1:0] count_d, count_q;  // tile t: [DW*t +: DW], the way in left - 1
+  logic [TILES-1:0]    zone2_d, zone2_q;  // the zone of the tile's request
+  logic [TILES-1:0]    release_d, release_q;
+  logic [TILES-1:0]    count_zero, way_in_zero, way_out_now, request, reach;
   // Shared.
   logic        start;
   logic        run_d, run_q;
@@ -73,53 +71,43 @@ module sync_ctrl #(
   logic        phase_valid;
   logic [DW:0] phase;
 
-  // What each tile says this cycle: released, requesting, at the controller.
+  // The per-tile compares.
   always_comb begin
     for (int unsigned t = 0; t < TILES; t++) begin
-      release_d[t] = (state_q[2*t +: 2] == Out) && phase_valid &&
-                     (phase == {1'b0, way_out_i[DW*t +: DW]});
-      request[t]   = participate_i[t] && arrive_i[t] && (state_q[2*t +: 2] == Idle || release_d[t]);
-      reach[t]     = (state_q[2*t +: 2] == At) || (state_q[2*t +: 2] == In && count_q[DW*t +: DW] == '0) ||
-                     (request[t] && way_in_i[DW*t +: DW] == '0);
-      zone2[t]     = request[t] ? zone2_i[t] : zone2_q[t];
-      in_flight[t] = (state_q[2*t +: 2] == In);
+      count_zero[t]  = (count_q[DW*t +: DW] == '0);
+      way_in_zero[t] = (way_in_i[DW*t +: DW] == '0);
+      way_out_now[t] = (phase == {1'b0, way_out_i[DW*t +: DW]});
     end
   end
+
+  // What each tile does this cycle: released, requesting (from idle, or in the cycle of
+  // its release), at the controller.
+  assign release_d = out_q & way_out_now & {TILES{phase_valid}};
+  assign request   = participate_i & arrive_i & (~(in_q | at_q | out_q) | release_d);
+  assign reach     = at_q | (in_q & count_zero) | (request & way_in_zero);
+  assign zone2_d   = (request & zone2_i) | (~request & zone2_q);
 
   // The gather: every participant is at the controller, all at one zone.
   logic all_reach, any_reach, any_zone1, any_zone2, gather1, gather2;
   assign all_reach = &(reach | ~participate_i);
   assign any_reach = |(reach & participate_i);
-  assign any_zone1 = |(reach & participate_i & ~zone2);
-  assign any_zone2 = |(reach & participate_i & zone2);
+  assign any_zone1 = |(reach & participate_i & ~zone2_d);
+  assign any_zone2 = |(reach & participate_i & zone2_d);
   assign gather1   = all_reach && any_reach && !any_zone2;
   assign gather2   = all_reach && any_reach && !any_zone1;
   assign start     = gather1 || (gather2 && group_release_i);
 
   // Each tile's next state.
+  assign in_d  = (in_q & ~count_zero) | (request & ~way_in_zero);
+  assign at_d  = reach & {TILES{!start}};
+  assign out_d = (out_q & ~release_d) | (reach & {TILES{start}});
+
+  // The way-in counters: loaded by a request, down while counting.
   always_comb begin
     for (int unsigned t = 0; t < TILES; t++) begin
-      state_d[2*t +: 2] = state_q[2*t +: 2];
-      count_d[DW*t +: DW] = count_q[DW*t +: DW];
-      zone2_d[t] = zone2[t];
-      unique case (state_q[2*t +: 2])
-        In: begin
-          if (count_q[DW*t +: DW] == '0) state_d[2*t +: 2] = start ? Out : At;
-          else count_d[DW*t +: DW] = count_q[DW*t +: DW] - 1'b1;
-        end
-        At:  if (start) state_d[2*t +: 2] = Out;
-        Out: if (release_d[t]) state_d[2*t +: 2] = Idle;
-        default: ;
-      endcase
-      if (request[t]) begin
-        if (way_in_i[DW*t +: DW] == '0) begin
-          state_d[2*t +: 2] = start ? Out : At;
-        end else begin
-          state_d[2*t +: 2] = In;
-          count_d[DW*t +: DW] = way_in_i[DW*t +: DW] - 1'b1;
-        end
-      end
-      out_d[t] = (state_d[2*t +: 2] == Out);
+      if (request[t] && !way_in_zero[t]) count_d[DW*t +: DW] = way_in_i[DW*t +: DW] - 1'b1;
+      else if (in_q[t] && !count_zero[t]) count_d[DW*t +: DW] = count_q[DW*t +: DW] - 1'b1;
+      else count_d[DW*t +: DW] = count_q[DW*t +: DW];
     end
   end
 
@@ -133,14 +121,18 @@ module sync_ctrl #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q   <= '0;
+      in_q      <= '0;
+      at_q      <= '0;
+      out_q     <= '0;
       count_q   <= '0;
       zone2_q   <= '0;
       release_q <= '0;
       run_q     <= 1'b0;
       phase_q   <= '0;
     end else begin
-      state_q   <= state_d;
+      in_q      <= in_d;
+      at_q      <= at_d;
+      out_q     <= out_d;
       count_q   <= count_d;
       zone2_q   <= zone2_d;
       release_q <= release_d;
@@ -151,6 +143,6 @@ module sync_ctrl #(
 
   assign release_o  = release_q;
   assign gathered_o = gather2;
-  assign idle_o     = !(|in_flight) && !run_q && !gather1;
+  assign idle_o     = !(|in_q) && !run_q && !gather1;
 
 endmodule
