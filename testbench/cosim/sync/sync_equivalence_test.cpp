@@ -209,10 +209,16 @@ void run_equivalence(const Traffic& t) {
   EXPECT_GE(c.arrivals, t.min_arrivals);
   EXPECT_GT(c.syncs1, 0u);
   EXPECT_GT(c.syncs2, 0u);
-  if (t.tiles > 1) EXPECT_GT(c.overlaps, 0u) << "no arrival before the last release of the sync before";
+  if (t.tiles > 1) {
+    EXPECT_GT(c.overlaps, 0u) << "no arrival before the last release of the sync before";
+  }
   EXPECT_GT(c.same_cycle, 0u) << "no arrival in the cycle of the tile's own release";
-  if (t.gates) EXPECT_GT(c.holds, 0u);
-  if (t.resets) EXPECT_GT(c.resets, 0u);
+  if (t.gates) {
+    EXPECT_GT(c.holds, 0u);
+  }
+  if (t.resets) {
+    EXPECT_GT(c.resets, 0u);
+  }
   EXPECT_TRUE(bench.tlm().deadlocks.reports.empty());
   EXPECT_TRUE(bench.rtl().deadlocks.reports.empty());
   std::printf("[ cosim    ] %llu arrivals, %llu zone-1 and %llu zone-2 syncs, %llu held, %llu resets, "

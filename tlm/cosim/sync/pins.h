@@ -7,12 +7,8 @@
 #include <cstdint>
 #include <type_traits>
 
-// verilated.h, when SystemC was included before it, calls sc_time_stamp() unqualified
-// (as <systemc.h> would have put it in the global namespace).
-#if defined(SYSTEMC_VERSION)
-using sc_core::sc_time_stamp;
-#endif
-#include "verilated.h"
+// (A file that includes SystemC includes cosim/verilated_sc.h before this.)
+#include <verilated.h>
 
 namespace ipusim::cosim::pins {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "cosim/sync/sync_transactor.h"  // first of the Verilator headers (pins.h)
+#include "cosim/sync/sync_transactor.h"  // first: cosim/verilated_sc.h
 #include "verilated_fst_c.h"
 #include "verilated_vcd_c.h"
 #include "Vsync_gc200_fst.h"
@@ -52,7 +52,7 @@ std::unique_ptr<SyncRtl> make_transactor(const sync::SyncControllerConfig& c, Wa
   p.latency_max_cycles = c.latency_max_cycles;
   p.clock_hz = uint64_t(c.clock_hz + 0.5);
   p.waves = waves;
-  const bool fst = waves && waves->on() && waves->format() == WaveFormat::Fst;
+  const bool fst = waves && waves->format() == WaveFormat::Fst;
   if (p.model_tiles == kSmallTiles)
     return fst ? make<Vsync_tiny16_fst, VerilatedFstC>(p) : make<Vsync_tiny16_vcd, VerilatedVcdC>(p);
   return fst ? make<Vsync_gc200_fst, VerilatedFstC>(p) : make<Vsync_gc200_vcd, VerilatedVcdC>(p);

@@ -10,7 +10,7 @@
 // the limit when the RTL cannot take the chip (more than 1472 tiles, a way in or out
 // above 255 cycles, latency_min_cycles 0 or above 255).
 //
-// Waves (cosim::Waves, nullptr or off: none): instances "ipu<N>.sync" and
+// Waves (cosim::Waves, nullptr: none): instances "ipu<N>.sync" and
 // "ipu<N>.sync.odd", the two model instances that take the syncs in turn
 // (sync_transactor.h says why).
 #pragma once

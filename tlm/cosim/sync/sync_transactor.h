@@ -25,8 +25,9 @@
 
 #include <fmt/format.h>
 
-#include "cosim/sync/pins.h"  // first: verilated.h under SystemC
+#include "cosim/verilated_sc.h"  // first: verilated.h under SystemC
 #include "cosim/rtl_clock.h"
+#include "cosim/sync/pins.h"
 #include "cosim/waves.h"
 #include "sync/release_timing.h"
 #include "sync/sync_latency.h"
@@ -40,7 +41,7 @@ struct SyncRtlParams {
   uint32_t delay_bits = 8;   // the model's DW
   uint32_t latency_min_cycles = 16, latency_max_cycles = 80;
   uint64_t clock_hz = 1000000000;
-  Waves* waves = nullptr;    // nullptr or off: no waves
+  Waves* waves = nullptr;    // nullptr: no waves
 };
 
 // What the wrapper sees of a transactor, whatever its model point.
@@ -57,7 +58,7 @@ class SyncTransactor final : public SyncRtl {
   explicit SyncTransactor(const SyncRtlParams& p)
       : p_(p), latency_(p.tiles, p.latency_min_cycles, p.latency_max_cycles) {
     period_ = std::max<uint64_t>(2, (uint64_t(1000000000000ull) + p.clock_hz / 2) / p.clock_hz);
-    const bool waves = p.waves && p.waves->on();
+    const bool waves = p.waves != nullptr;
     for (unsigned i = 0; i < 2; ++i) {
       Lane& l = lanes_[i];
       l.name = fmt::format("ipu{}.sync{}", p.ipu, i == 0 ? "" : ".odd");
@@ -245,7 +246,7 @@ class SyncTransactor final : public SyncRtl {
   // The first half of cycle c: the clock low with the cycle's inputs (set by the caller)
   // and the combinational outputs.
   void pre(Lane& l, uint64_t c) {
-    if (!l.trace && p_.waves && p_.waves->on()) open_waves(l);
+    if (!l.trace && p_.waves) open_waves(l);
     l.model->clk_i = 0;
     l.model->eval();
     ++evals_;
