@@ -33,10 +33,12 @@ struct Traffic {
   bool resets = true;
   bool gates = true;
   double gate_chance = 0.04, reset_chance = 0.01;  // per sync / per round
+  uint32_t deadlocks = 0;                            // deadlock episodes at the end
   uint64_t long_gap = 20000;                         // the longest gap (5 % of arrivals)
 };
 
 struct Counts {
+  uint64_t deadlocks = 0;
   uint64_t arrivals = 0, syncs1 = 0, syncs2 = 0, holds = 0, resets = 0, overlaps = 0, same_cycle = 0;
 };
 
@@ -166,6 +168,68 @@ class Bench : public sc_core::sc_module {
     (zone == 1 ? counts_.syncs1 : counts_.syncs2) += 1;
   }
 
+  static std::string text(const sync::SyncDeadlock& d) {
+    std::string s = "cycle " + std::to_string(d.cycle) + " superstep " + std::to_string(d.superstep) + " waiting";
+    for (const auto& w : d.waiting)
+      s += " " + std::to_string(w.ipu) + "." + std::to_string(w.tile) + "@" + std::to_string(w.zone) + "/" +
+           std::to_string(w.since);
+    s += " absent";
+    for (const auto& a : d.never_arriving) s += " " + std::to_string(a.ipu) + "." + std::to_string(a.tile) + " (" + a.why + ")";
+    return s;
+  }
+
+  // A sync that can never complete, the same on both sides: a participant halts while
+  // the others wait at zone 1 or 2, or the tiles of one IPU wait at different zones.
+  // Both must report the same deadlocks (cycle, waiters, absent tiles), then both reset.
+  void deadlock_episode() {
+    const uint32_t ipu = uint32_t(uniform(0, t_.ipus - 1));
+    std::vector<uint32_t>& parts = participants_[ipu];
+    // Alone on its IPU, a tile has nobody to wait for at zone 1: zone 2 then (t_.ipus > 1).
+    const uint64_t kind = parts.size() < 2 ? 2 : uniform(0, 2);
+    const uint32_t leaver = parts[uniform(0, parts.size() - 1)];
+    auto arrive = [&](uint32_t i, uint32_t tile, uint32_t zone) {
+      const uint64_t c = last_release_[i][tile] + gap();
+      for (Side* s : {&tlm_, &rtl_})
+        ASSERT_EQ(s->ports[i][tile]->send(SyncMessage::Kind::Arrive, tile, zone, c, time_of(c)), tlm::TLM_UPDATED);
+    };
+    auto leave = [&](uint32_t i, uint32_t tile) {
+      const uint64_t c = last_release_[i][tile] + gap();
+      for (Side* s : {&tlm_, &rtl_})
+        ASSERT_EQ(s->ports[i][tile]->send(SyncMessage::Kind::Leave, tile, 0, c, time_of(c)), tlm::TLM_COMPLETED);
+    };
+    if (kind == 0) {  // zone 1, a tile halts
+      for (uint32_t tile : parts)
+        if (tile != leaver) arrive(ipu, tile, 1);
+      leave(ipu, leaver);
+    } else if (kind == 1) {  // one IPU's tiles at both zones
+      std::vector<uint32_t> order = parts;
+      std::shuffle(order.begin(), order.end(), rng_);
+      for (size_t k = 0; k < order.size(); ++k) arrive(ipu, order[k], k == 0 ? 1 : k == 1 ? 2 : uint32_t(uniform(1, 2)));
+    } else {  // zone 2 everywhere, a tile of one IPU halts
+      for (uint32_t i = 0; i < t_.ipus; ++i)
+        for (uint32_t tile : participants_[i])
+          if (i != ipu || tile != leaver) arrive(i, tile, 2);
+      leave(ipu, leaver);
+    }
+    const auto& a = tlm_.deadlocks.reports;
+    const auto& b = rtl_.deadlocks.reports;
+    ASSERT_FALSE(a.empty()) << "kind " << kind << ", ipu " << ipu;
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) ASSERT_EQ(text(b[k]), text(a[k]));
+    for (uint32_t i = 0; i < t_.ipus; ++i) {
+      const auto da = tlm_.controllers[i]->deadlock(), db = rtl_.controllers[i]->deadlock();
+      ASSERT_EQ(da.has_value(), db.has_value());
+      if (da) {
+        ASSERT_EQ(text(*db), text(*da));
+      }
+    }
+    ++counts_.deadlocks;
+    tlm_.deadlocks.reports.clear();
+    rtl_.deadlocks.reports.clear();
+    wait(sc_core::sc_time(1, sc_core::SC_US));
+    reset_run();
+  }
+
   void drive() {
     start_run();
     std::vector<uint32_t> all(t_.ipus);
@@ -181,6 +245,14 @@ class Bench : public sc_core::sc_module {
       one_sync(all, 2);
       if (::testing::Test::HasFatalFailure()) return;
       if (t_.resets && chance(t_.reset_chance)) reset_run();
+    }
+    for (uint32_t k = 0; k < t_.deadlocks; ++k) {
+      deadlock_episode();
+      if (::testing::Test::HasFatalFailure()) return;
+      for (int j = 0; j < 3; ++j) {  // and the controllers go on after the reset
+        one_sync(all, 2);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
     finished_ = true;
   }
@@ -219,6 +291,7 @@ void run_equivalence(const Traffic& t) {
   if (t.resets) {
     EXPECT_GT(c.resets, 0u);
   }
+  EXPECT_EQ(c.deadlocks, t.deadlocks);
   EXPECT_TRUE(bench.tlm().deadlocks.reports.empty());
   EXPECT_TRUE(bench.rtl().deadlocks.reports.empty());
   std::printf("[ cosim    ] %llu arrivals, %llu zone-1 and %llu zone-2 syncs, %llu held, %llu resets, "
@@ -248,6 +321,18 @@ TEST(SyncEquivalence, Tiny4OddSpanMinimumLatency) {
   t.clock_hz = 1e9;
   t.min_arrivals = 20000;
   t.seed = 4;
+  run_equivalence(t);
+}
+
+// Deadlocks (a halt while others wait at zone 1 or 2, one IPU at both zones) reported
+// alike, and both controllers go on alike after the reset.
+TEST(SyncEquivalence, DeadlocksReportedAlike) {
+  Traffic t;
+  t.ipus = 3;
+  t.tiles = 8;
+  t.min_arrivals = 2000;
+  t.deadlocks = 60;
+  t.seed = 99;
   run_equivalence(t);
 }
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -74,10 +75,9 @@ class SyncTransactor final : public SyncRtl {
   }
 
   ~SyncTransactor() override {
-    for (Lane& l : lanes_) {
-      if (l.trace) l.trace->close();
-      l.model->final();
-    }
+    if (close_id_) p_.waves->forget(*close_id_);
+    close_waves();
+    for (Lane& l : lanes_) l.model->final();
   }
 
   // ReleaseTiming
@@ -246,7 +246,7 @@ class SyncTransactor final : public SyncRtl {
   // The first half of cycle c: the clock low with the cycle's inputs (set by the caller)
   // and the combinational outputs.
   void pre(Lane& l, uint64_t c) {
-    if (!l.trace && p_.waves) open_waves(l);
+    if (!l.trace && p_.waves && !waves_closed_) open_waves(l);
     l.model->clk_i = 0;
     l.model->eval();
     ++evals_;
@@ -257,11 +257,12 @@ class SyncTransactor final : public SyncRtl {
   // The edge that ends cycle c: the registered outputs are cycle c's releases.
   void edge(Lane& l, uint64_t c) {
     Model& m = *l.model;
-    if (l.trace) l.trace->dump(wave_time(l, c));
+    const bool trace = l.trace && !waves_closed_;
+    if (trace) l.trace->dump(wave_time(l, c));
     m.clk_i = 1;
     m.eval();
     ++evals_;
-    if (l.trace) l.trace->dump(wave_time(l, c) + period_ / 2);
+    if (trace) l.trace->dump(wave_time(l, c) + period_ / 2);
     pins::for_each_set(m.release_o, [&](uint32_t t) {
       const int32_t s = t < slot_.size() ? slot_[t] : -1;
       if (s < 0 || release_[size_t(s)] != 0)
@@ -274,7 +275,7 @@ class SyncTransactor final : public SyncRtl {
     l.pending = false;
     pins::clear(m.arrive_i);
     m.group_release_i = 0;
-    if (l.trace) {  // the inputs fall just after the edge, not at the next cycle clocked
+    if (trace) {  // the inputs fall just after the edge, not at the next cycle clocked
       m.eval();
       ++evals_;
       l.trace->dump(wave_time(l, c) + period_ / 2 + 1);
@@ -285,6 +286,15 @@ class SyncTransactor final : public SyncRtl {
     l.trace = std::make_unique<Trace>();
     l.model->trace(l.trace.get(), 99);
     l.trace->open(p_.waves->path(l.name).c_str());
+    if (!close_id_) close_id_ = p_.waves->on_close([this] { close_waves(); });
+  }
+
+  // The end of the run (Waves::close) or of the transactor.
+  void close_waves() {
+    if (waves_closed_) return;
+    waves_closed_ = true;
+    for (Lane& l : lanes_)
+      if (l.trace) l.trace->close();
   }
 
   uint64_t wave_time(const Lane& l, uint64_t c) const { return (l.wave_base + c) * period_; }
@@ -303,6 +313,8 @@ class SyncTransactor final : public SyncRtl {
   std::span<uint64_t> release_;
   size_t expected_ = 0, released_ = 0;
   uint64_t evals_ = 0, syncs_ = 0;
+  std::optional<size_t> close_id_;  // our closer in p_.waves
+  bool waves_closed_ = false;
 };
 
 }  // namespace ipusim::cosim
