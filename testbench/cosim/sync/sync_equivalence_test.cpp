@@ -174,7 +174,8 @@ class Bench : public sc_core::sc_module {
       s += " " + std::to_string(w.ipu) + "." + std::to_string(w.tile) + "@" + std::to_string(w.zone) + "/" +
            std::to_string(w.since);
     s += " absent";
-    for (const auto& a : d.never_arriving) s += " " + std::to_string(a.ipu) + "." + std::to_string(a.tile) + " (" + a.why + ")";
+    for (const auto& a : d.never_arriving)
+      s += " " + std::to_string(a.ipu) + "." + std::to_string(a.tile) + " (" + a.why + ")";
     return s;
   }
 
@@ -204,7 +205,8 @@ class Bench : public sc_core::sc_module {
     } else if (kind == 1) {  // one IPU's tiles at both zones
       std::vector<uint32_t> order = parts;
       std::shuffle(order.begin(), order.end(), rng_);
-      for (size_t k = 0; k < order.size(); ++k) arrive(ipu, order[k], k == 0 ? 1 : k == 1 ? 2 : uint32_t(uniform(1, 2)));
+      for (size_t k = 0; k < order.size(); ++k)
+        arrive(ipu, order[k], k == 0 ? 1 : k == 1 ? 2 : uint32_t(uniform(1, 2)));
     } else {  // zone 2 everywhere, a tile of one IPU halts
       for (uint32_t i = 0; i < t_.ipus; ++i)
         for (uint32_t tile : participants_[i])
