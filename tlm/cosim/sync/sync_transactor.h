@@ -165,13 +165,17 @@ class SyncTransactor final : public SyncRtl {
     m.clk_i = 0;
   }
 
+  // A falling edge of rst_ni whatever it was before (the first time, whatever
+  // --x-initial left in it).
   void reset_model(Model& m) {
     m.clk_i = 0;
+    m.rst_ni = 1;
+    m.eval();
     m.rst_ni = 0;
     m.eval();
     m.rst_ni = 1;
     m.eval();
-    evals_ += 2;
+    evals_ += 3;
   }
 
   // A sync starts on the lane: the participate straps (the arriving tiles: every
