@@ -1,9 +1,9 @@
 // One time resolution for the whole platform (docs/cosim.md "Time").
 //
-// Every RTL file declares `timeunit 1ns; timeprecision 1ps;` and the platform keeps
-// SystemC's default resolution of 1 ps: a wrapper converts tile cycles to RTL time and a
-// waveform's timestamps to SystemC time with no rounding only if the two agree, so each
-// wrapper checks it when it builds its model.
+// Every RTL file declares `timescale 1ns / 1ps (yosys 0.23 reads no `timeunit`) and the
+// platform keeps SystemC's default resolution of 1 ps: a wrapper converts tile cycles to
+// RTL time and a waveform's timestamps to SystemC time with no rounding only if the two
+// agree, so each wrapper checks it when it builds its model.
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "cosim/waves.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace ipusim::cosim {
 
@@ -34,6 +35,20 @@ std::string Waves::path(const std::string& instance) const {
   if (!names_.count(instance)) throw std::logic_error("Waves::path: unknown instance '" + instance + "'");
   if (instances_.size() == 1) return file_;
   return stem_ + "." + instance + extension_;
+}
+
+size_t Waves::on_close(std::function<void()> closer) {
+  closers_.push_back(std::move(closer));
+  return closers_.size() - 1;
+}
+
+void Waves::forget(size_t id) {
+  if (id < closers_.size()) closers_[id] = nullptr;
+}
+
+void Waves::close() {
+  for (auto& c : closers_)
+    if (c) std::exchange(c, nullptr)();
 }
 
 std::vector<std::string> Waves::paths() const {

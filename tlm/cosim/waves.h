@@ -12,6 +12,7 @@
 // (w.fst -> w.ipu0.sync.fst, w.ipu1.sync.fst).
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -37,12 +38,22 @@ class Waves {
   // Every file, in the order the instances were added (after freeze()).
   std::vector<std::string> paths() const;
 
+  // The end of the run: every instance that opened its file closes it (an FST file is
+  // readable only once closed), through the closer it registered when it opened it;
+  // after that no instance traces. `ipusim run` calls it before it names the files (its
+  // platform is never destroyed); an instance destroyed first closes its own file and
+  // forgets its closer.
+  size_t on_close(std::function<void()> closer);
+  void forget(size_t id);
+  void close();
+
  private:
   std::string file_, stem_, extension_;
   WaveFormat format_;
   std::vector<std::string> instances_;
   std::set<std::string> names_;
   bool frozen_ = false;
+  std::vector<std::function<void()>> closers_;  // by id; empty: forgotten or run
 };
 
 }  // namespace ipusim::cosim

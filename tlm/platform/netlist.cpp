@@ -2,10 +2,13 @@
 
 #include <string>
 
+#include "cosim/sync/rtl_sync_controller.h"
+
 namespace ipusim::platform {
 
 Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t index,
-         uint32_t ipus, sync::GroupSync& group)
+         uint32_t ipus, sync::GroupSync& group, const config::CosimConfig& cosim,
+         cosim::Waves* waves)
     : sc_module(name),
       link_out("link_out", chip.ipu_links.count),
       link_in("link_in", chip.ipu_links.count),
@@ -14,7 +17,11 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
   std::string building = "ipu " + std::to_string(index) + " sync controller";
   try {
     for (LinkIn& in : link_in) in.register_b_transport(this, &Ipu::link_b_transport);
-    sync_ = std::make_unique<sync::SyncController>("sync", sync::SyncControllerConfig::from(chip, index), group);
+    const sync::SyncControllerConfig sync_config = sync::SyncControllerConfig::from(chip, index);
+    if (cosim.sync == config::BlockModel::Rtl)
+      sync_ = std::make_unique<cosim::RtlSyncController>("sync", sync_config, group, waves);
+    else
+      sync_ = std::make_unique<sync::SyncController>("sync", sync_config, group);
     building = "ipu " + std::to_string(index) + " exchange fabric";
     exchange_ = std::make_unique<exchange::ExchangeFabric>(
         "exchange", exchange::ExchangeFabricConfig::from(chip, index, ipus));

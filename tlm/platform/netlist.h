@@ -36,6 +36,7 @@
 
 #include "exchange/exchange_fabric.h"
 #include "common/config.h"
+#include "cosim/waves.h"
 #include "sync/group_sync.h"
 #include "sync/sync_controller.h"
 #include "tile/tile.h"
@@ -57,8 +58,11 @@ class Ipu : public sc_core::sc_module {
   sc_core::sc_vector<LinkOut> link_out;
   sc_core::sc_vector<LinkIn> link_in;
 
+  // `cosim.sync == Rtl`: the sync controller is the Verilated RTL (tlm/cosim/sync),
+  // tracing into `waves` (null: no waves).
   Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t index,
-      uint32_t ipus, sync::GroupSync& group);
+      uint32_t ipus, sync::GroupSync& group, const config::CosimConfig& cosim = {},
+      cosim::Waves* waves = nullptr);
   ~Ipu() override;
 
   uint32_t index() const { return index_; }

@@ -131,7 +131,8 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = 0; i < ipus; ++i) {
       building = "ipu " + std::to_string(i);
       const std::string name = "ipu" + std::to_string(i);
-      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group));
+      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group, config.cosim,
+                                            options_.waves.get()));
       if (!ipus_.back()->failure().empty()) throw ElaborationError(ipus_.back()->failure());
       ipus_.back()->sync_controller().set_observer(this);
       ipus_.back()->exchange_fabric().set_group(dom.exchange.get());

@@ -105,10 +105,14 @@ void SyncController::arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage
   earliest_wait_[z] = std::min(earliest_wait_[z], msg.cycle);
   if (waiting_[z].size() == participant_count_) {
     const uint64_t gather = gather_[z];
-    if (msg.zone == 1)
+    if (msg.zone == 1) {
       release_zone(1, gather);
-    else
+    } else if (timing_) {
+      collect_arrivals(waiting_[1]);
+      group_.arrive(*this, timing_->gather_zone2(arrivals_));  // may call group_released() at once
+    } else {
       group_.arrive(*this, gather);  // may call group_released() at once
+    }
     return;
   }
   check_deadlock();
@@ -129,8 +133,10 @@ void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   std::vector<Waiter>& waiters = waiting_[zone - 1];
   std::sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) { return a.id < b.id; });
   const bool hold = limit_ != 0 && ++since_run_ >= limit_;
+  if (timing_) time_releases(zone, base_cycle, waiters);
   for (const Waiter& w : waiters) {
-    w.msg->release_cycle = base_cycle + latency_.min_cycles() + latency_.from_controller(uint32_t(w.id));
+    if (!timing_)
+      w.msg->release_cycle = base_cycle + latency_.min_cycles() + latency_.from_controller(uint32_t(w.id));
     waiting_flag_[w.id] = 0;
     if (hold)
       held_.push_back(Release{w.id, w.trans, w.msg});
@@ -146,6 +152,25 @@ void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   }
   ++completed_[zone - 1];
   wake_release_thread();
+}
+
+void SyncController::collect_arrivals(const std::vector<Waiter>& waiters) {
+  arrivals_.clear();
+  for (const Waiter& w : waiters) arrivals_.push_back(SyncArrival{uint32_t(w.id), w.msg->cycle});
+  std::sort(arrivals_.begin(), arrivals_.end(),
+            [](const SyncArrival& a, const SyncArrival& b) { return a.tile < b.tile; });
+}
+
+// The releases from timing_ (waiters sorted by tile, as arrivals_ for zone 2 were).
+void SyncController::time_releases(uint32_t zone, uint64_t base_cycle, const std::vector<Waiter>& waiters) {
+  timed_.assign(waiters.size(), 0);
+  if (zone == 1) {
+    collect_arrivals(waiters);
+    timing_->release_zone1(arrivals_, timed_);
+  } else {
+    timing_->release_zone2(base_cycle, timed_);
+  }
+  for (size_t i = 0; i < waiters.size(); ++i) waiters[i].msg->release_cycle = timed_[i];
 }
 
 void SyncController::set_superstep_limit(uint32_t n) {
@@ -176,6 +201,7 @@ void SyncController::wake_release_thread() {
 
 void SyncController::reset() {
   release_event_.cancel();
+  if (timing_) timing_->reset();
   std::fill(participant_.begin(), participant_.end(), 0);
   std::fill(waiting_flag_.begin(), waiting_flag_.end(), 0);
   std::fill(left_cycle_.begin(), left_cycle_.end(), 0);

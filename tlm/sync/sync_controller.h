@@ -38,6 +38,7 @@
 
 #include "common/config.h"
 #include "sync/group_sync.h"
+#include "sync/release_timing.h"
 #include "sync/sync_latency.h"
 #include "sync/sync_payload.h"
 #include "common/clock.h"
@@ -99,6 +100,10 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   void set_participant(uint32_t tile);
   void join_group();
   void set_observer(SyncObserver* observer) { observer_ = observer; }
+  // Before the simulation: time the releases with `timing` (e.g. RTL behind a
+  // transactor, tlm/cosim/sync) instead of the controller's own arithmetic; it must
+  // outlive the controller. nullptr: the arithmetic.
+  void set_timing(ReleaseTiming* timing) { timing_ = timing; }
 
   // A host's run (tlm/host_if, docs/host_if.md "Running"): the superstep gate. After
   // set_superstep_limit(n) (n > 0) the controller counts the releases it computes and
@@ -148,6 +153,8 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   void arrive(int id, tlm::tlm_generic_payload& trans, SyncMessage& msg);
   void leave(SyncMessage& msg);
   void release_zone(uint32_t zone, uint64_t base_cycle);  // base: before min + way out
+  void time_releases(uint32_t zone, uint64_t base_cycle, const std::vector<Waiter>& waiters);
+  void collect_arrivals(const std::vector<Waiter>& waiters);  // into arrivals_ (tile order)
   void queue_release(const Release& r);  // for the release thread, earliest_release_ kept
   void wake_release_thread();
   void release_thread();  // SC_THREAD: answers due releases
@@ -163,6 +170,9 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   TileClock clock_;
   GroupSync& group_;
   SyncObserver* observer_ = nullptr;
+  ReleaseTiming* timing_ = nullptr;    // nullptr: the arithmetic
+  std::vector<SyncArrival> arrivals_;  // for timing_: the sync being timed
+  std::vector<uint64_t> timed_;        // its release cycles
 
   std::vector<uint8_t> participant_;   // per tile: 1 = takes part
   std::vector<uint8_t> waiting_flag_;  // per tile: 1 = waits now

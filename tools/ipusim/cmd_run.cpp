@@ -269,6 +269,7 @@ int run(const RunOptions& o) {
     }
   }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
+  if (options.waves) options.waves->close();
   if (options.waves && !o.quiet)
     for (const std::string& path : options.waves->paths()) std::fprintf(stderr, "ipusim: waveform %s\n", path.c_str());
   if (!o.json.empty()) {
