@@ -109,6 +109,7 @@ module link_tx #(
   logic [TIME_W-1:0]  owed_q, owed_d;               // retrain time owed after the frame
   logic               sending_q, sending_d;
   logic               second_q, second_d;           // sending the injected duplicate
+  logic               fresh_q, fresh_d;             // the duplicate's first beat is next
   logic               dup_q, dup_d;
   logic [INDEX_W-1:0] frm_index_q, frm_index_d;
   logic [11:0]        frm_seq_q, frm_seq_d;
@@ -121,7 +122,7 @@ module link_tx #(
   logic [11:0]        ack_dist;
   logic [CntW-1:0]    acked;
   logic               retrain, nak_replay, timer_replay;
-  logic               want, fire;
+  logic               want, fire, first;
   logic [CrW-1:0]     grant_step;
   logic [INDEX_W-1:0] index;
   logic [CrW-1:0]     avail;
@@ -162,6 +163,7 @@ module link_tx #(
     owed_d       = owed_q;
     sending_d    = sending_q;
     second_d     = second_q;
+    fresh_d      = 1'b0;
     dup_d        = dup_q;
     frm_index_d  = frm_index_q;
     frm_seq_d    = frm_seq_q;
@@ -250,11 +252,14 @@ module link_tx #(
     end
 
     // 5. Serialise one beat: by its k-th cycle a copy has put floor(k * rate) bytes out.
+    // A copy's first beat may carry no byte (a wire slower than a byte per cycle), so
+    // its start is a flag, not pos == 0.
+    first    = fire || fresh_q;
     pos      = fire ? '0 : pos_q;
     len      = fire ? src_len_i : frm_len_q;
     seq      = fire ? index[11:0] : frm_seq_q;
-    crc_in   = pos == '0 ? 32'hFFFFFFFF : crc_q;
-    rem_sum  = {1'b0, pos == '0 ? 16'd0 : rem_q} + {1'b0, cfg_rate_rem_i};
+    crc_in   = first ? 32'hFFFFFFFF : crc_q;
+    rem_sum  = {1'b0, first ? 16'd0 : rem_q} + {1'b0, cfg_rate_rem_i};
     carry    = rem_sum >= {1'b0, cfg_rate_den_i};
     nbytes   = cfg_rate_int_i + NbW'(carry);
     total    = len + PosW'(8);
@@ -272,7 +277,7 @@ module link_tx #(
       else                          beat[8*j +: 8] = rd_data_i[8*j +: 8];
     end
     wire_valid_o  = fire || sending_q;
-    wire_sof_o    = wire_valid_o && pos == '0;
+    wire_sof_o    = wire_valid_o && first;
     wire_eof_o    = wire_valid_o && last;
     wire_nbytes_o = wire_valid_o ? take : '0;
     wire_pos_o    = pos;
@@ -291,6 +296,7 @@ module link_tx #(
         end
         if (!second_q && (fire ? inj_dup_i : dup_q)) begin
           second_d = 1'b1;  // the injected copy follows and takes the wire as long
+          fresh_d  = 1'b1;
         end else begin
           sending_d   = 1'b0;
           second_d    = 1'b0;
@@ -332,6 +338,7 @@ module link_tx #(
       owed_q       <= '0;
       sending_q    <= 1'b0;
       second_q     <= 1'b0;
+      fresh_q      <= 1'b0;
       dup_q        <= 1'b0;
       frm_index_q  <= '0;
       frm_seq_q    <= '0;
@@ -356,6 +363,7 @@ module link_tx #(
       owed_q       <= owed_d;
       sending_q    <= sending_d;
       second_q     <= second_d;
+      fresh_q      <= fresh_d;
       dup_q        <= dup_d;
       frm_index_q  <= frm_index_d;
       frm_seq_q    <= frm_seq_d;
