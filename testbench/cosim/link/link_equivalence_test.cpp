@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "cosim/link/rtl_link_direction.h"  // first: cosim/verilated_sc.h before the model
 #include "Vlink_gc200_vcd.h"
-#include "cosim/link/rtl_link_direction.h"
 #include "links/fault_spec.h"
 #include "links/link_layer.h"
 #include "verilated_vcd_c.h"

@@ -11,19 +11,19 @@
 
 #include <fmt/format.h>
 
+#include "cosim/verilated_sc.h"  // before any Verilator header
 #include "cosim/link/link_rate.h"
 #include "cosim/link/link_shape.h"
 #include "cosim/rtl_clock.h"
 #include "cosim/waves.h"
 #include "links/link_config.h"
-#include "verilated.h"
 
 namespace ipusim::cosim::link {
 
 template <class Model, class Trace>
 class RtlLinkModel {
  public:
-  // `waves` may be null (or off); `instance` names this one in it ("link3.a_to_b").
+  // `waves` may be null (no waveform); `instance` names this one in it ("link3.a_to_b").
   // `period_ps` is a cycle in the waveform's time.
   RtlLinkModel(const LinkModelShape& shape, std::shared_ptr<Waves> waves = {}, std::string instance = "link",
                uint64_t period_ps = 1000)
@@ -99,7 +99,7 @@ class RtlLinkModel {
   }
 
  private:
-  bool tracing() const { return waves_ && waves_->on(); }
+  bool tracing() const { return waves_ != nullptr; }
 
   LinkModelShape shape_;
   std::shared_ptr<Waves> waves_;
