@@ -29,9 +29,10 @@ class RtlLinkModel {
                uint64_t period_ps = 1000)
       : shape_(shape), waves_(std::move(waves)), instance_(std::move(instance)), period_ps_(period_ps),
         ctx_(std::make_unique<VerilatedContext>()) {
-    check_time_resolution(*ctx_, "link");
     if (tracing()) ctx_->traceEverOn(true);
     model_ = std::make_unique<Model>(ctx_.get(), instance_.c_str());
+    // The model sets its context's timeprecision when it is built: check after.
+    check_time_resolution(*ctx_, "link");
     if (sizeof(model_->rd_data_i) != shape.data_bytes)
       throw std::logic_error(fmt::format("link RTL model '{}': {}-byte beats, its shape says {}", shape.name,
                                          sizeof(model_->rd_data_i), shape.data_bytes));
