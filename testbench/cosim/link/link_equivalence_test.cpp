@@ -16,6 +16,7 @@
 
 #include "cosim/link/rtl_link_direction.h"  // first: cosim/verilated_sc.h before the model
 #include "Vlink_gc200_vcd.h"
+#include "Vlink_wide_vcd.h"
 #include "links/fault_spec.h"
 #include "links/link_layer.h"
 #include "verilated_vcd_c.h"
@@ -116,12 +117,14 @@ struct Draw {
 // whole and fractional, down to a byte every few cycles.
 constexpr double kRates[] = {16.0, 16e9 / 1.325e9, 16e9 / 1.6e9, 16e9 / 1.85e9, 4.5, 1.5, 0.4, 3.0 / 7.0};
 
-Phase random_phase(Draw& d, size_t frames, bool small) {
+Phase random_phase(Draw& d, size_t frames, bool small, bool wide = false) {
   Phase p;
   links::LinkLayerConfig& c = p.config;
   c.frame_bytes = small ? uint32_t(d.in(1, 64)) : 256;
   // Full frames at less than a byte a cycle would spend the test's time on serialising.
   c.bytes_per_cycle = kRates[d.below(small ? std::size(kRates) : std::size(kRates) - 2)];
+  // The wide model's wire: the test chips' 160 bytes a cycle, and others above 16.
+  if (wide && d.chance(70)) c.bytes_per_cycle = d.chance(50) ? 160.0 : 16.0 + double(d.below(1440)) / 10;
   // Throttling: a replay buffer, credits or a consumer too small or slow for the latency.
   c.replay_buffer_frames = d.chance(50) ? uint32_t(d.in(1, 16)) : uint32_t(d.in(17, 128));
   c.credit_frames = d.chance(50) ? uint32_t(d.in(1, 16)) : uint32_t(d.in(17, 128));
@@ -174,14 +177,17 @@ links::FaultInjector injector(const std::string& spec) {
 // `phases` random phases of about `frames` frames; each runs as carry_phase does (a
 // fault-free run fixes the schedule, the faulty run is stalled against it), both runs
 // through both models. Returns the frames the RTL delivered.
+template <class Model = Vlink_gc200_vcd>
 uint64_t random_phases(uint64_t seed, int phases, size_t frames, bool small) {
+  using RtlDirection = RtlLinkDirection<Model, VerilatedVcdC>;
+  constexpr bool kWide = std::is_same_v<Model, Vlink_wide_vcd>;
   Draw d{std::mt19937_64(seed)};
-  Rtl rtl(kGc200Shape);
+  RtlLinkModel<Model, VerilatedVcdC> rtl(kWide ? kWideShape : kGc200Shape);
   uint64_t delivered = 0;
   links::LinkStats faulty;
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < phases; ++k) {
-    const Phase p = random_phase(d, frames / 2 + d.below(frames), small);
+    const Phase p = random_phase(d, frames / 2 + d.below(frames), small, kWide);
     const std::string spec = random_spec(d);
     const std::string where = "seed " + std::to_string(seed) + " phase " + std::to_string(k) + " [" + spec + "]";
     links::FaultInjector none_tlm, none_rtl;
@@ -215,6 +221,9 @@ TEST(LinkRtlEquivalence, SmallFramesSeed3) { EXPECT_GT(random_phases(3, 40, 800,
 // The GC200's 256-byte frames.
 TEST(LinkRtlEquivalence, FullFramesSeed4) { EXPECT_GT(random_phases(4, 30, 600, false), 15000u); }
 TEST(LinkRtlEquivalence, FullFramesSeed5) { EXPECT_GT(random_phases(5, 30, 600, false), 15000u); }
+
+// The wide model (160-byte beats) the platform takes for the test chips' links.
+TEST(LinkRtlEquivalence, WideModelSeed6) { EXPECT_GT(random_phases<Vlink_wide_vcd>(6, 8, 300, false), 2000u); }
 
 // Faults that leave nothing through: both give up with the same LinkFailure.
 TEST(LinkRtlEquivalence, LinkFailureAlike) {
