@@ -16,6 +16,7 @@ struct RtlLinkCarrier::Direction {
   virtual ~Direction() = default;
   virtual links::PhaseResult carry(const links::LinkLayerConfig& config, links::FaultInjector& injector,
                                    std::span<const links::ScheduledFrame> frames) = 0;
+  virtual void open_waves() = 0;
 };
 
 namespace {
@@ -62,6 +63,7 @@ class ModelDirection final : public RtlLinkCarrier::Direction {
     result.stats.injected = injector.counts() - before;
     return result;
   }
+  void open_waves() override { rtl_.open_waves(); }
 
  private:
   RtlLinkModel<Model, Trace> rtl_;
@@ -93,6 +95,16 @@ std::string RtlLinkCarrier::instance_name(uint32_t direction) {
 
 links::PhaseResult RtlLinkCarrier::carry(uint32_t direction, const links::LinkLayerConfig& config,
                                          links::FaultInjector& injector, std::span<const links::ScheduledFrame> frames) {
+  if (waves_ && !waves_opened_) {
+    // Every direction's file, idle or not, once the waves' names are fixed (after
+    // elaboration): `ipusim run` lists them all.
+    waves_opened_ = true;
+    for (uint32_t d = 0; d < directions_.size(); ++d) model(d).open_waves();
+  }
+  return model(direction).carry(config, injector, frames);
+}
+
+RtlLinkCarrier::Direction& RtlLinkCarrier::model(uint32_t direction) {
   std::unique_ptr<Direction>& d = directions_.at(direction);
   if (!d) {
     const std::string& name = instances_[direction];
@@ -105,7 +117,7 @@ links::PhaseResult RtlLinkCarrier::carry(uint32_t direction, const links::LinkLa
       d = fst ? std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_fst, VerilatedFstC>(shape, waves_, name, period_ps_))
               : std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_vcd, VerilatedVcdC>(shape, waves_, name, period_ps_));
   }
-  return d->carry(config, injector, frames);
+  return *d;
 }
 
 }  // namespace ipusim::cosim::link

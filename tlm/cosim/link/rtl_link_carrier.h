@@ -34,11 +34,14 @@ class RtlLinkCarrier {
   struct Direction;  // one model and its transactor (rtl_link_carrier.cpp)
 
  private:
+  Direction& model(uint32_t direction);
+
   links::LinkLayerConfig layer_;
   std::vector<std::string> instances_;
   std::shared_ptr<Waves> waves_;
   uint64_t period_ps_;
   bool wide_;
+  bool waves_opened_ = false;
   std::vector<std::unique_ptr<Direction>> directions_;
 };
 

@@ -50,11 +50,7 @@ class RtlLinkModel {
 
   // Reset, and the phase's configuration on the cfg_* inputs.
   void begin_phase(const links::LinkLayerConfig& c, const RtlRate& rate) {
-    if (tracing() && !trace_) {
-      trace_ = std::make_unique<Trace>();
-      model_->trace(trace_.get(), 99);
-      trace_->open(waves_->path(instance_).c_str());
-    }
+    open_waves();
     Model& m = *model_;
     m.cfg_replay_frames_i = c.replay_buffer_frames;
     m.cfg_credit_frames_i = c.credit_frames;
@@ -80,6 +76,14 @@ class RtlLinkModel {
     m.eval();
     m.rst_ni = 1;
     m.eval();
+  }
+  // With waves: this instance's file, if it is not open yet (the platform opens every
+  // direction's, so that every file `ipusim run` lists exists, idle links' too).
+  void open_waves() {
+    if (!tracing() || trace_) return;
+    trace_ = std::make_unique<Trace>();
+    model_->trace(trace_.get(), 99);
+    trace_->open(waves_->path(instance_).c_str());
   }
   // The phase ended after cycle `last`: the next one's cycle 0 follows it in the waves.
   void end_phase(uint64_t last) {
