@@ -3,6 +3,7 @@
 // counters as all-TLM, without faults and with injected link faults (--link-faults).
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 #include "ipusim_runner.h"
@@ -16,6 +17,8 @@ struct Case {
   const char* faults;  // --link-faults, or empty
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class LinkRtlSystem : public ::testing::TestWithParam<Case> {};
 
 TEST_P(LinkRtlSystem, SameOutputCyclesAndLinkCountersAsTlm) {
@@ -25,6 +28,9 @@ TEST_P(LinkRtlSystem, SameOutputCyclesAndLinkCountersAsTlm) {
   const kref::IpusimRun rtl = kref::run_ipusim(c.config, c.elf, std::string("link_rtl_") + c.name, "--rtl link" + faults);
   ASSERT_EQ(tlm.status, 0) << tlm.err;
   ASSERT_EQ(rtl.status, 0) << rtl.err;
+  // The firmware printed its results (one line per IPU at least), and the same ones.
+  EXPECT_NE(rtl.console.find(c.elf == std::string("pipeline.elf") ? "pipeline" : "ipu_allreduce"), std::string::npos)
+      << rtl.console;
   EXPECT_EQ(tlm.console, rtl.console);
   EXPECT_EQ(tlm.json["tile_cycles"], rtl.json["tile_cycles"]);
   EXPECT_EQ(tlm.json["instructions"], rtl.json["instructions"]);
