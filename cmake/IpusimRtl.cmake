@@ -18,10 +18,6 @@
 # any warning not waived fails it) and `rtl_synth_<block>_<label>` per SYNTH entry
 # (scripts/rtl_synth.sh: yosys synthesises TOP with those parameters and its cell count must
 # equal the `<label>` row of hw/<block>/README.md's table).
-# verilator-config.cmake says cmake_minimum_required(VERSION 3.8), and verilate() keeps the
-# policies of where it was defined: without CMP0079 it cannot add its link libraries to
-# `ipusim_rtl` from a block's own directory (hw/<block>/). The default fills that gap.
-set(CMAKE_POLICY_DEFAULT_CMP0079 NEW)
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 find_program(IPUSIM_YOSYS yosys REQUIRED)
 
