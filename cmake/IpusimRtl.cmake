@@ -109,11 +109,18 @@ function(ipusim_rtl_verilate_all)
         else()
           set(trace TRACE_FST)
         endif()
+        set(prefix V${block}_${model}_${format})
         verilate(ipusim_rtl ${trace}
-          PREFIX V${block}_${model}_${format}
+          PREFIX ${prefix}
           TOP_MODULE ${top}
           SOURCES ${sources}
           VERILATOR_ARGS -Wall --x-assign fast --x-initial fast ${gargs})
+        # -O1 where -O2 buys nothing worth its compile time: the construction code
+        # (*__Slow.cpp, run once) and the trace writers (*__Trace__*.cpp, run only with
+        # --waves; a wide datapath's are over a megabyte of C++ each). eval() stays -O2.
+        file(GLOB cold ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ipusim_rtl.dir/${prefix}.dir/*__Slow.cpp
+                       ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ipusim_rtl.dir/${prefix}.dir/*__Trace__*.cpp)
+        set_source_files_properties(${cold} PROPERTIES COMPILE_OPTIONS -O1)
       endforeach()
     endforeach()
   endforeach()
