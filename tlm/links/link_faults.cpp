@@ -35,7 +35,8 @@ LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
 }
 
 uint64_t LinkFaults::carry_direction(uint32_t direction) {
-  const PhaseResult r = carry_phase(layer_, injectors_.at(direction), frames_);
+  const PhaseResult r = carrier_ ? carrier_(direction, layer_, injectors_.at(direction), frames_)
+                                 : carry_phase(layer_, injectors_.at(direction), frames_);
   size_t at = 0;
   for (const ScheduledFrame& f : frames_) {
     if (at + f.payload.size() > r.delivered.size() ||

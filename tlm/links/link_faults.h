@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,12 @@ class LinkFaults {
     return lost;
   }
 
+  // What carries a direction's phase: carry_phase() (the C++ link layer) unless set; the
+  // platform sets the link RTL's (tlm/cosim/link) when the config says `cosim: {link: rtl}`.
+  using Carrier = std::function<PhaseResult(uint32_t direction, const LinkLayerConfig&, FaultInjector&,
+                                            std::span<const ScheduledFrame>)>;
+  void set_carrier(Carrier carrier) { carrier_ = std::move(carrier); }
+
   const LinkStats& stats(uint32_t direction) const { return stats_.at(direction); }
   uint32_t directions() const { return uint32_t(stats_.size()); }
   const FaultPlan& plan() const { return plan_; }
@@ -62,6 +69,7 @@ class LinkFaults {
   std::vector<FaultInjector> injectors_;
   std::vector<LinkStats> stats_;
   std::vector<ScheduledFrame> frames_;
+  Carrier carrier_;
 };
 
 }  // namespace ipusim::links

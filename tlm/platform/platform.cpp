@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -11,6 +12,8 @@
 #include <tuple>
 
 #include <fmt/format.h>
+
+#include "cosim/link/rtl_link_carrier.h"
 
 
 namespace ipusim::platform {
@@ -121,6 +124,13 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   dom.exchange = std::make_unique<exchange::ExchangeGroup>(
       topology_, links::LinkTimingConfig::from(config.board.chip),
       exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
+  if (config.cosim.link == config::BlockModel::Rtl) {
+    std::vector<std::string> names;
+    for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) names.push_back(cosim::link::RtlLinkCarrier::instance_name(d));
+    link_rtl_ = std::make_unique<cosim::link::RtlLinkCarrier>(
+        links::LinkFaults::layer_config(config.board.chip), std::move(names), options_.waves,
+        uint64_t(std::llround(1e12 / config.board.chip.clock_hz)));
+  }
   initial_link_faults_ = options_.link_faults ? *options_.link_faults : fault_plan(config);
   set_link_faults(initial_link_faults_);
   dom.timeline = std::move(timeline);
@@ -570,9 +580,18 @@ void Platform::set_link_faults(const links::FaultPlan& plan) {
   for (const auto& [link, spec] : plan.links)
     if (link >= link_count)
       throw std::invalid_argument(fmt::format("link faults: link {}: the system has {} IPU-Links", link, link_count));
-  domain_.exchange->set_faults(
-      plan.any() ? std::make_unique<links::LinkFaults>(plan, links::LinkFaults::layer_config(config_.board.chip), link_count)
-                 : nullptr);
+  // With the link RTL every phase goes through the link layer, faults or none (without
+  // any it delivers the same bytes at the same cycles as the exchange's own timing).
+  std::unique_ptr<links::LinkFaults> faults;
+  if (plan.any() || link_rtl_)
+    faults = std::make_unique<links::LinkFaults>(plan, links::LinkFaults::layer_config(config_.board.chip), link_count);
+  if (link_rtl_)
+    faults->set_carrier([rtl = link_rtl_.get()](uint32_t direction, const links::LinkLayerConfig& layer,
+                                                links::FaultInjector& injector,
+                                                std::span<const links::ScheduledFrame> frames) {
+      return rtl->carry(direction, layer, injector, frames);
+    });
+  domain_.exchange->set_faults(std::move(faults));
 }
 
 }  // namespace ipusim::platform

@@ -55,6 +55,10 @@
 #include "tile/tile.h"
 #include "tile/tile_engine.h"
 
+namespace ipusim::cosim::link {
+class RtlLinkCarrier;  // cosim/link/rtl_link_carrier.h
+}
+
 namespace ipusim::platform {
 
 struct PlatformOptions {
@@ -370,6 +374,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<tile::TileEngine> engine_;
   Domain domain_;
   links::FaultPlan initial_link_faults_;
+  // `cosim: {link: rtl}`: the link RTL carries every exchange phase over the IPU-Links
+  // (one Verilated model per link direction); null when the links run as TLM.
+  std::unique_ptr<cosim::link::RtlLinkCarrier> link_rtl_;
   std::vector<std::unique_ptr<Ipu>> ipus_;
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;
