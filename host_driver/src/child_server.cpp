@@ -201,6 +201,8 @@ class ChildServer {
     if (options.max_memory) args.insert(args.end(), {"--max-memory", std::to_string(*options.max_memory)});
     if (options.gdb_port) args.insert(args.end(), {"--gdb", std::to_string(*options.gdb_port)});
     if (!options.core_dir.empty()) args.insert(args.end(), {"--core", options.core_dir});
+    if (options.rtl) args.insert(args.end(), {"--rtl", *options.rtl});
+    if (!options.waves.empty()) args.insert(args.end(), {"--waves", options.waves});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

@@ -23,6 +23,8 @@ struct ChildOptions {
   std::optional<uint64_t> max_memory;  // --max-memory BYTES (unset: the child's IPUSIM_MAX_MEMORY, else the machine's)
   std::optional<uint16_t> gdb_port;    // --gdb PORT
   std::string core_dir;                // --core DIR
+  std::optional<std::string> rtl;      // --rtl LIST
+  std::string waves;                   // --waves FILE
   bool operator==(const ChildOptions&) const = default;
 };
 

@@ -30,7 +30,11 @@ namespace {
 // The `ipusim serve` options a device opened with `options` needs (gdb and core files
 // cannot be set on a running server); max_memory is what the device was found with.
 detail::ChildOptions child_options(const OpenOptions& options, std::optional<uint64_t> max_memory) {
-  return {.max_memory = max_memory, .gdb_port = options.gdb_port, .core_dir = options.core_dir};
+  return {.max_memory = max_memory,
+          .gdb_port = options.gdb_port,
+          .core_dir = options.core_dir,
+          .rtl = options.rtl,
+          .waves = options.waves};
 }
 
 // A config: system in a child of its own: the child enumerate() started (and probed)
@@ -74,6 +78,12 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
       if (o.gdb_port)
         throw UsageError("open " + locator + ": gdb_port is for config: devices; serve this one with "
                          "`ipusim serve --gdb PORT`");
+      if (o.rtl)
+        throw UsageError("open " + locator + ": rtl is for config: devices; serve this one with "
+                         "`ipusim serve --rtl LIST`");
+      if (!o.waves.empty())
+        throw UsageError("open " + locator + ": waves is for config: devices; serve this one with "
+                         "`ipusim serve --waves FILE`");
       return detail::make_socket_transports(path);
     };
     // Probed, then let go before open(): the server takes one client at a time.
@@ -84,7 +94,7 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
     where = "config:" + path;
     std::shared_ptr<detail::SystemBackend> system;
     try {
-      system = detail::open_system_backend(path, options.max_memory);
+      system = detail::open_system_backend(path, options.max_memory, "", options.rtl, options.waves);
     } catch (const detail::ModelUnavailable& e) {
       // SystemC elaborates once per process: this system runs in a child of its own.
       auto child = std::make_shared<ChildSource>();

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "cosim/waves.h"
 #include "host_if/model_session.h"
 #include "platform/memory_estimate.h"
 #include "ipudrv/errors.h"
@@ -75,15 +76,35 @@ ipusim::host_if::ModelOptions options_from_environment() {
 }
 
 std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std::optional<uint64_t> max_memory,
-                                            const std::string& max_memory_option) {
+                                            const std::string& max_memory_option,
+                                            const std::optional<std::string>& rtl, const std::string& waves) {
   ipusim::config::SystemConfig config;
   try {
     config = ipusim::config::load_system(config_path);
   } catch (const ipusim::config::ConfigError& e) {
     throw UsageError(e.what());
   }
+  const std::string option_prefix = max_memory_option.empty() ? "OpenOptions::" : "--";
+  if (rtl) {
+    try {
+      config.cosim = ipusim::config::CosimConfig::parse_rtl_list(*rtl);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(option_prefix + "rtl '" + *rtl + "': " + e.what());
+    }
+  }
+  if (!waves.empty()) {
+    try {
+      ipusim::cosim::Waves check(waves);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(option_prefix + "waves: " + e.what());
+    }
+    if (!config.cosim.any_rtl())
+      throw UsageError(option_prefix + "waves '" + waves + "': no block runs as RTL (choose some with " + option_prefix +
+                       "rtl or the config's `cosim`)");
+  }
   try {
     ipusim::host_if::ModelOptions options = options_from_environment();
+    options.waves = waves;
     if (max_memory) {
       options.max_memory = max_memory;
       options.max_memory_source = max_memory_option.empty() ? "OpenOptions::max_memory" : max_memory_option;
@@ -114,13 +135,14 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
 }  // namespace
 
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path, std::optional<uint64_t> max_memory,
-                                                   const std::string& max_memory_option) {
+                                                   const std::string& max_memory_option,
+                                                   const std::optional<std::string>& rtl, const std::string& waves) {
   SystemFactory factory;
   {
     std::lock_guard lock(g_factory_mutex);
     factory = g_test_factory;
   }
-  return factory ? factory(config_path) : model_system(config_path, max_memory, max_memory_option);
+  return factory ? factory(config_path) : model_system(config_path, max_memory, max_memory_option, rtl, waves);
 }
 
 void set_system_factory_for_tests(SystemFactory factory) {

@@ -46,10 +46,13 @@ class ModelUnavailable : public UsageError {
 // the machine's memory, not this process's address space) but this process's model
 // cannot take it, TransportError when this build has no device model. `max_memory_option` names the
 // command-line option max_memory came from (`ipusim serve --max-memory`); empty: a
-// device's OpenOptions::max_memory.
+// device's OpenOptions::max_memory. `rtl` replaces the config's `cosim` (OpenOptions::rtl,
+// `--rtl`: a bad list is a UsageError naming it); `waves` is OpenOptions::waves.
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,
                                                    std::optional<uint64_t> max_memory = std::nullopt,
-                                                   const std::string& max_memory_option = "");
+                                                   const std::string& max_memory_option = "",
+                                                   const std::optional<std::string>& rtl = std::nullopt,
+                                                   const std::string& waves = "");
 
 // Tests only: route open_system_backend to `factory` (empty: back to the model).
 using SystemFactory = std::function<std::shared_ptr<SystemBackend>(const std::string&)>;

@@ -130,6 +130,26 @@ struct LinkFaultsConfig {
   bool operator==(const LinkFaultsConfig&) const = default;
 };
 
+// Which blocks run as their Verilated RTL instead of their TLM model (`cosim`; docs/cosim.md):
+// the sync controllers, the IPU-Links' link layers, the tiles' AMP datapaths. Results are
+// the same either way; only the simulation speed differs.
+enum class BlockModel : uint8_t { Tlm, Rtl };
+
+struct CosimConfig {
+  BlockModel sync = BlockModel::Tlm;
+  BlockModel link = BlockModel::Tlm;
+  BlockModel amp = BlockModel::Tlm;
+
+  bool any_rtl() const { return sync == BlockModel::Rtl || link == BlockModel::Rtl || amp == BlockModel::Rtl; }
+  // "sync,amp" (the blocks that run as RTL, in this order), or "none".
+  std::string rtl_list() const;
+  // Parses `--rtl LIST`: block names separated by commas (sync, link, amp), or "none";
+  // the listed blocks run as RTL, every other as TLM. Throws std::invalid_argument naming
+  // the bad item.
+  static CosimConfig parse_rtl_list(const std::string& list);
+  bool operator==(const CosimConfig&) const = default;
+};
+
 struct SystemConfig {
   std::string name;                        // e.g. "pod16"
   std::string source;                      // the file given on the command line
@@ -145,6 +165,7 @@ struct SystemConfig {
   // list (docs/links.md). Index = link id.
   std::vector<LinkWire> links;
   LinkFaultsConfig link_faults;  // `link_faults` of the file given (a board or system file)
+  CosimConfig cosim;             // `cosim` of the file given
 
   uint32_t total_ipus() const { return boards * board.ipus; }
   uint64_t total_tiles() const { return uint64_t(total_ipus()) * board.chip.tiles; }

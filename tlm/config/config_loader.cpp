@@ -36,7 +36,7 @@ using detail::parse_unsigned;
 using KeyList = std::span<const std::string_view>;
 
 constexpr std::string_view kChipKeys[] = {"kind",     "name",     "tiles", "clock_mhz", "tile",
-                               "ipu_links", "exchange", "sync",  "published"};
+                               "ipu_links", "exchange", "sync",  "published", "cosim"};
 constexpr std::string_view kTileKeys[] = {"sram_kib",
                                "workers",
                                "thread_quantum",
@@ -50,10 +50,11 @@ constexpr std::string_view kLatencyRangeKeys[] = {"latency_min_cycles", "latency
 constexpr std::string_view kSyncKeys[] = {"latency_min_cycles", "latency_max_cycles", "group_latency_cycles"};
 constexpr std::string_view kPublishedKeys[] = {"f16_tflops", "f32_tflops"};
 constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "links", "streaming_memory",
-                                "host_link", "link_faults"};
+                                "host_link", "link_faults", "cosim"};
 constexpr std::string_view kStreamingKeys[] = {"size_gib", "gbytes_per_s", "latency_ns"};
 constexpr std::string_view kHostLinkKeys[] = {"gbytes_per_s_each_way", "latency_ns"};
-constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links", "link_faults"};
+constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links", "link_faults", "cosim"};
+constexpr std::string_view kCosimKeys[] = {"sync", "link", "amp"};
 constexpr std::string_view kLinkItemKeys[] = {"a", "b"};
 constexpr std::string_view kLinkEndKeys[] = {"ipu", "port"};
 constexpr const char* kLinkSyntax = "{a: {ipu: I, port: P}, b: {ipu: J, port: Q}}";
@@ -669,6 +670,33 @@ LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
   return faults;
 }
 
+// `cosim`: `tlm` or `rtl` for each block that has an RTL (docs/cosim.md); absent: tlm.
+CosimConfig read_cosim(const Section& s) {
+  const Section c = s.required_section("cosim", kCosimKeys);
+  CosimConfig cosim;
+  auto model = [&](std::string_view key, BlockModel& out) {
+    if (!c.has(key)) return;
+    const std::string v = c.required_string(key);
+    if (v == "rtl")
+      out = BlockModel::Rtl;
+    else if (v == "tlm")
+      out = BlockModel::Tlm;
+    else
+      c.fail(key, "expected 'tlm' (the SystemC model) or 'rtl' (the Verilated RTL), got '" + v + "'");
+  };
+  model("sync", cosim.sync);
+  model("link", cosim.link);
+  model("amp", cosim.amp);
+  return cosim;
+}
+
+// A part another file refers to cannot choose blocks: the choice is the whole system's.
+void refuse_nested_cosim(const Section& part, const std::string& top_file) {
+  if (part.has("cosim"))
+    part.fail("cosim", "belongs in the file given on the command line (" + top_file +
+                           "): it chooses the blocks of the whole system");
+}
+
 class Loader {
  public:
   SystemConfig load(const std::string& path) {
@@ -696,6 +724,7 @@ class Loader {
       read_system(top, sys);
     }
     if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links.size()));
+    if (top.has("cosim")) sys.cosim = read_cosim(top);
     return sys;
   }
 
@@ -793,6 +822,7 @@ class Loader {
       if (inline_part.has("kind") && inline_part.required_string("kind") != kind) {
         inline_part.fail("kind", "must be " + kind + " here, got '" + inline_part.required_string("kind") + "'");
       }
+      refuse_nested_cosim(inline_part, chain_.front().file);
       return read(inline_part);
     }
     if (!value.IsScalar() || value.Scalar().empty()) {
@@ -812,6 +842,7 @@ class Loader {
     Section top(doc.file, doc.root, doc.first_line, "", keys_for(kind));
     enter(file);
     try {
+      refuse_nested_cosim(top, chain_.front().file);
       T result = read(top);
       leave();
       return result;

@@ -165,6 +165,14 @@ std::string to_yaml(const SystemConfig& s) {
       w.end();
     }
   }
+  if (s.cosim.any_rtl()) {
+    w.begin("cosim");
+    auto text = [](BlockModel m) { return m == BlockModel::Rtl ? "rtl" : "tlm"; };
+    w.text("sync", text(s.cosim.sync));
+    w.text("link", text(s.cosim.link));
+    w.text("amp", text(s.cosim.amp));
+    w.end();
+  }
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

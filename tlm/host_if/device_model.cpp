@@ -12,7 +12,8 @@
 
 namespace ipusim::host_if {
 
-DeviceModel::DeviceModel(const config::SystemConfig& config, const ModelOptions& options) : config_(config) {
+DeviceModel::DeviceModel(const config::SystemConfig& config, const ModelOptions& options)
+    : config_(config), waves_(options.waves) {
   std::promise<void> built;
   auto ready = built.get_future();
   thread_ = std::thread([this, options, &built] {
@@ -87,6 +88,7 @@ void DeviceModel::elaborate(const ModelOptions& options) {
   po.host_threads = options.host_threads;
   po.console_out = options.console;
   po.console = options.console_mode;
+  if (!options.waves.empty()) po.waves = std::make_shared<cosim::Waves>(options.waves);
   platform_ = std::make_unique<platform::Platform>(config_, po);  // abandons its own netlist if it fails
   try {
     platform_->set_attention(&attention_);

@@ -43,6 +43,7 @@ class DeviceModel {
   void stop();
 
   const config::SystemConfig& config() const { return config_; }
+  const std::string& waves() const { return waves_; }  // ModelOptions::waves
   bool open = false;  // a session has it (ModelSession, under its open mutex)
   HostInterface& board(uint32_t b) { return *boards_.at(b); }
   uint32_t boards() const { return uint32_t(boards_.size()); }
@@ -66,6 +67,7 @@ class DeviceModel {
   void loop();  // the model thread after elaboration
 
   const config::SystemConfig config_;
+  const std::string waves_;
   std::thread thread_;  // the model: elaboration, then loop()
   std::thread ticker_;  // tick()
   std::unique_ptr<platform::Platform> platform_;

@@ -46,6 +46,10 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
   std::lock_guard<std::mutex> lock(g_open_mutex);
   if (DeviceModel* model = g_model.get()) {
     if (model->open) throw ModelUnavailable("ModelSession::open: a simulated system is already open in this process");
+    if (model->waves() != options.waves)
+      throw ModelUnavailable("ModelSession::open: this process elaborated its system with " +
+                             (model->waves().empty() ? std::string("no waveforms") : "waveforms to '" + model->waves() + "'") +
+                             ", and waveforms are chosen when a system is elaborated: another process must");
     if (!(model->config() == config))
       throw ModelUnavailable("ModelSession::open: this process already elaborated the system '" + model->config().name +
                              "'; SystemC elaborates once per process, so a different config ('" + config.name +

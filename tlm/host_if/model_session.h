@@ -39,6 +39,10 @@ struct ModelOptions {
   // Where max_memory came from and how the user sets it, for the refusal's message.
   std::string max_memory_source = "--max-memory";
   std::string max_memory_hint = "--max-memory SIZE sets another limit";
+  // The RTL blocks' waveform file (`--waves`, cosim/waves.h; docs/cosim.md); empty: none.
+  // Part of what the process's model is: a session that asks for other waves needs
+  // another process.
+  std::string waves;
 };
 
 class HostInterface;

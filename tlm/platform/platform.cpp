@@ -154,6 +154,8 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     abandon_netlist();
     throw ElaborationError("building " + building + ": " + e.what());
   }
+  // Every RTL instance that traces has said so: each one's waveform file is fixed now.
+  if (options_.waves) options_.waves->freeze();
   // Every tile runs with the budget's bounds: without limits they cost a test per
   // quantum, and the interrupt flag lets a host stop a tile in an endless loop.
   for (auto& ipu : ipus_)

@@ -37,6 +37,7 @@
 
 #include "iss/program.h"
 #include "common/config.h"
+#include "cosim/waves.h"
 #include "exchange/exchange_group.h"
 #include "links/fault_plan.h"
 #include "links/topology.h"
@@ -82,6 +83,9 @@ struct PlatformOptions {
   // --console-buffer`): what a tile holds before it pauses to hand its lines over. It
   // bounds memory only: the lines, their order and every cycle are the same for any size.
   size_t console_buffer_bytes = tile::kConsoleBufferBytes;
+  // Waveforms of the blocks that run as RTL (`--waves FILE`, docs/cosim.md); null: none.
+  // Which blocks run as RTL is the config's `cosim` (config::CosimConfig).
+  std::shared_ptr<cosim::Waves> waves;
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its

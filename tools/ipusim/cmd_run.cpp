@@ -41,6 +41,7 @@
 #include "platform/memory_estimate.h"
 #include "platform/platform.h"
 #include "tile/tile.h"
+#include "cosim_option.h"
 #include "progress_line.h"
 #include "run_report.h"
 
@@ -67,6 +68,8 @@ struct RunOptions {
   std::optional<uint16_t> gdb_port;
   std::string core_dir;  // --core: core files when the run ends on a problem
   std::string max_memory;  // --max-memory; empty: the machine's limits
+  std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
+  std::string waves;               // --waves; empty: none
   StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;
@@ -105,13 +108,24 @@ platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConf
   return f;
 }
 
+// The config with `--rtl`'s choice of blocks in place of its `cosim`.
+config::SystemConfig with_rtl(config::SystemConfig system, const std::optional<std::string>& rtl) {
+  if (!rtl) return system;
+  try {
+    system.cosim = config::CosimConfig::parse_rtl_list(*rtl);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--rtl '" + *rtl + "': " + e.what());
+  }
+  return system;
+}
+
 int run(const RunOptions& o) {
   const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
   const std::optional<uint64_t> max_memory = max_memory_bytes(o.max_memory);
   if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
-  const config::SystemConfig system = config::load_system(o.config);
+  const config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
   if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
@@ -129,6 +143,16 @@ int run(const RunOptions& o) {
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
   options.console_buffer_bytes = size_t(o.console_buffer);
+  if (!o.waves.empty()) {
+    if (!system.cosim.any_rtl())
+      throw std::invalid_argument("--waves '" + o.waves + "': no block runs as RTL (choose some with --rtl or the "
+                                  "config's `cosim`)");
+    try {
+      options.waves = std::make_shared<cosim::Waves>(o.waves);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--waves: ") + e.what());
+    }
+  }
   if (!o.link_faults.empty()) {
     // The option's items replace the config's `link_faults` altogether.
     links::FaultPlan plan;
@@ -245,6 +269,8 @@ int run(const RunOptions& o) {
     }
   }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
+  if (options.waves && !o.quiet)
+    for (const std::string& path : options.waves->paths()) std::fprintf(stderr, "ipusim: waveform %s\n", path.c_str());
   if (!o.json.empty()) {
     write_file(o.json, summary_json(report).dump(2) + "\n");
     write_effective_config(o.json, system);
@@ -300,6 +326,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   add_debug_options(cmd, o->gdb_port, o->core_dir, "the run",
                     "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or Ctrl-C");
   add_max_memory_option(cmd, o->max_memory);
+  add_cosim_options(cmd, o->rtl, o->waves);
   cmd->add_option("--max-cycles", o->stop.max_cycles,
                   "cycle budget: no tile issues at or after tile cycle N and the run ends there "
                   "(exit 4, naming the tiles still running); exact on every --threads")

@@ -91,6 +91,16 @@ struct OpenOptions {
   // options) elaborates with it; enumerate(), DeviceRef::open and the C API take
   // IPUSIM_MAX_MEMORY. A unix: device takes `ipusim serve --max-memory`.
   std::optional<uint64_t> max_memory;
+  // config: devices: which blocks run as their Verilated RTL instead of their TLM model
+  // (docs/cosim.md): "sync", "link", "amp" separated by commas, or "none"; the listed
+  // blocks run as RTL and every other as TLM, replacing the config's `cosim`. Unset: the
+  // config's choice. Results are the same either way; only the speed differs. Like
+  // max_memory, only open(locator, device, options) elaborates with it. A unix: device
+  // takes `ipusim serve --rtl LIST`.
+  std::optional<std::string> rtl;
+  // config: devices: write the RTL blocks' waveforms to this file, FST or VCD by its
+  // extension (.fst, .vcd; docs/cosim.md "Waveforms"); empty: none. Elaborated with, as rtl.
+  std::string waves;
 };
 
 enum class RunState { kPaused, kHalted };

@@ -247,6 +247,8 @@ class DeviceRef:
         max_memory: Optional[int] = None,
         core_dir: str = "",
         gdb_port: Optional[int] = None,
+        rtl: Optional[str] = None,
+        waves: str = "",
     ) -> Device: ...
 
 def enumerate(locator: str) -> List[DeviceRef]: ...
@@ -262,6 +264,8 @@ def open(
     max_memory: Optional[int] = None,
     core_dir: str = "",
     gdb_port: Optional[int] = None,
+    rtl: Optional[str] = None,
+    waves: str = "",
 ) -> Device: ...
 
 class RunFuture:

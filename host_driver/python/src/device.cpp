@@ -99,7 +99,8 @@ ipudrv::Elf as_elf(const py::handle& obj) {
 
 ipudrv::OpenOptions open_options(bool use_interrupts, const std::string& trace_path, uint32_t ring_entries,
                                  uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
-                                 const std::string& core_dir, std::optional<uint16_t> gdb_port) {
+                                 const std::string& core_dir, std::optional<uint16_t> gdb_port,
+                                 std::optional<std::string> rtl, const std::string& waves) {
   ipudrv::OpenOptions o;
   o.use_interrupts = use_interrupts;
   o.trace_path = trace_path;
@@ -109,19 +110,23 @@ ipudrv::OpenOptions open_options(bool use_interrupts, const std::string& trace_p
   o.max_memory = max_memory;
   o.core_dir = core_dir;
   o.gdb_port = gdb_port;
+  o.rtl = std::move(rtl);
+  o.waves = waves;
   return o;
 }
 
 #define IPUSIM_OPEN_OPTION_ARGS                                                                              \
   py::kw_only(), py::arg("use_interrupts") = true, py::arg("trace_path") = "", py::arg("ring_entries") = 64, \
       py::arg("chunk_bytes") = 1u << 20, py::arg("staging_bytes") = 4u << 20, py::arg("max_memory") = py::none(), \
-      py::arg("core_dir") = "", py::arg("gdb_port") = py::none()
+      py::arg("core_dir") = "", py::arg("gdb_port") = py::none(), py::arg("rtl") = py::none(), py::arg("waves") = ""
 
 constexpr const char* kOpenOptionsDoc =
     "Options (OpenOptions): use_interrupts (False: poll registers), trace_path (the superstep trace of every run, "
     "written there), ring_entries / chunk_bytes / staging_bytes (DMA rings and the staging copies of caller "
     "buffers), max_memory (bytes an in-process system may take), core_dir (in-process: one ELF core per IPU of a "
-    "run that ends on a problem), gdb_port (in-process: every run waits for gdb-multiarch there; 0: any port).";
+    "run that ends on a problem), gdb_port (in-process: every run waits for gdb-multiarch there; 0: any port), rtl "
+    "('sync,link,amp' or 'none': the blocks run as Verilated RTL, replacing the config's cosim; None: the config's), "
+    "waves (the RTL blocks' waveforms to this .fst or .vcd file).";
 
 }  // namespace
 
@@ -132,9 +137,10 @@ void bind_device(py::module_& m, py::class_<PyDevice>& cls) {
           "open",
           [](const ipudrv::DeviceRef& ref, bool use_interrupts, const std::string& trace_path, uint32_t ring_entries,
              uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
-             const std::string& core_dir, std::optional<uint16_t> gdb_port) {
+             const std::string& core_dir, std::optional<uint16_t> gdb_port, std::optional<std::string> rtl,
+             const std::string& waves) {
             const auto o = open_options(use_interrupts, trace_path, ring_entries, chunk_bytes, staging_bytes,
-                                        max_memory, core_dir, gdb_port);
+                                        max_memory, core_dir, gdb_port, std::move(rtl), waves);
             std::unique_ptr<ipudrv::Device> d;
             {
               py::gil_scoped_release release;
@@ -158,9 +164,10 @@ void bind_device(py::module_& m, py::class_<PyDevice>& cls) {
       "open",
       [](const std::string& locator, uint32_t device, bool use_interrupts, const std::string& trace_path,
          uint32_t ring_entries, uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
-         const std::string& core_dir, std::optional<uint16_t> gdb_port) {
+         const std::string& core_dir, std::optional<uint16_t> gdb_port, std::optional<std::string> rtl,
+         const std::string& waves) {
         const auto o = open_options(use_interrupts, trace_path, ring_entries, chunk_bytes, staging_bytes, max_memory,
-                                    core_dir, gdb_port);
+                                    core_dir, gdb_port, std::move(rtl), waves);
         std::unique_ptr<ipudrv::Device> d;
         {
           py::gil_scoped_release release;

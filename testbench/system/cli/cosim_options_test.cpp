@@ -1,0 +1,61 @@
+// `ipusim run` / `ipusim serve` --rtl and --waves (docs/cosim.md): every bad value refused
+// before anything is elaborated, with exit 2 and a message naming the option and the value.
+// The RTL runs themselves are the cosim suites' (testbench/cosim/<block>).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_run.h"
+
+namespace ipusim {
+namespace {
+
+const std::string kBin = IPUSIM_BIN;
+const std::string kHello = std::string(IPUSIM_FIRMWARE_DIR) + "/hello.elf";
+
+test::CliResult ipusim(const std::string& args) { return test::run_command(kBin, "ipusim_cosim_opt_", args); }
+
+TEST(CosimOptions, AnUnknownBlockIsNamed) {
+  const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl sync,exchange");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "ipusim: error: --rtl 'sync,exchange': 'exchange' is not a block with RTL (sync, link, amp; or "
+                   "'none' for none)\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CosimOptions, AWaveformFileNeedsAKnownExtension) {
+  const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl sync --waves w.txt");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "ipusim: error: --waves: the waveform file 'w.txt' must end in .fst (compact) or .vcd (quick to "
+                   "write)\n");
+}
+
+TEST(CosimOptions, WavesWithoutAnRtlBlockIsRefused) {
+  const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --waves w.fst");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "ipusim: error: --waves 'w.fst': no block runs as RTL (choose some with --rtl or the config's "
+                   "`cosim`)\n");
+  const auto none = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl none --waves w.vcd");
+  EXPECT_EQ(none.status, 2) << none.err;
+}
+
+TEST(CosimOptions, RtlNoneRunsAllTlm) {
+  const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl none --quiet");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("hello from tile 3 of 4"), std::string::npos) << r.out;
+}
+
+TEST(CosimOptions, ServeRefusesTheSameBeforeElaborating) {
+  const auto r = ipusim("serve --config configs/test/tiny4.yaml --socket " + test::temp_path("ipusim_cosim_opt_", "s.sock") +
+                        " --rtl amp,amp");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "ipusim: error: --rtl 'amp,amp': 'amp' is given twice\n");
+  const auto w = ipusim("serve --config configs/test/tiny4.yaml --socket " + test::temp_path("ipusim_cosim_opt_", "s.sock") +
+                        " --waves w.fst");
+  EXPECT_EQ(w.status, 2) << w.err;
+  EXPECT_EQ(w.err, "ipusim: error: --waves 'w.fst': no block runs as RTL (choose some with --rtl or the config's "
+                   "`cosim`)\n");
+}
+
+}  // namespace
+}  // namespace ipusim
