@@ -1,5 +1,6 @@
 #include "cosim/amp/rtl_amp.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <variant>
 
@@ -21,7 +22,7 @@ struct RtlAmp::Model {
 };
 
 RtlAmp::RtlAmp(RtlAmpConfig config) : config_(std::move(config)) {
-  if (config_.clock_hz == 0) throw std::invalid_argument(config_.instance + ": RTL AMP with a tile clock of 0 Hz");
+  if (!(config_.clock_hz > 0)) throw std::invalid_argument(config_.instance + ": RTL AMP with a tile clock of 0 Hz");
   if (config_.waves && config_.waves->on()) config_.waves->add(config_.instance);
 }
 
@@ -29,7 +30,7 @@ RtlAmp::~RtlAmp() = default;
 
 void RtlAmp::build() {
   // The RTL's time precision is 1 ps (every hw/ file's `timescale); the period in it.
-  const uint64_t period = (1'000'000'000'000ull + config_.clock_hz / 2) / config_.clock_hz;
+  const uint64_t period = static_cast<uint64_t>(std::llround(1e12 / config_.clock_hz));
   const bool waves = config_.waves && config_.waves->on();
   const std::string path = waves ? config_.waves->path(config_.instance) : std::string();
   model_ = std::make_unique<Model>();

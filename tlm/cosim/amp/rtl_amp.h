@@ -21,7 +21,7 @@ namespace ipusim::cosim::amp {
 
 struct RtlAmpConfig {
   std::string instance;   // unique, e.g. "ipu0.tile5.amp": the waveform's instance name
-  uint64_t clock_hz = 0;  // the tile clock (the wave's time axis)
+  double clock_hz = 0;    // the tile clock (the wave's time axis)
   std::shared_ptr<Waves> waves;  // null or off: no waveform
 };
 
