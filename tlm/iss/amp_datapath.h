@@ -23,6 +23,8 @@ class AmpDatapath {
   // amp.st stores every NaN as the canonical NaN. Called on the host thread running the
   // tile (one at a time per tile).
   virtual void mac(bool f16, uint32_t rows, const uint8_t* w, const uint8_t* x, float* acc) = 0;
+  // The platform's run is over: complete any file the datapath writes (a waveform).
+  virtual void end_of_run() {}
 };
 
 }  // namespace ipusim::iss

@@ -151,6 +151,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // amp.mac's arithmetic on `datapath` (owned; nullptr: the ISS's own), also after a later
   // boot: the co-simulated RTL AMP (tlm/cosim/amp), attached at elaboration.
   void set_amp_datapath(std::unique_ptr<iss::AmpDatapath> datapath);
+  iss::AmpDatapath* amp_datapath() const { return amp_datapath_.get(); }
   // The console buffer's size (kConsoleBufferBytes by default): the core pauses when its
   // lines reach it. Any size gives the same lines, order and cycles (tile_engine.h).
   void set_console_buffer(size_t bytes) { console_buffer_bytes_ = bytes; }

@@ -62,8 +62,15 @@ class AmpTransactor {
   }
 
   ~AmpTransactor() {
-    if (trace_) trace_->close();
+    close_waves();
     model_->final();
+  }
+
+  // Completes and closes the waveform file (if any); nothing is traced after it.
+  void close_waves() {
+    if (!trace_) return;
+    trace_->close();
+    trace_.reset();
   }
   AmpTransactor(const AmpTransactor&) = delete;
   AmpTransactor& operator=(const AmpTransactor&) = delete;

@@ -23,7 +23,7 @@ struct RtlAmp::Model {
 
 RtlAmp::RtlAmp(RtlAmpConfig config) : config_(std::move(config)) {
   if (!(config_.clock_hz > 0)) throw std::invalid_argument(config_.instance + ": RTL AMP with a tile clock of 0 Hz");
-  if (config_.waves && config_.waves->on()) config_.waves->add(config_.instance);
+  if (config_.waves != nullptr) config_.waves->add(config_.instance);
 }
 
 RtlAmp::~RtlAmp() = default;
@@ -31,7 +31,7 @@ RtlAmp::~RtlAmp() = default;
 void RtlAmp::build() {
   // The RTL's time precision is 1 ps (every hw/ file's `timescale); the period in it.
   const uint64_t period = static_cast<uint64_t>(std::llround(1e12 / config_.clock_hz));
-  const bool waves = config_.waves && config_.waves->on();
+  const bool waves = config_.waves != nullptr;
   const std::string path = waves ? config_.waves->path(config_.instance) : std::string();
   model_ = std::make_unique<Model>();
   if (waves && config_.waves->format() == WaveFormat::Fst)
@@ -43,6 +43,10 @@ void RtlAmp::build() {
 void RtlAmp::mac(bool f16, uint32_t rows, const uint8_t* w, const uint8_t* x, float* acc) {
   if (!model_) build();
   std::visit([&](auto& t) { t->mac(f16, rows, w, x, acc); }, model_->t);
+}
+
+void RtlAmp::end_of_run() {
+  if (model_) std::visit([](auto& t) { t->close_waves(); }, model_->t);
 }
 
 uint64_t RtlAmp::cycles() const {

@@ -22,7 +22,7 @@ namespace ipusim::cosim::amp {
 struct RtlAmpConfig {
   std::string instance;   // unique, e.g. "ipu0.tile5.amp": the waveform's instance name
   double clock_hz = 0;    // the tile clock (the wave's time axis)
-  std::shared_ptr<Waves> waves;  // null or off: no waveform
+  std::shared_ptr<Waves> waves;  // null: no waveform
 };
 
 class RtlAmp final : public iss::AmpDatapath {
@@ -31,6 +31,8 @@ class RtlAmp final : public iss::AmpDatapath {
   explicit RtlAmp(RtlAmpConfig config);
   ~RtlAmp() override;
   void mac(bool f16, uint32_t rows, const uint8_t* w, const uint8_t* x, float* acc) override;
+  // Closes the waveform file, complete; later amp.macs (a host's next run) are not traced.
+  void end_of_run() override;
   // The datapath's clock cycles so far (0 before the first amp.mac).
   uint64_t cycles() const;
 
