@@ -4,7 +4,7 @@
 // accumulators come out through the output handshake. eval() runs only while an amp.mac is
 // in the array: between amp.macs the model is idle and not evaluated at all.
 //
-// A template over the Verilated class and its trace file class (V<amp>_r16_vcd with
+// A template over the Verilated class and its trace file class (Vamp_r16_vcd with
 // VerilatedVcdC, _fst with VerilatedFstC): both have the same members. Plain C++, no
 // SystemC; one instance per tile (rtl_amp.h), used by one host thread at a time.
 //
