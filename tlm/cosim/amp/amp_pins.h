@@ -1,5 +1,5 @@
 // The pins of hw/amp's amp_top as one amp.mac's operands and result (a template over the
-// Verilated class: V<amp>_<model>_vcd and _fst have the same members). Plain C++, no
+// Verilated class: Vamp_r16_vcd and Vamp_r16_fst have the same members). Plain C++, no
 // SystemC: the transactor (amp_transactor.h) and the equivalence test both use it.
 //
 // Port layout (hw/amp/README.md): w_i holds W[i][j] in 32-bit lane 4i + j, x_i holds x[j]
