@@ -8,7 +8,7 @@
 #     SYNTH <label> "<param=value ...>" [<label> "<param=value ...>" ...]
 #     [LINT_PARAMS "<-G args>"])
 #
-# Each MODELS entry is verilated twice (--cc), as V<block>_<name>_vcd (--trace) and
+# Each MODELS entry (its -G arguments may be "": the defaults) is verilated twice (--cc), as V<block>_<name>_vcd (--trace) and
 # V<block>_<name>_fst (--trace-fst): Verilator fixes the trace format when it verilates, and
 # `--waves` offers both (FST is compact, VCD far quicker to write). Every model goes into the
 # one static library `ipusim_rtl`, because Verilator's runtime (verilated.cpp and the trace
@@ -41,12 +41,15 @@ target_compile_definitions(ipusim_rtl PUBLIC
   VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=1)
 # Generated and third-party code: its warnings are Verilator's business, not ours (our
 # own warnings policy holds for every file we write).
-target_compile_options(ipusim_rtl PRIVATE -w)
+# No debug info either: it multiplies the compile time of the big generated functions
+# (gcc gives up its variable tracking on them), and nobody steps through them in gdb.
+target_compile_options(ipusim_rtl PRIVATE -w -g0)
 find_package(ZLIB REQUIRED)  # the FST writer compresses with zlib
 target_link_libraries(ipusim_rtl PUBLIC ZLIB::ZLIB Threads::Threads)
 
 function(ipusim_rtl_block block)
-  cmake_parse_arguments(R "" "TOP;LINT_PARAMS" "SOURCES;MODELS;SYNTH" ${ARGN})
+  # PARSE_ARGV keeps empty values (a model without -G arguments: "").
+  cmake_parse_arguments(PARSE_ARGV 1 R "" "TOP;LINT_PARAMS" "SOURCES;MODELS;SYNTH")
   if(NOT R_TOP OR NOT R_SOURCES OR NOT R_MODELS)
     message(FATAL_ERROR "ipusim_rtl_block(${block}): TOP, SOURCES and MODELS are required")
   endif()
@@ -60,26 +63,13 @@ function(ipusim_rtl_block block)
     message(FATAL_ERROR "ipusim_rtl_block(${block}): ${waiver} is missing (an empty file if nothing is waived)")
   endif()
 
-  list(LENGTH R_MODELS n)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE 0 ${last} 2)
-    math(EXPR j "${i} + 1")
-    list(GET R_MODELS ${i} model)
-    list(GET R_MODELS ${j} gargs)
-    separate_arguments(gargs UNIX_COMMAND "${gargs}")
-    foreach(format vcd fst)
-      if(format STREQUAL "vcd")
-        set(trace TRACE)
-      else()
-        set(trace TRACE_FST)
-      endif()
-      verilate(ipusim_rtl ${trace}
-        PREFIX V${block}_${model}_${format}
-        TOP_MODULE ${R_TOP}
-        SOURCES ${waiver} ${sources}
-        VERILATOR_ARGS -Wall --x-assign fast --x-initial fast ${gargs})
-    endforeach()
-  endforeach()
+  # Verilated later, by ipusim_rtl_verilate_all() in hw/CMakeLists.txt: verilate() may add
+  # to a target only from the target's own directory (its config file pins CMake 3.8's
+  # policies, CMP0079 OLD), and there the regeneration rules attach to the target too.
+  set_property(GLOBAL APPEND PROPERTY IPUSIM_RTL_BLOCKS ${block})
+  set_property(GLOBAL PROPERTY IPUSIM_RTL_${block}_TOP ${R_TOP})
+  set_property(GLOBAL PROPERTY IPUSIM_RTL_${block}_SOURCES ${waiver} ${sources})
+  set_property(GLOBAL PROPERTY IPUSIM_RTL_${block}_MODELS "${R_MODELS}")
 
   if(IPUSIM_TESTS)
     separate_arguments(lint_params UNIX_COMMAND "${R_LINT_PARAMS}")
@@ -100,4 +90,42 @@ function(ipusim_rtl_block block)
       endforeach()
     endif()
   endif()
+endfunction()
+
+# Verilates every block's models into ipusim_rtl; hw/CMakeLists.txt calls it once, after
+# adding every block.
+function(ipusim_rtl_verilate_all)
+  get_property(blocks GLOBAL PROPERTY IPUSIM_RTL_BLOCKS)
+  foreach(block ${blocks})
+    get_property(top GLOBAL PROPERTY IPUSIM_RTL_${block}_TOP)
+    get_property(sources GLOBAL PROPERTY IPUSIM_RTL_${block}_SOURCES)
+    get_property(models GLOBAL PROPERTY IPUSIM_RTL_${block}_MODELS)
+    list(LENGTH models n)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE 0 ${last} 2)
+      math(EXPR j "${i} + 1")
+      list(GET models ${i} model)
+      list(GET models ${j} gargs)
+      separate_arguments(gargs UNIX_COMMAND "${gargs}")
+      foreach(format vcd fst)
+        if(format STREQUAL "vcd")
+          set(trace TRACE)
+        else()
+          set(trace TRACE_FST)
+        endif()
+        set(prefix V${block}_${model}_${format})
+        verilate(ipusim_rtl ${trace}
+          PREFIX ${prefix}
+          TOP_MODULE ${top}
+          SOURCES ${sources}
+          VERILATOR_ARGS -Wall --x-assign fast --x-initial fast ${gargs})
+        # -O1 where -O2 buys nothing worth its compile time: the construction code
+        # (*__Slow.cpp, run once) and the trace writers (*__Trace__*.cpp, run only with
+        # --waves; a wide datapath's are over a megabyte of C++ each). eval() stays -O2.
+        file(GLOB cold ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ipusim_rtl.dir/${prefix}.dir/*__Slow.cpp
+                       ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ipusim_rtl.dir/${prefix}.dir/*__Trace__*.cpp)
+        set_source_files_properties(${cold} PROPERTIES COMPILE_OPTIONS -O1)
+      endforeach()
+    endforeach()
+  endforeach()
 endfunction()

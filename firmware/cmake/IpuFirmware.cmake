@@ -13,12 +13,18 @@
 #                  [OUTPUT_DIR <dir>]           default ${IPU_FIRMWARE_OUTPUT_DIR}
 #                  [DEBUG_INFO <ON|OFF>]        DWARF (-g) in the ELF (default
 #                                               ${IPU_FIRMWARE_DEBUG_INFO}, ON)
+#                  [OPTIMIZATION <flag>]        e.g. -O0, -O3 (default: the build type's;
+#                                               with no build type, ${IPU_FIRMWARE_OPTIMIZATION}, -O2)
 #                  [QEMU_TWIN [QEMU_SRAM_SIZE <bytes>]])
 #
 # Debug information is on by default, whatever the build type: it costs nothing on the
 # tile (DWARF sections are never loaded: the loadable bytes are identical with and without
 # it, tested by DebugInfo.LoadableBytesDoNotDependOnIt) and names every fault's function
 # and file:line, and lets gdb read core files (docs/debugging.md).
+# Tile code is optimised unless asked otherwise: a project that sets no CMAKE_BUILD_TYPE
+# (CMake's default, which compiles with no -O at all, i.e. -O0) gets
+# IPU_FIRMWARE_OPTIMIZATION (-O2), and configuring says so once; a build type (Debug for
+# -O0) or OPTIMIZATION decides otherwise. The runtime is always -O2.
 # Produces <OUTPUT_DIR>/<name>.elf (target <name>) and a link map <name>.map next to it.
 # QEMU_TWIN also produces <name>.qemu.elf (target <name>_qemu): the same object files
 # linked with the Linux user-mode platform layer, to run under qemu-riscv32. Both are
@@ -39,6 +45,8 @@ cmake_path(NORMAL_PATH IPU_ISA_INCLUDE)
 cmake_path(NORMAL_PATH IPU_ISA_LD_DIR)
 set(IPU_FIRMWARE_OUTPUT_DIR ${CMAKE_BINARY_DIR} CACHE PATH
     "Where ipu_add_firmware() puts the ELF files")
+set(IPU_FIRMWARE_OPTIMIZATION -O2 CACHE STRING
+    "ipu_add_firmware()'s optimisation when the project sets no CMAKE_BUILD_TYPE")
 option(IPU_FIRMWARE_DEBUG_INFO "ipu_add_firmware() builds with debug information (-g) unless DEBUG_INFO OFF" ON)
 
 # -g, or -g0 (after the build type's flags, so it wins over RelWithDebInfo's -g).
@@ -47,6 +55,25 @@ function(_ipu_debug_flags out enabled)
     set(${out} -g PARENT_SCOPE)
   else()
     set(${out} -g0 PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The -O flag ipu_add_firmware adds: OPTIMIZATION when given; none when a build type
+# chooses (its flags come first on the command line); IPU_FIRMWARE_OPTIMIZATION when
+# there is no build type, said once per configure so nobody wonders why.
+function(_ipu_optimization out requested)
+  if(requested)
+    set(${out} ${requested} PARENT_SCOPE)
+  elseif(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
+    get_property(said GLOBAL PROPERTY _IPU_OPTIMIZATION_SAID)
+    if(NOT said)
+      message(STATUS "IpuFirmware: no CMAKE_BUILD_TYPE, so tile code is built ${IPU_FIRMWARE_OPTIMIZATION} "
+                     "(IPU_FIRMWARE_OPTIMIZATION; -DCMAKE_BUILD_TYPE=Debug for -O0)")
+      set_property(GLOBAL PROPERTY _IPU_OPTIMIZATION_SAID TRUE)
+    endif()
+    set(${out} ${IPU_FIRMWARE_OPTIMIZATION} PARENT_SCOPE)
+  else()
+    set(${out} "" PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -102,7 +129,7 @@ endfunction()
 
 function(ipu_add_firmware name)
   cmake_parse_arguments(FW "QEMU_TWIN"
-    "STACK_SIZE;WORKER_STACK_SIZE;IMAGE_LIMIT;OUTPUT_DIR;QEMU_SRAM_SIZE;DEBUG_INFO"
+    "STACK_SIZE;WORKER_STACK_SIZE;IMAGE_LIMIT;OUTPUT_DIR;QEMU_SRAM_SIZE;DEBUG_INFO;OPTIMIZATION"
     "SOURCES;DEFINES;INCLUDES;OPTIONS;LIBS" ${ARGN})
   if(FW_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ipu_add_firmware(${name}): unknown arguments: ${FW_UNPARSED_ARGUMENTS}")
@@ -117,14 +144,15 @@ function(ipu_add_firmware name)
     set(FW_DEBUG_INFO ${IPU_FIRMWARE_DEBUG_INFO})
   endif()
   _ipu_debug_flags(debug ${FW_DEBUG_INFO})
+  _ipu_optimization(optimization "${FW_OPTIMIZATION}")
 
   # The program's own objects, compiled once and linked into every variant.
   add_library(${name}_objs OBJECT ${FW_SOURCES})
   target_link_libraries(${name}_objs PUBLIC ipu_xipu)
   target_compile_definitions(${name}_objs PRIVATE ${FW_DEFINES})
   target_include_directories(${name}_objs PRIVATE ${FW_INCLUDES})
-  # The debug flag first: a user's OPTIONS (say -g3) come after it and win.
-  target_compile_options(${name}_objs PRIVATE ${debug} ${FW_OPTIONS})
+  # The debug and optimisation flags first: a user's OPTIONS (say -g3) come after them and win.
+  target_compile_options(${name}_objs PRIVATE ${debug} ${optimization} ${FW_OPTIONS})
 
   set(layout)
   foreach(param STACK_SIZE:__ipu_stack_size WORKER_STACK_SIZE:__ipu_worker_stack_size

@@ -8,6 +8,7 @@
 #include <future>
 #include <string>
 
+#include "platform/memory_reserve.h"
 #include "platform/netlist.h"
 
 namespace ipusim::host_if {
@@ -90,6 +91,7 @@ void DeviceModel::elaborate(const ModelOptions& options) {
   po.console = options.console_mode;
   if (!options.waves.empty()) po.waves = std::make_shared<cosim::Waves>(options.waves);
   platform_ = std::make_unique<platform::Platform>(config_, po);  // abandons its own netlist if it fails
+  platform::MemoryReserve reserve(size_t{4} << 20);  // room to report a failure (platform/memory_reserve.h)
   try {
     platform_->set_attention(&attention_);
     // The device's own console (the model's IPUSIM_CONSOLE, `ipusim serve`'s stdout) that
@@ -105,6 +107,7 @@ void DeviceModel::elaborate(const ModelOptions& options) {
       boards_.push_back(std::make_unique<HostInterface>(name.c_str(), config_, b, *platform_, *domain_));
     }
   } catch (const std::exception& e) {
+    reserve.release();
     const size_t failed_board = boards_.size();
     // Not destroyed: tearing down a big netlist takes minutes (platform::ElaborationError).
     for (auto& board : boards_) static_cast<void>(board.release());

@@ -1,4 +1,5 @@
 #include "platform/platform.h"
+#include "platform/memory_reserve.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +24,10 @@ void report_to_stderr(const sc_core::sc_report& report, const sc_core::sc_action
     std::fprintf(stderr, "%s\n", sc_core::sc_report_compose_message(report).c_str());
   sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
 }
+
+// What reporting a failed elaboration takes, from the platform's message up to the driver's
+// and `ipusim serve`'s, with room to spare.
+constexpr size_t kElaborationReserveBytes = size_t{4} << 20;
 
 void quiet_systemc() {
   // Must precede the first use of the kernel, which prints the banner to stdout.
@@ -121,6 +126,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   set_link_faults(initial_link_faults_);
   dom.timeline = std::move(timeline);
   std::string building = "ipu 0";  // for the error of an elaboration that fails (out of memory)
+  MemoryReserve reserve(kElaborationReserveBytes);  // room to report a failure (memory_reserve.h)
   try {
     ipus_.reserve(ipus);
     for (uint32_t i = 0; i < ipus; ++i) {
@@ -149,9 +155,11 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
         ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
     }
   } catch (const ElaborationError&) {
+    reserve.release();
     abandon_netlist();
     throw;
   } catch (const std::exception& e) {
+    reserve.release();
     abandon_netlist();
     throw ElaborationError("building " + building + ": " + e.what());
   }

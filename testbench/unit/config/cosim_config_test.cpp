@@ -11,28 +11,13 @@
 
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "temp_config.h"
 
 namespace ipusim::config {
 namespace {
 
-std::string file_with(const std::vector<std::string>& lines) {
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::string text;
-  for (const std::string& l : lines) text += l + "\n";
-  const std::string path = ::testing::TempDir() + "ipusim_cosim_" + test + "_" +
-                           std::to_string(std::hash<std::string>()(text)) + ".yaml";
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string what_of(const std::string& path) {
-  try {
-    load_system(path);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
-}
+std::string file_with(const std::vector<std::string>& lines) { return test::file_with("ipusim_cosim_", lines); }
+using test::what_of;
 
 std::string tiny4() { return std::filesystem::absolute("configs/test/tiny4.yaml").string(); }
 

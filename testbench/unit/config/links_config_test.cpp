@@ -12,30 +12,16 @@
 
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "temp_config.h"
 #include "links/topology.h"
 
 namespace ipusim::config {
 namespace {
 
-// Writes `lines` (line 1 first) to a temp file named after the test and `tag`.
 std::string file_with(const std::vector<std::string>& lines, const std::string& tag = "") {
-  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::string text;
-  for (const std::string& l : lines) text += l + "\n";
-  const std::string path = ::testing::TempDir() + "ipusim_links_" + test + tag + "_" +
-                           std::to_string(std::hash<std::string>()(text)) + ".yaml";
-  std::ofstream(path) << text;
-  return path;
+  return test::file_with("ipusim_links_", lines, tag);
 }
-
-std::string what_of(const std::string& path) {
-  try {
-    load_system(path);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(loaded without error)";
-}
+using test::what_of;
 
 // The tiny4 test chip, by absolute path so that temp files can refer to it.
 std::string tiny4() { return std::filesystem::absolute("configs/test/tiny4.yaml").string(); }
