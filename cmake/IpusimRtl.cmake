@@ -18,10 +18,6 @@
 # any warning not waived fails it) and `rtl_synth_<block>_<label>` per SYNTH entry
 # (scripts/rtl_synth.sh: yosys synthesises TOP with those parameters and its cell count must
 # equal the `<label>` row of hw/<block>/README.md's table).
-# verilator-config.cmake says cmake_minimum_required(3.8), which leaves CMP0079 unset in
-# the verilate() it defines: without this default, verilate() called from hw/<block>/ may not
-# link the runtime's flags into ipusim_rtl, a target of another directory (hw/).
-set(CMAKE_POLICY_DEFAULT_CMP0079 NEW)
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 find_program(IPUSIM_YOSYS yosys REQUIRED)
 
