@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
+#include "iss/amp_datapath.h"
 #include "iss/amp_math.h"
 #include "iss/decode.h"
 #include "iss/host_fp_status.h"
@@ -97,7 +99,18 @@ bool loop_amp(Quantum& q, const DecodedInsn* ip) {
   }
 }
 
+bool loop_amp_datapath(Quantum& q, const DecodedInsn* ip) {
+  const bool ok = q.tile->amp(q, ip);
+  if (ok) end_of_run(q, ip);
+  return ok;
+}
+
 std::string sram_range_text(uint32_t sram_bytes);  // loop_services.cpp
+
+void CoreState::set_amp_datapath(AmpDatapath* datapath) {
+  amp_datapath_ = datapath;
+  mem_.amp = datapath ? loop_amp_datapath : loop_amp;
+}
 
 AmpState& CoreState::amp_state(Thread& t) {
   if (!t.amp) {
@@ -156,9 +169,11 @@ bool CoreState::amp(Quantum& q, const DecodedInsn* ip) {
   switch (op) {
     case Op::amp_ldw16:
     case Op::amp_ldw32: {
-      const uint8_t* p = operand("weights", rows * (f32 ? 16 : 8), 4, false);
+      const uint32_t bytes = rows * (f32 ? 16 : 8);
+      const uint8_t* p = operand("weights", bytes, 4, false);
       if (!p) return false;
       ldw_in_run(q, s, p, !f32);
+      if (amp_datapath_) std::memcpy(s.w_raw, p, bytes);  // the datapath converts f16 itself
       return true;
     }
     case Op::amp_mac16:
@@ -174,7 +189,9 @@ bool CoreState::amp(Quantum& q, const DecodedInsn* ip) {
       const uint32_t bytes = f32 ? 16 : 8;
       const uint8_t* p = operand("inputs", bytes, bytes, false);
       if (!p) return false;
-      if (f32)
+      if (amp_datapath_)
+        amp_datapath_->mac(!f32, rows, s.w_raw, p, s.acc[ip->rs2]);
+      else if (f32)
         mac_in_run<false>(q, s, ip->rs2, p);
       else
         mac_in_run<true>(q, s, ip->rs2, p);

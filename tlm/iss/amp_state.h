@@ -36,6 +36,10 @@ struct AmpState {
   // amp.clr zeroes rows 0 .. clr_rows-1 of every bank: max(R16, R32) rounded up to 8
   // (rows beyond either R are never read, and clear() zeroes them all).
   uint32_t clr_rows = 0;
+  // With an AMP datapath attached (amp_datapath.h) only: W's bits as the last amp.ldw
+  // read them (R x 4, row-major, f16 or f32), for the datapath, which converts f16
+  // itself. Not cleared by clear(): read only after an amp.ldw has written it.
+  uint8_t w_raw[kAmpMaxRows * 16];
 
   // Back to the state of a fresh context: no weights, zero accumulators.
   void clear() {

@@ -76,6 +76,8 @@ inline ThreadRegisters thread_registers(const Thread& t, uint32_t pc) {
   return r;
 }
 
+class AmpDatapath;  // amp_datapath.h
+
 class CoreState {
  public:
   // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
@@ -97,6 +99,8 @@ class CoreState {
   uint32_t thread_count() const { return params_.workers + 1; }
   void set_trace(TraceSink* sink) { trace_ = sink; }
   void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
+  // amp.mac's arithmetic on `datapath` (borrowed; nullptr: the ISS's own), amp.cpp.
+  void set_amp_datapath(AmpDatapath* datapath);
   Thread& thread_mut(uint32_t id) { return threads_[id]; }
   bool host_write_allowed(uint32_t addr, uint32_t size) const;
 
@@ -180,6 +184,7 @@ class CoreState {
   std::optional<StopInfo> pause_;    // set when run() pauses (RunBounds); cleared by the next run()
   Sram sram_;  // borrowed: the caller's (the tile's) SRAM
   MemView mem_;
+  AmpDatapath* amp_datapath_ = nullptr;  // set_amp_datapath(); mem_.amp follows it
   std::array<Thread, kMaxThreads> threads_;
   // Per-tile Xipu CSRs.
   uint32_t wstack_base_ = 0, wstack_size_ = 0, wexit_pc_ = 0;

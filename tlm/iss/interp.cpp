@@ -365,7 +365,8 @@ L_hswrite:
   NEXT();
 
 // AMP: one call for every AMP instruction (amp.cpp has the fast paths of amp.ldw and
-// amp.mac). Inlining the vector code here, or even one call block per instruction, moved
+// amp.mac), through MemView::amp: loop_amp, or loop_amp_datapath for a tile whose
+// amp.mac runs on an attached datapath (the co-simulated RTL). Inlining the vector code here, or even one call block per instruction, moved
 // GCC's register allocation and alignment of the other handlers enough to cost integer
 // code ~3-6% (measured on bench iss_speed matmul): the loop keeps one block per family.
 L_amp_ldw16:
@@ -374,7 +375,7 @@ L_amp_mac16:
 L_amp_mac32:
 L_amp_st:
 L_amp_clr:
-  if (!loop_amp(q, ip)) EXIT(Fault);
+  if (!M.amp(q, ip)) EXIT(Fault);
   NEXT();
 
 #undef EXECUTED

@@ -12,6 +12,7 @@ namespace ipusim::iss {
 
 class CoreState;
 struct Thread;
+struct Quantum;
 
 // A thread's architectural registers, in the layout of decoded.h (x, sink, f, frm, fflags).
 struct Hart {
@@ -22,6 +23,8 @@ struct Hart {
 // bounds and alignment together (the offset is rotated right by log2(size), so a
 // misaligned offset becomes huge). Stores test the range [store_lo, SRAM end), which
 // leaves the code below it read-only; anything failing a check takes the slow path.
+bool loop_amp(Quantum& q, const DecodedInsn* ip);
+
 struct MemView {
   uint8_t* load_base = nullptr;   // host address of SRAM_BASE
   uint8_t* store_base = nullptr;  // host address of DecodedCode::store_lo
@@ -31,6 +34,9 @@ struct MemView {
   const Op* ops = nullptr;
   uint32_t code_words = 0;
   uintptr_t pc_key = 0;  // pc = (uintptr_t(ip) - pc_key) >> 2
+  // Every AMP instruction: loop_amp (the ISS's arithmetic), or loop_amp_datapath when the
+  // tile has an AMP datapath attached (amp_datapath.h).
+  bool (*amp)(Quantum& q, const DecodedInsn* ip) = loop_amp;
 };
 
 enum class LoopExit : uint8_t {
@@ -88,5 +94,8 @@ bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xd
 // has its AMP state and the operand is good; everything else (and every fault) takes the
 // tile's complete path.
 bool loop_amp(Quantum& q, const DecodedInsn* ip);
+// The same with an AMP datapath attached: every AMP instruction takes the tile's complete
+// path, which gives amp.mac's arithmetic to the datapath.
+bool loop_amp_datapath(Quantum& q, const DecodedInsn* ip);
 
 }  // namespace ipusim::iss

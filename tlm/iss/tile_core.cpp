@@ -71,6 +71,7 @@ const TileParams& TileCore::params() const { return impl_->params(); }
 const Program& TileCore::program() const { return impl_->program(); }
 void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
 void TileCore::set_bounds(const RunBounds* bounds) { impl_->set_bounds(bounds); }
+void TileCore::set_amp_datapath(AmpDatapath* datapath) { impl_->set_amp_datapath(datapath); }
 
 bool TileCore::set_registers(uint32_t thread, const ThreadRegisters& regs) {
   if (thread >= impl_->thread_count())

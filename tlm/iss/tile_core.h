@@ -30,6 +30,7 @@
 namespace ipusim::iss {
 
 class Sram;
+class AmpDatapath;  // amp_datapath.h
 
 // From the ISA source (hw/isa/xipu.yaml, ipu/xipu_isa.h), like firmware, driver and tile.ld.
 inline constexpr uint32_t kSramBase = IPU_SRAM_BASE;
@@ -245,6 +246,9 @@ class TileCore {
   void set_trace(TraceSink* sink);  // nullptr: the fast loop
   // Limits and a probe for the next run() calls (nullptr: none, the fast path).
   void set_bounds(const RunBounds* bounds);
+  // amp.mac's arithmetic on `datapath` (borrowed, outlives the core; nullptr: the ISS's
+  // own, the default): amp_datapath.h. Results are the same bits either way.
+  void set_amp_datapath(AmpDatapath* datapath);
   // Overwrites a thread's registers (a debugger's write); pc must be a code word of the
   // program. Returns false (changing nothing) for a pc outside the code.
   bool set_registers(uint32_t thread, const ThreadRegisters& regs);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "cosim/amp/rtl_amp.h"
 #include "cosim/link/rtl_link_carrier.h"
 
 
@@ -172,6 +173,15 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     reserve.release();
     abandon_netlist();
     throw ElaborationError("building " + building + ": " + e.what());
+  }
+  // `cosim: {amp: rtl}`: every tile's amp.mac on its own Verilated AMP array (docs/xipu.md
+  // "The AMP as RTL"); the model is built at the tile's first amp.mac.
+  if (config.cosim.amp == config::BlockModel::Rtl) {
+    cosim::amp::check_rtl_amp_time_resolution();
+    for (uint32_t i = 0; i < ipus_.size(); ++i)
+      for (uint32_t t = 0; t < ipus_[i]->tile_count(); ++t)
+        ipus_[i]->tile(t).set_amp_datapath(std::make_unique<cosim::amp::RtlAmp>(cosim::amp::RtlAmpConfig{
+            fmt::format("ipu{}.tile{}.amp", i, t), config.board.chip.clock_hz, options_.waves}));
   }
   // Every RTL instance that traces has said so: each one's waveform file is fixed now.
   if (options_.waves) options_.waves->freeze();

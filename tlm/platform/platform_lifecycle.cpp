@@ -72,6 +72,12 @@ void Platform::finish_run() {
     for (uint32_t t = 0; t < ipu->tile_count(); ++t)
       if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted) ipu->tile(t).end_accounting();
   }
+  // The RTL AMP's waveform files are complete at the end of the run (the platform is never
+  // destroyed by `ipusim run`): docs/xipu.md "The AMP as RTL".
+  if (options_.waves && config_.cosim.amp == config::BlockModel::Rtl)
+    for (auto& ipu : ipus_)
+      for (uint32_t t = 0; t < ipu->tile_count(); ++t)
+        if (iss::AmpDatapath* amp = ipu->tile(t).amp_datapath()) amp->end_of_run();
   if (!dom.timeline) return;
   // Dropped even if writing fails: the next run starts a trace of its own.
   std::unique_ptr<Timeline> timeline = std::move(dom.timeline);

@@ -66,6 +66,7 @@ void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine,
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
   core_->set_bounds(bounds_);
   core_->set_trace(trace_);
+  core_->set_amp_datapath(amp_datapath_.get());
   run_.state = TileState::Running;
   connect(engine, listener);
 }
@@ -95,6 +96,11 @@ void Tile::start() {
 void Tile::set_trace(iss::TraceSink* sink) {
   trace_ = sink;
   if (core_) core_->set_trace(sink);
+}
+
+void Tile::set_amp_datapath(std::unique_ptr<iss::AmpDatapath> datapath) {
+  amp_datapath_ = std::move(datapath);
+  if (core_) core_->set_amp_datapath(amp_datapath_.get());
 }
 
 void Tile::set_bounds(const iss::RunBounds* bounds) {

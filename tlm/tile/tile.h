@@ -59,6 +59,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "exchange/exchange_payload.h"
+#include "iss/amp_datapath.h"
 #include "iss/program.h"
 #include "iss/sram.h"
 #include "iss/tile_core.h"
@@ -147,6 +148,10 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // Limits and a debug probe for the tile's compute stretches (iss::RunBounds; nullptr:
   // none). Kept across boots; the caller keeps it alive.
   void set_bounds(const iss::RunBounds* bounds);
+  // amp.mac's arithmetic on `datapath` (owned; nullptr: the ISS's own), also after a later
+  // boot: the co-simulated RTL AMP (tlm/cosim/amp), attached at elaboration.
+  void set_amp_datapath(std::unique_ptr<iss::AmpDatapath> datapath);
+  iss::AmpDatapath* amp_datapath() const { return amp_datapath_.get(); }
   // The console buffer's size (kConsoleBufferBytes by default): the core pauses when its
   // lines reach it. Any size gives the same lines, order and cycles (tile_engine.h).
   void set_console_buffer(size_t bytes) { console_buffer_bytes_ = bytes; }
@@ -247,6 +252,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   const iss::RunBounds* bounds_ = nullptr;
   size_t console_buffer_bytes_ = kConsoleBufferBytes;
   iss::TraceSink* trace_ = nullptr;  // set_trace(): given to every core booted
+  std::unique_ptr<iss::AmpDatapath> amp_datapath_;  // set_amp_datapath(): likewise
   // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept
   // together for prefetch_for_finish().
   TileEngine* engine_ = nullptr;
