@@ -11,8 +11,9 @@
  * Each pattern is one superstep, timed on each tile from before its first `run` to
  * after `join`; the IPU's time is from the earliest start to the latest end over its
  * tiles (one chip-wide cycle counter). The stores write a known pattern and the copy
- * copies one, and every tile checks every word it stored (a wrong word: the tile prints
- * it and exits 1 once the readings are gathered).
+ * copies one, and every tile checks every word it stored; a tile with a wrong word
+ * prints the first one and exits 1 once the readings are gathered:
+ *   mb_sram_bw: tile T pattern P worker W wrong_word I got 0x... want 0x...
  *
  * Tile 0 of IPU 0 prints (clock-free; TB/s = bytes_per_cycle x the configured clock,
  * worked out by the test and docs/kernels.md):
@@ -97,7 +98,7 @@ static uint32_t check(uint32_t pattern, const struct job *jobs, uint32_t tile) {
     for (uint32_t i = 0; i < BUF_WORDS; ++i) {
       const uint32_t want = pattern == STORE ? jobs[w].value : src_word(tile, w, i);
       if (jobs[w].dst[i] != want) {
-        kprintf("mb_sram_bw: tile %lu pattern %s worker %lu wrong word %lu got 0x%08lx "
+        kprintf("mb_sram_bw: tile %lu pattern %s worker %lu wrong_word %lu got 0x%08lx "
                 "want 0x%08lx\n",
                 (unsigned long)ipu_tile_id(), pattern_name[pattern], (unsigned long)w,
                 (unsigned long)i, (unsigned long)jobs[w].dst[i], (unsigned long)want);

@@ -18,8 +18,9 @@
  * [-2048, 2047] from kin_word, so every result is exact in f32 (whether or not the
  * compiler fuses s * c + b) and equals an integer expression times 2^-12. After each
  * kernel the workers compare every a[i] with that expression, made from the integers
- * (not from the arrays); a tile with a wrong element prints the first one (kernel,
- * index, got, want) and exits 1 once the results are gathered.
+ * (not from the arrays); a tile with a wrong element prints the first one and exits 1
+ * once the results are gathered:
+ *   stream: tile T kernel NAME wrong_element I got 0x... want 0x...
  *
  * Tile 0 of IPU 0 prints (bytes per cycle are clock-free; GB/s = bytes_per_cycle x
  * the configured clock, worked out by the test and docs/kernels.md):
@@ -184,7 +185,7 @@ int main(void) {
     on_workers(jobs, check_worker);
     for (uint32_t w = 0; w < STREAM_WORKERS; ++w)
       if (jobs[w].bad) {
-        kprintf("stream: tile %lu kernel %s wrong element %lu got 0x%08lx want 0x%08lx\n",
+        kprintf("stream: tile %lu kernel %s wrong_element %lu got 0x%08lx want 0x%08lx\n",
                 (unsigned long)me, kernel_name[k], (unsigned long)(jobs[w].bad - 1),
                 (unsigned long)jobs[w].got, (unsigned long)jobs[w].want);
         ++mine.wrong;
