@@ -169,7 +169,7 @@ int main(void) {
     const uint64_t per_tile = (uint64_t)WORKERS * PASSES * BUF_WORDS * sizeof(uint32_t) *
                               (p == LOAD_STORE ? 2u : 1u);
     const uint64_t bytes = per_tile * tiles;
-    const uint64_t milli = bytes * 1000u / cycles;
+    const uint64_t milli = cycles ? bytes * 1000u / cycles : 0;
     const uint64_t tile_milli = milli / tiles;
     milli_of[p] = (uint32_t)milli;
     kprintf("mb_sram_bw: pattern %s bytes %llu cycles %lu bytes_per_cycle %llu.%03llu "

@@ -216,7 +216,7 @@ int main(void) {
     }
     const uint32_t cycles = (uint32_t)(last - first);
     const uint64_t bytes = (uint64_t)tiles * n * kernel_words[k] * sizeof(float);
-    const uint64_t milli = bytes * 1000u / cycles;
+    const uint64_t milli = cycles ? bytes * 1000u / cycles : 0;
     const uint64_t tile_milli = milli / tiles;
     milli_of[k] = (uint32_t)milli;
     kprintf("stream: kernel %s bytes %llu cycles %lu bytes_per_cycle %llu.%03llu "
