@@ -116,8 +116,8 @@ int main(void) {
   }
   const size_t buf_bytes = 2u * WORKERS * BUF_WORDS * sizeof(uint32_t);
   const size_t gather_bytes = (size_t)tiles * sizeof(struct tile_record);
-  /* Tile 0 gathers into the buffers (dead by then): GC2's 256 KiB has room for both
-   * only just, and this keeps the program's footprint one block. */
+  /* Tile 0 gathers the tile records into the buffers (dead by then) rather than into
+   * SRAM of its own beside them. */
   uint32_t *buf = kc_alloc(buf_bytes > gather_bytes ? buf_bytes : gather_bytes, "the buffers");
   if (!buf) return 1;
 

@@ -150,13 +150,13 @@ int main(void) {
     return 1;
   }
   const uint32_t n = ipu_sram_size() / 2u / 12u / 48u * 48u; /* elements per array */
-  /* One block, so tile 0 can gather into a and b (dead by then; GC2's 256 KiB has no
-   * room for the tile records beside the arrays and the program). */
+  /* One block, so tile 0 gathers the tile records into a and b (dead by then) rather
+   * than into SRAM of its own beside the arrays. */
   const size_t gather_bytes = (size_t)tiles * sizeof(struct tile_record);
   float *arrays = kc_alloc(3u * n * sizeof(float), "the arrays a, b, c");
   if (!arrays) return 1;
-  if (me == 0 && gather_bytes > 2u * n * sizeof(float)) {
-    kprintf("stream: %lu tile records do not fit in a and b\n", (unsigned long)tiles);
+  if (gather_bytes > 2u * n * sizeof(float)) { /* the same on every tile: all stop */
+    if (me == 0) kprintf("stream: %lu tile records do not fit in a and b\n", (unsigned long)tiles);
     return 1;
   }
   float *a = arrays, *b = arrays + n, *c = arrays + 2u * n;
