@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
@@ -191,9 +193,106 @@ TEST_F(KernelsMicrobenchmarksTiny16, SyncStallIsTheControllersRoundTrip) {
   EXPECT_EQ(rows, 7u) << "tiles 0 1 2 4 7 8 15\n" << r.console;
 }
 
+// ---- memory bandwidth on tiny4 (stream, mb_sram_bw) ---------------------------------
+
+class KernelsMemoryBandwidthTiny4 : public ::testing::Test {
+ protected:
+  Chip c = chip("configs/test/tiny4.yaml");
+};
+
+// A tile issues at most one instruction per cycle and `lw` / `sw` / `flw` / `fsw` move
+// 4 bytes: no kernel moves more than 4 B/cycle per tile in today's model.
+constexpr double kWordBytesPerCycle = 4.0;
+
+// Every element right on every tile, STREAM's byte counts, and bandwidths that add up and
+// stay under the one-word-per-cycle bound; GB/s at the configured clock are printed.
+TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "stream.elf", "stream_tiny4");
+  expect_clean(r);
+  const auto head = find_line(r.console, "stream", "tiles");
+  ASSERT_TRUE(head) << r.console << r.err;
+  // stream.c: the three arrays take half the SRAM, N a multiple of 48.
+  const uint64_t n = c.config.tile.sram_bytes / 2 / 12 / 48 * 48;
+  EXPECT_EQ(to_u64(head->at("tiles")), c.config.tiles);
+  EXPECT_EQ(to_u64(head->at("workers")), 6u);
+  EXPECT_EQ(to_u64(head->at("elements_per_tile")), n);
+  EXPECT_EQ(head->at("wrong_tiles"), "0");
+  const std::pair<const char*, uint64_t> kernels[] = {{"copy", 2}, {"scale", 2}, {"add", 3}, {"triad", 3}};
+  for (const auto& [name, words] : kernels) {
+    const auto k = find_line(r.console, "stream", "kernel", name);
+    ASSERT_TRUE(k) << name << "\n" << r.console;
+    const uint64_t bytes = to_u64(k->at("bytes")), cycles = to_u64(k->at("cycles"));
+    EXPECT_EQ(bytes, c.config.tiles * n * words * 4) << name;
+    ASSERT_GT(cycles, 0u) << name;
+    const double bpc = to_double(k->at("bytes_per_cycle")), tile = to_double(k->at("bytes_per_cycle_per_tile"));
+    EXPECT_NEAR(bpc, double(bytes) / double(cycles), 0.001) << name;
+    EXPECT_NEAR(tile, bpc / c.config.tiles, 0.001) << name;
+    // Naive C: one flw / fsw per word and a few instructions of loop, so between one word
+    // per 4 issue slots and one per slot.
+    EXPECT_LE(tile, kWordBytesPerCycle) << name;
+    EXPECT_GE(tile, kWordBytesPerCycle / 4) << name;
+    std::printf("stream %-5s %8.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", name, tile,
+                bpc * c.config.clock_hz / 1e9, c.config.clock_hz / 1e6);
+  }
+}
+
+// stream_wrong.elf adds 1 to a[5] on the last tile after the triad: the check must name it.
+TEST_F(KernelsMemoryBandwidthTiny4, StreamNamesAWrongElementAndFails) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "stream_wrong.elf", "stream_wrong_tiny4");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto wrong = find_line(r.console, "stream", "tile");
+  ASSERT_TRUE(wrong) << r.console;
+  EXPECT_EQ(to_u64(wrong->at("tile")), c.config.tiles - 1);
+  EXPECT_EQ(wrong->at("kernel"), "triad");
+  EXPECT_EQ(wrong->at("wrong_element"), "5");
+  EXPECT_NE(wrong->at("got"), wrong->at("want"));
+  const auto head = find_line(r.console, "stream", "tiles");
+  ASSERT_TRUE(head) << r.console;
+  EXPECT_EQ(head->at("wrong_tiles"), "1");
+}
+
+// Unrolled 32-bit accesses fill all but 2 of every 130 issue slots: within 5 % of the
+// 4 B/cycle a tile's one-word accesses allow, never above it.
+TEST_F(KernelsMemoryBandwidthTiny4, SramBandwidthIsOneWordPerCyclePerTile) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_sram_bw.elf", "mb_sram_bw_tiny4");
+  expect_clean(r);
+  const auto head = find_line(r.console, "mb_sram_bw", "tiles");
+  ASSERT_TRUE(head) << r.console << r.err;
+  EXPECT_EQ(head->at("wrong_tiles"), "0");
+  const uint64_t per_worker = to_u64(head->at("bytes_per_worker"));
+  for (const char* p : {"load", "store", "load_store"}) {
+    const auto f = find_line(r.console, "mb_sram_bw", "pattern", p);
+    ASSERT_TRUE(f) << p << "\n" << r.console;
+    const uint64_t accesses = std::string(p) == "load_store" ? 2 : 1;
+    EXPECT_EQ(to_u64(f->at("bytes")), c.config.tiles * 6 * per_worker * accesses) << p;
+    const double bpc = to_double(f->at("bytes_per_cycle")), tile = to_double(f->at("bytes_per_cycle_per_tile"));
+    EXPECT_NEAR(bpc, double(to_u64(f->at("bytes"))) / double(to_u64(f->at("cycles"))), 0.001) << p;
+    EXPECT_LE(tile, kWordBytesPerCycle) << p;
+    EXPECT_GE(tile, 0.95 * kWordBytesPerCycle) << p;
+    std::printf("mb_sram_bw %-10s %6.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", p, tile,
+                bpc * c.config.clock_hz / 1e9, c.config.clock_hz / 1e6);
+  }
+}
+
+// mb_sram_bw_wrong.elf flips a bit of word 7 of worker 2's copy on the last tile.
+TEST_F(KernelsMemoryBandwidthTiny4, SramBandwidthNamesAWrongWordAndFails) {
+  const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_sram_bw_wrong.elf", "mb_sram_bw_wrong_tiny4");
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto wrong = find_line(r.console, "mb_sram_bw", "tile");
+  ASSERT_TRUE(wrong) << r.console;
+  EXPECT_EQ(to_u64(wrong->at("tile")), c.config.tiles - 1);
+  EXPECT_EQ(wrong->at("pattern"), "load_store");
+  EXPECT_EQ(wrong->at("worker"), "2");
+  EXPECT_EQ(wrong->at("wrong_word"), "7");
+  EXPECT_EQ(to_u64(wrong->at("got")) ^ to_u64(wrong->at("want")), 1u);
+  const auto head = find_line(r.console, "mb_sram_bw", "tiles");
+  ASSERT_TRUE(head) << r.console;
+  EXPECT_EQ(head->at("wrong_tiles"), "1");
+}
+
 TEST(KernelsDeterminism, RunsOnOneOrTwoHostThreadsGiveTheSameBytesAndCycles) {
   const std::string tiny16 = "configs/test/tiny16.yaml";
-  for (const char* elf : {"allreduce.elf", "gemm_small.elf", "mb_exchange_bw.elf"}) {
+  for (const char* elf : {"allreduce.elf", "gemm_small.elf", "mb_exchange_bw.elf", "stream.elf", "mb_sram_bw.elf"}) {
     const kref::IpusimRun a = kref::run_ipusim(tiny16, elf, "det_a", "--threads 1");
     const kref::IpusimRun b = kref::run_ipusim(tiny16, elf, "det_b", "--threads 2");
     expect_clean(a);
