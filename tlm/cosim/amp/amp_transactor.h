@@ -99,7 +99,7 @@ class AmpTransactor {
       if (n == limit) throw std::runtime_error("amp RTL: no result from the array after " + std::to_string(n) + " cycles");
       m.clk_i = 0;
       m.eval();
-      dump(cycle_ * period_);
+      dump((cycle_ + 1) * period_);  // + 1: the reset has cycle 0 of the waveform
       const bool in_fire = m.in_valid_i && m.in_ready_o;
       if (m.out_valid_o) {  // out_ready_i is high: the handshake is this cycle's edge
         const uint32_t first = received * kRows;
@@ -108,7 +108,7 @@ class AmpTransactor {
       }
       m.clk_i = 1;
       m.eval();
-      dump(cycle_ * period_ + period_ / 2);
+      dump((cycle_ + 1) * period_ + period_ / 2);
       ++cycle_;
       if (in_fire) {
         if (++sent < chunks)
