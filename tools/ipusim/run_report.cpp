@@ -24,6 +24,7 @@ std::string summary_text(const RunReport& r) {
   s += fmt::format("  host threads        {}\n", res.host_threads);
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
   s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
+  if (r.config.cosim.any_rtl()) s += fmt::format("  RTL blocks          {}\n", r.config.cosim.rtl_list());
   if (!res.links.empty()) {
     uint64_t bytes = 0, errors = 0, replays = 0, retrains = 0;
     for (const platform::LinkResult& l : res.links) {
@@ -159,6 +160,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["host_seconds"] = res.host_seconds;
   j["mips"] = res.mips();
   j["elaboration_seconds"] = r.elaboration_seconds;
+  j["rtl"] = r.config.cosim.rtl_list();
   j["iss_seconds"] = res.iss_seconds;
   j["kernel_share"] = res.kernel_share();
   j["batch_seconds"] = res.batch_seconds;

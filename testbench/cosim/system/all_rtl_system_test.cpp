@@ -20,6 +20,9 @@ void same_with_rtl(const std::string& config, const std::string& elf, const std:
       kref::run_ipusim(config, elf, "all_rtl_" + tag, extra + " --rtl " + rtl_blocks + " --waves " + waves);
   ASSERT_EQ(tlm.status, 0) << tlm.err;
   ASSERT_EQ(rtl.status, 0) << rtl.err;
+  EXPECT_EQ(tlm.json["rtl"], "none");
+  EXPECT_EQ(rtl.json["rtl"], rtl_blocks);  // the tests list them in the summary's order
+  EXPECT_NE(rtl.err.find("  RTL blocks          " + rtl_blocks + "\n"), std::string::npos) << rtl.err;
   ASSERT_FALSE(tlm.console.empty());
   EXPECT_EQ(rtl.console, tlm.console);
   for (const char* key : {"tile_cycles", "instructions", "supersteps", "per_tile_supersteps", "links",
