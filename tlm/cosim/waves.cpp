@@ -1,5 +1,10 @@
 #include "cosim/waves.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
 #include <stdexcept>
 #include <utility>
 
@@ -22,6 +27,12 @@ Waves::Waves(std::string file) : file_(std::move(file)) {
     throw std::invalid_argument("the waveform file '" + file_ + "' needs a name before " + ext);
   stem_ = file_.substr(0, dot);
   extension_ = ext;
+  // Verilator's trace writers say nothing when they cannot open a file: refuse a folder
+  // that cannot take one now, before anything is elaborated.
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file_.substr(0, slash);
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw std::invalid_argument("the waveform file '" + file_ + "' cannot be written in '" + dir +
+                                "': " + std::strerror(errno));
 }
 
 void Waves::add(const std::string& instance) {
@@ -47,8 +58,17 @@ void Waves::forget(size_t id) {
 }
 
 void Waves::close() {
-  for (auto& c : closers_)
-    if (c) std::exchange(c, nullptr)();
+  // Every file is closed even if one fails; the first failure is reported after.
+  std::exception_ptr first;
+  for (auto& c : closers_) {
+    if (!c) continue;
+    try {
+      std::exchange(c, nullptr)();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 std::vector<std::string> Waves::paths() const {

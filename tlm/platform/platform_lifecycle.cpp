@@ -78,6 +78,16 @@ void Platform::finish_run() {
     for (auto& ipu : ipus_)
       for (uint32_t t = 0; t < ipu->tile_count(); ++t)
         if (iss::AmpDatapath* amp = ipu->tile(t).amp_datapath()) amp->end_of_run();
+  // Every other RTL instance's too: a device's platform is never destroyed either, so its
+  // files would stay unreadable (FST) or cut short (VCD). A waveform covers a platform's
+  // first run (docs/cosim.md "Waveforms").
+  if (options_.waves) {
+    try {
+      options_.waves->close();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ipusim: error: closing the waveforms: %s\n", e.what());
+    }
+  }
   if (!dom.timeline) return;
   // Dropped even if writing fails: the next run starts a trace of its own.
   std::unique_ptr<Timeline> timeline = std::move(dom.timeline);

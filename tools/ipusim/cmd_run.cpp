@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -106,6 +107,28 @@ platform::TraceFilter trace_filter(const RunOptions& o, const config::SystemConf
     throw std::invalid_argument("--itrace-ipus / -tiles / -threads / -cycles filter an instruction trace: "
                                 "give --itrace FILE too");
   return f;
+}
+
+// Closes the RTL blocks' waveform files when it goes out of scope (Waves::close).
+struct WavesCloser {
+  cosim::Waves* waves;
+  ~WavesCloser() {
+    try {
+      if (waves) waves->close();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ipusim: error: closing the waveforms: %s\n", e.what());
+    }
+  }
+};
+
+// The waveform files the run wrote, after closing them: an instance that never ran (a
+// link that carried nothing, a tile that issued no amp.mac) writes none.
+std::vector<std::string> written_waves(const std::shared_ptr<cosim::Waves>& waves) {
+  waves->close();
+  std::vector<std::string> out;
+  for (const std::string& path : waves->paths())
+    if (std::filesystem::exists(path)) out.push_back(path);
+  return out;
 }
 
 // The config with `--rtl`'s choice of blocks in place of its `cosim`.
@@ -202,6 +225,9 @@ int run(const RunOptions& o) {
   }
   deadline.reset();
   platform::Platform& platform = *elaborated;
+  // The waveforms are complete however the run ends (an FST file is readable only once
+  // closed, and the platform is never destroyed): a fault, a budget, gdb's kill, an error.
+  const WavesCloser close_waves(options.waves.get());
   // Console lines that cannot be written end the run (simulating on would only lose
   // more); a closed pipe is such an error too, not a SIGPIPE that would lose the report.
   std::signal(SIGPIPE, SIG_IGN);
@@ -269,9 +295,9 @@ int run(const RunOptions& o) {
     }
   }
   if (!o.quiet) std::fputs(summary_text(report).c_str(), stderr);
-  if (options.waves) options.waves->close();
   if (options.waves && !o.quiet)
-    for (const std::string& path : options.waves->paths()) std::fprintf(stderr, "ipusim: waveform %s\n", path.c_str());
+    for (const std::string& path : written_waves(options.waves))
+      std::fprintf(stderr, "ipusim: waveform %s\n", path.c_str());
   if (!o.json.empty()) {
     write_file(o.json, summary_json(report).dump(2) + "\n");
     write_effective_config(o.json, system);

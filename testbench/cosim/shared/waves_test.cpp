@@ -1,6 +1,7 @@
 // cosim::Waves: the format by extension, the refusals, and the file of each instance.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,6 +10,13 @@
 
 namespace ipusim::cosim {
 namespace {
+
+// A folder under the test's temp dir, made, with a slash at the end.
+std::string dir(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "waves_" + name + "/";
+  std::filesystem::create_directories(d);
+  return d;
+}
 
 std::string refusal(const std::string& file) {
   try {
@@ -21,7 +29,7 @@ std::string refusal(const std::string& file) {
 
 TEST(Waves, TheExtensionChoosesTheFormat) {
   EXPECT_EQ(Waves("w.fst").format(), WaveFormat::Fst);
-  EXPECT_EQ(Waves("out/run.1/w.vcd").format(), WaveFormat::Vcd);
+  EXPECT_EQ(Waves(dir("run.1") + "w.vcd").format(), WaveFormat::Vcd);
 }
 
 TEST(Waves, AnythingButFstOrVcdIsRefusedNamingTheFile) {
@@ -33,23 +41,42 @@ TEST(Waves, AnythingButFstOrVcdIsRefusedNamingTheFile) {
   EXPECT_EQ(refusal("out/.vcd"), "the waveform file 'out/.vcd' needs a name before .vcd");
 }
 
+TEST(Waves, AFolderThatCannotTakeTheFileIsRefusedAtOnce) {
+  EXPECT_EQ(refusal("/nonexistent/w.fst"),
+            "the waveform file '/nonexistent/w.fst' cannot be written in '/nonexistent': No such file or directory");
+}
+
+TEST(Waves, CloseClosesEveryFileEvenIfOneFails) {
+  Waves w(::testing::TempDir() + "w.fst");
+  int closed = 0;
+  w.on_close([&] { ++closed; });
+  w.on_close([] { throw std::runtime_error("disk full"); });
+  w.on_close([&] { ++closed; });
+  EXPECT_THROW(w.close(), std::runtime_error);
+  EXPECT_EQ(closed, 2);
+  w.close();  // each closer runs once
+  EXPECT_EQ(closed, 2);
+}
+
 TEST(Waves, OneInstanceWritesTheFileItself) {
-  Waves w("out/w.fst");
+  const std::string out = dir("out");
+  Waves w(out + "w.fst");
   w.add("ipu0.sync");
   w.freeze();
-  EXPECT_EQ(w.path("ipu0.sync"), "out/w.fst");
-  EXPECT_EQ(w.paths(), std::vector<std::string>{"out/w.fst"});
+  EXPECT_EQ(w.path("ipu0.sync"), out + "w.fst");
+  EXPECT_EQ(w.paths(), std::vector<std::string>{out + "w.fst"});
 }
 
 TEST(Waves, SeveralInstancesEachWriteTheirOwn) {
-  Waves w("out.d/w.vcd");
+  const std::string out = dir("out.d");
+  Waves w(out + "w.vcd");
   w.add("ipu0.sync");
   w.add("ipu1.sync");
   w.add("link3.a_to_b");
   w.freeze();
-  EXPECT_EQ(w.path("ipu1.sync"), "out.d/w.ipu1.sync.vcd");
-  EXPECT_EQ(w.paths(), (std::vector<std::string>{"out.d/w.ipu0.sync.vcd", "out.d/w.ipu1.sync.vcd",
-                                                 "out.d/w.link3.a_to_b.vcd"}));
+  EXPECT_EQ(w.path("ipu1.sync"), out + "w.ipu1.sync.vcd");
+  EXPECT_EQ(w.paths(), (std::vector<std::string>{out + "w.ipu0.sync.vcd", out + "w.ipu1.sync.vcd",
+                                                 out + "w.link3.a_to_b.vcd"}));
 }
 
 TEST(Waves, NamesAreFixedOnlyOnceElaborationEnds) {

@@ -30,6 +30,14 @@ TEST(CosimOptions, AWaveformFileNeedsAKnownExtension) {
                    "write)\n");
 }
 
+TEST(CosimOptions, AWaveformFolderThatCannotTakeItIsRefusedBeforeTheRun) {
+  const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl sync --waves /nonexistent/w.fst");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err, "ipusim: error: --waves: the waveform file '/nonexistent/w.fst' cannot be written in '/nonexistent': "
+                   "No such file or directory\n");
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(CosimOptions, WavesWithoutAnRtlBlockIsRefused) {
   const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --waves w.fst");
   EXPECT_EQ(r.status, 2) << r.err;
