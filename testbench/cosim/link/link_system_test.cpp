@@ -3,7 +3,11 @@
 // counters as all-TLM, without faults and with injected link faults (--link-faults).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 #include "ipusim_runner.h"
@@ -46,6 +50,32 @@ TEST_P(LinkRtlSystem, SameOutputCyclesAndLinkCountersAsTlm) {
   } else {
     EXPECT_EQ(replays, 0u);
   }
+}
+
+// `ipusim run --rtl link --waves w.fst`: every direction's FST file is finished when the run
+// ends (the writer's side file w.*.fst.hier, which it removes on closing, is gone) and
+// fst2vcd reads it, with the link's ports in it.
+TEST(LinkRtlWaves, EveryDirectionsFstFileIsClosedAtTheEnd) {
+  const std::string dir = ::testing::TempDir() + "link_waves/";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const kref::IpusimRun rtl =
+      kref::run_ipusim("configs/test/tiny4_m2000.yaml", "pipeline.elf", "link_waves", "--rtl link --waves " + dir + "w.fst");
+  ASSERT_EQ(rtl.status, 0) << rtl.err;
+  int fst = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string path = e.path().string();
+    EXPECT_EQ(path.find(".hier"), std::string::npos) << "left unfinished: " << path;
+    if (e.path().extension() != ".fst") continue;
+    ++fst;
+    const std::string vcd = path + ".vcd";
+    ASSERT_EQ(std::system(("fst2vcd " + path + " > " + vcd + " 2>/dev/null").c_str()), 0) << path;
+    std::ifstream in(vcd);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find(" clk_i "), std::string::npos) << path;
+  }
+  EXPECT_EQ(fst, 32);  // 16 links of an M2000's wiring x 2 directions
 }
 
 constexpr const char* kFaults = "ber=1e-4,drop=0.005,dup=0.005,ack_drop=0.01,burst=40:3:300,seed=13";

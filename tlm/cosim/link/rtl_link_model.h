@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -79,11 +80,14 @@ class RtlLinkModel {
   }
   // With waves: this instance's file, if it is not open yet (the platform opens every
   // direction's, so that every file `ipusim run` lists exists, idle links' too).
+  // Closed for good by Waves::close() at the end of the system's first run (a later run is
+  // not traced: reopening would truncate the file).
   void open_waves() {
-    if (!tracing() || trace_) return;
+    if (!tracing() || trace_ || waves_closed_) return;
     trace_ = std::make_unique<Trace>();
     model_->trace(trace_.get(), 99);
     trace_->open(waves_->path(instance_).c_str());
+    if (!close_id_) close_id_ = waves_->on_close([this] { close_waves(); });
   }
   // The phase ended after cycle `last`: the next one's cycle 0 follows it in the waves.
   void end_phase(uint64_t last) {
@@ -95,19 +99,26 @@ class RtlLinkModel {
     if (trace_) trace_->dump(base_ps_ + cycle * period_ps_ + (edge ? period_ps_ / 2 : 0));
   }
   void close() {
-    if (trace_) {
-      trace_->close();
-      trace_.reset();
-    }
+    if (close_id_) waves_->forget(*close_id_);
+    close_waves();
     if (model_ && !finished_) model_->final();
     finished_ = true;
   }
 
  private:
   bool tracing() const { return waves_ != nullptr; }
+  void close_waves() {
+    waves_closed_ = true;
+    if (trace_) {
+      trace_->close();
+      trace_.reset();
+    }
+  }
 
   LinkModelShape shape_;
   std::shared_ptr<Waves> waves_;
+  std::optional<size_t> close_id_;  // our closer in waves_
+  bool waves_closed_ = false;
   std::string instance_;
   uint64_t period_ps_;
   uint64_t base_ps_ = 0;
