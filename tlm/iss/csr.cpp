@@ -51,7 +51,7 @@ bool CoreState::csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const uint32_t operand = f3 >= 5 ? src : R[src];  // csrr*i: the 5-bit immediate
   // csrrs/csrrc with x0 (or a zero immediate) only read.
   const bool writes = (f3 & 3) == 1 || src != 0;
-  const uint64_t cycle = t.clock + kIssueSlots * executed;
+  const uint64_t cycle = t.clock + kIssueSlots * q.slots(executed);
   const uint64_t instret = t.instret + executed;
 
   auto illegal = [&](const std::string& why) {

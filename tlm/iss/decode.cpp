@@ -198,10 +198,15 @@ Decoded decode_xipu(uint32_t w) {
   for (unsigned i = 0; i < x->count; ++i) {
     const isa::Operand& o = x->operands[i];
     const uint32_t v = isa::operand_value(o, w);
-    uint8_t& slot = o.field == isa::Field::rd ? d.insn.rd : o.field == isa::Field::rs1 ? d.insn.rs1 : d.insn.rs2;
+    uint8_t& slot = o.field == isa::Field::rd    ? d.insn.rd
+                    : o.field == isa::Field::rs1 ? d.insn.rs1
+                    : o.field == isa::Field::rs2 ? d.insn.rs2
+                                                 : d.insn.rs3;
     switch (o.kind) {
       case isa::Kind::xreg: slot = o.field == isa::Field::rd ? xd(v) : xs(v); break;
-      case isa::Kind::freg: slot = fr(v); break;
+      case isa::Kind::freg:
+      case isa::Kind::fpair:
+      case isa::Kind::fquad: slot = fr(v); break;
       case isa::Kind::imm: slot = static_cast<uint8_t>(v); break;
     }
   }

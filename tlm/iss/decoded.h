@@ -32,7 +32,13 @@ namespace ipusim::iss {
   X(xrun) X(xjoin) X(xwexit) X(xhalt) X(xsync) X(cputc) X(cwrite)                          \
   X(xdst) X(xsend) X(xsrc) X(xrecv) X(xwait)                                                \
   X(smaddr) X(smread) X(smwrite) X(hsid) X(hsread) X(hswrite)                               \
-  X(amp_ldw16) X(amp_ldw32) X(amp_mac16) X(amp_mac32) X(amp_st) X(amp_clr)
+  X(amp_ldw16) X(amp_ldw32) X(amp_mac16) X(amp_mac32) X(amp_st) X(amp_clr)               \
+  X(rpt)                                                                                    \
+  X(ld64) X(ld128) X(ld64_pi) X(ld128_pi) X(st64) X(st128) X(st64_pi) X(st128_pi)           \
+  X(ld128st64_pi) X(ld64st64_pi)                                                            \
+  X(f32v2_add) X(f32v2_sub) X(f32v2_mul) X(f32v2_mac) X(f32v2_axpy)                         \
+  X(f16v4_add) X(f16v4_sub) X(f16v4_mul) X(f16v4_mac) X(f16v4_axpy)                         \
+  X(f32v2_tof16) X(f16v2_tof32) X(f32v4_tof16) X(f16v4_tof32)
 
 enum class Op : uint16_t {
 #define IPUSIM_ISS_OP_ENUM(name) name,
@@ -67,6 +73,9 @@ struct DecodedInsn {
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
 
 inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
+// The wide loads and stores (custom-2, funct3 0..2) and the vector arithmetic (3..5).
+inline bool is_wide_memory(Op op) { return op >= Op::ld64 && op <= Op::ld64st64_pi; }
+inline bool is_vector_fp(Op op) { return op >= Op::f32v2_add && op <= Op::f16v4_tof32; }
 
 struct DecodedCode {
   uint32_t begin = 0;       // pc of insns[0]

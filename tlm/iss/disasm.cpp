@@ -80,7 +80,7 @@ std::string dis_xipu(uint32_t w) {
     const uint32_t v = isa::operand_value(o, w);
     if (o.optional && v == 0) continue;
     out += sep;
-    out += o.kind == isa::Kind::xreg ? X(v) : o.kind == isa::Kind::freg ? F(v) : std::to_string(v);
+    out += o.kind == isa::Kind::xreg ? X(v) : o.kind == isa::Kind::imm ? std::to_string(v) : F(v);
     sep = ", ";
   }
   return out;

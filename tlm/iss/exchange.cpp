@@ -55,7 +55,7 @@ bool CoreState::exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     return false;
   }
   const uint32_t a = t.hart.regs[ip->rs1], b = t.hart.regs[ip->rs2];
-  const uint64_t cycle = t.clock + kIssueSlots * executed;
+  const uint64_t cycle = t.clock + kIssueSlots * q.slots(executed);
   switch (op) {
     case Op::xdst: return add_destinations(t, ip, a, b);
     case Op::xsrc: return set_source(t, ip, a);

@@ -378,6 +378,40 @@ L_amp_clr:
   if (!M.amp(q, ip)) EXIT(Fault);
   NEXT();
 
+L_rpt:
+  FAULT();
+
+// Wide loads and stores, and the vector arithmetic: one out-of-line call per family, for
+// the same reason as the AMP's (the other handlers' code stays as it was).
+L_ld64:
+L_ld128:
+L_ld64_pi:
+L_ld128_pi:
+L_st64:
+L_st128:
+L_st64_pi:
+L_st128_pi:
+L_ld128st64_pi:
+L_ld64st64_pi:
+  if (!loop_wide_memory(q, ip)) EXIT(Fault);
+  NEXT();
+L_f32v2_add:
+L_f32v2_sub:
+L_f32v2_mul:
+L_f32v2_mac:
+L_f32v2_axpy:
+L_f16v4_add:
+L_f16v4_sub:
+L_f16v4_mul:
+L_f16v4_mac:
+L_f16v4_axpy:
+L_f32v2_tof16:
+L_f16v2_tof32:
+L_f32v4_tof16:
+L_f16v4_tof32:
+  if (!loop_vector_fp(q, ip)) EXIT(Fault);
+  NEXT();
+
 #undef EXECUTED
 #undef EXIT
 #undef DISPATCH

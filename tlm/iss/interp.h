@@ -67,6 +67,11 @@ struct Quantum {
   // Out.
   const DecodedInsn* ip = nullptr;  // the next instruction to execute (in and out)
   uint64_t executed = 0;            // instructions retired in this quantum
+  // Issue slots beyond one per retired instruction: + the extra slots of an access wider
+  // than its memory path takes per cycle, - the co-issued instructions (docs/xipu.md
+  // "Timing"). Kept current as the quantum runs: slots(executed) is the slot count so far.
+  int64_t slot_adjust = 0;
+  uint64_t slots(uint64_t instructions) const { return static_cast<uint64_t>(static_cast<int64_t>(instructions) + slot_adjust); }
   LoopExit exit = LoopExit::Budget;
 };
 
@@ -94,6 +99,10 @@ bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xd
 // has its AMP state and the operand is good; everything else (and every fault) takes the
 // tile's complete path.
 bool loop_amp(Quantum& q, const DecodedInsn* ip);
+// The wide loads and stores (ld64 .. ld64st64.pi: wide_memory.cpp) and the paired-f32 /
+// quad-f16 arithmetic and conversions (f32v2.add .. f16v4.tof32: vector_fp.cpp).
+bool loop_wide_memory(Quantum& q, const DecodedInsn* ip);
+bool loop_vector_fp(Quantum& q, const DecodedInsn* ip);
 // The same with an AMP datapath attached: every AMP instruction takes the tile's complete
 // path, which gives amp.mac's arithmetic to the datapath.
 bool loop_amp_datapath(Quantum& q, const DecodedInsn* ip);

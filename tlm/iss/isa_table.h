@@ -14,8 +14,9 @@
 
 namespace ipusim::iss::isa {
 
-enum class Field : uint8_t { rd, rs1, rs2 };   // the 5-bit register field an operand sits in
-enum class Kind : uint8_t { xreg, freg, imm };  // how its value is read
+enum class Field : uint8_t { rd, rs1, rs2, rs3 };  // the 5-bit register field an operand sits in
+// How its value is read; fpair / fquad: an f register number that is even / a multiple of 4.
+enum class Kind : uint8_t { xreg, freg, fpair, fquad, imm };
 
 struct Operand {
   Field field;
@@ -29,7 +30,7 @@ struct XipuInsn {
   uint32_t match, mask;  // word & mask == match
   Op op;                 // what the decoder makes of it
   uint8_t count;         // operands, in assembly order
-  Operand operands[3];
+  Operand operands[4];
 };
 
 // The Xipu instruction `word` encodes, with every operand in range; nullptr if none.
@@ -43,7 +44,13 @@ inline const char* xipu_mnemonic(uint32_t word) {
 }
 
 inline uint32_t operand_value(const Operand& o, uint32_t word) {
-  return o.field == Field::rd ? rv::rd(word) : o.field == Field::rs1 ? rv::rs1(word) : rv::rs2(word);
+  switch (o.field) {
+    case Field::rd: return rv::rd(word);
+    case Field::rs1: return rv::rs1(word);
+    case Field::rs2: return rv::rs2(word);
+    case Field::rs3: break;
+  }
+  return word >> 27;
 }
 
 struct Csr {

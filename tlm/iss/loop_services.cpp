@@ -167,7 +167,7 @@ void CoreState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     host_fp_status_restore(q.amp_saved_fp_status);
     q.amp_fp_saved = false;
   }
-  foreign_call(t, [&] { trace_retired(t, ip, t.clock + kIssueSlots * executed, q.trace_rs1); });
+  foreign_call(t, [&] { trace_retired(t, ip, t.clock + kIssueSlots * q.slots(executed), q.trace_rs1); });
 }
 
 void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,

@@ -296,12 +296,12 @@ void CoreState::run_quantum(Thread& t) {
   t.hart.regs[kFflagsReg] |= fpu::host_flags_read();
   t.ip = q.ip;
   t.instret += q.executed;
-  t.clock += kIssueSlots * q.executed;
+  t.clock += kIssueSlots * q.slots(q.executed);
   if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
 }
 
 bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
-  const uint64_t t = q.thread->clock + kIssueSlots * executed;
+  const uint64_t t = q.thread->clock + kIssueSlots * q.slots(executed);
   if (q.slot_guard && !(t <= horizon_ && slot_holders(t) < kIssueSlots)) return false;
   return !(q.probe && probe_stops(*q.thread, ip, t));
 }

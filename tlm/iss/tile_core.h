@@ -52,6 +52,12 @@ struct TileParams {
   uint32_t thread_quantum = 1024;  // instructions a thread runs before another is scheduled
   uint32_t amp_f16_macs = 64;      // AMP f16 MACs per cycle (amp.mac f16 rows = this / 4)
   uint32_t amp_f32_macs = 16;      // AMP f32 MACs per cycle (amp.mac f32 rows = this / 4)
+  // The memory paths (docs/xipu.md "Timing"): bytes a load / a store moves per cycle; a
+  // wider access takes more issue slots. co_issue: an integer / memory instruction and a
+  // floating-point one issue together in one slot when they may (the pairing rule).
+  uint32_t load_bytes_per_cycle = 16;
+  uint32_t store_bytes_per_cycle = 8;
+  bool co_issue = true;
 };
 
 enum class StopReason {

@@ -17,7 +17,11 @@ std::string operand_doc(const Isa& isa, const Insn& i) {
       out += o.name;
       continue;
     }
-    std::string what = o.kind == Kind::imm ? "imm" : o.kind == Kind::xreg ? "x reg" : "f reg";
+    std::string what = o.kind == Kind::imm     ? "imm"
+                       : o.kind == Kind::xreg  ? "x reg"
+                       : o.kind == Kind::fpair ? "f register pair, even"
+                       : o.kind == Kind::fquad ? "f register quad, a multiple of 4"
+                                               : "f reg";
     if (!o.below.empty()) what += fmt::format(" < `{}_{}`", isa.prefix, o.below);
     if (o.optional) what += ", may be left out for 0";
     out += fmt::format("{} ({} field, {})", o.name, field_name(o.field), what);
@@ -51,8 +55,11 @@ std::string emit_doc(const Isa& isa, const std::string& source) {
   }
 
   o << "\n## Instructions\n\n"
-    << "All R-type: `funct7[31:25] rs2[24:20] rs1[19:15] funct3[14:12] rd[11:7] major[6:0]`, in assembly "
-       "`.insn r major, funct3, funct7, rd, rs1, rs2`. Fields that are no operand must be zero; any other "
+    << "R-type: `funct7[31:25] rs2[24:20] rs1[19:15] funct3[14:12] rd[11:7] major[6:0]`, in assembly "
+       "`.insn r major, funct3, funct7, rd, rs1, rs2`; an instruction with an rs3 operand is R4-type: "
+       "`rs3[31:27] funct2[26:25]` in place of funct7 (the funct7 column gives funct2), in assembly "
+       "`.insn r4 major, funct3, funct2, rd, rs1, rs2, rs3`. A register pair / quad operand names "
+       "f[n .. n+1] / f[n .. n+3]; n must be even / a multiple of 4. Fields that are no operand must be zero; any other "
        "encoding of these majors is an illegal instruction. A word is the instruction when "
        "`word & mask == match`; `who` is the thread that may issue it (any other faults).\n\n"
     << "| major | value | what |\n|---|---|---|\n";

@@ -55,9 +55,13 @@ std::string emit_header(const Isa& isa, const std::string& source) {
        " * R-type: funct7[31:25] rs2[24:20] rs1[19:15] funct3[14:12] rd[11:7] major[6:0]; fields\n"
        " * that are no operand are zero. Per instruction <NAME> (the mnemonic, '.' -> '_'):\n"
        " * _F3, _F7, _MATCH / _MASK (word & MASK == MATCH) and _INSN, the `.insn r major, funct3,\n"
-       " * funct7` head of an inline-assembler template: asm(IPU_OP_RUN_INSN \", %0, %1, %2\" ...). */\n";
+       " * funct7` head of an inline-assembler template: asm(IPU_OP_RUN_INSN \", %0, %1, %2\" ...).\n"
+       " * R4-type (an rs3 operand in bits 31:27): funct7 is the 2-bit funct2 in bits 26:25 and _INSN\n"
+       " * is a `.insn r4 major, funct3, funct2` head (operands rd, rs1, rs2, rs3). */\n";
   for (const Constant& m : isa.majors) o << fmt::format("#define {}_OPC_{} 0x{:02X} /* {} */\n", P, m.name, m.value, m.doc);
   o << fmt::format("#define {0}_ISA_INSN_R(opc, f3, f7) \".insn r \" {0}_ISA_STR(opc) \", \" {0}_ISA_STR(f3) \", \" {0}_ISA_STR(f7)\n",
+                   P);
+  o << fmt::format("#define {0}_ISA_INSN_R4(opc, f3, f2) \".insn r4 \" {0}_ISA_STR(opc) \", \" {0}_ISA_STR(f3) \", \" {0}_ISA_STR(f2)\n",
                    P);
   for (const Group& g : isa.groups) {
     o << fmt::format("\n/* {} ({}_OPC_{}", g.title, P, g.major);
@@ -71,7 +75,8 @@ std::string emit_header(const Isa& isa, const std::string& source) {
       else o << fmt::format("#define {}_F3 {}\n", N, i.funct3);
       o << fmt::format("#define {}_F7 0x{:02X}\n", N, i.funct7);
       o << fmt::format("#define {0}_MATCH {1}_ISA_U(0x{2:08X})\n#define {0}_MASK {1}_ISA_U(0x{3:08X})\n", N, P, i.match, i.mask);
-      o << fmt::format("#define {0}_INSN {1}_ISA_INSN_R({1}_OPC_{2}, {0}_F3, {0}_F7)\n", N, P, g.major);
+      o << fmt::format("#define {0}_INSN {1}_ISA_INSN_{3}({1}_OPC_{2}, {0}_F3, {0}_F7)\n", N, P, g.major,
+                       uses_rs3(i) ? "R4" : "R");
     }
   }
 

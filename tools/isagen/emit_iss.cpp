@@ -18,7 +18,16 @@ std::string banner(const std::string& source, const char* what) {
       source, what);
 }
 
-const char* kind_name(Kind k) { return k == Kind::xreg ? "xreg" : k == Kind::freg ? "freg" : "imm"; }
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::xreg: return "xreg";
+    case Kind::freg: return "freg";
+    case Kind::fpair: return "fpair";
+    case Kind::fquad: return "fquad";
+    case Kind::imm: break;
+  }
+  return "imm";
+}
 
 }  // namespace
 

@@ -26,8 +26,12 @@ struct Enum {
   std::vector<Constant> values;
 };
 
-enum class Field { rd, rs1, rs2 };
-enum class Kind { xreg, freg, imm };
+// rs3: bits 31:27 (the R4-type layout); an instruction with an rs3 operand has a 2-bit
+// funct7 (bits 26:25, "funct2") and is written with `.insn r4`.
+enum class Field { rd, rs1, rs2, rs3 };
+// fpair / fquad: an f register whose number is a multiple of 2 / 4, naming f[n .. n+1] /
+// f[n .. n+3] (64 / 128 bits); another number is an illegal instruction.
+enum class Kind { xreg, freg, fpair, fquad, imm };
 
 struct Operand {
   std::string name;   // in assembly and as the encoder's parameter: rd, rs1, rs2, bank, ...
@@ -86,6 +90,8 @@ struct Isa {
 Isa parse_isa(const std::string& path);
 
 const char* field_name(Field f);
-unsigned field_shift(Field f);  // rd 7, rs1 15, rs2 20 (5 bits each)
+unsigned field_shift(Field f);  // rd 7, rs1 15, rs2 20, rs3 27 (5 bits each)
+bool uses_rs3(const Insn& i);    // an R4-type instruction: funct7 is a 2-bit funct2
+unsigned kind_alignment(Kind k);  // fpair 2, fquad 4, else 1
 
 }  // namespace isagen

@@ -16,8 +16,14 @@
 
 namespace isagen {
 
-const char* field_name(Field f) { return f == Field::rd ? "rd" : f == Field::rs1 ? "rs1" : "rs2"; }
-unsigned field_shift(Field f) { return f == Field::rd ? 7 : f == Field::rs1 ? 15 : 20; }
+const char* field_name(Field f) {
+  return f == Field::rd ? "rd" : f == Field::rs1 ? "rs1" : f == Field::rs2 ? "rs2" : "rs3";
+}
+unsigned field_shift(Field f) { return f == Field::rd ? 7 : f == Field::rs1 ? 15 : f == Field::rs2 ? 20 : 27; }
+bool uses_rs3(const Insn& i) {
+  return std::any_of(i.operands.begin(), i.operands.end(), [](const Operand& o) { return o.field == Field::rs3; });
+}
+unsigned kind_alignment(Kind k) { return k == Kind::fpair ? 2 : k == Kind::fquad ? 4 : 1; }
 
 namespace {
 
@@ -48,7 +54,8 @@ Operand parse_operand(const Reader& r, const YAML::Node& n, const Isa& isa) {
     if (s == "rd") return Field::rd;
     if (s == "rs1") return Field::rs1;
     if (s == "rs2") return Field::rs2;
-    r.fail(at, key, fmt::format("'{}' is not rd, rs1 or rs2", s));
+    if (s == "rs3") return Field::rs3;
+    r.fail(at, key, fmt::format("'{}' is not rd, rs1, rs2 or rs3", s));
   };
   if (n.IsScalar()) {  // shorthand: an x register in the field of that name
     o.name = n.as<std::string>();
@@ -61,8 +68,10 @@ Operand parse_operand(const Reader& r, const YAML::Node& n, const Isa& isa) {
   const std::string kind = r.text(n, "kind");
   if (kind == "xreg") o.kind = Kind::xreg;
   else if (kind == "freg") o.kind = Kind::freg;
+  else if (kind == "fpair") o.kind = Kind::fpair;
+  else if (kind == "fquad") o.kind = Kind::fquad;
   else if (kind == "imm") o.kind = Kind::imm;
-  else r.fail(n["kind"], "kind", fmt::format("'{}' is not xreg, freg or imm", kind));
+  else r.fail(n["kind"], "kind", fmt::format("'{}' is not xreg, freg, fpair, fquad or imm", kind));
   o.below = n["below"] ? r.text(n, "below") : std::string();
   o.optional = r.flag(n, "optional");
   if (o.kind != Kind::imm && (!o.below.empty() || o.optional))
@@ -102,6 +111,8 @@ void parse_insn(const Reader& r, const YAML::Node& n, Group& g, const Isa& isa, 
     if (!operand_names.insert(o.name).second) r.fail(on, "operands", fmt::format("operand name '{}' used twice", o.name));
     i.operands.push_back(o);
   }
+  if (uses_rs3(i) && i.funct7 > 3)
+    r.fail(n["funct7"], "funct7", fmt::format("{:#x}: an instruction with an rs3 operand has a 2-bit funct7 (0..3)", i.funct7));
   i.who = r.text(n, "who");
   if (i.who != "supervisor" && i.who != "worker" && i.who != "any")
     r.fail(n["who"], "who", fmt::format("'{}' is not supervisor, worker or any", i.who));

@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"missing_key", "iss: xrun, ", "", "mnemonic: run", "iss: missing"},
         Case{"funct7_too_big", "funct7: 0x01", "funct7: 0x80", "funct7: 0x80", "funct7: 0x80 is above 0x7f"},
         Case{"not_a_number", "funct7: 0x01", "funct7: one", "funct7: one", "funct7: 'one' is not an unsigned number"},
-        Case{"bad_field", "[rd, rs1, rs2]", "[rd, rs4]", "[rd, rs4]", "operands: 'rs4' is not rd, rs1 or rs2"},
+        Case{"bad_field", "[rd, rs1, rs2]", "[rd, rs4]", "[rd, rs4]", "operands: 'rs4' is not rd, rs1, rs2 or rs3"},
         Case{"field_twice", "[rd, rs1, rs2]", "[rd, rs1, rs1]", "[rd, rs1, rs1]", "operands: field rs1 used twice"},
         Case{"unknown_limit", "below: BANKS", "below: LANES", "below: LANES", "below: 'LANES' is not one of the limits"},
         Case{"unknown_major", "major: CUSTOM0", "major: CUSTOM3", "major: CUSTOM3", "major: 'CUSTOM3' is not one of the majors"},
@@ -107,7 +107,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"csr_twice", "number: 0xCC0", "number: 0x001", "name: tile", "number: 0x001 already belongs to fflags"},
         Case{"name_twice", "{name: tile,", "{name: fflags,", "name: fflags, number: 0xCC0", "name: CSR_FFLAGS is defined twice"},
         Case{"major_not_32bit", "value: 0x0B", "value: 0x08", "value: 0x08", "value: 0x08: a 32-bit encoding has bits 1:0 = 11"},
-        Case{"top_level_typo", "csrs:", "csr:", "csr:", "csr: unknown key in the top level"}),
+        Case{"top_level_typo", "csrs:", "csr:", "csr:", "csr: unknown key in the top level"},
+        Case{"rs3_wide_funct7", "funct7: 0x00, operands: [rd, rs1, rs2]", "funct7: 0x04, operands: [rd, rs1, rs2, rs3]", "mnemonic: run",
+             "funct7: 0x4: an instruction with an rs3 operand has a 2-bit funct7 (0..3)"},
+        Case{"bad_kind", "kind: imm", "kind: fpiar", "kind: fpiar", "kind: 'fpiar' is not xreg, freg, fpair, fquad or imm"}),
     [](const testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 TEST(IsagenSource, CannotOpen) {
@@ -135,8 +138,18 @@ TEST(IsagenSource, MatchAndMaskCoverTheFixedFields) {
 TEST(IsagenSource, TheIsaSourceParses) {
   const Isa isa = parse_isa("hw/isa/xipu.yaml");
   EXPECT_EQ(isa.sram_base, 0x40000u);
-  EXPECT_EQ(isa.insns().size(), 26u);
+  EXPECT_EQ(isa.insns().size(), 51u);
   EXPECT_EQ(isa.csrs.size(), 24u);
+  // An R4-type instruction: rs3 (bits 31:27) is an operand, funct2 (26:25) is fixed.
+  for (const Insn* i : isa.insns()) {
+    if (i->mnemonic != "ld128st64.pi") continue;
+    EXPECT_TRUE(uses_rs3(*i));
+    EXPECT_EQ(i->mask, 0x0600707Fu);
+    EXPECT_EQ(i->operands[0].kind, Kind::fquad);
+    EXPECT_EQ(i->operands[3].kind, Kind::fpair);
+    return;
+  }
+  FAIL() << "no ld128st64.pi";
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ TEST(IssCopyPost, Disassembly) {
   EXPECT_EQ(decode(one([](Asm& a) { a.hswrite(a2, a3); }), 0x40000, l).op, Op::hswrite);
   EXPECT_EQ(decode(xipu(3, 3, 0, 1, 2), 0x40000, l).op, Op::illegal);
   EXPECT_EQ(decode(xipu(4, 0, 0, 1, 2), 0x40000, l).op, Op::illegal);
-  EXPECT_EQ(decode(xipu(5, 0, 0, 0, 0), 0x40000, l).op, Op::illegal);
+  EXPECT_EQ(decode(xipu(6, 0, 0, 0, 0), 0x40000, l).op, Op::illegal);  // funct3 6: none
 }
 
 TEST(IssCopyPost, PostsInOrderWithMessages) {

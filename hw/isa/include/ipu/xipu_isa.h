@@ -31,6 +31,7 @@
 #define IPU_SMEM_ALIGN IPU_ISA_U(4) /* streaming-memory offsets and lengths of tile copies are multiples of this */
 #define IPU_XFER_MAX IPU_ISA_U(0x100000) /* most bytes one tile streaming-memory or host-stream copy moves */
 #define IPU_STREAMS IPU_ISA_U(64) /* host stream ids 0 .. STREAMS-1 in each direction (hsid) */
+#define IPU_RPT_BODY IPU_ISA_U(32) /* a rpt body is 1 .. RPT_BODY-1 instructions */
 
 /* ---- IPU_SYNC_*: sync zones, the operand of `sync` ---- */
 #define IPU_SYNC_WORKERS 0 /* this tile's workers: the same as join */
@@ -71,10 +72,14 @@
  * R-type: funct7[31:25] rs2[24:20] rs1[19:15] funct3[14:12] rd[11:7] major[6:0]; fields
  * that are no operand are zero. Per instruction <NAME> (the mnemonic, '.' -> '_'):
  * _F3, _F7, _MATCH / _MASK (word & MASK == MATCH) and _INSN, the `.insn r major, funct3,
- * funct7` head of an inline-assembler template: asm(IPU_OP_RUN_INSN ", %0, %1, %2" ...). */
+ * funct7` head of an inline-assembler template: asm(IPU_OP_RUN_INSN ", %0, %1, %2" ...).
+ * R4-type (an rs3 operand in bits 31:27): funct7 is the 2-bit funct2 in bits 26:25 and _INSN
+ * is a `.insn r4 major, funct3, funct2` head (operands rd, rs1, rs2, rs3). */
 #define IPU_OPC_CUSTOM0 0x0B /* custom-0: threads, console, exchange, streaming memory, host streams */
 #define IPU_OPC_CUSTOM1 0x2B /* custom-1: the AMP (accumulating matrix product) */
+#define IPU_OPC_CUSTOM2 0x5B /* custom-2: wide loads and stores, paired-f32 / quad-f16 arithmetic */
 #define IPU_ISA_INSN_R(opc, f3, f7) ".insn r " IPU_ISA_STR(opc) ", " IPU_ISA_STR(f3) ", " IPU_ISA_STR(f7)
+#define IPU_ISA_INSN_R4(opc, f3, f2) ".insn r4 " IPU_ISA_STR(opc) ", " IPU_ISA_STR(f3) ", " IPU_ISA_STR(f2)
 
 /* threads and sync (IPU_OPC_CUSTOM0, funct3 = IPU_F3_THREAD) */
 #define IPU_F3_THREAD 0
@@ -199,6 +204,15 @@
 #define IPU_OP_HSWRITE_MASK IPU_ISA_U(0xFE007FFF)
 #define IPU_OP_HSWRITE_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM0, IPU_OP_HSWRITE_F3, IPU_OP_HSWRITE_F7)
 
+/* zero-overhead loop (IPU_OPC_CUSTOM0, funct3 = IPU_F3_LOOP) */
+#define IPU_F3_LOOP 5
+/* rpt rs1, size (any): run the next size instructions (1 .. RPT_BODY-1) rs1 times (0: skip them), with no loop overhead; the body holds no control transfer, rpt or thread / sync / exchange instruction */
+#define IPU_OP_RPT_F3 IPU_F3_LOOP
+#define IPU_OP_RPT_F7 0x00
+#define IPU_OP_RPT_MATCH IPU_ISA_U(0x0000500B)
+#define IPU_OP_RPT_MASK IPU_ISA_U(0xFE007FFF)
+#define IPU_OP_RPT_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM0, IPU_OP_RPT_F3, IPU_OP_RPT_F7)
+
 /* AMP (IPU_OPC_CUSTOM1) */
 /* amp.ldw.f16 rs1 (any): load W (R16 x 4 f16, row-major) from rs1 */
 #define IPU_OP_AMP_LDW_F16_F3 0
@@ -249,6 +263,168 @@
 #define IPU_OP_AMP_CLR_F32_MASK IPU_ISA_U(0xFFFFFFFF)
 #define IPU_OP_AMP_CLR_F32_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM1, IPU_OP_AMP_CLR_F32_F3, IPU_OP_AMP_CLR_F32_F7)
 
+/* wide loads (IPU_OPC_CUSTOM2, funct3 = IPU_F3_WLOAD) */
+#define IPU_F3_WLOAD 0
+/* ld64 fd, rs1 (any): f[fd], f[fd+1] = the two words at rs1 (8-byte aligned) */
+#define IPU_OP_LD64_F3 IPU_F3_WLOAD
+#define IPU_OP_LD64_F7 0x00
+#define IPU_OP_LD64_MATCH IPU_ISA_U(0x0000005B)
+#define IPU_OP_LD64_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_LD64_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_LD64_F3, IPU_OP_LD64_F7)
+/* ld128 fd, rs1 (any): f[fd .. fd+3] = the four words at rs1 (16-byte aligned) */
+#define IPU_OP_LD128_F3 IPU_F3_WLOAD
+#define IPU_OP_LD128_F7 0x01
+#define IPU_OP_LD128_MATCH IPU_ISA_U(0x0200005B)
+#define IPU_OP_LD128_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_LD128_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_LD128_F3, IPU_OP_LD128_F7)
+/* ld64.pi fd, rs1 (any): ld64, then rs1 += 8 */
+#define IPU_OP_LD64_PI_F3 IPU_F3_WLOAD
+#define IPU_OP_LD64_PI_F7 0x02
+#define IPU_OP_LD64_PI_MATCH IPU_ISA_U(0x0400005B)
+#define IPU_OP_LD64_PI_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_LD64_PI_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_LD64_PI_F3, IPU_OP_LD64_PI_F7)
+/* ld128.pi fd, rs1 (any): ld128, then rs1 += 16 */
+#define IPU_OP_LD128_PI_F3 IPU_F3_WLOAD
+#define IPU_OP_LD128_PI_F7 0x03
+#define IPU_OP_LD128_PI_MATCH IPU_ISA_U(0x0600005B)
+#define IPU_OP_LD128_PI_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_LD128_PI_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_LD128_PI_F3, IPU_OP_LD128_PI_F7)
+
+/* wide stores (IPU_OPC_CUSTOM2, funct3 = IPU_F3_WSTORE) */
+#define IPU_F3_WSTORE 1
+/* st64 fs, rs1 (any): the two words at rs1 (8-byte aligned) = f[fs], f[fs+1] */
+#define IPU_OP_ST64_F3 IPU_F3_WSTORE
+#define IPU_OP_ST64_F7 0x00
+#define IPU_OP_ST64_MATCH IPU_ISA_U(0x0000105B)
+#define IPU_OP_ST64_MASK IPU_ISA_U(0xFE007FFF)
+#define IPU_OP_ST64_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_ST64_F3, IPU_OP_ST64_F7)
+/* st128 fs, rs1 (any): the four words at rs1 (16-byte aligned) = f[fs .. fs+3] */
+#define IPU_OP_ST128_F3 IPU_F3_WSTORE
+#define IPU_OP_ST128_F7 0x01
+#define IPU_OP_ST128_MATCH IPU_ISA_U(0x0200105B)
+#define IPU_OP_ST128_MASK IPU_ISA_U(0xFE007FFF)
+#define IPU_OP_ST128_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_ST128_F3, IPU_OP_ST128_F7)
+/* st64.pi fs, rs1 (any): st64, then rs1 += 8 */
+#define IPU_OP_ST64_PI_F3 IPU_F3_WSTORE
+#define IPU_OP_ST64_PI_F7 0x02
+#define IPU_OP_ST64_PI_MATCH IPU_ISA_U(0x0400105B)
+#define IPU_OP_ST64_PI_MASK IPU_ISA_U(0xFE007FFF)
+#define IPU_OP_ST64_PI_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_ST64_PI_F3, IPU_OP_ST64_PI_F7)
+/* st128.pi fs, rs1 (any): st128, then rs1 += 16 */
+#define IPU_OP_ST128_PI_F3 IPU_F3_WSTORE
+#define IPU_OP_ST128_PI_F7 0x03
+#define IPU_OP_ST128_PI_MATCH IPU_ISA_U(0x0600105B)
+#define IPU_OP_ST128_PI_MASK IPU_ISA_U(0xFE007FFF)
+#define IPU_OP_ST128_PI_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_ST128_PI_F3, IPU_OP_ST128_PI_F7)
+
+/* a wide load and a store in one instruction (IPU_OPC_CUSTOM2, funct3 = IPU_F3_WLDST) */
+#define IPU_F3_WLDST 2
+/* ld128st64.pi fd, rs1, rs2, fs (any): f[fd .. fd+3] = the four words at rs1 and the two words at rs2 = f[fs], f[fs+1] (the load reads before the store writes); rs1 += 16, rs2 += 8 */
+#define IPU_OP_LD128ST64_PI_F3 IPU_F3_WLDST
+#define IPU_OP_LD128ST64_PI_F7 0x00
+#define IPU_OP_LD128ST64_PI_MATCH IPU_ISA_U(0x0000205B)
+#define IPU_OP_LD128ST64_PI_MASK IPU_ISA_U(0x0600707F)
+#define IPU_OP_LD128ST64_PI_INSN IPU_ISA_INSN_R4(IPU_OPC_CUSTOM2, IPU_OP_LD128ST64_PI_F3, IPU_OP_LD128ST64_PI_F7)
+/* ld64st64.pi fd, rs1, rs2, fs (any): f[fd], f[fd+1] = the two words at rs1 and the two words at rs2 = f[fs], f[fs+1] (the load reads before the store writes); rs1 += 8, rs2 += 8 */
+#define IPU_OP_LD64ST64_PI_F3 IPU_F3_WLDST
+#define IPU_OP_LD64ST64_PI_F7 0x01
+#define IPU_OP_LD64ST64_PI_MATCH IPU_ISA_U(0x0200205B)
+#define IPU_OP_LD64ST64_PI_MASK IPU_ISA_U(0x0600707F)
+#define IPU_OP_LD64ST64_PI_INSN IPU_ISA_INSN_R4(IPU_OPC_CUSTOM2, IPU_OP_LD64ST64_PI_F3, IPU_OP_LD64ST64_PI_F7)
+
+/* paired f32 arithmetic (IPU_OPC_CUSTOM2, funct3 = IPU_F3_F32V2) */
+#define IPU_F3_F32V2 3
+/* f32v2.add fd, fs1, fs2 (any): fd[i] = fs1[i] + fs2[i], i = 0, 1 */
+#define IPU_OP_F32V2_ADD_F3 IPU_F3_F32V2
+#define IPU_OP_F32V2_ADD_F7 0x00
+#define IPU_OP_F32V2_ADD_MATCH IPU_ISA_U(0x0000305B)
+#define IPU_OP_F32V2_ADD_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F32V2_ADD_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_ADD_F3, IPU_OP_F32V2_ADD_F7)
+/* f32v2.sub fd, fs1, fs2 (any): fd[i] = fs1[i] - fs2[i] */
+#define IPU_OP_F32V2_SUB_F3 IPU_F3_F32V2
+#define IPU_OP_F32V2_SUB_F7 0x01
+#define IPU_OP_F32V2_SUB_MATCH IPU_ISA_U(0x0200305B)
+#define IPU_OP_F32V2_SUB_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F32V2_SUB_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_SUB_F3, IPU_OP_F32V2_SUB_F7)
+/* f32v2.mul fd, fs1, fs2 (any): fd[i] = fs1[i] * fs2[i] */
+#define IPU_OP_F32V2_MUL_F3 IPU_F3_F32V2
+#define IPU_OP_F32V2_MUL_F7 0x02
+#define IPU_OP_F32V2_MUL_MATCH IPU_ISA_U(0x0400305B)
+#define IPU_OP_F32V2_MUL_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F32V2_MUL_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_MUL_F3, IPU_OP_F32V2_MUL_F7)
+/* f32v2.mac fd, fs1, fs2 (any): fd[i] = fs1[i] * fs2[i] + fd[i], fused (one rounding) */
+#define IPU_OP_F32V2_MAC_F3 IPU_F3_F32V2
+#define IPU_OP_F32V2_MAC_F7 0x03
+#define IPU_OP_F32V2_MAC_MATCH IPU_ISA_U(0x0600305B)
+#define IPU_OP_F32V2_MAC_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F32V2_MAC_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_MAC_F3, IPU_OP_F32V2_MAC_F7)
+/* f32v2.axpy fd, fs1, fs2 (any): fd[i] = fs2 * fs1[i] + fd[i], fused; fs2 one f32 register (the scalar) */
+#define IPU_OP_F32V2_AXPY_F3 IPU_F3_F32V2
+#define IPU_OP_F32V2_AXPY_F7 0x04
+#define IPU_OP_F32V2_AXPY_MATCH IPU_ISA_U(0x0800305B)
+#define IPU_OP_F32V2_AXPY_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F32V2_AXPY_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_AXPY_F3, IPU_OP_F32V2_AXPY_F7)
+
+/* quad f16 arithmetic (IPU_OPC_CUSTOM2, funct3 = IPU_F3_F16V4) */
+#define IPU_F3_F16V4 4
+/* f16v4.add fd, fs1, fs2 (any): fd[i] = fs1[i] + fs2[i], i = 0 .. 3: four f16 in a register pair, lane 0 the low half of f[n] */
+#define IPU_OP_F16V4_ADD_F3 IPU_F3_F16V4
+#define IPU_OP_F16V4_ADD_F7 0x00
+#define IPU_OP_F16V4_ADD_MATCH IPU_ISA_U(0x0000405B)
+#define IPU_OP_F16V4_ADD_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F16V4_ADD_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_ADD_F3, IPU_OP_F16V4_ADD_F7)
+/* f16v4.sub fd, fs1, fs2 (any): fd[i] = fs1[i] - fs2[i] */
+#define IPU_OP_F16V4_SUB_F3 IPU_F3_F16V4
+#define IPU_OP_F16V4_SUB_F7 0x01
+#define IPU_OP_F16V4_SUB_MATCH IPU_ISA_U(0x0200405B)
+#define IPU_OP_F16V4_SUB_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F16V4_SUB_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_SUB_F3, IPU_OP_F16V4_SUB_F7)
+/* f16v4.mul fd, fs1, fs2 (any): fd[i] = fs1[i] * fs2[i] */
+#define IPU_OP_F16V4_MUL_F3 IPU_F3_F16V4
+#define IPU_OP_F16V4_MUL_F7 0x02
+#define IPU_OP_F16V4_MUL_MATCH IPU_ISA_U(0x0400405B)
+#define IPU_OP_F16V4_MUL_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F16V4_MUL_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_MUL_F3, IPU_OP_F16V4_MUL_F7)
+/* f16v4.mac fd, fs1, fs2 (any): fd[i] = fs1[i] * fs2[i] + fd[i], fused (one rounding) */
+#define IPU_OP_F16V4_MAC_F3 IPU_F3_F16V4
+#define IPU_OP_F16V4_MAC_F7 0x03
+#define IPU_OP_F16V4_MAC_MATCH IPU_ISA_U(0x0600405B)
+#define IPU_OP_F16V4_MAC_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F16V4_MAC_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_MAC_F3, IPU_OP_F16V4_MAC_F7)
+/* f16v4.axpy fd, fs1, fs2 (any): fd[i] = s * fs1[i] + fd[i], fused; s the f16 in the low half of f[fs2] */
+#define IPU_OP_F16V4_AXPY_F3 IPU_F3_F16V4
+#define IPU_OP_F16V4_AXPY_F7 0x04
+#define IPU_OP_F16V4_AXPY_MATCH IPU_ISA_U(0x0800405B)
+#define IPU_OP_F16V4_AXPY_MASK IPU_ISA_U(0xFE00707F)
+#define IPU_OP_F16V4_AXPY_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_AXPY_F3, IPU_OP_F16V4_AXPY_F7)
+
+/* f16 / f32 vector conversions (IPU_OPC_CUSTOM2, funct3 = IPU_F3_FVCVT) */
+#define IPU_F3_FVCVT 5
+/* f32v2.tof16 fd, fs1 (any): f[fd] = the two f32 of fs1 as f16 (lane 0 the low half) */
+#define IPU_OP_F32V2_TOF16_F3 IPU_F3_FVCVT
+#define IPU_OP_F32V2_TOF16_F7 0x00
+#define IPU_OP_F32V2_TOF16_MATCH IPU_ISA_U(0x0000505B)
+#define IPU_OP_F32V2_TOF16_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_F32V2_TOF16_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V2_TOF16_F3, IPU_OP_F32V2_TOF16_F7)
+/* f16v2.tof32 fd, fs1 (any): fd[i] = the f16 in half i of f[fs1] as f32 (exact) */
+#define IPU_OP_F16V2_TOF32_F3 IPU_F3_FVCVT
+#define IPU_OP_F16V2_TOF32_F7 0x01
+#define IPU_OP_F16V2_TOF32_MATCH IPU_ISA_U(0x0200505B)
+#define IPU_OP_F16V2_TOF32_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_F16V2_TOF32_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V2_TOF32_F3, IPU_OP_F16V2_TOF32_F7)
+/* f32v4.tof16 fd, fs1 (any): the four f32 of fs1 as four f16 in the pair fd */
+#define IPU_OP_F32V4_TOF16_F3 IPU_F3_FVCVT
+#define IPU_OP_F32V4_TOF16_F7 0x02
+#define IPU_OP_F32V4_TOF16_MATCH IPU_ISA_U(0x0400505B)
+#define IPU_OP_F32V4_TOF16_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_F32V4_TOF16_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F32V4_TOF16_F3, IPU_OP_F32V4_TOF16_F7)
+/* f16v4.tof32 fd, fs1 (any): the four f16 of the pair fs1 as four f32 in the quad fd (exact) */
+#define IPU_OP_F16V4_TOF32_F3 IPU_F3_FVCVT
+#define IPU_OP_F16V4_TOF32_F7 0x03
+#define IPU_OP_F16V4_TOF32_MATCH IPU_ISA_U(0x0600505B)
+#define IPU_OP_F16V4_TOF32_MASK IPU_ISA_U(0xFFF0707F)
+#define IPU_OP_F16V4_TOF32_INSN IPU_ISA_INSN_R(IPU_OPC_CUSTOM2, IPU_OP_F16V4_TOF32_F3, IPU_OP_F16V4_TOF32_F7)
+
 #ifndef __ASSEMBLER__
 
 #include <stdint.h>
@@ -273,6 +449,7 @@ static inline uint32_t ipu_encode_smwrite(uint32_t rs1, uint32_t rs2) { return I
 static inline uint32_t ipu_encode_hsid(uint32_t rs1) { return IPU_OP_HSID_MATCH | (rs1 & 31u) << 15; }
 static inline uint32_t ipu_encode_hsread(uint32_t rs1, uint32_t rs2) { return IPU_OP_HSREAD_MATCH | (rs1 & 31u) << 15 | (rs2 & 31u) << 20; }
 static inline uint32_t ipu_encode_hswrite(uint32_t rs1, uint32_t rs2) { return IPU_OP_HSWRITE_MATCH | (rs1 & 31u) << 15 | (rs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_rpt(uint32_t rs1, uint32_t size) { return IPU_OP_RPT_MATCH | (rs1 & 31u) << 15 | (size & 31u) << 20; }
 static inline uint32_t ipu_encode_amp_ldw_f16(uint32_t rs1) { return IPU_OP_AMP_LDW_F16_MATCH | (rs1 & 31u) << 15; }
 static inline uint32_t ipu_encode_amp_ldw_f32(uint32_t rs1) { return IPU_OP_AMP_LDW_F32_MATCH | (rs1 & 31u) << 15; }
 static inline uint32_t ipu_encode_amp_mac_f16(uint32_t rd, uint32_t rs1, uint32_t bank) { return IPU_OP_AMP_MAC_F16_MATCH | (rd & 31u) << 7 | (rs1 & 31u) << 15 | (bank & 31u) << 20; }
@@ -281,6 +458,30 @@ static inline uint32_t ipu_encode_amp_st_f16(uint32_t rs1, uint32_t bank) { retu
 static inline uint32_t ipu_encode_amp_st_f32(uint32_t rs1, uint32_t bank) { return IPU_OP_AMP_ST_F32_MATCH | (rs1 & 31u) << 15 | (bank & 31u) << 20; }
 static inline uint32_t ipu_encode_amp_clr_f16(void) { return IPU_OP_AMP_CLR_F16_MATCH; }
 static inline uint32_t ipu_encode_amp_clr_f32(void) { return IPU_OP_AMP_CLR_F32_MATCH; }
+static inline uint32_t ipu_encode_ld64(uint32_t fd, uint32_t rs1) { return IPU_OP_LD64_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_ld128(uint32_t fd, uint32_t rs1) { return IPU_OP_LD128_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_ld64_pi(uint32_t fd, uint32_t rs1) { return IPU_OP_LD64_PI_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_ld128_pi(uint32_t fd, uint32_t rs1) { return IPU_OP_LD128_PI_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_st64(uint32_t fs, uint32_t rs1) { return IPU_OP_ST64_MATCH | (fs & 31u) << 20 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_st128(uint32_t fs, uint32_t rs1) { return IPU_OP_ST128_MATCH | (fs & 31u) << 20 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_st64_pi(uint32_t fs, uint32_t rs1) { return IPU_OP_ST64_PI_MATCH | (fs & 31u) << 20 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_st128_pi(uint32_t fs, uint32_t rs1) { return IPU_OP_ST128_PI_MATCH | (fs & 31u) << 20 | (rs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_ld128st64_pi(uint32_t fd, uint32_t rs1, uint32_t rs2, uint32_t fs) { return IPU_OP_LD128ST64_PI_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15 | (rs2 & 31u) << 20 | (fs & 31u) << 27; }
+static inline uint32_t ipu_encode_ld64st64_pi(uint32_t fd, uint32_t rs1, uint32_t rs2, uint32_t fs) { return IPU_OP_LD64ST64_PI_MATCH | (fd & 31u) << 7 | (rs1 & 31u) << 15 | (rs2 & 31u) << 20 | (fs & 31u) << 27; }
+static inline uint32_t ipu_encode_f32v2_add(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F32V2_ADD_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f32v2_sub(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F32V2_SUB_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f32v2_mul(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F32V2_MUL_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f32v2_mac(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F32V2_MAC_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f32v2_axpy(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F32V2_AXPY_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f16v4_add(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F16V4_ADD_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f16v4_sub(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F16V4_SUB_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f16v4_mul(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F16V4_MUL_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f16v4_mac(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F16V4_MAC_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f16v4_axpy(uint32_t fd, uint32_t fs1, uint32_t fs2) { return IPU_OP_F16V4_AXPY_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15 | (fs2 & 31u) << 20; }
+static inline uint32_t ipu_encode_f32v2_tof16(uint32_t fd, uint32_t fs1) { return IPU_OP_F32V2_TOF16_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_f16v2_tof32(uint32_t fd, uint32_t fs1) { return IPU_OP_F16V2_TOF32_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_f32v4_tof16(uint32_t fd, uint32_t fs1) { return IPU_OP_F32V4_TOF16_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15; }
+static inline uint32_t ipu_encode_f16v4_tof32(uint32_t fd, uint32_t fs1) { return IPU_OP_F16V4_TOF32_MATCH | (fd & 31u) << 7 | (fs1 & 31u) << 15; }
 
 #endif /* !__ASSEMBLER__ */
 #endif /* IPU_XIPU_ISA_H */
