@@ -331,6 +331,173 @@ static inline void ipu_amp_clr(void) { ipu_amp_clr_f16(); }
 /* AMP accumulator banks per context (8). */
 static inline uint32_t ipu_amp_banks(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_CSR_AMPBANKS, v); return v; }
 
+/* ---- Vector arithmetic: paired f32, quad f16 (custom-2; docs/xipu.md) --------------- */
+/*
+ * An ipu_f32x2 is two f32 lanes in an f-register pair, an ipu_f16x4 four IEEE binary16
+ * lanes (raw bits) in a pair, lane 0 the low half of the first register: the lanes are
+ * in memory order. Every lane is rounded to nearest even whatever frm says; mac / axpy
+ * are fused; NaN results are canonical; each lane's flags are ORed into fflags. GCC
+ * cannot allocate register pairs, so the functions bind their operands to fixed aligned
+ * temporaries (ft0..ft7, caller-saved): the compiler moves values in and out around each
+ * instruction. The asm is volatile so an operation stays between the fflags accesses
+ * around it (frflags / fsflags in asm volatile) and its flags land where the code says.
+ */
+typedef float ipu_f32x2 __attribute__((vector_size(8)));
+typedef float ipu_f32x4 __attribute__((vector_size(16)));
+typedef uint16_t ipu_f16x2 __attribute__((vector_size(4)));
+typedef uint16_t ipu_f16x4 __attribute__((vector_size(8)));
+
+/* Bits of one 32-bit word as a float for an f register, and back (moves, no arithmetic:
+ * NaN payloads survive). */
+static inline float ipu_vec_word_(uint32_t w) {
+  union { uint32_t u; float f; } c;
+  c.u = w;
+  return c.f;
+}
+static inline uint32_t ipu_vec_bits_(float f) {
+  union { float f; uint32_t u; } c;
+  c.f = f;
+  return c.u;
+}
+static inline uint32_t ipu_f16x4_word_(ipu_f16x4 v, int i) {
+  return (uint32_t)v[2 * i] | (uint32_t)v[2 * i + 1] << 16;
+}
+static inline ipu_f16x4 ipu_f16x4_of_(float lo, float hi) {
+  const uint32_t a = ipu_vec_bits_(lo), b = ipu_vec_bits_(hi);
+  ipu_f16x4 r = {(uint16_t)a, (uint16_t)(a >> 16), (uint16_t)b, (uint16_t)(b >> 16)};
+  return r;
+}
+
+/* d = a op b on pairs: a in ft0/ft1, b in ft2/ft3, d in ft4/ft5. */
+#define IPU_VEC_PAIR_OP_(insn, a_lo, a_hi, b_lo, b_hi, d_lo, d_hi)                         \
+  do {                                                                                     \
+    register float ipu_a0_ __asm__("ft0") = (a_lo);                                        \
+    register float ipu_a1_ __asm__("ft1") = (a_hi);                                        \
+    register float ipu_b0_ __asm__("ft2") = (b_lo);                                        \
+    register float ipu_b1_ __asm__("ft3") = (b_hi);                                        \
+    register float ipu_d0_ __asm__("ft4");                                                 \
+    register float ipu_d1_ __asm__("ft5");                                                 \
+    __asm__ volatile(insn ", %0, %2, %4"                                                            \
+            : "=&f"(ipu_d0_), "=&f"(ipu_d1_)                                                 \
+            : "f"(ipu_a0_), "f"(ipu_a1_), "f"(ipu_b0_), "f"(ipu_b1_));                      \
+    (d_lo) = ipu_d0_;                                                                      \
+    (d_hi) = ipu_d1_;                                                                      \
+  } while (0)
+/* d = a * b + d on pairs (mac: b a pair; axpy: b one register, b_hi unused). */
+#define IPU_VEC_PAIR_ACC_(insn, a_lo, a_hi, b_lo, b_hi, d_lo, d_hi)                        \
+  do {                                                                                     \
+    register float ipu_a0_ __asm__("ft0") = (a_lo);                                        \
+    register float ipu_a1_ __asm__("ft1") = (a_hi);                                        \
+    register float ipu_b0_ __asm__("ft2") = (b_lo);                                        \
+    register float ipu_b1_ __asm__("ft3") = (b_hi);                                        \
+    register float ipu_d0_ __asm__("ft4") = (d_lo);                                        \
+    register float ipu_d1_ __asm__("ft5") = (d_hi);                                        \
+    __asm__ volatile(insn ", %0, %2, %4"                                                            \
+            : "+f"(ipu_d0_), "+f"(ipu_d1_)                                                  \
+            : "f"(ipu_a0_), "f"(ipu_a1_), "f"(ipu_b0_), "f"(ipu_b1_));                      \
+    (d_lo) = ipu_d0_;                                                                      \
+    (d_hi) = ipu_d1_;                                                                      \
+  } while (0)
+
+#define IPU_F32V2_BINARY_(name, INSN)                                                      \
+  static inline ipu_f32x2 name(ipu_f32x2 a, ipu_f32x2 b) {                                 \
+    ipu_f32x2 d;                                                                           \
+    float lo, hi;                                                                          \
+    IPU_VEC_PAIR_OP_(INSN, a[0], a[1], b[0], b[1], lo, hi);                                \
+    d[0] = lo;                                                                             \
+    d[1] = hi;                                                                             \
+    return d;                                                                              \
+  }
+#define IPU_F16V4_BINARY_(name, INSN)                                                      \
+  static inline ipu_f16x4 name(ipu_f16x4 a, ipu_f16x4 b) {                                 \
+    float lo, hi;                                                                          \
+    IPU_VEC_PAIR_OP_(INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)), \
+                     ipu_vec_word_(ipu_f16x4_word_(b, 0)), ipu_vec_word_(ipu_f16x4_word_(b, 1)), lo, hi); \
+    return ipu_f16x4_of_(lo, hi);                                                          \
+  }
+/* a + b, a - b, a * b per lane. */
+IPU_F32V2_BINARY_(ipu_f32v2_add, IPU_OP_F32V2_ADD_INSN)
+IPU_F32V2_BINARY_(ipu_f32v2_sub, IPU_OP_F32V2_SUB_INSN)
+IPU_F32V2_BINARY_(ipu_f32v2_mul, IPU_OP_F32V2_MUL_INSN)
+IPU_F16V4_BINARY_(ipu_f16v4_add, IPU_OP_F16V4_ADD_INSN)
+IPU_F16V4_BINARY_(ipu_f16v4_sub, IPU_OP_F16V4_SUB_INSN)
+IPU_F16V4_BINARY_(ipu_f16v4_mul, IPU_OP_F16V4_MUL_INSN)
+
+/* acc + a * b per lane, fused. */
+static inline ipu_f32x2 ipu_f32v2_mac(ipu_f32x2 acc, ipu_f32x2 a, ipu_f32x2 b) {
+  float lo = acc[0], hi = acc[1];
+  IPU_VEC_PAIR_ACC_(IPU_OP_F32V2_MAC_INSN, a[0], a[1], b[0], b[1], lo, hi);
+  acc[0] = lo;
+  acc[1] = hi;
+  return acc;
+}
+/* acc + s * a per lane, fused (s one f32). */
+static inline ipu_f32x2 ipu_f32v2_axpy(ipu_f32x2 acc, ipu_f32x2 a, float s) {
+  float lo = acc[0], hi = acc[1];
+  IPU_VEC_PAIR_ACC_(IPU_OP_F32V2_AXPY_INSN, a[0], a[1], s, 0.0f, lo, hi);
+  acc[0] = lo;
+  acc[1] = hi;
+  return acc;
+}
+static inline ipu_f16x4 ipu_f16v4_mac(ipu_f16x4 acc, ipu_f16x4 a, ipu_f16x4 b) {
+  float lo = ipu_vec_word_(ipu_f16x4_word_(acc, 0)), hi = ipu_vec_word_(ipu_f16x4_word_(acc, 1));
+  IPU_VEC_PAIR_ACC_(IPU_OP_F16V4_MAC_INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)),
+                    ipu_vec_word_(ipu_f16x4_word_(b, 0)), ipu_vec_word_(ipu_f16x4_word_(b, 1)), lo, hi);
+  return ipu_f16x4_of_(lo, hi);
+}
+/* acc + s * a per lane, fused (s one binary16, raw bits). */
+static inline ipu_f16x4 ipu_f16v4_axpy(ipu_f16x4 acc, ipu_f16x4 a, uint16_t s) {
+  float lo = ipu_vec_word_(ipu_f16x4_word_(acc, 0)), hi = ipu_vec_word_(ipu_f16x4_word_(acc, 1));
+  IPU_VEC_PAIR_ACC_(IPU_OP_F16V4_AXPY_INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)),
+                    ipu_vec_word_(s), 0.0f, lo, hi);
+  return ipu_f16x4_of_(lo, hi);
+}
+
+/* Conversions: f32 -> f16 rounds to nearest even (OF / UF / NX, NV for a sNaN); f16 -> f32
+ * is exact (NV for a sNaN). */
+static inline ipu_f16x2 ipu_f32v2_tof16(ipu_f32x2 a) {
+  register float a0 __asm__("ft0") = a[0];
+  register float a1 __asm__("ft1") = a[1];
+  register float d __asm__("ft4");
+  __asm__ volatile(IPU_OP_F32V2_TOF16_INSN ", %0, %1, x0" : "=&f"(d) : "f"(a0), "f"(a1));
+  const uint32_t w = ipu_vec_bits_(d);
+  ipu_f16x2 r = {(uint16_t)w, (uint16_t)(w >> 16)};
+  return r;
+}
+static inline ipu_f32x2 ipu_f16v2_tof32(ipu_f16x2 a) {
+  register float s __asm__("ft0") = ipu_vec_word_((uint32_t)a[0] | (uint32_t)a[1] << 16);
+  register float d0 __asm__("ft4");
+  register float d1 __asm__("ft5");
+  __asm__ volatile(IPU_OP_F16V2_TOF32_INSN ", %0, %2, x0" : "=&f"(d0), "=&f"(d1) : "f"(s));
+  ipu_f32x2 r = {d0, d1};
+  return r;
+}
+static inline ipu_f16x4 ipu_f32v4_tof16(ipu_f32x4 a) {
+  register float a0 __asm__("ft0") = a[0];
+  register float a1 __asm__("ft1") = a[1];
+  register float a2 __asm__("ft2") = a[2];
+  register float a3 __asm__("ft3") = a[3];
+  register float d0 __asm__("ft4");
+  register float d1 __asm__("ft5");
+  __asm__ volatile(IPU_OP_F32V4_TOF16_INSN ", %0, %2, x0"
+          : "=&f"(d0), "=&f"(d1)
+          : "f"(a0), "f"(a1), "f"(a2), "f"(a3));
+  return ipu_f16x4_of_(d0, d1);
+}
+static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
+  register float s0 __asm__("ft0") = ipu_vec_word_(ipu_f16x4_word_(a, 0));
+  register float s1 __asm__("ft1") = ipu_vec_word_(ipu_f16x4_word_(a, 1));
+  register float d0 __asm__("ft4");
+  register float d1 __asm__("ft5");
+  register float d2 __asm__("ft6");
+  register float d3 __asm__("ft7");
+  __asm__ volatile(IPU_OP_F16V4_TOF32_INSN ", %0, %4, x0"
+          : "=&f"(d0), "=&f"(d1), "=&f"(d2), "=&f"(d3)
+          : "f"(s0), "f"(s1));
+  ipu_f32x4 r = {d0, d1, d2, d3};
+  return r;
+}
+
 #ifdef __cplusplus
 }
 #endif
