@@ -495,6 +495,9 @@ static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
           : "=&f"(d0), "=&f"(d1), "=&f"(d2), "=&f"(d3)
           : "f"(s0), "f"(s1));
   ipu_f32x4 r = {d0, d1, d2, d3};
+  return r;
+}
+
 /* ---- wide loads and stores (custom-2) --------------------------------------------- */
 /*
  * 8 or 16 bytes between memory and an f-register pair / quad in one instruction (docs/xipu.md
@@ -508,8 +511,7 @@ static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
  * and let GCC move them from there: one fmv a lane at most, none when a loaded value is
  * stored as it is.
  */
-/* ipu_f32x2 / ipu_f32x4: the vector types of "Vector arithmetic" below. (Merged: the wide
- * branch had its own struct types of the same names; one set of types serves both.) */
+/* ipu_f32x2 / ipu_f32x4: the vector types of "Vector arithmetic" above. */
 
 #define IPU_WIDE_LOAD2_(insn, p, mem)                                                      \
   register float ipu_r0_ __asm__("ft0");                                                  \
