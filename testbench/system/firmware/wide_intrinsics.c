@@ -31,8 +31,8 @@ static void copy128(float *out, const float *in, int n) {
 static void scale64(float *out, const float *in, int n) {
   for (int i = 0; i < n; i += 2) {
     ipu_f32x2 v = ipu_ld64_pi(&in);
-    v.v[0] *= 2.0f;
-    v.v[1] *= 2.0f;
+    v[0] *= 2.0f;
+    v[1] *= 2.0f;
     ipu_st64_pi(&out, v);
   }
 }
@@ -56,11 +56,11 @@ int main(void) {
   for (int i = 0; i < N; ++i) buf[i] = dst[i];
   const float *ld = buf;
   float *st = buf;
-  ipu_f32x2 carry = {{0.0f, 0.0f}};
+  ipu_f32x2 carry = {0.0f, 0.0f};
   for (int i = 0; i < N; i += 4) {
     ipu_f32x4 v = ipu_ld128st64_pi(&ld, &st, carry);
-    carry.v[0] = v.v[0] + v.v[2];
-    carry.v[1] = v.v[1] + v.v[3];
+    carry[0] = v[0] + v[2];
+    carry[1] = v[1] + v[3];
   }
   ok = ld == buf + N && st == buf + N / 2;
   for (int k = 1; k < N / 4; ++k) {
@@ -76,7 +76,7 @@ int main(void) {
   ipu_f32x2 prev = ipu_ld64(src);
   l2 += 2;
   for (int i = 2; i < N; i += 2) {
-    ipu_f32x2 swapped = {{prev.v[1], prev.v[0]}};
+    ipu_f32x2 swapped = {prev[1], prev[0]};
     prev = ipu_ld64st64_pi(&l2, &s2, swapped);
   }
   ok = 1;
@@ -89,6 +89,6 @@ int main(void) {
   ipu_f32x2 p = ipu_ld64(src + 2);
   ipu_st64(dst + 2, p);
   check("ld128 / st128 / ld64 / st64",
-        dst[8] == src[4] && dst[11] == src[7] && dst[2] == src[2] && dst[3] == src[3] && q.v[3] == src[7]);
+        dst[8] == src[4] && dst[11] == src[7] && dst[2] == src[2] && dst[3] == src[3] && q[3] == src[7]);
   return failures;
 }

@@ -62,8 +62,9 @@ void kfake_amp_st_bank(float *out, uint32_t bank);
 
 /* The wide loads and stores as plain copies (the alignment and code checks are the
  * simulator's: a kernel is tested for them there). */
-typedef struct { float v[2]; } ipu_f32x2;
-typedef struct { float v[4]; } ipu_f32x4;
+/* The vector types of the real header (GCC / Clang vector extensions). */
+typedef float ipu_f32x2 __attribute__((vector_size(8)));
+typedef float ipu_f32x4 __attribute__((vector_size(16)));
 static inline ipu_f32x2 ipu_ld64(const void *p) { ipu_f32x2 r; memcpy(&r, p, 8); return r; }
 static inline ipu_f32x4 ipu_ld128(const void *p) { ipu_f32x4 r; memcpy(&r, p, 16); return r; }
 static inline ipu_f32x2 ipu_ld64_pi(const float **p) { ipu_f32x2 r = ipu_ld64(*p); *p += 2; return r; }
