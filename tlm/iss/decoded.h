@@ -84,6 +84,10 @@ struct DecodedCode {
   std::vector<DecodedInsn> insns;  // words + 1 entries
   std::vector<Op> ops;             // the op of each entry (stepping loop, tools)
   std::vector<uint32_t> raw;       // the instruction word of each entry (0 for the sentinel)
+  // Co-issue (docs/xipu.md "Timing"; co_issue.h): 1 where the entry is the second of a
+  // pair with the entry before it (all 0 when the tile's co_issue is off). Such an entry's
+  // handler is the fast loop's paired variant of its op (fast_loop_labels()[kOpCount + op]).
+  std::vector<uint8_t> co_issued;
 
   uint32_t pc_of(const DecodedInsn* ip) const {
     return begin + static_cast<uint32_t>(ip - insns.data()) * 4u;

@@ -43,9 +43,12 @@ inline uint32_t as_bits(float f) {
 template <bool Step>
 __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
-  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR)};
+#define IPUSIM_ISS_PAIRED_ADDR(name) &&L_##name##_paired,
+  // Each op's handler, then its variant for the second of a co-issued pair.
+  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)};
 #undef IPUSIM_ISS_LABEL_ADDR
-  static_assert(sizeof(labels) / sizeof(labels[0]) == kOpCount);
+#undef IPUSIM_ISS_PAIRED_ADDR
+  static_assert(sizeof(labels) / sizeof(labels[0]) == 2 * kOpCount);
   if (q.thread == nullptr) {  // fast_loop_labels() asks for the table
     q.ip = reinterpret_cast<const DecodedInsn*>(labels);
     return;
@@ -127,8 +130,15 @@ step: __attribute__((unused));
     const uint64_t n = EXECUTED();
     if (q.trace && prev) loop_trace(q, prev, prev_n);
     prev = nullptr;
-    if (n >= q.budget) EXIT(Budget);
-    if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
+    if (M.co_issued[ip - code] && ip != blk) {
+      // The second of a co-issued pair, entered from its first (ip != blk: fell through
+      // in this quantum): it issues in its first's slot, so no budget, guard or probe
+      // stands between them.
+      --q.slot_adjust;
+    } else {
+      if (n >= q.budget || q.slots(n) >= q.slot_limit) EXIT(Budget);
+      if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
+    }
     prev = ip;
     prev_n = n;
     if (q.trace) q.trace_rs1 = R[ip->rs1];
@@ -411,6 +421,17 @@ L_f32v4_tof16:
 L_f16v4_tof32:
   if (!loop_vector_fp(q, ip)) EXIT(Fault);
   NEXT();
+
+// Last in the function (after every hot handler, whose layout they would move): the
+// second of a co-issued pair (DecodedCode::co_issued; fast loop only): no slot of its
+// own when entered by falling through from its first (ip != blk), one when jumped to.
+// q.slot_adjust is in memory (every out-of-line call may read it), so this is the whole cost.
+#define IPUSIM_ISS_PAIRED_HANDLER(name) \
+  L_##name##_paired: __attribute__((unused));                \
+  q.slot_adjust -= (ip != blk);          \
+  goto L_##name;
+  IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_HANDLER)
+#undef IPUSIM_ISS_PAIRED_HANDLER
 
 #undef EXECUTED
 #undef EXIT

@@ -34,6 +34,12 @@ TileParams checked(const TileParams& p, const Program& program) {
       throw std::invalid_argument(fmt::format(
           "tile params: {} = {} (must be a multiple of 4, at most {}: amp.mac does it as rows of 4 MACs)", key,
           macs, 4 * kAmpMaxRows));
+  // The memory paths (docs/xipu.md "Timing"): a power of two from 4 (one word) to 64.
+  for (const auto& [key, bytes] : {std::pair{"load_bytes_per_cycle", p.load_bytes_per_cycle},
+                                   std::pair{"store_bytes_per_cycle", p.store_bytes_per_cycle}})
+    if (bytes < 4 || bytes > 64 || (bytes & (bytes - 1)) != 0)
+      throw std::invalid_argument(
+          fmt::format("tile params: {} = {} (must be a power of two from 4 to 64)", key, bytes));
   if (program.image_end() > kSramBase + p.sram_bytes)
     throw ProgramError(fmt::format("{}: image ends at 0x{:08x}, beyond tile SRAM [0x{:08x}, 0x{:08x})",
                                    program.name(), program.image_end(), kSramBase, kSramBase + p.sram_bytes));
@@ -81,6 +87,7 @@ void CoreState::init_views() {
   }
   mem_.code = dc.insns.data();
   mem_.ops = dc.ops.data();
+  mem_.co_issued = dc.co_issued.data();
   mem_.code_words = dc.words;
   mem_.pc_key = reinterpret_cast<uintptr_t>(dc.insns.data()) - uintptr_t{dc.begin} * 4;
   for (uint32_t i = 0; i < kMaxThreads; ++i) threads_[i].id = i;
