@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
   app.add_option("--reps", reps, "runs of each; the best time is kept")->check(CLI::Range(1, 1000));
   app.add_option("--sram-kib", sram_kib, "tile SRAM in KiB");
   app.add_option("--quantum", quantum, "thread_quantum");
+  bool no_co_issue = false;
+  app.add_flag("--no-co-issue", no_co_issue, "co_issue off (docs/xipu.md \"Timing\"): one instruction per slot");
   CLI11_PARSE(app, argc, argv);
 
   nlohmann::json out;
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
     ipusim::iss::TileParams params;
     params.sram_bytes = sram_kib * 1024;
     params.thread_quantum = quantum;
+    params.co_issue = !no_co_issue;
     CountingConsole console;
     ipusim::iss::Sram sram(params.sram_bytes);
     ipusim::iss::load_image(sram, *program);

@@ -22,6 +22,11 @@ struct TileConfig {
   uint32_t amp_f16_macs_per_cycle = 0;     // AMP peak, f16 multiply-accumulates per cycle
   uint32_t amp_f32_macs_per_cycle = 0;
   uint32_t thread_quantum = 1024;          // ISS: instructions per thread quantum (docs/xipu.md)
+  // The memory paths and co-issue (docs/xipu.md "Timing"; iss::TileParams has the same
+  // defaults: 128-bit loads, 64-bit stores, co-issue on, as on the published chips).
+  uint32_t load_bytes_per_cycle = 16;
+  uint32_t store_bytes_per_cycle = 8;
+  bool co_issue = true;
 
   bool operator==(const TileConfig&) const = default;
 };

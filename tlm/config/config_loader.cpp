@@ -40,6 +40,9 @@ constexpr std::string_view kChipKeys[] = {"kind",     "name",     "tiles", "cloc
 constexpr std::string_view kTileKeys[] = {"sram_kib",
                                "workers",
                                "thread_quantum",
+                               "load_bytes_per_cycle",
+                               "store_bytes_per_cycle",
+                               "co_issue",
                                "exchange_in_bytes_per_cycle",
                                "exchange_out_bytes_per_cycle",
                                "amp_f16_macs_per_cycle",
@@ -200,6 +203,17 @@ class Section {
   }
   double optional_decimal(std::string_view key, const Range& range, int pow10, double dflt) const {
     return has(key) ? required_decimal(key, range, pow10) : dflt;
+  }
+
+  // true or false, unquoted (YAML's other spellings, yes / on / 1, are refused: one
+  // way to write it).
+  bool optional_bool(std::string_view key, bool dflt) const {
+    if (!has(key)) return dflt;
+    const Entry& e = require(key);
+    const std::string_view text = scalar_for_number(e, "true or false");
+    if (text == "true") return true;
+    if (text == "false") return false;
+    fail(key, "expected true or false, got '" + e.value.Scalar() + "'");
   }
 
   // A nested mapping; nullopt when the key is absent.
@@ -434,6 +448,17 @@ TileConfig read_tile(const Section& s) {
   t.sram_bytes = kib * kKiB;
   t.workers = uint32_t(s.optional_uint("workers", 1, IPU_MAX_WORKERS, t.workers));
   t.thread_quantum = uint32_t(s.optional_uint("thread_quantum", 1, 1u << 30, t.thread_quantum));
+  // The memory paths (docs/xipu.md "Timing"): a power of two from one word (4) to 64
+  // bytes, so an access of 4..16 bytes takes a whole number of slots that is itself a
+  // power of two, and a path never narrower than lw / sw.
+  for (const char* key : {"load_bytes_per_cycle", "store_bytes_per_cycle"}) {
+    uint32_t& field = std::string_view(key) == "load_bytes_per_cycle" ? t.load_bytes_per_cycle : t.store_bytes_per_cycle;
+    const uint64_t bytes = s.optional_uint(key, 4, 64, field);
+    if ((bytes & (bytes - 1)) != 0)
+      s.fail(key, "must be a power of two (4, 8, 16, 32 or 64), got " + std::to_string(bytes));
+    field = uint32_t(bytes);
+  }
+  t.co_issue = s.optional_bool("co_issue", t.co_issue);
   t.exchange_in_bytes_per_cycle =
       uint32_t(s.optional_uint("exchange_in_bytes_per_cycle", 1, 1024, t.exchange_in_bytes_per_cycle));
   t.exchange_out_bytes_per_cycle =

@@ -30,6 +30,7 @@ class Writer {
     out_ << value;
   }
   void number(const char* key, uint64_t value) { out_ << YAML::Key << key << YAML::Value << std::to_string(value); }
+  void flag(const char* key, bool value) { out_ << YAML::Key << key << YAML::Value << (value ? "true" : "false"); }
   void decimal(const char* key, double value, int pow10 = 0) {
     out_ << YAML::Key << key << YAML::Value << format_decimal(value, pow10);
   }
@@ -48,6 +49,9 @@ class Writer {
     number("sram_kib", c.tile.sram_bytes / 1024);
     number("workers", c.tile.workers);
     number("thread_quantum", c.tile.thread_quantum);
+    number("load_bytes_per_cycle", c.tile.load_bytes_per_cycle);
+    number("store_bytes_per_cycle", c.tile.store_bytes_per_cycle);
+    flag("co_issue", c.tile.co_issue);
     number("exchange_in_bytes_per_cycle", c.tile.exchange_in_bytes_per_cycle);
     number("exchange_out_bytes_per_cycle", c.tile.exchange_out_bytes_per_cycle);
     number("amp_f16_macs_per_cycle", c.tile.amp_f16_macs_per_cycle);

@@ -92,7 +92,7 @@ class CoreState {
 
   const TileParams& params() const { return params_; }
   const Program& program() const { return *program_; }
-  const DecodedCode& code() const { return program_->decoded(); }
+  const DecodedCode& code() const { return program_->decoded(params_.co_issue); }
   const Sram& sram() const { return sram_; }
   Sram& sram() { return sram_; }
   const Thread& thread(uint32_t id) const { return threads_[id]; }
@@ -154,7 +154,10 @@ class CoreState {
   // probe's verdict on the instruction at `ip`.
   bool pause_before_quantum(const Thread& t);
   void bound_quantum(const Thread& t, Quantum& q, bool& step) const;
+  uint64_t max_slots_per_insn() const;
   bool probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cycle);
+  // The probe's verdict on `ip`; a stop pauses before `at` (ip, or the first of its pair).
+  bool probe_stops_at(const Thread& t, const DecodedInsn* ip, uint64_t cycle, const DecodedInsn* at);
   void pause(PauseReason reason, const Thread& t, uint64_t cycle, const DecodedInsn* ip);
   uint64_t tile_instret() const;
   void flush_line(Thread& t);

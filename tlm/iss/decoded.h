@@ -98,6 +98,11 @@ struct DecodedCode {
   // For entry words + 1 + k (a copy): the index of the word it copies; for an rpt_end
   // entry, the index of the instruction after the original body.
   std::vector<uint32_t> origin;
+  // Co-issue (docs/xipu.md "Timing"; co_issue.h): 1 where the entry is the second of a
+  // pair with the entry before it (all 0 when the tile's co_issue is off). Such an entry's
+  // handler is the fast loop's paired variant of its op (fast_loop_labels()[kOpCount + op]).
+  // An rpt body's copy keeps its original's value (rpt_copies.cpp); rpt_end's is 0.
+  std::vector<uint8_t> co_issued;
 
   // The index of the code word `ip` stands for (its own index for an original word).
   uint32_t index_of(const DecodedInsn* ip) const {

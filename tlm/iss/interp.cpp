@@ -43,9 +43,12 @@ inline uint32_t as_bits(float f) {
 template <bool Step>
 __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
-  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR)};
+#define IPUSIM_ISS_PAIRED_ADDR(name) &&L_##name##_paired,
+  // Each op's handler, then its variant for the second of a co-issued pair.
+  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)};
 #undef IPUSIM_ISS_LABEL_ADDR
-  static_assert(sizeof(labels) / sizeof(labels[0]) == kOpCount);
+#undef IPUSIM_ISS_PAIRED_ADDR
+  static_assert(sizeof(labels) / sizeof(labels[0]) == 2 * kOpCount);
   if (q.thread == nullptr) {  // fast_loop_labels() asks for the table
     q.ip = reinterpret_cast<const DecodedInsn*>(labels);
     return;
@@ -130,8 +133,15 @@ step: __attribute__((unused));
     // rpt_end is no instruction: it runs at once, so a quantum never ends on it and the
     // guard, probe and trace never see it.
     if (UNLIKELY(M.ops[ip - code] == Op::rpt_end)) goto L_rpt_end;
-    if (n >= q.budget) EXIT(Budget);
-    if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
+    if (M.co_issued[ip - code] && ip != blk) {
+      // The second of a co-issued pair, entered from its first (ip != blk: fell through
+      // in this quantum): it issues in its first's slot, so no budget, guard or probe
+      // stands between them.
+      --q.slot_adjust;
+    } else {
+      if (n >= q.budget || q.slots(n) >= q.slot_limit) EXIT(Budget);
+      if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
+    }
     prev = ip;
     prev_n = n;
     if (q.trace) q.trace_rs1 = R[ip->rs1];
@@ -427,6 +437,17 @@ L_f32v4_tof16:
 L_f16v4_tof32:
   if (!loop_vector_fp(q, ip)) EXIT(Fault);
   NEXT();
+
+// Last in the function (after every hot handler, whose layout they would move): the
+// second of a co-issued pair (DecodedCode::co_issued; fast loop only): no slot of its
+// own when entered by falling through from its first (ip != blk), one when jumped to.
+// q.slot_adjust is in memory (every out-of-line call may read it), so this is the whole cost.
+#define IPUSIM_ISS_PAIRED_HANDLER(name) \
+  L_##name##_paired: __attribute__((unused));                \
+  q.slot_adjust -= (ip != blk);          \
+  goto L_##name;
+  IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_HANDLER)
+#undef IPUSIM_ISS_PAIRED_HANDLER
 
 #undef EXECUTED
 #undef EXIT

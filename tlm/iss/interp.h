@@ -32,6 +32,7 @@ struct MemView {
   uint32_t store_limit[3] = {};   // (SRAM end - store_lo) >> 0, 1, 2
   const DecodedInsn* code = nullptr;
   const Op* ops = nullptr;
+  const uint8_t* co_issued = nullptr;  // DecodedCode::co_issued (the stepping loop)
   uint32_t code_words = 0;
   uintptr_t pc_key = 0;  // pc = (uintptr_t(ip) - pc_key) >> 2
   // Every AMP instruction: loop_amp (the ISS's arithmetic), or loop_amp_datapath when the
@@ -58,6 +59,9 @@ struct Quantum {
   Thread* thread = nullptr;
   const MemView* mem = nullptr;
   uint64_t budget = 0;   // instructions; the fast loop checks it at control transfers only
+  // Stepping loop: no instruction issues in slot slot_limit or later (a cycle limit: with
+  // co-issue and wide accesses, slots and instructions differ).
+  uint64_t slot_limit = ~uint64_t{0};
   bool guard = false;    // stepping loop: ask loop_may_issue() before every instruction
   bool probe = false;       // of which: the RunBounds probe sees each instruction
   bool slot_guard = false;  // of which: the supervisor may issue only where a slot is free
@@ -87,7 +91,8 @@ struct Quantum {
 template <bool Step>
 void run_loop(Quantum& q);
 
-// The fast loop's handler addresses, indexed by Op (stored in DecodedInsn::handler).
+// The fast loop's handler addresses (stored in DecodedInsn::handler): [op] the op's
+// handler, [kOpCount + op] its variant for the second of a co-issued pair.
 const void* const* fast_loop_labels();
 
 // Out-of-line services of the tile for the loop. `executed` counts the instructions the

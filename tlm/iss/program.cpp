@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "iss/co_issue.h"
 #include "iss/decode.h"
 #include "iss/decoded.h"
 #include "iss/interp.h"
@@ -131,8 +132,8 @@ std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const
 
 // Decodes every word of the executable range eagerly. Words not inside an executable
 // segment (gaps, or a trailing partial word) and the sentinel after the last word fault
-// as fetches outside code.
-std::unique_ptr<DecodedCode> build_decoded(const Program& p) {
+// as fetches outside code. With co_issue, the pairs are marked (co_issue.h).
+std::unique_ptr<DecodedCode> build_decoded(const Program& p, bool co_issue) {
   auto dc = std::make_unique<DecodedCode>();
   dc->begin = p.code_begin();
   dc->words = (p.code_end() - p.code_begin()) / 4;
@@ -162,7 +163,15 @@ std::unique_ptr<DecodedCode> build_decoded(const Program& p) {
   // host's FP status once, after the run's last instruction).
   for (uint32_t i = 0; i < dc->words; ++i)
     if (is_amp(dc->ops[i])) dc->insns[i].rs3 = is_amp(dc->ops[i + 1]) ? 1 : 0;
-  add_rpt_copies(*dc, labels);
+  // Co-issue pairs, from the decoded words: the second of a pair gets its op's paired
+  // handler (interp.cpp), which counts it as no slot when entered from its first.
+  dc->co_issued.assign(dc->words + 1, 0);
+  if (co_issue) {
+    dc->co_issued = co_issue_seconds(*dc);
+    for (uint32_t i = 0; i < dc->words; ++i)
+      if (dc->co_issued[i]) dc->insns[i].handler = labels[kOpCount + static_cast<unsigned>(dc->ops[i])];
+  }
+  add_rpt_copies(*dc, labels);  // after the pairs: the copies inherit them
   return dc;
 }
 
@@ -243,7 +252,8 @@ std::shared_ptr<const Program> Program::from_bytes(const std::vector<uint8_t>& e
   std::vector<CodeSymbols::Entry> code_symbols;
   p->symbols_ = read_symbols(elf, name, p->code_begin_, p->code_end_, code_symbols);
   p->code_symbols_ = CodeSymbols(std::move(code_symbols));
-  p->decoded_ = build_decoded(*p);
+  p->decoded_ = build_decoded(*p, false);
+  p->decoded_co_ = build_decoded(*p, true);
   p->elf_ = elf;
   return p;
 }
@@ -271,7 +281,8 @@ std::shared_ptr<const Program> Program::from_image(const std::string& name, uint
   p->segments_.push_back(std::move(s));
   p->code_begin_ = code_base;
   p->code_end_ = code_base + p->segments_[0].mem_size;
-  p->decoded_ = build_decoded(*p);
+  p->decoded_ = build_decoded(*p, false);
+  p->decoded_co_ = build_decoded(*p, true);
   return p;
 }
 

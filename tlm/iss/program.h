@@ -67,7 +67,10 @@ class Program {
     uint32_t value = 0, size = 0;
   };
 
-  const DecodedCode& decoded() const { return *decoded_; }
+  // The decoded code for tiles with co-issue off or on (docs/xipu.md "Timing"): the pairs
+  // are marked in the decoded entries, so tiles share a DecodedCode only with the same
+  // co_issue.
+  const DecodedCode& decoded(bool co_issue = false) const { return co_issue ? *decoded_co_ : *decoded_; }
   // Every symbol of the ELF's symbol table (sorted by name; empty for from_image).
   const std::vector<Symbol>& symbols() const { return symbols_; }
 
@@ -87,7 +90,7 @@ class Program {
   std::vector<Symbol> symbols_;  // sorted by name
   CodeSymbols code_symbols_;
   const Symbol* find_symbol(const std::string& name) const;
-  std::unique_ptr<DecodedCode> decoded_;
+  std::unique_ptr<DecodedCode> decoded_, decoded_co_;  // co-issue off, on
   std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
   mutable std::once_flag source_once_;
   mutable std::unique_ptr<const SourceMap> source_map_;

@@ -60,6 +60,7 @@ void add_rpt_copies(DecodedCode& dc, const void* const* labels) {
       dc.insns.push_back(e);
       dc.ops.push_back(dc.ops[k]);
       dc.raw.push_back(dc.raw[k]);
+      dc.co_issued.push_back(dc.co_issued[k]);
       dc.origin.push_back(k);
     }
     const uint32_t after = i + 1 + size;  // the instruction after the original body
@@ -69,6 +70,7 @@ void add_rpt_copies(DecodedCode& dc, const void* const* labels) {
     dc.insns.push_back(e);
     dc.ops.push_back(Op::rpt_end);
     dc.raw.push_back(0);
+    dc.co_issued.push_back(0);
     dc.origin.push_back(after);
   }
 }

@@ -2,8 +2,10 @@
 //
 // Limits are checked between quanta, and the quantum that would cross one is cut to
 // the exact instruction and stepped, so a tile pauses at the same instruction whatever
-// the thread quantum (a thread's clock moves 6 cycles per instruction: a cycle limit is
-// an instruction count for each thread). A probe makes every quantum one instruction
+// the thread quantum (a thread's clock moves 6 cycles per issue slot: a cycle limit is a
+// slot count for each thread, which the stepping loop checks before every instruction;
+// docs/xipu.md "Timing": the second of a co-issued pair takes no slot, a wide access
+// more than one). A probe makes every quantum one instruction
 // long, so the threads interleave strictly in (cycle, thread) order and the probe sees
 // each instruction before it issues.
 #include <algorithm>
@@ -63,17 +65,22 @@ bool CoreState::pause_before_quantum(const Thread& t) {
   return pause_.has_value();
 }
 
+// The most issue slots one instruction takes: the widest access (16 bytes: ld128, st128,
+// ld128st64.pi's load) over the narrower memory path (docs/xipu.md "Timing").
+uint64_t CoreState::max_slots_per_insn() const {
+  const uint32_t narrowest = std::min(params_.load_bytes_per_cycle, params_.store_bytes_per_cycle);
+  return std::max<uint64_t>(1, (16 + narrowest - 1) / narrowest);
+}
+
 void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
   const RunBounds& b = *bounds_;
   if (b.cycle_limit != RunBounds::kNone) {
-    // Instructions issuing before the limit: at clock, clock + 6, ... (clock < limit here).
+    // Slots issuing before the limit: at clock, clock + 6, ... (clock < limit here).
     const uint64_t room = (b.cycle_limit - t.clock + kIssueSlots - 1) / kIssueSlots;
-    if (room <= q.budget) {
-      q.budget = room;
+    // The quantum's instructions take at most max_slots_per_insn() slots each.
+    if (room <= q.budget * max_slots_per_insn()) {
+      q.slot_limit = room;
       step = true;  // the fast loop checks its budget only at taken branches
-      // A wide access may take more than one slot (docs/xipu.md "Timing"), so `room`
-      // instructions may end past the limit: the guard stops at the first that would.
-      q.guard = true;
     }
   }
   if (b.instruction_limit != RunBounds::kNone) {
@@ -92,6 +99,17 @@ void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
 }
 
 bool CoreState::probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cycle) {
+  bool stop = probe_stops_at(t, ip, cycle, ip);
+  // The second of a co-issued pair issues in ip's slot and is never asked about on its
+  // own (the stepping loop): it is shown with its first, always (a debugger's check pass
+  // stops before every instruction and must still see a breakpoint on the second), and
+  // a stop on it pauses before the pair.
+  const DecodedInsn* next = ip + 1;
+  if (code().co_issued[code().index_of(next)]) stop = probe_stops_at(t, next, cycle, ip) || stop;
+  return stop;
+}
+
+bool CoreState::probe_stops_at(const Thread& t, const DecodedInsn* ip, uint64_t cycle, const DecodedInsn* at) {
   DebugProbe::Insn insn;
   insn.thread = t.id;
   insn.cycle = cycle;
@@ -123,7 +141,7 @@ bool CoreState::probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cyc
       break;
   }
   if (!bounds_->probe->stop_before(params_.id, insn)) return false;
-  pause(PauseReason::Probe, t, cycle, ip);
+  pause(PauseReason::Probe, t, cycle, at);
   return true;
 }
 

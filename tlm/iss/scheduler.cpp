@@ -39,6 +39,12 @@ TileParams checked(const TileParams& p, const Program& program) {
       throw std::invalid_argument(fmt::format(
           "tile params: {} = {} (must be a multiple of 4, at most {}: amp.mac does it as rows of 4 MACs)", key,
           macs, 4 * kAmpMaxRows));
+  // The memory paths (docs/xipu.md "Timing"): a power of two from 4 (one word) to 64.
+  for (const auto& [key, bytes] : {std::pair{"load_bytes_per_cycle", p.load_bytes_per_cycle},
+                                   std::pair{"store_bytes_per_cycle", p.store_bytes_per_cycle}})
+    if (bytes < 4 || bytes > 64 || (bytes & (bytes - 1)) != 0)
+      throw std::invalid_argument(
+          fmt::format("tile params: {} = {} (must be a power of two from 4 to 64)", key, bytes));
   if (program.image_end() > kSramBase + p.sram_bytes)
     throw ProgramError(fmt::format("{}: image ends at 0x{:08x}, beyond tile SRAM [0x{:08x}, 0x{:08x})",
                                    program.name(), program.image_end(), kSramBase, kSramBase + p.sram_bytes));
@@ -86,6 +92,7 @@ void CoreState::init_views() {
   }
   mem_.code = dc.insns.data();
   mem_.ops = dc.ops.data();
+  mem_.co_issued = dc.co_issued.data();
   mem_.code_words = dc.words;
   const uint32_t store_off = std::min(dc.store_lo, sram_end) - kSramBase;
   for (unsigned k = 0; k < 2; ++k) {
@@ -317,7 +324,6 @@ void CoreState::run_quantum(Thread& t) {
 
 bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const uint64_t t = q.thread->clock + kIssueSlots * q.slots(executed);
-  if (bounds_ && t >= bounds_->cycle_limit) return false;  // bound_quantum: nothing issues at the limit
   if (q.slot_guard && !(t <= horizon_ && slot_holders(t) < kIssueSlots)) return false;
   return !(q.probe && probe_stops(*q.thread, ip, t));
 }

@@ -114,6 +114,7 @@ struct RunBounds {
   // cross it is stepped).
   uint64_t cycle_limit = kNone;
   // The tile retires at most this many instructions in all (its threads together).
+  // (A co-issued pair is never split: a limit between its halves retires both.)
   uint64_t instruction_limit = kNone;
   // Checked between quanta (at most every thread_quantum instructions of a thread, and
   // every 2^24 of a supervisor alone): set, the tile pauses at its next quantum.

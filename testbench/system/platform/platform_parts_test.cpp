@@ -118,6 +118,17 @@ TEST(TileModuleConfig, TakesTheChipAndIdentity) {
   EXPECT_EQ(c.core.id.ipus, 2u);
   EXPECT_EQ(c.core.sram_bytes, 128u * 1024);
   EXPECT_EQ(c.core.thread_quantum, 64u);
+  EXPECT_EQ(c.core.load_bytes_per_cycle, 16u);
+  EXPECT_EQ(c.core.store_bytes_per_cycle, 8u);
+  EXPECT_TRUE(c.core.co_issue);
+  config::ChipConfig narrow = s.board.chip;
+  narrow.tile.load_bytes_per_cycle = 4;
+  narrow.tile.store_bytes_per_cycle = 32;
+  narrow.tile.co_issue = false;
+  const tile::TileModuleConfig n = tile::TileModuleConfig::from(narrow, id);
+  EXPECT_EQ(n.core.load_bytes_per_cycle, 4u);
+  EXPECT_EQ(n.core.store_bytes_per_cycle, 32u);
+  EXPECT_FALSE(n.core.co_issue);
   EXPECT_EQ(c.clock_hz, 1.6e9);
   config::ChipConfig huge = s.board.chip;
   huge.tile.sram_bytes = uint64_t(1) << 32;

@@ -193,6 +193,14 @@ INSTANTIATE_TEST_SUITE_P(
         RangeCase{7, "  workers: 0", "tile.workers", "must be between 1 and 6, got 0"},
         RangeCase{7, "  workers: 7", "tile.workers", "must be between 1 and 6, got 7"},
         RangeCase{8, "  thread_quantum: 0", "tile.thread_quantum", "must be between 1 and"},
+        RangeCase{8, "  load_bytes_per_cycle: 2", "tile.load_bytes_per_cycle", "must be between 4 and 64, got 2"},
+        RangeCase{8, "  load_bytes_per_cycle: 12", "tile.load_bytes_per_cycle",
+                  "must be a power of two (4, 8, 16, 32 or 64), got 12"},
+        RangeCase{8, "  store_bytes_per_cycle: 128", "tile.store_bytes_per_cycle", "must be between 4 and 64, got 128"},
+        RangeCase{8, "  store_bytes_per_cycle: 24", "tile.store_bytes_per_cycle", "must be a power of two"},
+        RangeCase{8, "  co_issue: yes", "tile.co_issue", "expected true or false, got 'yes'"},
+        RangeCase{8, "  co_issue: 1", "tile.co_issue", "expected true or false, got '1'"},
+        RangeCase{8, "  co_issue: \"true\"", "tile.co_issue", "expected true or false, got the quoted text"},
         RangeCase{12, "  count: 65", "ipu_links.count", "must be between 0 and 64"},
         RangeCase{13, "  gbytes_per_s_each_way: 0", "ipu_links.gbytes_per_s_each_way", "greater than 0"},
         RangeCase{2, "name: two words", "name", "must be up to 64 letters"},
@@ -203,6 +211,17 @@ INSTANTIATE_TEST_SUITE_P(
         RangeCase{10, "  amp_f32_macs_per_cycle: 6", "tile.amp_f32_macs_per_cycle", "must be a multiple of 4"},
         RangeCase{4, "clock_mhz: 1e-300", "clock_mhz", "must be at least 0.000001 (1 Hz)"}),
     [](const ::testing::TestParamInfo<RangeCase>& info) { return "case" + std::to_string(info.index); });
+
+TEST(ConfigErrors, MemoryPathsAndCoIssueHaveDefaults) {
+  // Absent: 16 / 8 / on, the published chips' figures (docs/config.md).
+  const TileConfig dflt = load_system(chip_with(0, "")).board.chip.tile;
+  EXPECT_EQ(dflt.load_bytes_per_cycle, 16u);
+  EXPECT_EQ(dflt.store_bytes_per_cycle, 8u);
+  EXPECT_TRUE(dflt.co_issue);
+  EXPECT_FALSE(load_system(chip_with(8, "  co_issue: false")).board.chip.tile.co_issue);
+  EXPECT_EQ(load_system(chip_with(8, "  load_bytes_per_cycle: 64")).board.chip.tile.load_bytes_per_cycle, 64u);
+  EXPECT_EQ(load_system(chip_with(8, "  store_bytes_per_cycle: 4")).board.chip.tile.store_bytes_per_cycle, 4u);
+}
 
 TEST(ConfigErrors, LargestSramIsAccepted) {
   // 4 GiB - 256 KiB - 4 KiB: the last multiple of 4 KiB below the limit.

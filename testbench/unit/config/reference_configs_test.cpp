@@ -20,6 +20,10 @@ double off_percent(double model, double published) { return 100.0 * std::fabs(mo
 
 void expect_common_tile(const ChipConfig& c) {
   EXPECT_EQ(c.tile.workers, 6u);
+  // A 128-bit load and a 64-bit store per cycle, with co-issue (docs/config.md).
+  EXPECT_EQ(c.tile.load_bytes_per_cycle, 16u);
+  EXPECT_EQ(c.tile.store_bytes_per_cycle, 8u);
+  EXPECT_TRUE(c.tile.co_issue);
   EXPECT_EQ(c.tile.exchange_in_bytes_per_cycle, 4u);
   EXPECT_EQ(c.tile.exchange_out_bytes_per_cycle, 4u);
   EXPECT_EQ(c.ipu_links.count, 10u);
@@ -92,6 +96,10 @@ TEST(ReferenceConfigs, Bow) {
   expect_common_tile(c);
   EXPECT_LT(off_percent(c.peak_f16_flops(), 350e12), 0.5);
   EXPECT_LT(off_percent(c.peak_f32_flops(), c.published_f32_tflops * 1e12), 0.5);
+  // Bow's published 65.4 TB/s of SRAM bandwidth: 24 B/cycle/tile (load + store paths).
+  const double memory_bytes_per_s =
+      double(c.tiles) * (c.tile.load_bytes_per_cycle + c.tile.store_bytes_per_cycle) * c.clock_hz;
+  EXPECT_LT(off_percent(memory_bytes_per_s, 65.4e12), 0.5);
 }
 
 TEST(ReferenceConfigs, C2ResolvesItsChip) {
@@ -156,6 +164,9 @@ TEST(ReferenceConfigs, DefaultsApplyToOmittedKeys) {
   const ChipConfig& c = load_system("configs/test/tiny4.yaml").board.chip;
   ChipConfig defaults;
   EXPECT_EQ(c.tile.thread_quantum, defaults.tile.thread_quantum);
+  EXPECT_EQ(c.tile.load_bytes_per_cycle, 16u);  // the published chips' figures
+  EXPECT_EQ(c.tile.store_bytes_per_cycle, 8u);
+  EXPECT_TRUE(c.tile.co_issue);
   EXPECT_EQ(c.ipu_links, defaults.ipu_links);
   EXPECT_EQ(c.exchange, defaults.exchange);
   EXPECT_EQ(c.sync, defaults.sync);
