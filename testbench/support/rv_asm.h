@@ -199,6 +199,8 @@ class Asm {
   void hsid(Reg stream) { word(ipu_encode_hsid(stream)); }
   void hsread(Reg addr, Reg len) { word(ipu_encode_hsread(addr, len)); }
   void hswrite(Reg addr, Reg len) { word(ipu_encode_hswrite(addr, len)); }
+  // Xipu zero-overhead repeat: the next `size` words run rs1 times
+  void rpt(Reg count, uint32_t size) { word(ipu_encode_rpt(count, size)); }
   // AMP (custom-1); type IPU_AMP_F16 or IPU_AMP_F32; bank: the accumulator bank
   void amp_ldw(uint32_t type, Reg w) { word(type == IPU_AMP_F32 ? ipu_encode_amp_ldw_f32(w) : ipu_encode_amp_ldw_f16(w)); }
   void amp_mac(uint32_t type, Reg rd, Reg x, uint32_t bank = 0) {

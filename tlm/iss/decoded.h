@@ -33,7 +33,7 @@ namespace ipusim::iss {
   X(xdst) X(xsend) X(xsrc) X(xrecv) X(xwait)                                                \
   X(smaddr) X(smread) X(smwrite) X(hsid) X(hsread) X(hswrite)                               \
   X(amp_ldw16) X(amp_ldw32) X(amp_mac16) X(amp_mac32) X(amp_st) X(amp_clr)               \
-  X(rpt)                                                                                    \
+  X(rpt) X(rpt_end) X(rpt_illegal)                                                          \
   X(ld64) X(ld128) X(ld64_pi) X(ld128_pi) X(st64) X(st128) X(st64_pi) X(st128_pi)           \
   X(ld128st64_pi) X(ld64st64_pi)                                                            \
   X(f32v2_add) X(f32v2_sub) X(f32v2_mul) X(f32v2_mac) X(f32v2_axpy)                         \
@@ -55,7 +55,10 @@ inline constexpr unsigned kSinkReg = 32;
 inline constexpr unsigned kFReg0 = 33;
 inline constexpr unsigned kFrmReg = 65;
 inline constexpr unsigned kFflagsReg = 66;
-inline constexpr unsigned kRegCount = 68;  // padded
+// The remaining iterations of the thread's current rpt (rpt_copies.cpp; docs/iss.md): in
+// the register file's padding, so the loop reaches it from the same base pointer.
+inline constexpr unsigned kRptCountReg = 67;
+inline constexpr unsigned kRegCount = 68;
 
 // The arithmetic of fp_exact (imm = sub-op << 8 | rounding mode) and of the dyn variants.
 enum class FpOp : uint8_t { add, sub, mul, div, sqrt, madd, msub, nmsub, nmadd };
@@ -68,7 +71,10 @@ struct DecodedInsn {
   // -SRAM_BASE (the fast path's offset bias).
   int32_t imm;
   uint8_t rd, rs1, rs2, rs3;  // register-file indexes (see above); branch_far: rs3 = funct3;
-                              // AMP: rs3 = 1 if the next word is an AMP instruction too
+                              // AMP: rs3 = 1 if the next word is an AMP instruction too;
+                              // rpt: rs2 = the body's size, imm = the byte offset of its copy;
+                              // rpt_end: rs2 = the body's size, imm = the byte offset of the
+                              // instruction after the original body
 };
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
 
@@ -77,20 +83,28 @@ inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
 inline bool is_wide_memory(Op op) { return op >= Op::ld64 && op <= Op::ld64st64_pi; }
 inline bool is_vector_fp(Op op) { return op >= Op::f32v2_add && op <= Op::f16v4_tof32; }
 
+// The decoded array: one entry per word of [begin, begin + 4 * words), the fetch-fault
+// sentinel, then, for every valid rpt, a copy of its body followed by an rpt_end entry
+// (rpt_copies.cpp, docs/iss.md "Zero-overhead loops"). A copy stands for its original word:
+// index_of() and pc_of() give the original's, so faults, traces, the debugger and every
+// lookup by index see the body's own pcs.
 struct DecodedCode {
   uint32_t begin = 0;       // pc of insns[0]
   uint32_t words = 0;       // decoded words; insns[words] is a fetch-fault sentinel
   uint32_t store_lo = 0;    // stores below this go to the slow path (code is read-only)
-  std::vector<DecodedInsn> insns;  // words + 1 entries
+  std::vector<DecodedInsn> insns;  // words + 1 entries, then the rpt bodies' copies
   std::vector<Op> ops;             // the op of each entry (stepping loop, tools)
   std::vector<uint32_t> raw;       // the instruction word of each entry (0 for the sentinel)
+  // For entry words + 1 + k (a copy): the index of the word it copies; for an rpt_end
+  // entry, the index of the instruction after the original body.
+  std::vector<uint32_t> origin;
 
-  uint32_t pc_of(const DecodedInsn* ip) const {
-    return begin + static_cast<uint32_t>(ip - insns.data()) * 4u;
-  }
+  // The index of the code word `ip` stands for (its own index for an original word).
   uint32_t index_of(const DecodedInsn* ip) const {
-    return static_cast<uint32_t>(ip - insns.data());
+    const auto i = static_cast<uint32_t>(ip - insns.data());
+    return i <= words ? i : origin[i - words - 1];
   }
+  uint32_t pc_of(const DecodedInsn* ip) const { return begin + index_of(ip) * 4u; }
 };
 
 }  // namespace ipusim::iss

@@ -127,6 +127,9 @@ step: __attribute__((unused));
     const uint64_t n = EXECUTED();
     if (q.trace && prev) loop_trace(q, prev, prev_n);
     prev = nullptr;
+    // rpt_end is no instruction: it runs at once, so a quantum never ends on it and the
+    // guard, probe and trace never see it.
+    if (UNLIKELY(M.ops[ip - code] == Op::rpt_end)) goto L_rpt_end;
     if (n >= q.budget) EXIT(Budget);
     if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
     prev = ip;
@@ -137,6 +140,7 @@ step: __attribute__((unused));
   __builtin_unreachable();
 
 L_illegal:
+L_rpt_illegal:
 L_fetch_fault:
 L_ecall:
 L_ebreak:
@@ -378,8 +382,20 @@ L_amp_clr:
   if (!M.amp(q, ip)) EXIT(Fault);
   NEXT();
 
-L_rpt:
-  FAULT();
+// Zero-overhead repeat (docs/iss.md): the count is read once, here; a count of 0 skips
+// the body, any other runs the body's copy (imm), whose rpt_end entry loops back to the
+// copy's start (rs2 = the body's size) until the count runs out, then goes on after the
+// original body (imm). rpt_end is no instruction: its block's count leaves it out (the
+// fast loop counts a block by pointer difference), and it takes no slot.
+L_rpt: {
+  const uint32_t n = RS1;
+  R[kRptCountReg] = n;
+  TAKE(n != 0 ? REL_TARGET() : ip + 1 + ip->rs2);
+}
+L_rpt_end:
+  n16 -= sizeof(DecodedInsn);
+  if (--R[kRptCountReg] != 0) TAKE(ip - ip->rs2);
+  TAKE(REL_TARGET());
 
 // Wide loads and stores, and the vector arithmetic: one out-of-line call per family, for
 // the same reason as the AMP's (the other handlers' code stays as it was).

@@ -19,7 +19,7 @@ bool operands_in_range(const XipuInsn& x, uint32_t word) {
   for (unsigned i = 0; i < x.count; ++i) {
     const Operand& o = x.operands[i];
     const uint32_t v = operand_value(o, word);
-    if (o.below != 0 && v >= o.below) return false;
+    if ((o.below != 0 && v >= o.below) || v < o.min) return false;
     if ((o.kind == Kind::fpair && v % 2 != 0) || (o.kind == Kind::fquad && v % 4 != 0)) return false;
   }
   return true;

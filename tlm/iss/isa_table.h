@@ -23,6 +23,7 @@ struct Operand {
   Kind kind;
   uint8_t below;  // imm: a legal value is less than this (0: any 5-bit value)
   bool optional;  // imm: the disassembly leaves it out when 0
+  uint8_t min = 0;  // imm: a legal value is at least this (rpt's size: an empty body is undefined)
 };
 
 struct XipuInsn {

@@ -6,6 +6,7 @@
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
 #include "iss/core_state.h"
+#include "iss/rpt_copies.h"
 
 namespace ipusim::iss {
 
@@ -48,6 +49,22 @@ std::string sram_range_text(uint32_t sram_bytes) {
   return fmt::format("[0x{:08x}, 0x{:08x})", kSramBase, kSramBase + sram_bytes);
 }
 
+namespace {
+
+// Why the rpt at code index `index` is illegal (its body, rpt_copies.cpp).
+std::string rpt_body_problem(const DecodedCode& dc, uint32_t index) {
+  const RptBodyCheck c = check_rpt_body(dc, index);
+  const uint32_t size = dc.insns[index].rs2;
+  const uint32_t pc = dc.begin + 4 * c.at;
+  if (c.problem == RptBodyCheck::Problem::past_end)
+    return fmt::format("its body of {} instructions runs past the end of the code (0x{:08x} is not code)", size, pc);
+  return fmt::format("its body of {} instructions holds `{}` at 0x{:08x} (a rpt body is straight-line: no "
+                     "control transfer, rpt, ecall / ebreak, thread, sync, exchange, console or streaming instruction)",
+                     size, disassemble(dc.raw[c.at], pc), pc);
+}
+
+}  // namespace
+
 void CoreState::fault_at(Quantum& q, const DecodedInsn* ip) {
   const Thread& t = *q.thread;
   const uint32_t* R = t.hart.regs;
@@ -71,6 +88,7 @@ void CoreState::fault_at(Quantum& q, const DecodedInsn* ip) {
   }
   switch (op) {
     case Op::illegal: return raise(t, ip, "illegal instruction", "undefined encoding");
+    case Op::rpt_illegal: return raise(t, ip, "illegal instruction", rpt_body_problem(dc, dc.index_of(ip)));
     case Op::fetch_fault:
       return raise(t, ip, "access fault", fmt::format("fetch at 0x{:08x} outside code {}", dc.pc_of(ip), code_range));
     case Op::ecall: return raise(t, ip, "ecall", "there is no OS on a tile");

@@ -17,6 +17,7 @@
 #include "iss/decode.h"
 #include "iss/decoded.h"
 #include "iss/interp.h"
+#include "iss/rpt_copies.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::iss {
@@ -161,6 +162,7 @@ std::unique_ptr<DecodedCode> build_decoded(const Program& p) {
   // host's FP status once, after the run's last instruction).
   for (uint32_t i = 0; i < dc->words; ++i)
     if (is_amp(dc->ops[i])) dc->insns[i].rs3 = is_amp(dc->ops[i + 1]) ? 1 : 0;
+  add_rpt_copies(*dc, labels);
   return dc;
 }
 

@@ -79,7 +79,10 @@ bool TileCore::set_registers(uint32_t thread, const ThreadRegisters& regs) {
   const DecodedInsn* ip = impl_->entry_for(regs.pc);
   if (!ip) return false;
   Thread& t = impl_->thread_mut(thread);
-  t.ip = ip;
+  // A thread inside a rpt body's copy reads as the body's pc; writing that same pc back
+  // (a debugger writes every register) keeps it in the repeat, another pc moves it to
+  // plain code and ends the repeat (docs/iss.md "Zero-overhead loops").
+  if (!(t.ip && impl_->pc_of(t.ip) == regs.pc)) t.ip = ip;
   for (unsigned i = 1; i < 32; ++i) t.hart.regs[i] = regs.x[i];  // x0 stays 0
   for (unsigned i = 0; i < 32; ++i) t.hart.regs[kFReg0 + i] = regs.f[i];
   t.hart.regs[kFrmReg] = (regs.fcsr >> 5) & 7;

@@ -22,7 +22,8 @@ std::string operand_doc(const Isa& isa, const Insn& i) {
                        : o.kind == Kind::fpair ? "f register pair, even"
                        : o.kind == Kind::fquad ? "f register quad, a multiple of 4"
                                                : "f reg";
-    if (!o.below.empty()) what += fmt::format(" < `{}_{}`", isa.prefix, o.below);
+    if (o.min != 0) what += fmt::format(" >= {}", o.min);
+    if (!o.below.empty()) what += fmt::format("{} < `{}_{}`", o.min != 0 ? "," : "", isa.prefix, o.below);
     if (o.optional) what += ", may be left out for 0";
     out += fmt::format("{} ({} field, {})", o.name, field_name(o.field), what);
   }

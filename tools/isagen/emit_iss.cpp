@@ -35,12 +35,13 @@ std::string emit_iss_ops(const Isa& isa, const std::string& source) {
   std::ostringstream o;
   o << banner(source,
               "Rows of isa_table.cpp's Xipu table:\n"
-              "// {mnemonic, match, mask, iss::Op, operand count, {{field, kind, below (0: no limit), optional}...}}.");
+              "// {mnemonic, match, mask, iss::Op, operand count, {{field, kind, below (0: no limit), optional[, min]}...}}.");
   for (const Insn* i : isa.insns()) {
     std::string ops;
     for (const Operand& op : i->operands)
-      ops += fmt::format("{}{{Field::{}, Kind::{}, {}, {}}}", ops.empty() ? "" : ", ", field_name(op.field), kind_name(op.kind),
-                         op.below.empty() ? std::string("0") : isa.prefix + "_" + op.below, op.optional ? "true" : "false");
+      ops += fmt::format("{}{{Field::{}, Kind::{}, {}, {}{}}}", ops.empty() ? "" : ", ", field_name(op.field),
+                         kind_name(op.kind), op.below.empty() ? std::string("0") : isa.prefix + "_" + op.below,
+                         op.optional ? "true" : "false", op.min ? fmt::format(", {}", op.min) : std::string());
     const std::string name = isa.prefix + "_OP_" + i->cname;
     o << fmt::format("{{\"{}\", {}_MATCH, {}_MASK, Op::{}, {}, {{{}}}}},\n", i->mnemonic, name, name, i->iss,
                      i->operands.size(), ops);

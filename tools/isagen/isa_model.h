@@ -39,6 +39,7 @@ struct Operand {
   Kind kind = Kind::xreg;
   std::string below;  // imm: the limit (a name of `limits`) its value stays under; "" = none
   uint64_t below_value = 0;
+  uint32_t min = 0;   // imm: the smallest legal value (a smaller one is an undefined encoding)
   bool optional = false;  // imm: the disassembly leaves it out when 0
 };
 

@@ -62,7 +62,7 @@ Operand parse_operand(const Reader& r, const YAML::Node& n, const Isa& isa) {
     o.field = field(n, "operands", o.name);
     return o;
   }
-  r.keys(n, "an operand", {"name", "field", "kind", "below", "optional"});
+  r.keys(n, "an operand", {"name", "field", "kind", "below", "min", "optional"});
   o.name = r.text(n, "name");
   o.field = field(n["field"], "field", r.text(n, "field"));
   const std::string kind = r.text(n, "kind");
@@ -74,14 +74,24 @@ Operand parse_operand(const Reader& r, const YAML::Node& n, const Isa& isa) {
   else r.fail(n["kind"], "kind", fmt::format("'{}' is not xreg, freg, fpair, fquad or imm", kind));
   o.below = n["below"] ? r.text(n, "below") : std::string();
   o.optional = r.flag(n, "optional");
-  if (o.kind != Kind::imm && (!o.below.empty() || o.optional))
-    r.fail(n, o.below.empty() ? "optional" : "below", "only an imm operand has a limit or is optional");
+  const bool has_min = static_cast<bool>(n["min"]);
+  if (o.kind != Kind::imm && (!o.below.empty() || o.optional || has_min))
+    r.fail(n, !o.below.empty() ? "below" : has_min ? "min" : "optional", "only an imm operand has a limit or is optional");
   if (!o.below.empty()) {
     auto it = std::find_if(isa.limits.begin(), isa.limits.end(), [&](const Constant& c) { return c.name == o.below; });
     if (it == isa.limits.end()) r.fail(n["below"], "below", fmt::format("'{}' is not one of the limits", o.below));
     if (it->value == 0 || it->value > 32)
       r.fail(n["below"], "below", fmt::format("{} = {} does not bound a 5-bit field (1..32)", o.below, it->value));
     o.below_value = it->value;
+  }
+  if (has_min) {
+    const uint64_t limit = o.below.empty() ? 32 : o.below_value;
+    const YAML::Node m = n["min"];
+    const uint64_t v = r.number(n, "min");
+    if (v == 0 || v >= limit)
+      r.fail(m, "min", fmt::format("{} is not a minimum of the field's values (1 .. {})", v, limit - 1));
+    if (o.optional) r.fail(m, "min", "an optional operand (left out for 0) cannot have a minimum");
+    o.min = static_cast<uint32_t>(v);
   }
   return o;
 }

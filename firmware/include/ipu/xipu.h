@@ -252,6 +252,24 @@ static inline void ipu_stream_write(uint32_t stream, const void *buf, size_t len
   __asm__ volatile(IPU_OP_HSWRITE_INSN ", x0, %0, %1" ::"r"(buf), "r"(len) : "memory");
 }
 
+/* ---- zero-overhead repeat (custom-0 funct3 = 5; docs/xipu.md "Zero-overhead loops") - */
+
+/* Assembler text of `rpt rs1, size`, for an inline-asm template: the next `size`
+ * instructions (1..31, a literal or a macro expanding to one) run rs1 times (unsigned,
+ * read once; 0 skips them) with no loop overhead. A loop body cannot be wrapped by a C
+ * function, so the body is the instructions that follow in the same asm block; they must
+ * be straight-line (no branch, jump, rpt, ecall / ebreak, thread, sync, exchange, console
+ * or streaming instruction) or the rpt is an illegal instruction. `rs1` is a register as
+ * the template names it ("%[n]", "a0"):
+ *
+ *   __asm__ volatile(IPU_RPT("%[n]", 3) "\n\t"
+ *                    "lw %[v], 0(%[p])\n\t"
+ *                    "add %[s], %[s], %[v]\n\t"
+ *                    "addi %[p], %[p], 4"
+ *                    : [s] "+r"(sum), [p] "+r"(p), [v] "=&r"(v) : [n] "r"(n) : "memory");
+ */
+#define IPU_RPT(rs1, size) IPU_OP_RPT_INSN ", x0, " rs1 ", x" IPU_ISA_STR(size)
+
 /* ---- AMP: accumulating matrix product (custom-1) ---------------------------------- */
 /*
  * Per thread: a weight block W of R rows x 4 columns and IPU_AMP_BANKS banks of R f32

@@ -110,6 +110,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"top_level_typo", "csrs:", "csr:", "csr:", "csr: unknown key in the top level"},
         Case{"rs3_wide_funct7", "funct7: 0x00, operands: [rd, rs1, rs2]", "funct7: 0x04, operands: [rd, rs1, rs2, rs3]", "mnemonic: run",
              "funct7: 0x4: an instruction with an rs3 operand has a 2-bit funct7 (0..3)"},
+        Case{"min_at_limit", "below: BANKS, optional: true", "below: BANKS, min: 8", "min: 8",
+             "min: 8 is not a minimum of the field's values (1 .. 7)"},
+        Case{"min_optional", "below: BANKS, optional: true", "below: BANKS, min: 1, optional: true", "min: 1",
+             "min: an optional operand (left out for 0) cannot have a minimum"},
         Case{"bad_kind", "kind: imm", "kind: fpiar", "kind: fpiar", "kind: 'fpiar' is not xreg, freg, fpair, fquad or imm"}),
     [](const testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
