@@ -215,12 +215,20 @@ bool PlatformTarget::stop_before(const iss::TileIdentity& tile, const Insn& insn
   } else if (breakpoints_[tile.ipu].contains(insn.pc)) {
     hit = event(StopEvent::Kind::Breakpoint, who);
   } else if (insn.load || insn.store) {
+    // The load (a read) and the store (a write) of the instruction; a wide load-and-store
+    // has both. A watchpoint fires on any byte an access touches.
+    auto touches = [](const Watch& w, uint32_t address, uint32_t size) {
+      return address < uint64_t{w.address} + w.length && w.address < uint64_t{address} + size;
+    };
     for (const Watch& w : watches_[tile.ipu]) {
-      const bool kind_matches = w.kind == WatchKind::Access || (w.kind == WatchKind::Write) == insn.store;
-      const bool overlaps = insn.address < uint64_t{w.address} + w.length && w.address < uint64_t{insn.address} + insn.size;
-      if (kind_matches && overlaps) {
+      std::optional<uint32_t> at;
+      if (insn.load && w.kind != WatchKind::Write && touches(w, insn.address, insn.size))
+        at = std::max(insn.address, w.address);
+      else if (insn.store && w.kind != WatchKind::Read && touches(w, insn.store_address, insn.store_size))
+        at = std::max(insn.store_address, w.address);
+      if (at) {
         hit = event(StopEvent::Kind::Watchpoint, who);
-        hit->address = std::max(insn.address, w.address);
+        hit->address = *at;
         hit->watch = w.kind;
         break;
       }

@@ -121,6 +121,8 @@ class CoreState {
   void trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t cycle, uint32_t rs1_before);
   bool exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // exchange.cpp
   bool amp(Quantum& q, const DecodedInsn* ip);                          // amp.cpp
+  // A wide load / store that failed the fast check: below the code, or a fault (wide_memory.cpp).
+  bool wide_memory_slow(Quantum& q, const DecodedInsn* ip);
 
   // Records a fault of `t` at `ip` (the problem record, with `address` for a bad access)
   // and stops the tile.

@@ -37,6 +37,13 @@ struct MemView {
   // Every AMP instruction: loop_amp (the ISS's arithmetic), or loop_amp_datapath when the
   // tile has an AMP datapath attached (amp_datapath.h).
   bool (*amp)(Quantum& q, const DecodedInsn* ip) = loop_amp;
+  // The wide loads and stores (wide_memory.cpp). Their stores' fast check, for 8 and 16
+  // bytes: the store range [store_lo, SRAM end) in units of the access size counted from
+  // SRAM_BASE (the first unit rounded up; store_lo itself is only 4-aligned), so that
+  // rotr(addr - SRAM_BASE, log2 size) - first < units checks alignment and range at once.
+  uint32_t wide_store_first[2] = {}, wide_store_units[2] = {};
+  // The issue slots beyond one each wide op takes on this tile (indexed by op - Op::ld64).
+  uint8_t wide_extra_slots[static_cast<unsigned>(Op::ld64st64_pi) - static_cast<unsigned>(Op::ld64) + 1] = {};
 };
 
 enum class LoopExit : uint8_t {

@@ -185,7 +185,11 @@ void CoreState::trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
     host_fp_status_restore(q.amp_saved_fp_status);
     q.amp_fp_saved = false;
   }
-  foreign_call(t, [&] { trace_retired(t, ip, t.clock + kIssueSlots * q.slots(executed), q.trace_rs1); });
+  // `ip` has run: q.slot_adjust counts its own extra slots already, which come after its issue.
+  uint64_t slots = q.slots(executed);
+  if (const Op op = mem_.ops[code().index_of(ip)]; is_wide_memory(op))
+    slots -= mem_.wide_extra_slots[static_cast<unsigned>(op) - static_cast<unsigned>(Op::ld64)];
+  foreign_call(t, [&] { trace_retired(t, ip, t.clock + kIssueSlots * slots, q.trace_rs1); });
 }
 
 void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, std::string detail,

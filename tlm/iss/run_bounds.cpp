@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "iss/core_state.h"
+#include "iss/wide_access.h"
 
 namespace ipusim::iss {
 namespace {
@@ -70,6 +71,9 @@ void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
     if (room <= q.budget) {
       q.budget = room;
       step = true;  // the fast loop checks its budget only at taken branches
+      // A wide access may take more than one slot (docs/xipu.md "Timing"), so `room`
+      // instructions may end past the limit: the guard stops at the first that would.
+      q.guard = true;
     }
   }
   if (b.instruction_limit != RunBounds::kNone) {
@@ -103,10 +107,19 @@ bool CoreState::probe_stops(const Thread& t, const DecodedInsn* ip, uint64_t cyc
       break;
     case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
       insn.store = true;
-      insn.address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
-      insn.size = access_size(op);
+      insn.address = insn.store_address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
+      insn.size = insn.store_size = access_size(op);
       break;
     default:
+      if (is_wide_memory(op)) {
+        const WideAccess w = wide_access(op, *ip, R[ip->rs1], R[ip->rs2]);
+        insn.load = w.load_bytes != 0;
+        insn.store = w.store_bytes != 0;
+        insn.address = insn.load ? w.load_addr : w.store_addr;
+        insn.size = insn.load ? w.load_bytes : w.store_bytes;
+        insn.store_address = w.store_addr;
+        insn.store_size = w.store_bytes;
+      }
       break;
   }
   if (!bounds_->probe->stop_before(params_.id, insn)) return false;

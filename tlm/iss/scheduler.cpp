@@ -14,6 +14,7 @@
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
 #include "iss/core_state.h"
+#include "iss/wide_access.h"
 
 namespace ipusim::iss {
 namespace {
@@ -24,6 +25,10 @@ TileParams checked(const TileParams& p, const Program& program) {
   if (p.workers > kMaxWorkers)
     throw std::invalid_argument(fmt::format("tile params: workers = {} (at most {})", p.workers, kMaxWorkers));
   if (p.thread_quantum == 0) throw std::invalid_argument("tile params: thread_quantum must be at least 1");
+  // The slot cost of a wide access divides by these (docs/xipu.md "Timing").
+  if (p.load_bytes_per_cycle == 0 || p.store_bytes_per_cycle == 0)
+    throw std::invalid_argument(fmt::format("tile params: load_bytes_per_cycle = {}, store_bytes_per_cycle = {} (each at least 1)",
+                                            p.load_bytes_per_cycle, p.store_bytes_per_cycle));
   // SRAM ends (kSramBase + sram_bytes, a uint32_t address below) strictly inside the address
   // space, so one word short of kSramMaxBytes at most.
   if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || p.sram_bytes >= kSramMaxBytes)
@@ -82,6 +87,16 @@ void CoreState::init_views() {
   mem_.code = dc.insns.data();
   mem_.ops = dc.ops.data();
   mem_.code_words = dc.words;
+  const uint32_t store_off = std::min(dc.store_lo, sram_end) - kSramBase;
+  for (unsigned k = 0; k < 2; ++k) {
+    const uint32_t size = 8u << k;
+    const uint32_t first = (store_off + size - 1) / size, end = params_.sram_bytes / size;
+    mem_.wide_store_first[k] = first;
+    mem_.wide_store_units[k] = end > first ? end - first : 0;
+  }
+  for (unsigned i = 0; i < std::size(mem_.wide_extra_slots); ++i)
+    mem_.wide_extra_slots[i] =
+        static_cast<uint8_t>(wide_extra_slots(static_cast<Op>(static_cast<unsigned>(Op::ld64) + i), params_));
   mem_.pc_key = reinterpret_cast<uintptr_t>(dc.insns.data()) - uintptr_t{dc.begin} * 4;
   for (uint32_t i = 0; i < kMaxThreads; ++i) threads_[i].id = i;
   reset();
@@ -302,6 +317,7 @@ void CoreState::run_quantum(Thread& t) {
 
 bool CoreState::may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
   const uint64_t t = q.thread->clock + kIssueSlots * q.slots(executed);
+  if (bounds_ && t >= bounds_->cycle_limit) return false;  // bound_quantum: nothing issues at the limit
   if (q.slot_guard && !(t <= horizon_ && slot_holders(t) < kIssueSlots)) return false;
   return !(q.probe && probe_stops(*q.thread, ip, t));
 }

@@ -91,9 +91,13 @@ class DebugProbe {
     uint64_t cycle = 0;   // the cycle it issues at
     uint32_t pc = 0;
     uint32_t word = 0;
-    // A load or store of SRAM (integer or float): its address and size.
+    // A load or store of SRAM (integer, float or wide): its address and size; for a
+    // store, store_address / store_size too. A wide load-and-store (ld128st64.pi,
+    // ld64st64.pi) sets both flags: address / size are then the load's, store_address /
+    // store_size the store's.
     bool load = false, store = false;
     uint32_t address = 0, size = 0;
+    uint32_t store_address = 0, store_size = 0;
   };
   virtual ~DebugProbe() = default;
   // true: stop before `insn` (run() returns Paused, PauseReason::Probe). Called from the
@@ -183,6 +187,23 @@ struct RetiredInsn {
   uint32_t mem_addr = 0;
   uint32_t mem_value = 0;
   uint32_t fcsr = 0;  // frm << 5 | fflags after it
+  // A wide load / store (docs/xipu.md "Wide loads and stores") changes more. Registers:
+  // dest is the first one written (a load's f[fd], else the incremented address
+  // register), `more` the others in order (the load's further f registers, then the
+  // incremented address registers). Memory: mem_size is up to 16 and mem_data has every
+  // byte a store wrote (mem_value its first four); a load-and-store (ld128st64.pi,
+  // ld64st64.pi) has its load in mem_* and its store in store2_*.
+  struct Reg {
+    Dest kind = Dest::None;
+    uint8_t reg = 0;
+    uint32_t value = 0;
+  };
+  uint8_t more_count = 0;
+  Reg more[5];
+  uint8_t mem_data[16] = {};
+  uint8_t store2_size = 0;
+  uint32_t store2_addr = 0;
+  uint8_t store2_data[8] = {};
 };
 
 // Receives every retired instruction when tracing is on (the tracing run loop is a

@@ -1,6 +1,9 @@
 // What a traced instruction changed (tile_core.h RetiredInsn), worked out from its decoded
 // entry after it ran. Only the tracing paths call this: the fast loop knows nothing of it.
+#include <cstring>
+
 #include "iss/core_state.h"
+#include "iss/wide_access.h"
 
 namespace ipusim::iss {
 namespace {
@@ -47,6 +50,48 @@ bool is_store(Op op) { return op == Op::sb || op == Op::sh || op == Op::sw || op
 
 }  // namespace
 
+// A wide load / store: the registers it wrote and the memory it accessed. Its address
+// registers held `rs1_before` and (the pairs, whose rs1 and rs2 differ) R[rs2] - 8.
+static void record_wide(RetiredInsn& r, Op op, const DecodedInsn& d, const uint32_t* R, uint32_t rs1_before,
+                        const Sram& sram) {
+  const uint32_t rs2_before = R[d.rs2] - 8;
+  const WideAccess w = wide_access(op, d, rs1_before, rs2_before);
+  RetiredInsn::Reg regs[6];
+  unsigned n = 0;
+  for (unsigned i = 0; i < w.load_bytes / 4u; ++i)
+    regs[n++] = {RetiredInsn::Dest::F, static_cast<uint8_t>(d.rd - kFReg0 + i), R[d.rd + i]};
+  // An address register x0 cannot be incremented (its access faults), so these are x1..x31.
+  if (w.increments) {
+    regs[n++] = {RetiredInsn::Dest::X, d.rs1, R[d.rs1]};
+    if (w.load_bytes && w.store_bytes) regs[n++] = {RetiredInsn::Dest::X, d.rs2, R[d.rs2]};
+  }
+  if (n > 0) {
+    r.dest = regs[0].kind;
+    r.dest_reg = regs[0].reg;
+    r.dest_value = regs[0].value;
+    r.more_count = static_cast<uint8_t>(n - 1);
+    for (unsigned i = 1; i < n; ++i) r.more[i - 1] = regs[i];
+  }
+  // The stored bytes are read back from SRAM: a pair's fs may be among the registers its
+  // load overwrote.
+  const uint8_t* const base = sram.data();
+  if (w.load_bytes) {
+    r.mem_size = w.load_bytes;
+    r.mem_addr = w.load_addr;
+    if (w.store_bytes) {
+      r.store2_size = w.store_bytes;
+      r.store2_addr = w.store_addr;
+      std::memcpy(r.store2_data, base + (w.store_addr - kSramBase), w.store_bytes);
+    }
+  } else {
+    r.mem_size = w.store_bytes;
+    r.mem_store = true;
+    r.mem_addr = w.store_addr;
+    std::memcpy(r.mem_data, base + (w.store_addr - kSramBase), w.store_bytes);
+    std::memcpy(&r.mem_value, r.mem_data, 4);
+  }
+}
+
 void CoreState::trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t cycle, uint32_t rs1_before) {
   const uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
@@ -65,8 +110,12 @@ void CoreState::trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t c
     r.mem_store = is_store(op);
     // The decoder biased the immediate by the base of the fast path's range (interp.cpp).
     r.mem_addr = rs1_before + static_cast<uint32_t>(ip->imm) + (r.mem_store ? code().store_lo : kSramBase);
-    if (r.mem_store) r.mem_value = size == 4 ? R[ip->rs2] : R[ip->rs2] & ((1u << (8 * size)) - 1);
+    if (r.mem_store) {
+      r.mem_value = size == 4 ? R[ip->rs2] : R[ip->rs2] & ((1u << (8 * size)) - 1);
+      std::memcpy(r.mem_data, &r.mem_value, size);
+    }
   }
+  if (is_wide_memory(op)) record_wide(r, op, *ip, R, rs1_before, sram_);
   r.fcsr = R[kFrmReg] << 5 | R[kFflagsReg];
   trace_->retire(params_.id, *program_, r);
 }

@@ -28,6 +28,24 @@ void put_hex(fmt::memory_buffer& b, uint32_t v, unsigned digits) {
   b.append(text, text + 2 + digits);
 }
 
+// "0x" and the bytes of a store as one little-endian number (two digits a byte, the
+// highest address first).
+void put_bytes(fmt::memory_buffer& b, const uint8_t* bytes, unsigned size) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  put(b, "0x");
+  for (unsigned i = size; i-- > 0;) {
+    b.push_back(kHex[bytes[i] >> 4]);
+    b.push_back(kHex[bytes[i] & 0xf]);
+  }
+}
+
+void put_reg(fmt::memory_buffer& b, iss::RetiredInsn::Dest kind, uint8_t reg, uint32_t value) {
+  put(b, kind == iss::RetiredInsn::Dest::X ? " x" : " f");
+  put_dec(b, reg);
+  put(b, ' ');
+  put_hex(b, value, 8);
+}
+
 bool parse_cycle(std::string_view text, uint64_t& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
@@ -94,21 +112,28 @@ void InstructionTrace::retire(const iss::TileIdentity& tile, const iss::Program&
   put_hex(line, r.insn, 8);
   put(line, ' ');
   put(line, disassemble_(r.pc, r.insn));
-  if (r.dest != iss::RetiredInsn::Dest::None || r.mem_size != 0 || fcsr_changed) {
+  if (r.dest != iss::RetiredInsn::Dest::None || r.mem_size != 0 || r.store2_size != 0 || fcsr_changed) {
     put(line, " ;");
     if (r.dest != iss::RetiredInsn::Dest::None) {
-      put(line, r.dest == iss::RetiredInsn::Dest::X ? " x" : " f");
-      put_dec(line, r.dest_reg);
-      put(line, ' ');
-      put_hex(line, r.dest_value, 8);
+      put_reg(line, r.dest, r.dest_reg, r.dest_value);
+      for (unsigned i = 0; i < r.more_count; ++i) put_reg(line, r.more[i].kind, r.more[i].reg, r.more[i].value);
     }
     if (r.mem_size != 0) {
       put(line, " mem ");
       put_hex(line, r.mem_addr, 8);
       if (r.mem_store) {
         put(line, ' ');
-        put_hex(line, r.mem_value, 2 * r.mem_size);
+        if (r.mem_size <= 4)
+          put_hex(line, r.mem_value, 2 * r.mem_size);
+        else
+          put_bytes(line, r.mem_data, r.mem_size);
       }
+    }
+    if (r.store2_size != 0) {
+      put(line, " mem ");
+      put_hex(line, r.store2_addr, 8);
+      put(line, ' ');
+      put_bytes(line, r.store2_data, r.store2_size);
     }
     if (fcsr_changed) {
       put(line, " fcsr ");

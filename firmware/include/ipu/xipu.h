@@ -516,9 +516,158 @@ static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
   return r;
 }
 
+/* ---- wide loads and stores (custom-2) --------------------------------------------- */
+/*
+ * 8 or 16 bytes between memory and an f-register pair / quad in one instruction (docs/xipu.md
+ * "Wide loads and stores"): the address must be aligned to the access size, a store may
+ * not write code, and the _pi forms advance the pointer by the access size. Element i of
+ * a vector is at the address + 4 i (in f[fd + i]). ld128st64_pi loads 16 bytes and stores
+ * 8 in one instruction (the load reads before the store writes).
+ *
+ * GCC cannot allocate register pairs, so the functions pin their values to fixed
+ * caller-saved registers (ft0..ft3; the store of ld128st64_pi / ld64st64_pi: ft4, ft5)
+ * and let GCC move them from there: one fmv a lane at most, none when a loaded value is
+ * stored as it is.
+ */
+/* ipu_f32x2 / ipu_f32x4: the vector types of "Vector arithmetic" above. */
+
+#define IPU_WIDE_LOAD2_(insn, p, mem)                                                      \
+  register float ipu_r0_ __asm__("ft0");                                                  \
+  register float ipu_r1_ __asm__("ft1");                                                  \
+  __asm__(insn ", %0, %2, x0" : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(p) : "m"(mem));         \
+  ipu_f32x2 ipu_v_ = {ipu_r0_, ipu_r1_}
+#define IPU_WIDE_LOAD4_(insn, p, mem)                                                      \
+  register float ipu_r0_ __asm__("ft0");                                                  \
+  register float ipu_r1_ __asm__("ft1");                                                  \
+  register float ipu_r2_ __asm__("ft2");                                                  \
+  register float ipu_r3_ __asm__("ft3");                                                  \
+  __asm__(insn ", %0, %4, x0"                                                             \
+          : "=f"(ipu_r0_), "=f"(ipu_r1_), "=f"(ipu_r2_), "=f"(ipu_r3_), "+r"(p)           \
+          : "m"(mem));                                                                    \
+  ipu_f32x4 ipu_v_ = {ipu_r0_, ipu_r1_, ipu_r2_, ipu_r3_}
+
+/* The 8 bytes at p (8-byte aligned). */
+static inline ipu_f32x2 ipu_ld64(const void *p) {
+  const void *a = p;
+  IPU_WIDE_LOAD2_(IPU_OP_LD64_INSN, a, *(const ipu_f32x2 *)p);
+  return ipu_v_;
+}
+/* The 16 bytes at p (16-byte aligned). */
+static inline ipu_f32x4 ipu_ld128(const void *p) {
+  const void *a = p;
+  IPU_WIDE_LOAD4_(IPU_OP_LD128_INSN, a, *(const ipu_f32x4 *)p);
+  return ipu_v_;
+}
+/* The 8 bytes at *p; then *p += 2 floats. */
+static inline ipu_f32x2 ipu_ld64_pi(const float **p) {
+  const float *a = *p;
+  IPU_WIDE_LOAD2_(IPU_OP_LD64_PI_INSN, a, *(const ipu_f32x2 *)*p);
+  *p = a;
+  return ipu_v_;
+}
+/* The 16 bytes at *p; then *p += 4 floats. */
+static inline ipu_f32x4 ipu_ld128_pi(const float **p) {
+  const float *a = *p;
+  IPU_WIDE_LOAD4_(IPU_OP_LD128_PI_INSN, a, *(const ipu_f32x4 *)*p);
+  *p = a;
+  return ipu_v_;
+}
+
+#define IPU_WIDE_STORE2_(insn, p, mem, v)                                                   \
+  register float ipu_s0_ __asm__("ft0") = (v)[0];                                      \
+  register float ipu_s1_ __asm__("ft1") = (v)[1];                                      \
+  __asm__ volatile(insn ", x0, %1, %2" : "=m"(mem), "+r"(p) : "f"(ipu_s0_), "f"(ipu_s1_))
+#define IPU_WIDE_STORE4_(insn, p, mem, v)                                                   \
+  register float ipu_s0_ __asm__("ft0") = (v)[0];                                      \
+  register float ipu_s1_ __asm__("ft1") = (v)[1];                                      \
+  register float ipu_s2_ __asm__("ft2") = (v)[2];                                      \
+  register float ipu_s3_ __asm__("ft3") = (v)[3];                                      \
+  __asm__ volatile(insn ", x0, %1, %2"                                                    \
+                   : "=m"(mem), "+r"(p)                                                   \
+                   : "f"(ipu_s0_), "f"(ipu_s1_), "f"(ipu_s2_), "f"(ipu_s3_))
+
+/* Stores v at p (8-byte aligned, not in code). */
+static inline void ipu_st64(void *p, ipu_f32x2 v) {
+  void *a = p;
+  IPU_WIDE_STORE2_(IPU_OP_ST64_INSN, a, *(ipu_f32x2 *)p, v);
+}
+/* Stores v at p (16-byte aligned, not in code). */
+static inline void ipu_st128(void *p, ipu_f32x4 v) {
+  void *a = p;
+  IPU_WIDE_STORE4_(IPU_OP_ST128_INSN, a, *(ipu_f32x4 *)p, v);
+}
+/* Stores v at *p; then *p += 2 floats. */
+static inline void ipu_st64_pi(float **p, ipu_f32x2 v) {
+  float *a = *p;
+  IPU_WIDE_STORE2_(IPU_OP_ST64_PI_INSN, a, *(ipu_f32x2 *)*p, v);
+  *p = a;
+}
+/* Stores v at *p; then *p += 4 floats. */
+static inline void ipu_st128_pi(float **p, ipu_f32x4 v) {
+  float *a = *p;
+  IPU_WIDE_STORE4_(IPU_OP_ST128_PI_INSN, a, *(ipu_f32x4 *)*p, v);
+  *p = a;
+}
+
+/* Returns the 16 bytes at *ld and stores v at *st, in one instruction; then *ld += 4
+ * floats, *st += 2. ld and st are distinct pointers (they may point to overlapping memory:
+ * the load sees the memory as it was before the store). */
+static inline ipu_f32x4 ipu_ld128st64_pi(const float **ld, float **st, ipu_f32x2 v) {
+  const float *l = *ld;
+  float *s = *st;
+  register float ipu_r0_ __asm__("ft0");
+  register float ipu_r1_ __asm__("ft1");
+  register float ipu_r2_ __asm__("ft2");
+  register float ipu_r3_ __asm__("ft3");
+  register float ipu_s0_ __asm__("ft4") = v[0];
+  register float ipu_s1_ __asm__("ft5") = v[1];
+  __asm__ volatile(IPU_OP_LD128ST64_PI_INSN ", %0, %4, %5, %7"
+                   : "=f"(ipu_r0_), "=f"(ipu_r1_), "=f"(ipu_r2_), "=f"(ipu_r3_), "+r"(l), "+r"(s),
+                     "=m"(*(ipu_f32x2 *)*st)
+                   : "f"(ipu_s0_), "f"(ipu_s1_), "m"(*(const ipu_f32x4 *)*ld));
+  *ld = l;
+  *st = s;
+  ipu_f32x4 r = {ipu_r0_, ipu_r1_, ipu_r2_, ipu_r3_};
+  return r;
+}
+/* The same with an 8-byte load: *ld += 2 floats, *st += 2. */
+static inline ipu_f32x2 ipu_ld64st64_pi(const float **ld, float **st, ipu_f32x2 v) {
+  const float *l = *ld;
+  float *s = *st;
+  register float ipu_r0_ __asm__("ft0");
+  register float ipu_r1_ __asm__("ft1");
+  register float ipu_s0_ __asm__("ft4") = v[0];
+  register float ipu_s1_ __asm__("ft5") = v[1];
+  __asm__ volatile(IPU_OP_LD64ST64_PI_INSN ", %0, %2, %3, %5"
+                   : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(l), "+r"(s), "=m"(*(ipu_f32x2 *)*st)
+                   : "f"(ipu_s0_), "f"(ipu_s1_), "m"(*(const ipu_f32x2 *)*ld));
+  *ld = l;
+  *st = s;
+  ipu_f32x2 r = {ipu_r0_, ipu_r1_};
+  return r;
+}
+
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* !__ASSEMBLER__ */
+#else /* __ASSEMBLER__ */
+
+/* The wide loads and stores for hand-written kernels (.S files): IPU_LD128_PI(ft0, a0)
+ * assembles `ld128.pi ft0, a0`, with the same operand order as the mnemonic. fd / fs
+ * name the first register of the pair (even) or quad (a multiple of 4). */
+#define IPU_LD64(fd, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_LD64_F3, IPU_OP_LD64_F7, fd, rs1, x0
+#define IPU_LD128(fd, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_LD128_F3, IPU_OP_LD128_F7, fd, rs1, x0
+#define IPU_LD64_PI(fd, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_LD64_PI_F3, IPU_OP_LD64_PI_F7, fd, rs1, x0
+#define IPU_LD128_PI(fd, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_LD128_PI_F3, IPU_OP_LD128_PI_F7, fd, rs1, x0
+#define IPU_ST64(fs, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_ST64_F3, IPU_OP_ST64_F7, x0, rs1, fs
+#define IPU_ST128(fs, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_ST128_F3, IPU_OP_ST128_F7, x0, rs1, fs
+#define IPU_ST64_PI(fs, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_ST64_PI_F3, IPU_OP_ST64_PI_F7, x0, rs1, fs
+#define IPU_ST128_PI(fs, rs1) .insn r IPU_OPC_CUSTOM2, IPU_OP_ST128_PI_F3, IPU_OP_ST128_PI_F7, x0, rs1, fs
+#define IPU_LD128ST64_PI(fd, rs1, rs2, fs) \
+  .insn r4 IPU_OPC_CUSTOM2, IPU_OP_LD128ST64_PI_F3, IPU_OP_LD128ST64_PI_F7, fd, rs1, rs2, fs
+#define IPU_LD64ST64_PI(fd, rs1, rs2, fs) \
+  .insn r4 IPU_OPC_CUSTOM2, IPU_OP_LD64ST64_PI_F3, IPU_OP_LD64ST64_PI_F7, fd, rs1, rs2, fs
+
+#endif /* __ASSEMBLER__ */
 #endif /* IPU_XIPU_H */

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
@@ -339,6 +340,19 @@ TEST(ChipCli, ThreadsOptionIsChecked) {
   const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "uneven_sync.elf --threads 0");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--threads"), std::string::npos) << r.err;
+}
+
+// The wide load / store intrinsics of ipu/xipu.h, compiled at the firmware's -O2, move
+// the right data on every tile (wide_intrinsics.c prints one line per check).
+TEST(ChipWide, IntrinsicsMoveTheData) {
+  const Result r = ipusim_run("--config " + kTiny4 + " --elf " + kSystemFirmware + "wide_intrinsics.elf");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+  for (const char* check : {"ld128.pi / st128.pi copy ok", "ld64.pi / st64.pi scale ok", "ld128st64.pi streaming ok",
+                            "ld64st64.pi pairs ok", "ld128 / st128 / ld64 / st64 ok"})
+    for (int tile = 0; tile < 4; ++tile)
+      EXPECT_NE(r.out.find(fmt::format("[ipu 0 tile {}] {}", tile, check)), std::string::npos)
+          << check << " on tile " << tile << "\n" << r.out;
 }
 
 }  // namespace

@@ -240,5 +240,56 @@ TEST(PlatformTarget, CatchStopsAtATilesSyncAndInterruptStopsAnywhere) {
   EXPECT_EQ(figures(result), plain_figures());
 }
 
+// Every tile: f0..f3 = 1..4; st128 f0 at kResult; then ld128st64.pi loads those 16
+// bytes into f4..f7 and stores f0, f1 at kResult + 0x40. No worker, no sync.
+Asm wide_program() {
+  Asm a;
+  for (uint32_t i = 0; i < 4; ++i) {
+    a.li(t0, i + 1);
+    a.fmv_w_x(i, t0);
+  }
+  a.li(t2, kResult);
+  a.addi(t3, t2, 0x40);
+  a.label("st");
+  a.word(ipu_encode_st128(0, t2));
+  a.label("pair");
+  a.word(ipu_encode_ld128st64_pi(4, t2, t3, 0));
+  a.halt(zero);
+  return a;
+}
+
+// A watchpoint on `address` (4 bytes, of `kind`) stops tile 0's supervisor before the
+// instruction at `label` of wide_program(), with memory not yet written.
+void expect_wide_watch_hit(debug::WatchKind kind, uint32_t address, const char* label) {
+  const Asm a = wide_program();
+  platform::Platform platform(small_system(4), Fixture::options());
+  platform.load(program(a));
+  platform.set_run_driver([&] {
+    PlatformTarget target(platform);
+    ASSERT_TRUE(target.insert_watchpoint(0, kind, address, 4));
+    const StopEvent hit = target.resume({});
+    ASSERT_EQ(hit.kind, StopEvent::Kind::Watchpoint);
+    EXPECT_EQ(hit.thread, (ThreadRef{0, 0, 0}));
+    EXPECT_EQ(hit.address, address);
+    EXPECT_EQ(*target.read_register(hit.thread, debug::kRegPc), a.addr(label));
+    target.remove_watchpoint(0, kind, address, 4);
+    EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);
+  });
+  const platform::RunResult result = platform.run();
+  ASSERT_FALSE(result.error());
+}
+
+// Any byte of a wide access is watched: the last 4 of a 16-byte store, and the load and
+// the store of a load-and-store, each by its own kind.
+TEST(PlatformTarget, WatchpointSeesTheLastBytesOfAWideStore) {
+  expect_wide_watch_hit(debug::WatchKind::Write, kResult + 12, "st");
+}
+TEST(PlatformTarget, ReadWatchpointSeesTheLoadOfALoadAndStore) {
+  expect_wide_watch_hit(debug::WatchKind::Read, kResult + 8, "pair");
+}
+TEST(PlatformTarget, WriteWatchpointSeesTheStoreOfALoadAndStore) {
+  expect_wide_watch_hit(debug::WatchKind::Write, kResult + 0x44, "pair");
+}
+
 }  // namespace
 }  // namespace ipusim

@@ -76,5 +76,41 @@ TEST(InstructionTrace, WritesTheDocumentedLinesOfTheSelectedThreadsAndCycles) {
             "1 3 1 42 0x00040004 <?> 0x00000013 disasm\n");
 }
 
+// Wide loads and stores: every register written, a wide store's bytes as one
+// little-endian number, and a load-and-store's load then store.
+TEST(InstructionTrace, WideAccessesListEveryRegisterAndByte) {
+  const std::string path = ::testing::TempDir() + "instruction_trace_wide_test.txt";
+  platform::InstructionTrace trace(path, [](uint32_t, uint32_t) { return std::string("disasm"); }, {});
+  const auto program = iss::Program::from_image("image", 0x40000, 0x40000, std::vector<uint8_t>(16, 0));
+  const iss::TileIdentity tile{3, 1, 4, 2};
+  using Dest = RetiredInsn::Dest;
+
+  RetiredInsn ld = with_mem(with_dest(insn(1, 6), Dest::F, 4, 0x3f800000), 16, 0x41000);
+  ld.more_count = 2;
+  ld.more[0] = {Dest::F, 5, 0x40000000};
+  ld.more[1] = {Dest::X, 10, 0x41010};
+  trace.retire(tile, *program, ld);
+
+  RetiredInsn st = with_mem(insn(1, 12), 16, 0x41100, 0x03020100);
+  for (uint8_t b = 0; b < 16; ++b) st.mem_data[b] = b;
+  trace.retire(tile, *program, st);
+
+  RetiredInsn pair = with_mem(with_dest(insn(1, 24), Dest::F, 8, 1), 8, 0x41000);
+  pair.store2_size = 8;
+  pair.store2_addr = 0x41200;
+  for (uint8_t b = 0; b < 8; ++b) pair.store2_data[b] = static_cast<uint8_t>(0xa0 + b);
+  trace.retire(tile, *program, pair);
+  trace.close();
+
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(),
+            "1 3 1 6 0x00040004 <?> 0x00000013 disasm ; f4 0x3f800000 f5 0x40000000 x10 0x00041010 mem 0x00041000\n"
+            "1 3 1 12 0x00040004 <?> 0x00000013 disasm ; mem 0x00041100 0x0f0e0d0c0b0a09080706050403020100\n"
+            "1 3 1 24 0x00040004 <?> 0x00000013 disasm ; f8 0x00000001 mem 0x00041000 mem 0x00041200 "
+            "0xa7a6a5a4a3a2a1a0\n");
+}
+
 }  // namespace
 }  // namespace ipusim
