@@ -60,15 +60,15 @@ static void f32_lanes(void) {
   expect("f32v2_axpy[0]", bits(r[0]), bits(fmaf(s, in32[0], in32[4])));
   expect("f32v2_axpy[1]", bits(r[1]), bits(fmaf(s, in32[1], in32[5])));
 
-  /* Fused: (1 + 2^-12)(1 - 2^-12) - 1 = -2^-24, where rounding the product first gives 0;
-   * the other lane 1 + 2^-30 is inexact. */
+  /* Fused: (1 + 2^-12)^2 - (1 + 2^-11) = 2^-24, where rounding the product first (a tie,
+   * to even: 1 + 2^-11) gives 0; the other lane 1 + 2^-30 is inexact. */
   const ipu_f32x2 p = {1.0f + 0x1p-12f * in32[3] * 2.0f, in32[6] - 2.0f};
-  const ipu_f32x2 q = {1.0f - 0x1p-12f * in32[3] * 2.0f, in32[7]};
-  const ipu_f32x2 c = {-in32[6] + 2.0f, in32[6] - 2.0f};
+  const ipu_f32x2 q = {1.0f + 0x1p-12f * in32[3] * 2.0f, in32[7]};
+  const ipu_f32x2 c = {-in32[6] + 2.0f - 0x1p-11f, in32[6] - 2.0f};
   clear_flags();
   r = ipu_f32v2_mac(c, p, q);
   const uint32_t flags = read_flags();
-  expect("f32v2_mac fused", bits(r[0]), bits(-0x1p-24f));
+  expect("f32v2_mac fused", bits(r[0]), bits(0x1p-24f));
   expect("f32v2_mac inexact lane", bits(r[1]), bits(1.0f));
   expect("f32v2_mac flags", flags, 1u /* NX */);
 }

@@ -322,6 +322,13 @@ std::string hex(const uint32_t* r, unsigned n) {
   return s;
 }
 
+std::string kind_name(const ::testing::TestParamInfo<Kind>& info) {
+  static const char* const names[] = {"f32v2_add", "f32v2_sub", "f32v2_mul", "f32v2_mac", "f32v2_axpy",
+                                      "f16v4_add", "f16v4_sub", "f16v4_mul", "f16v4_mac", "f16v4_axpy",
+                                      "f32v2_tof16", "f16v2_tof32", "f32v4_tof16", "f16v4_tof32"};
+  return names[static_cast<unsigned>(info.param)];
+}
+
 class IssVectorFpRandom : public ::testing::TestWithParam<Kind> {};
 
 TEST_P(IssVectorFpRandom, MatchesTheReferenceBitForBit) {
@@ -359,11 +366,6 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Kind::f32v2_add, Kind::f32v2_sub, Kind::f32v2_mul, Kind::f32v2_mac, Kind::f32v2_axpy,
                       Kind::f16v4_add, Kind::f16v4_sub, Kind::f16v4_mul, Kind::f16v4_mac, Kind::f16v4_axpy,
                       Kind::f32v2_tof16, Kind::f16v2_tof32, Kind::f32v4_tof16, Kind::f16v4_tof32),
-    [](const ::testing::TestParamInfo<Kind>& info) {
-      static const char* const names[] = {"f32v2_add", "f32v2_sub", "f32v2_mul", "f32v2_mac", "f32v2_axpy",
-                                          "f16v4_add", "f16v4_sub", "f16v4_mul", "f16v4_mac", "f16v4_axpy",
-                                          "f32v2_tof16", "f16v2_tof32", "f32v4_tof16", "f16v4_tof32"};
-      return std::string(names[static_cast<unsigned>(info.param)]);
-    });
+    kind_name);
 
 }  // namespace

@@ -68,19 +68,21 @@ TEST(IssVectorFp, F32v2ArithmeticLanes) {
 
 TEST(IssVectorFp, F32v2MacIsFusedAndRoundsToNearestEvenWhateverFrm) {
   std::array<uint32_t, 32> f{};
-  const float a = 1.0f + 0x1p-12f, b = 1.0f - 0x1p-12f;
+  // a * a = 1 + 2^-11 + 2^-24 exactly; rounded first (a tie, to even) it is 1 + 2^-11, and
+  // subtracting 1 + 2^-11 would give 0. Fused: 2^-24.
+  const float a = 1.0f + 0x1p-12f;
   f[2] = fbits(a), f[3] = fbits(1.0f);
-  f[4] = fbits(b), f[5] = fbits(0x1p-30f);
-  f[6] = fbits(-1.0f), f[7] = fbits(1.0f);
+  f[4] = fbits(a), f[5] = fbits(0x1p-30f);
+  f[6] = fbits(-(1.0f + 0x1p-11f)), f[7] = fbits(1.0f);
   f[8] = fbits(1.0f), f[9] = fbits(-1.0f);
   f[10] = fbits(0x1p-24f), f[11] = fbits(-0x1p-24f);  // 1 +- 2^-24: exact ties
   Harness h = run_vec(f, [](Asm& a) {
-    a.csrrwi(zero, kFrm, fpu::RUP);                     // ignored by the vector ops
-    a.word(ipu_encode_f32v2_mac(6, 2, 4));              // lane 0: a*b - 1 = -2^-24 exactly
-    a.word(ipu_encode_f32v2_add(12, 8, 10));            // ties to even: 1 and -1 (RUP: 1 + 2^-23)
+    a.csrrwi(zero, kFrm, fpu::RUP);           // ignored by the vector ops
+    a.word(ipu_encode_f32v2_mac(6, 2, 4));    // lane 1: 1 * 2^-30 + 1, inexact
+    a.word(ipu_encode_f32v2_add(12, 8, 10));  // ties to even: 1 and -1 (RUP: 1 + 2^-23)
   });
-  EXPECT_EQ(h.f(6), fbits(-0x1p-24f));  // unfused: a*b rounds to 1, giving 0
-  EXPECT_EQ(h.f(7), fbits(1.0f));       // 1 + 2^-30 rounds to nearest (RUP would give 1 + 2^-23)
+  EXPECT_EQ(h.f(6), fbits(0x1p-24f));
+  EXPECT_EQ(h.f(7), fbits(1.0f));  // RUP would give 1 + 2^-23
   EXPECT_EQ(h.f(12), fbits(1.0f));
   EXPECT_EQ(h.f(13), fbits(-1.0f));
   EXPECT_EQ(h.fcsr() & 0x1f, fpu::NX);
