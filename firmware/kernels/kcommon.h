@@ -28,14 +28,21 @@
 /* A kernel's headline results on tile 0 of each IPU, for host programs that read them
  * by symbol (the driver's system tests read `kc_result`): `magic` is KC_RESULT_MAGIC once
  * the kernel has finished, `hash` its result hash (or 0), `value` its other figures in
- * the order docs/kernels.md gives per kernel. */
+ * the order docs/kernels.md gives per kernel. value[0..3] come with kc_report; a kernel
+ * with more figures sets value[4..] first with kc_report_more (a host reading a prefix of
+ * the record, as older readers do, still sees the same first figures). */
 #define KC_RESULT_MAGIC 0x4B524553u /* 'KRES' */
+#define KC_RESULT_VALUES 8
 struct kc_result {
   uint32_t magic;
   uint32_t hash;
-  uint32_t value[6];
+  uint32_t value[KC_RESULT_VALUES];
 };
 extern KTILE volatile struct kc_result kc_result;
+/* value[i] (i = 4 .. KC_RESULT_VALUES - 1), before kc_report, which marks the record done. */
+static inline void kc_report_more(uint32_t i, uint32_t v) {
+  if (i >= 4 && i < KC_RESULT_VALUES) kc_result.value[i] = v;
+}
 static inline void kc_report(uint32_t hash, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
   kc_result.hash = hash;
   kc_result.value[0] = v0;

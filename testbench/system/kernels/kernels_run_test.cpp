@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ipusim_runner.h"
 #include "kernels_ref.h"
 #include "config/config_loader.h"
+#include "iss/tile_core.h"
 
 namespace {
 
@@ -200,12 +202,32 @@ class KernelsMemoryBandwidthTiny4 : public ::testing::Test {
   Chip c = chip("configs/test/tiny4.yaml");
 };
 
-// A tile issues at most one instruction per cycle and `lw` / `sw` / `flw` / `fsw` move
-// 4 bytes: no kernel moves more than 4 B/cycle per tile in today's model.
+// A tile issues one slot per cycle (six workers, each every sixth cycle) and `lw` / `sw` /
+// `flw` / `fsw` move 4 bytes: no 32-bit access pattern moves more than 4 B/cycle per tile.
 constexpr double kWordBytesPerCycle = 4.0;
 
+// The tile's memory paths as the model runs them: iss::TileParams' (16 B loaded, 8 B
+// stored per cycle; the chip config has no keys for them on this branch).
+const ipusim::iss::TileParams kPaths{};
+
+// B/cycle/tile of a wide access moving `load` and `store` bytes per slot it takes.
+double wide_bytes_per_slot(uint32_t load, uint32_t store) {
+  return kref::wide_bytes_per_slot(kPaths.load_bytes_per_cycle, kPaths.store_bytes_per_cycle, load, store);
+}
+
+// The most a STREAM operation moving `words` words per element (one of them stored) can
+// reach per tile: its stores at most the store path per cycle, its loads the load path,
+// both together the two paths.
+double stream_bound(uint64_t words) {
+  const double store = kPaths.store_bytes_per_cycle, load = kPaths.load_bytes_per_cycle;
+  return std::min({store * double(words), load * double(words) / double(words - 1), load + store});
+}
+
 // Every element right on every tile, STREAM's byte counts, and bandwidths that add up and
-// stay under the one-word-per-cycle bound; GB/s at the configured clock are printed.
+// stay under their bounds: the naive f32 kernels under the one-word-per-cycle bound, the
+// others under the memory paths'. The hand-written triad's loop is one ld128st64.pi and one
+// f32v2.axpy per two elements: at least 90 % of 12 B/cycle/tile when each takes a slot
+// (24 when co-issue pairs them); GB/s at the configured clock are printed.
 TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "stream.elf", "stream_tiny4");
   expect_clean(r);
@@ -217,8 +239,13 @@ TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
   EXPECT_EQ(to_u64(head->at("workers")), 6u);
   EXPECT_EQ(to_u64(head->at("elements_per_tile")), n);
   EXPECT_EQ(head->at("wrong_tiles"), "0");
-  const std::pair<const char*, uint64_t> kernels[] = {{"copy", 2}, {"scale", 2}, {"add", 3}, {"triad", 3}};
-  for (const auto& [name, words] : kernels) {
+  const std::pair<std::string, uint64_t> ops[] = {{"copy", 2}, {"scale", 2}, {"add", 3}, {"triad", 3}};
+  std::vector<std::pair<std::string, uint64_t>> kernels;
+  for (const char* version : {"", "_opt", "_f16"})
+    for (const auto& [op, words] : ops) kernels.emplace_back(op + version, words);
+  kernels.emplace_back("triad_asm", 3);
+  for (const auto& [name_s, words] : kernels) {
+    const char* name = name_s.c_str();
     const auto k = find_line(r.console, "stream", "kernel", name);
     ASSERT_TRUE(k) << name << "\n" << r.console;
     const uint64_t bytes = to_u64(k->at("bytes")), cycles = to_u64(k->at("cycles"));
@@ -227,11 +254,19 @@ TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
     const double bpc = to_double(k->at("bytes_per_cycle")), tile = to_double(k->at("bytes_per_cycle_per_tile"));
     EXPECT_NEAR(bpc, double(bytes) / double(cycles), 0.001) << name;
     EXPECT_NEAR(tile, bpc / c.config.tiles, 0.001) << name;
-    // Naive C: one flw / fsw per word and a few instructions of loop, so between one word
-    // per 4 issue slots and one per slot.
-    EXPECT_LE(tile, kWordBytesPerCycle) << name;
-    EXPECT_GE(tile, kWordBytesPerCycle / 4) << name;
-    std::printf("stream %-5s %8.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", name, tile,
+    if (name_s.find('_') == std::string::npos) {
+      // Naive C: one flw / fsw per word and a few instructions of loop, so between one word
+      // per 4 issue slots and one per slot.
+      EXPECT_LE(tile, kWordBytesPerCycle) << name;
+      EXPECT_GE(tile, kWordBytesPerCycle / 4) << name;
+    } else {
+      // Wide accesses: never above what the memory paths carry.
+      EXPECT_LE(tile, stream_bound(words)) << name;
+    }
+    if (name_s == "triad_asm") {
+      EXPECT_GE(tile, 0.9 * 12.0);
+    }
+    std::printf("stream %-9s %8.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", name, tile,
                 bpc * c.config.clock_hz / 1e9, c.config.clock_hz / 1e6);
   }
 }
@@ -252,7 +287,9 @@ TEST_F(KernelsMemoryBandwidthTiny4, StreamNamesAWrongElementAndFails) {
 }
 
 // Unrolled 32-bit accesses fill all but 2 of every 130 issue slots: within 5 % of the
-// 4 B/cycle a tile's one-word accesses allow, never above it.
+// 4 B/cycle a tile's one-word accesses allow, never above it. The wide patterns' rpt loops
+// are accesses but for a few slots per 256: within 5 % of their slot-bound figures (16, 8
+// and 24 B/cycle/tile with the default memory paths), never above.
 TEST_F(KernelsMemoryBandwidthTiny4, SramBandwidthIsOneWordPerCyclePerTile) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "mb_sram_bw.elf", "mb_sram_bw_tiny4");
   expect_clean(r);
@@ -260,16 +297,27 @@ TEST_F(KernelsMemoryBandwidthTiny4, SramBandwidthIsOneWordPerCyclePerTile) {
   ASSERT_TRUE(head) << r.console << r.err;
   EXPECT_EQ(head->at("wrong_tiles"), "0");
   const uint64_t per_worker = to_u64(head->at("bytes_per_worker"));
-  for (const char* p : {"load", "store", "load_store"}) {
+  struct Pattern {
+    const char* name;
+    uint64_t halves;  // bytes per worker, in halves of bytes_per_worker
+    double bound;     // B/cycle/tile
+  };
+  const Pattern patterns[] = {{"load", 2, kWordBytesPerCycle},
+                              {"store", 2, kWordBytesPerCycle},
+                              {"load_store", 4, kWordBytesPerCycle},
+                              {"load128", 2, wide_bytes_per_slot(16, 0)},
+                              {"store64", 2, wide_bytes_per_slot(0, 8)},
+                              // ld128st64.pi stores 8 bytes per 16 loaded: 1.5 buffers
+                              {"load128_store64", 3, wide_bytes_per_slot(16, 8)}};
+  for (const auto& [p, halves, bound] : patterns) {
     const auto f = find_line(r.console, "mb_sram_bw", "pattern", p);
     ASSERT_TRUE(f) << p << "\n" << r.console;
-    const uint64_t accesses = std::string(p) == "load_store" ? 2 : 1;
-    EXPECT_EQ(to_u64(f->at("bytes")), c.config.tiles * 6 * per_worker * accesses) << p;
+    EXPECT_EQ(to_u64(f->at("bytes")), c.config.tiles * 6 * per_worker * halves / 2) << p;
     const double bpc = to_double(f->at("bytes_per_cycle")), tile = to_double(f->at("bytes_per_cycle_per_tile"));
     EXPECT_NEAR(bpc, double(to_u64(f->at("bytes"))) / double(to_u64(f->at("cycles"))), 0.001) << p;
-    EXPECT_LE(tile, kWordBytesPerCycle) << p;
-    EXPECT_GE(tile, 0.95 * kWordBytesPerCycle) << p;
-    std::printf("mb_sram_bw %-10s %6.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", p, tile,
+    EXPECT_LE(tile, bound) << p;
+    EXPECT_GE(tile, 0.95 * bound) << p;
+    std::printf("mb_sram_bw %-15s %6.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", p, tile,
                 bpc * c.config.clock_hz / 1e9, c.config.clock_hz / 1e6);
   }
 }

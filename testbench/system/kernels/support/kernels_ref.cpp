@@ -4,6 +4,7 @@
 // a * b + c into a fused multiply-add, so each step rounds exactly as on the tile.
 #include "kernels_ref.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -284,6 +285,11 @@ uint64_t to_u64(const std::string& text) {
   const uint64_t v = std::stoull(hex ? text.substr(2) : text, &used, hex ? 16 : 10);
   if (used != text.size() - (hex ? 2 : 0)) throw std::invalid_argument("not a number: " + text);
   return v;
+}
+
+double wide_bytes_per_slot(uint32_t load_path, uint32_t store_path, uint32_t load, uint32_t store) {
+  const uint32_t slots = std::max({1u, (load + load_path - 1) / load_path, (store + store_path - 1) / store_path});
+  return double(load + store) / slots;
 }
 
 double to_double(const std::string& text) {

@@ -64,6 +64,13 @@ struct GemmExpect {
 // amp_rows: the chip's R16; nt: C columns per tile; ks: k-slices of 4 (K = 4 ks).
 GemmExpect gemm(uint32_t tiles, uint32_t amp_rows, uint32_t nt, uint32_t ks = 24);
 
+// ---- memory bandwidth ----------------------------------------------------------------
+// B/cycle per tile of a wide access moving `load` and `store` bytes in every issue slot it
+// takes, on a tile with memory paths of `load_path` / `store_path` bytes per cycle: it
+// takes max(1, ceil(L / load_path), ceil(S / store_path)) slots (docs/xipu.md "Timing"),
+// and a tile issues one slot per cycle.
+double wide_bytes_per_slot(uint32_t load_path, uint32_t store_path, uint32_t load, uint32_t store);
+
 // ---- output ------------------------------------------------------------------------
 // The lines of `console` that contain "<name>: " (tags like "[ipu 0 tile 0] " before it
 // allowed), each as the text after "<name>: ".
