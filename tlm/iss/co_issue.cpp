@@ -135,7 +135,7 @@ Regs regs_of(Op op, const DecodedInsn& d) {
 }  // namespace
 
 IssueClass issue_class(Op op) {
-  if (is_vector_fp(op)) return IssueClass::fp;
+  if (is_scalar_fp(op) || is_vector_fp(op)) return IssueClass::fp;
   if (is_wide_memory(op)) return IssueClass::integer;
   switch (op) {
     case Op::nop: case Op::li:
@@ -151,16 +151,6 @@ IssueClass issue_class(Op op) {
     case Op::beq: case Op::bne: case Op::blt: case Op::bge: case Op::bltu: case Op::bgeu:
     case Op::branch_far: case Op::jal: case Op::j: case Op::jal_far: case Op::jalr:
       return IssueClass::control;
-    case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
-    case Op::fmadd: case Op::fmsub: case Op::fnmsub: case Op::fnmadd:
-    case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
-    case Op::fmadd_dyn: case Op::fmsub_dyn: case Op::fnmsub_dyn: case Op::fnmadd_dyn:
-    case Op::fp_exact:
-    case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmin: case Op::fmax:
-    case Op::feq: case Op::flt: case Op::fle: case Op::fclass:
-    case Op::fmv_x_w: case Op::fmv_w_x:
-    case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
-      return IssueClass::fp;
     default:
       return IssueClass::none;
   }

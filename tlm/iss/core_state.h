@@ -110,6 +110,10 @@ class CoreState {
   std::optional<uint32_t> csr_value(const Thread& t, uint32_t num, uint64_t cycle, uint64_t instret) const;
   bool console(Quantum& q, const DecodedInsn* ip);
   bool store_slow(Quantum& q, const DecodedInsn* ip);
+  // Alignment, SRAM bounds and (a store) code protection of a slow-path access; raises
+  // the fault ("load" / "store" of size bytes at addr) and returns false on the first failing.
+  bool check_sram_access(const Thread& t, const DecodedInsn* ip, const char* what, uint32_t addr, unsigned size,
+                         bool is_store);
   bool fp_exact(Quantum& q, const DecodedInsn* ip);
   bool fp_convert(Quantum& q, const DecodedInsn* ip);
   uint32_t fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);

@@ -79,6 +79,9 @@ struct DecodedInsn {
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
 
 inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
+// The F extension's computational ops (fadd.s .. fcvt.s.wu; not flw / fsw): every one
+// writes its rd.
+inline bool is_scalar_fp(Op op) { return op >= Op::fadd && op <= Op::fcvt_s_wu; }
 // The wide loads and stores (custom-2, funct3 0..2) and the vector arithmetic (3..5).
 inline bool is_wide_memory(Op op) { return op >= Op::ld64 && op <= Op::ld64st64_pi; }
 inline bool is_vector_fp(Op op) { return op >= Op::f32v2_add && op <= Op::f16v4_tof32; }

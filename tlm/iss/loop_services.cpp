@@ -100,24 +100,21 @@ void CoreState::fault_at(Quantum& q, const DecodedInsn* ip) {
   }
 }
 
-// A store that failed the fast check: below the code, in a gap between code segments,
-// or a fault.
-bool CoreState::store_slow(Quantum& q, const DecodedInsn* ip) {
-  const Thread& t = *q.thread;
-  const uint32_t* R = t.hart.regs;
-  const Op op = code().ops[code().index_of(ip)];
-  const unsigned size = access_size(op);
-  const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
+// The checks of a slow-path access, in RISC-V's order (misaligned before out of SRAM),
+// each a fault naming the access: alignment, inside SRAM, and for a store outside code.
+bool CoreState::check_sram_access(const Thread& t, const DecodedInsn* ip, const char* what, uint32_t addr,
+                                  unsigned size, bool is_store) {
   if (addr & (size - 1)) {
-    raise(t, ip, "misaligned access", fmt::format("store of {} bytes at 0x{:08x}", size, addr), addr);
+    raise(t, ip, "misaligned access", fmt::format("{} of {} bytes at 0x{:08x}", what, size, addr), addr);
     return false;
   }
   if (addr < kSramBase || addr - kSramBase + uint64_t{size} > params_.sram_bytes) {
     raise(t, ip, "access fault",
-          fmt::format("store of {} bytes at 0x{:08x} outside SRAM {}", size, addr, sram_range_text(params_.sram_bytes)),
+          fmt::format("{} of {} bytes at 0x{:08x} outside SRAM {}", what, size, addr, sram_range_text(params_.sram_bytes)),
           addr);
     return false;
   }
+  if (!is_store) return true;
   for (const Segment& s : program_->segments()) {
     if (s.executable && addr + uint64_t{size} > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) {
       raise(t, ip, "access fault",
@@ -127,6 +124,18 @@ bool CoreState::store_slow(Quantum& q, const DecodedInsn* ip) {
       return false;
     }
   }
+  return true;
+}
+
+// A store that failed the fast check: below the code, in a gap between code segments,
+// or a fault.
+bool CoreState::store_slow(Quantum& q, const DecodedInsn* ip) {
+  const Thread& t = *q.thread;
+  const uint32_t* R = t.hart.regs;
+  const Op op = code().ops[code().index_of(ip)];
+  const unsigned size = access_size(op);
+  const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
+  if (!check_sram_access(t, ip, "store", addr, size, true)) return false;
   const uint32_t v = R[ip->rs2];
   std::memcpy(sram_.data() + (addr - kSramBase), &v, size);  // little-endian host
   return true;

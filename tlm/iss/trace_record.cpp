@@ -10,6 +10,7 @@ namespace {
 
 // The ops that write their rd (x0 is decoded to the sink register, not listed here).
 bool writes_rd(Op op) {
+  if (is_scalar_fp(op)) return true;  // every F computation writes its rd (f or x)
   switch (op) {
     case Op::li: case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori:
     case Op::andi: case Op::slli: case Op::srli: case Op::srai:
@@ -20,15 +21,6 @@ bool writes_rd(Op op) {
     case Op::jal: case Op::jalr:
     case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
     case Op::csr:
-    case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
-    case Op::fmadd: case Op::fmsub: case Op::fnmsub: case Op::fnmadd:
-    case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
-    case Op::fmadd_dyn: case Op::fmsub_dyn: case Op::fnmsub_dyn: case Op::fnmadd_dyn:
-    case Op::fp_exact:
-    case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmin: case Op::fmax:
-    case Op::feq: case Op::flt: case Op::fle: case Op::fclass:
-    case Op::fmv_x_w: case Op::fmv_w_x:
-    case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
     case Op::xrun: case Op::cwrite: case Op::amp_mac16: case Op::amp_mac32:
       return true;
     default:

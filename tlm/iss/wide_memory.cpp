@@ -123,31 +123,8 @@ bool CoreState::wide_memory_slow(Quantum& q, const DecodedInsn* ip) {
                       isa::xipu_mnemonic(word_at(ip)), x_abi_name(ip->rs1)));
     return false;
   }
-  const std::string sram = fmt::format("[0x{:08x}, 0x{:08x})", kSramBase, kSramBase + params_.sram_bytes);
-  auto check = [&](const char* what, uint32_t addr, unsigned size, bool is_store) {
-    if (addr & (size - 1)) {
-      raise(t, ip, "misaligned access", fmt::format("{} of {} bytes at 0x{:08x}", what, size, addr), addr);
-      return false;
-    }
-    if (addr < kSramBase || addr - kSramBase + uint64_t{size} > params_.sram_bytes) {
-      raise(t, ip, "access fault", fmt::format("{} of {} bytes at 0x{:08x} outside SRAM {}", what, size, addr, sram),
-            addr);
-      return false;
-    }
-    if (!is_store) return true;
-    for (const Segment& s : program_->segments()) {
-      if (s.executable && addr + uint64_t{size} > s.vaddr && addr < uint64_t{s.vaddr} + s.mem_size) {
-        raise(t, ip, "access fault",
-              fmt::format("store of {} bytes at 0x{:08x} into code [0x{:08x}, 0x{:08x})", size, addr, s.vaddr,
-                          s.vaddr + s.mem_size),
-              addr);
-        return false;
-      }
-    }
-    return true;
-  };
-  if (w.load_bytes && !check("load", w.load_addr, w.load_bytes, false)) return false;
-  if (w.store_bytes && !check("store", w.store_addr, w.store_bytes, true)) return false;
+  if (w.load_bytes && !check_sram_access(t, ip, "load", w.load_addr, w.load_bytes, false)) return false;
+  if (w.store_bytes && !check_sram_access(t, ip, "store", w.store_addr, w.store_bytes, true)) return false;
   // The stored registers are read before the load writes (fs may be among fd's).
   uint32_t stored[4];
   if (w.store_bytes) std::memcpy(stored, &R[w.store_reg], w.store_bytes);
