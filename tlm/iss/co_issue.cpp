@@ -3,6 +3,8 @@
 
 #include <bitset>
 
+#include "iss/wide_access.h"
+
 namespace ipusim::iss {
 namespace {
 
@@ -48,6 +50,8 @@ Regs regs_of(Op op, const DecodedInsn& d) {
     case Op::div: case Op::divu: case Op::rem: case Op::remu:
     case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmin: case Op::fmax:
     case Op::feq: case Op::flt: case Op::fle:
+    case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv:
+    case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn:
       g.w(d.rd);
       g.r(d.rs1);
       g.r(d.rs2);
@@ -55,12 +59,6 @@ Regs regs_of(Op op, const DecodedInsn& d) {
     case Op::beq: case Op::bne: case Op::blt: case Op::bge: case Op::bltu: case Op::bgeu:
     case Op::branch_far:
     case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
-      g.r(d.rs1);
-      g.r(d.rs2);
-      break;
-    case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv:
-    case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn:
-      g.w(d.rd);
       g.r(d.rs1);
       g.r(d.rs2);
       break;
@@ -83,26 +81,22 @@ Regs regs_of(Op op, const DecodedInsn& d) {
       if (fp_op_has_rs3(f)) g.r(d.rs3);
       break;
     }
-    // Wide memory: the f registers a pair / quad covers; a post-increment writes its
-    // address register (never x0: its address 0 faults).
+    // Wide memory (wide_access.h): the f registers a pair / quad covers; a post-increment
+    // writes its address register(s) (never x0: its address 0 faults).
     case Op::ld64: case Op::ld64_pi: case Op::ld128: case Op::ld128_pi:
-      g.w(d.rd, op == Op::ld64 || op == Op::ld64_pi ? 2 : 4);
-      g.r(d.rs1);
-      if (op == Op::ld64_pi || op == Op::ld128_pi) g.w(d.rs1);
-      break;
     case Op::st64: case Op::st64_pi: case Op::st128: case Op::st128_pi:
-      g.r(d.rs2, op == Op::st64 || op == Op::st64_pi ? 2 : 4);
+    case Op::ld128st64_pi: case Op::ld64st64_pi: {
+      const WideAccess a = wide_access(op, d, 0, 0);
+      if (a.load_bytes) g.w(d.rd, a.load_bytes / 4u);
+      if (a.store_bytes) g.r(a.store_reg, a.store_bytes / 4u);
       g.r(d.rs1);
-      if (op == Op::st64_pi || op == Op::st128_pi) g.w(d.rs1);
+      if (a.increments) g.w(d.rs1);
+      if (a.load_bytes && a.store_bytes) {  // the store's address register
+        g.r(d.rs2);
+        g.w(d.rs2);
+      }
       break;
-    case Op::ld128st64_pi: case Op::ld64st64_pi:
-      g.w(d.rd, op == Op::ld128st64_pi ? 4 : 2);
-      g.r(d.rs3, 2);
-      g.r(d.rs1);
-      g.r(d.rs2);
-      g.w(d.rs1);
-      g.w(d.rs2);
-      break;
+    }
     case Op::f32v2_add: case Op::f32v2_sub: case Op::f32v2_mul:
     case Op::f16v4_add: case Op::f16v4_sub: case Op::f16v4_mul:
       g.w(d.rd, 2);
