@@ -9,6 +9,7 @@
 // long, so the threads interleave strictly in (cycle, thread) order and the probe sees
 // each instruction before it issues.
 #include <algorithm>
+#include <iterator>
 
 #include "iss/core_state.h"
 #include "iss/wide_access.h"
@@ -65,11 +66,10 @@ bool CoreState::pause_before_quantum(const Thread& t) {
   return pause_.has_value();
 }
 
-// The most issue slots one instruction takes: the widest access (16 bytes: ld128, st128,
-// ld128st64.pi's load) over the narrower memory path (docs/xipu.md "Timing").
+// The most issue slots one instruction takes: one plus the most extra slots of a wide
+// access on this tile's memory paths (MemView::wide_extra_slots, docs/xipu.md "Timing").
 uint64_t CoreState::max_slots_per_insn() const {
-  const uint32_t narrowest = std::min(params_.load_bytes_per_cycle, params_.store_bytes_per_cycle);
-  return std::max<uint64_t>(1, (16 + narrowest - 1) / narrowest);
+  return 1u + *std::max_element(std::begin(mem_.wide_extra_slots), std::end(mem_.wide_extra_slots));
 }
 
 void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {

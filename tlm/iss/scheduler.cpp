@@ -25,10 +25,6 @@ TileParams checked(const TileParams& p, const Program& program) {
   if (p.workers > kMaxWorkers)
     throw std::invalid_argument(fmt::format("tile params: workers = {} (at most {})", p.workers, kMaxWorkers));
   if (p.thread_quantum == 0) throw std::invalid_argument("tile params: thread_quantum must be at least 1");
-  // The slot cost of a wide access divides by these (docs/xipu.md "Timing").
-  if (p.load_bytes_per_cycle == 0 || p.store_bytes_per_cycle == 0)
-    throw std::invalid_argument(fmt::format("tile params: load_bytes_per_cycle = {}, store_bytes_per_cycle = {} (each at least 1)",
-                                            p.load_bytes_per_cycle, p.store_bytes_per_cycle));
   // SRAM ends (kSramBase + sram_bytes, a uint32_t address below) strictly inside the address
   // space, so one word short of kSramMaxBytes at most.
   if (p.sram_bytes == 0 || p.sram_bytes % 4 != 0 || p.sram_bytes >= kSramMaxBytes)
@@ -39,7 +35,8 @@ TileParams checked(const TileParams& p, const Program& program) {
       throw std::invalid_argument(fmt::format(
           "tile params: {} = {} (must be a multiple of 4, at most {}: amp.mac does it as rows of 4 MACs)", key,
           macs, 4 * kAmpMaxRows));
-  // The memory paths (docs/xipu.md "Timing"): a power of two from 4 (one word) to 64.
+  // The memory paths (docs/xipu.md "Timing"): a power of two from 4 (one word) to 64 (so
+  // never 0: the slot cost of a wide access divides by them).
   for (const auto& [key, bytes] : {std::pair{"load_bytes_per_cycle", p.load_bytes_per_cycle},
                                    std::pair{"store_bytes_per_cycle", p.store_bytes_per_cycle}})
     if (bytes < 4 || bytes > 64 || (bytes & (bytes - 1)) != 0)
