@@ -99,26 +99,26 @@ Regs regs_of(Op op, const DecodedInsn& d) {
     }
     case Op::f32v2_add: case Op::f32v2_sub: case Op::f32v2_mul:
     case Op::f16v4_add: case Op::f16v4_sub: case Op::f16v4_mul:
-      g.w(d.rd, 2);
+      g.w(d.rd, vector_dest_regs(op));
       g.r(d.rs1, 2);
       g.r(d.rs2, 2);
       break;
     case Op::f32v2_mac: case Op::f16v4_mac:
-      g.w(d.rd, 2);
+      g.w(d.rd, vector_dest_regs(op));
       g.r(d.rd, 2);
       g.r(d.rs1, 2);
       g.r(d.rs2, 2);
       break;
     case Op::f32v2_axpy: case Op::f16v4_axpy:
-      g.w(d.rd, 2);
+      g.w(d.rd, vector_dest_regs(op));
       g.r(d.rd, 2);
       g.r(d.rs1, 2);
       g.r(d.rs2);
       break;
-    case Op::f32v2_tof16: g.w(d.rd); g.r(d.rs1, 2); break;
-    case Op::f16v2_tof32: g.w(d.rd, 2); g.r(d.rs1); break;
-    case Op::f32v4_tof16: g.w(d.rd, 2); g.r(d.rs1, 4); break;
-    case Op::f16v4_tof32: g.w(d.rd, 4); g.r(d.rs1, 2); break;
+    case Op::f32v2_tof16: g.w(d.rd, vector_dest_regs(op)); g.r(d.rs1, 2); break;
+    case Op::f16v2_tof32: g.w(d.rd, vector_dest_regs(op)); g.r(d.rs1); break;
+    case Op::f32v4_tof16: g.w(d.rd, vector_dest_regs(op)); g.r(d.rs1, 4); break;
+    case Op::f16v4_tof32: g.w(d.rd, vector_dest_regs(op)); g.r(d.rs1, 2); break;
     default:  // j, nop: no registers; everything else never pairs
       break;
   }

@@ -85,6 +85,11 @@ inline bool is_scalar_fp(Op op) { return op >= Op::fadd && op <= Op::fcvt_s_wu; 
 // The wide loads and stores (custom-2, funct3 0..2) and the vector arithmetic (3..5).
 inline bool is_wide_memory(Op op) { return op >= Op::ld64 && op <= Op::ld64st64_pi; }
 inline bool is_vector_fp(Op op) { return op >= Op::f32v2_add && op <= Op::f16v4_tof32; }
+// The f registers a vector op writes from its rd: a pair, except f32v2.tof16 (one word of
+// two halves) and f16v4.tof32 (a quad).
+inline unsigned vector_dest_regs(Op op) {
+  return op == Op::f32v2_tof16 ? 1u : op == Op::f16v4_tof32 ? 4u : 2u;
+}
 
 // The decoded array: one entry per word of [begin, begin + 4 * words), the fetch-fault
 // sentinel, then, for every valid rpt, a copy of its body followed by an rpt_end entry

@@ -84,6 +84,18 @@ static void record_wide(RetiredInsn& r, Op op, const DecodedInsn& d, const uint3
   }
 }
 
+// A vector op's results: its first f register as dest, the others (a pair's second, a
+// quad's last three) in `more`.
+static void record_vector(RetiredInsn& r, Op op, const DecodedInsn& d, const uint32_t* R) {
+  const unsigned n = vector_dest_regs(op);
+  r.dest = RetiredInsn::Dest::F;
+  r.dest_reg = static_cast<uint8_t>(d.rd - kFReg0);
+  r.dest_value = R[d.rd];
+  r.more_count = static_cast<uint8_t>(n - 1);
+  for (unsigned i = 1; i < n; ++i)
+    r.more[i - 1] = {RetiredInsn::Dest::F, static_cast<uint8_t>(d.rd - kFReg0 + i), R[d.rd + i]};
+}
+
 void CoreState::trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t cycle, uint32_t rs1_before) {
   const uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
@@ -108,6 +120,7 @@ void CoreState::trace_retired(const Thread& t, const DecodedInsn* ip, uint64_t c
     }
   }
   if (is_wide_memory(op)) record_wide(r, op, *ip, R, rs1_before, sram_);
+  if (is_vector_fp(op)) record_vector(r, op, *ip, R);
   r.fcsr = R[kFrmReg] << 5 | R[kFflagsReg];
   trace_->retire(params_.id, *program_, r);
 }

@@ -226,8 +226,8 @@ double stream_bound(uint64_t words) {
 // Every element right on every tile, STREAM's byte counts, and bandwidths that add up and
 // stay under their bounds: the naive f32 kernels under the one-word-per-cycle bound, the
 // others under the memory paths'. The hand-written triad's loop is one ld128st64.pi and one
-// f32v2.axpy per two elements: at least 90 % of 12 B/cycle/tile when each takes a slot
-// (24 when co-issue pairs them); GB/s at the configured clock are printed.
+// f32v2.axpy per two elements, paired by co-issue: at least 90 % of 24 B/cycle/tile; GB/s
+// at the configured clock are printed.
 TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
   const kref::IpusimRun r = kref::run_ipusim(c.path, "stream.elf", "stream_tiny4");
   expect_clean(r);
@@ -264,7 +264,9 @@ TEST_F(KernelsMemoryBandwidthTiny4, StreamIsRightAndCountsStreamsBytes) {
       EXPECT_LE(tile, stream_bound(words)) << name;
     }
     if (name_s == "triad_asm") {
-      EXPECT_GE(tile, 0.9 * 12.0);
+      // Every slot of its rpt body pairs an ld128st64.pi with an f32v2.axpy: 24 B per slot
+      // but for the workers' start and join.
+      EXPECT_GE(tile, 0.9 * stream_bound(words)) << name;
     }
     std::printf("stream %-9s %8.3f B/cycle/tile %8.3f GB/s per IPU at %.0f MHz\n", name, tile,
                 bpc * c.config.clock_hz / 1e9, c.config.clock_hz / 1e6);

@@ -116,6 +116,13 @@ class Harness {
   StopInfo stop;
 };
 
+// Every instruction a traced core retires, in order.
+class RecordingTrace : public TraceSink {
+ public:
+  void retire(const TileIdentity&, const Program&, const RetiredInsn& insn) override { log.push_back(insn); }
+  std::vector<RetiredInsn> log;
+};
+
 inline uint32_t fbits(float v) {
   uint32_t b;
   std::memcpy(&b, &v, 4);

@@ -15,12 +15,6 @@ using namespace rvasm;
 
 constexpr uint32_t kCycle = 0xc00, kInstret = 0xc02;
 
-class RecordingTrace : public TraceSink {
- public:
-  void retire(const TileIdentity&, const Program&, const RetiredInsn& insn) override { seen.push_back(insn); }
-  std::vector<RetiredInsn> seen;
-};
-
 // li a0, count; rpt a0, 2 {t0 += 1; t1 += 3}; t2 += 1; csrr cycle / instret; halt.
 Asm counted(uint32_t count) {
   Asm a;
@@ -291,7 +285,7 @@ TEST(IssRpt, QuantumEndsInsideTheBodyChangeNothing) {
       first = seen;
     }
   }
-  EXPECT_EQ(trace.seen.size(), first->instret);
+  EXPECT_EQ(trace.log.size(), first->instret);
 }
 
 // Two workers run the same rpt with different counts: each thread has its own count.
@@ -371,13 +365,13 @@ TEST(IssRpt, TraceShowsTheBodyPcs) {
   }
   for (uint32_t pc = a.addr("after"); pc <= a.addr("after") + 12; pc += 4) want.push_back(pc);
   std::vector<uint32_t> pcs;
-  for (const RetiredInsn& r : trace.seen) pcs.push_back(r.pc);
+  for (const RetiredInsn& r : trace.log) pcs.push_back(r.pc);
   EXPECT_EQ(pcs, want);
-  for (size_t i = 0; i < trace.seen.size(); ++i) EXPECT_EQ(trace.seen[i].cycle, 6 * i) << i;
-  ASSERT_GE(trace.seen.size(), 5u);
-  EXPECT_EQ(trace.seen[3].insn, i_type(1, t0, 0, t0, rv::kOpImm));  // the body's own word
-  EXPECT_EQ(trace.seen[3].dest_value, 1u);
-  EXPECT_EQ(trace.seen[5].dest_value, 2u);  // the second iteration's t0
+  for (size_t i = 0; i < trace.log.size(); ++i) EXPECT_EQ(trace.log[i].cycle, 6 * i) << i;
+  ASSERT_GE(trace.log.size(), 5u);
+  EXPECT_EQ(trace.log[3].insn, i_type(1, t0, 0, t0, rv::kOpImm));  // the body's own word
+  EXPECT_EQ(trace.log[3].dest_value, 1u);
+  EXPECT_EQ(trace.log[5].dest_value, 2u);  // the second iteration's t0
 }
 
 // Paused inside the body (instruction limit): the pc is the body's; resuming, or the

@@ -22,7 +22,8 @@ constexpr uint16_t kNaN16 = 0x7e00, kOne16 = 0x3c00, kInf16 = 0x7c00, kMax16 = 0
 uint32_t pack(uint16_t lo, uint16_t hi) { return uint32_t{hi} << 16 | lo; }
 
 // Loads f0..f31 from `f`, runs `body`, halts; the caller checks registers and fcsr.
-Harness run_vec(const std::array<uint32_t, 32>& f, const std::function<void(Asm&)>& body) {
+Harness run_vec(const std::array<uint32_t, 32>& f, const std::function<void(Asm&)>& body,
+                TraceSink* trace = nullptr) {
   Asm a;
   a.li(s0, kData);
   for (uint32_t i = 0; i < 32; ++i) a.flw(i, static_cast<int32_t>(4 * i), s0);
@@ -33,6 +34,7 @@ Harness run_vec(const std::array<uint32_t, 32>& f, const std::function<void(Asm&
   img.data.resize(4 * 32);
   std::memcpy(img.data.data(), f.data(), 4 * 32);
   Harness h(a, test_params(), img);
+  h.core.set_trace(trace);
   h.run();
   EXPECT_EQ(h.stop.reason, StopReason::Halted) << h.fault_message();
   return h;
@@ -269,6 +271,46 @@ TEST(IssVectorFp, FlagsAccumulateInFflags) {
   });
   EXPECT_EQ(h.f(6), fbits(1.0f));
   EXPECT_EQ(h.fcsr(), fpu::DZ | fpu::NX);
+}
+
+// A trace lists every f register a vector op wrote: one word, a pair or a quad.
+TEST(IssVectorFp, TraceListsEveryDestinationRegister) {
+  std::array<uint32_t, 32> f{};
+  f[2] = fbits(1.0f), f[3] = fbits(2.0f), f[4] = fbits(3.0f), f[5] = fbits(4.0f);
+  RecordingTrace trace;
+  run_vec(f, [](Asm& a) {
+    a.word(ipu_encode_f32v2_add(10, 2, 4));  // f10, f11 = 4, 6
+    a.word(ipu_encode_f32v2_tof16(12, 2));   // f12 = halves 1, 2
+    a.word(ipu_encode_f16v4_tof32(16, 12));  // f16..f19 = 1, 2, 0, 0 (f13 is 0)
+  }, &trace);
+  const auto at = [&](uint32_t word) -> const RetiredInsn& {
+    for (const RetiredInsn& r : trace.log)
+      if (r.insn == word) return r;
+    ADD_FAILURE() << "no record of " << std::hex << word;
+    return trace.log.front();
+  };
+  const RetiredInsn& add = at(ipu_encode_f32v2_add(10, 2, 4));
+  EXPECT_EQ(add.dest, RetiredInsn::Dest::F);
+  EXPECT_EQ(add.dest_reg, 10u);
+  EXPECT_EQ(add.dest_value, fbits(4.0f));
+  ASSERT_EQ(add.more_count, 1u);
+  EXPECT_EQ(add.more[0].kind, RetiredInsn::Dest::F);
+  EXPECT_EQ(add.more[0].reg, 11u);
+  EXPECT_EQ(add.more[0].value, fbits(6.0f));
+
+  const RetiredInsn& narrow = at(ipu_encode_f32v2_tof16(12, 2));
+  EXPECT_EQ(narrow.dest_reg, 12u);
+  EXPECT_EQ(narrow.dest_value, pack(0x3c00, 0x4000));
+  EXPECT_EQ(narrow.more_count, 0u);
+
+  const RetiredInsn& widen = at(ipu_encode_f16v4_tof32(16, 12));
+  EXPECT_EQ(widen.dest_reg, 16u);
+  EXPECT_EQ(widen.dest_value, fbits(1.0f));
+  ASSERT_EQ(widen.more_count, 3u);
+  EXPECT_EQ(widen.more[0].reg, 17u);
+  EXPECT_EQ(widen.more[0].value, fbits(2.0f));
+  EXPECT_EQ(widen.more[2].reg, 19u);
+  EXPECT_EQ(widen.more[2].value, 0u);
 }
 
 }  // namespace

@@ -446,12 +446,6 @@ TEST(IssWideMemory, CycleLimitCountsTheExtraSlots) {
 
 // ---- Trace and probe ----
 
-class RecordingTrace : public TraceSink {
- public:
-  void retire(const TileIdentity&, const Program&, const RetiredInsn& insn) override { log.push_back(insn); }
-  std::vector<RetiredInsn> log;
-};
-
 TEST(IssWideMemory, TraceRecordsEveryRegisterAndByte) {
   Asm a;
   fill(a);
