@@ -60,7 +60,7 @@ static int check(const char *what, uint32_t n) {
   const int ok = sum == want && sum_b == want && cycles == want_cycles && cycles_branch == want_branch;
   printf("rpt_sum %s: n %lu sum %ld (want %ld) cycles %lu (want %lu) branch loop %lu (want %lu): %s\n", what,
          (unsigned long)n, (long)(int32_t)sum, (long)(int32_t)want, (unsigned long)cycles, (unsigned long)want_cycles,
-         (unsigned long)cycles_branch, (unsigned long)want_branch, ok ? "ok" : "WRONG");
+         (unsigned long)cycles_branch, (unsigned long)want_branch, ok ? "ok" : "FAIL");
   return ok;
 }
 
