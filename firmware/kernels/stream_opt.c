@@ -1,13 +1,11 @@
 /*
  * stream_opt.c: STREAM's four operations written with the C intrinsics of ipu/xipu.h,
- * the wide loads / stores (ipu_ld64_pi, ipu_ld128_pi, ipu_st64_pi, ipu_st128_pi) and the
- * paired-f32 / quad-f16 arithmetic (ipu_f32v2_*, ipu_f16v4_*), as a programmer would
- * write them: one loop per operation, two f32 or four f16 elements per instruction,
- * compiled at -O2 by GCC. The intrinsics pin their operands to fixed registers, so GCC
- * adds moves between them (docs/kernels.md counts the slots). Folding each step's store
- * into the next step's load (ipu_ld64st64_pi) carries a pair from one iteration to the
- * next, which GCC keeps in memory with these vector types: 17 instructions per pair for
- * the triad against 11 written plainly, so it is written plainly.
+ * the wide loads / stores (IPU_LD64_PI, IPU_ST64_PI; ipu_ld128_pi, ipu_st128_pi for the
+ * copy) and the paired-f32 / quad-f16 arithmetic (IPU_F32V2_*, IPU_F16V4_*), as a
+ * programmer would write them: one loop per operation, two f32 or four f16 elements per
+ * instruction, compiled at -O2 by GCC. The loops' pairs are variables bound to even
+ * register pairs, the form of the intrinsics that GCC compiles without moves (ipu/xipu.h
+ * says why), so each loop is its instructions, the pointer advances and the loop test.
  */
 #include "kcommon.h"
 #include "stream.h"
@@ -28,8 +26,13 @@ int stream_scale_opt(void *arg) {
   const struct stream_job *j = arg;
   float *a = j->a;
   const float *b = j->b;
-  const ipu_f32x2 s = {j->s, j->s};
-  for (uint32_t i = 0; i < j->n; i += 2) ipu_st64_pi(&a, ipu_f32v2_mul(ipu_ld64_pi(&b), s));
+  register ipu_f32x2 x __asm__("fa0"), y __asm__("fa2"), s __asm__("fa4");
+  IPU_PAIR_SET(s, ipu_f32x2_make(j->s, j->s));
+  for (uint32_t i = 0; i < j->n; i += 2) {
+    IPU_LD64_PI(x, b);
+    IPU_F32V2_MUL(y, x, s);
+    IPU_ST64_PI(y, a);
+  }
   return 0;
 }
 
@@ -38,8 +41,13 @@ int stream_add_opt(void *arg) {
   const struct stream_job *j = arg;
   float *a = j->a;
   const float *b = j->b, *c = j->c;
-  for (uint32_t i = 0; i < j->n; i += 2)
-    ipu_st64_pi(&a, ipu_f32v2_add(ipu_ld64_pi(&b), ipu_ld64_pi(&c)));
+  register ipu_f32x2 x __asm__("fa0"), y __asm__("fa2");
+  for (uint32_t i = 0; i < j->n; i += 2) {
+    IPU_LD64_PI(x, b);
+    IPU_LD64_PI(y, c);
+    IPU_F32V2_ADD(x, x, y);
+    IPU_ST64_PI(x, a);
+  }
   return 0;
 }
 
@@ -49,16 +57,19 @@ int stream_triad_opt(void *arg) {
   float *a = j->a;
   const float *b = j->b, *c = j->c;
   const float s = j->s;
-  for (uint32_t i = 0; i < j->n; i += 2)
-    ipu_st64_pi(&a, ipu_f32v2_axpy(ipu_ld64_pi(&b), ipu_ld64_pi(&c), s));
+  register ipu_f32x2 x __asm__("fa0"), y __asm__("fa2");
+  for (uint32_t i = 0; i < j->n; i += 2) {
+    IPU_LD64_PI(x, b);
+    IPU_LD64_PI(y, c);
+    IPU_F32V2_AXPY(x, y, s);
+    IPU_ST64_PI(x, a);
+  }
   return 0;
 }
 
 /* ---- f16: 2n halves per slice, four per pair ---------------------------------------- */
-/* The wide intrinsics move f32 pairs; an f16x4 is the same 8 bytes (a vector cast is a
- * reinterpretation, no conversion). */
-#define F16(v) ((ipu_f16x4)(v))
-#define PAIR(v) ((ipu_f32x2)(v))
+/* The arrays are f16 bits; the pair macros move and compute them as the two 32-bit words
+ * a register pair holds, so the pointers are to those words. */
 
 /* a = b: the same bytes as the f32 copy, moved the same way. */
 int stream_copy_f16(void *arg) {
@@ -75,9 +86,13 @@ int stream_scale_f16(void *arg) {
   float *a = (float *)(void *)j->a16;
   const float *b = (const float *)(const void *)j->b16;
   const uint16_t s1 = (uint16_t)j->s16x2;
-  const ipu_f16x4 s = {s1, s1, s1, s1};
-  for (uint32_t i = 0; i < 2u * j->n; i += 4)
-    ipu_st64_pi(&a, PAIR(ipu_f16v4_mul(F16(ipu_ld64_pi(&b)), s)));
+  register ipu_f16x4 x __asm__("fa0"), y __asm__("fa2"), s __asm__("fa4");
+  IPU_PAIR_SET(s, ipu_f16x4_make(s1, s1, s1, s1));
+  for (uint32_t i = 0; i < 2u * j->n; i += 4) {
+    IPU_LD64_PI(x, b);
+    IPU_F16V4_MUL(y, x, s);
+    IPU_ST64_PI(y, a);
+  }
   return 0;
 }
 
@@ -86,8 +101,13 @@ int stream_add_f16(void *arg) {
   const struct stream_job *j = arg;
   float *a = (float *)(void *)j->a16;
   const float *b = (const float *)(const void *)j->b16, *c = (const float *)(const void *)j->c16;
-  for (uint32_t i = 0; i < 2u * j->n; i += 4)
-    ipu_st64_pi(&a, PAIR(ipu_f16v4_add(F16(ipu_ld64_pi(&b)), F16(ipu_ld64_pi(&c)))));
+  register ipu_f16x4 x __asm__("fa0"), y __asm__("fa2");
+  for (uint32_t i = 0; i < 2u * j->n; i += 4) {
+    IPU_LD64_PI(x, b);
+    IPU_LD64_PI(y, c);
+    IPU_F16V4_ADD(x, x, y);
+    IPU_ST64_PI(x, a);
+  }
   return 0;
 }
 
@@ -96,8 +116,13 @@ int stream_triad_f16(void *arg) {
   const struct stream_job *j = arg;
   float *a = (float *)(void *)j->a16;
   const float *b = (const float *)(const void *)j->b16, *c = (const float *)(const void *)j->c16;
-  const uint16_t s = (uint16_t)j->s16x2;
-  for (uint32_t i = 0; i < 2u * j->n; i += 4)
-    ipu_st64_pi(&a, PAIR(ipu_f16v4_axpy(F16(ipu_ld64_pi(&b)), F16(ipu_ld64_pi(&c)), s)));
+  const float s = ipu_f16_scalar((uint16_t)j->s16x2);
+  register ipu_f16x4 x __asm__("fa0"), y __asm__("fa2");
+  for (uint32_t i = 0; i < 2u * j->n; i += 4) {
+    IPU_LD64_PI(x, b);
+    IPU_LD64_PI(y, c);
+    IPU_F16V4_AXPY(x, y, s);
+    IPU_ST64_PI(x, a);
+  }
   return 0;
 }

@@ -351,133 +351,164 @@ static inline uint32_t ipu_amp_banks(void) { uint32_t v; IPU_CSR_READ_CONST(IPU_
 
 /* ---- Vector arithmetic: paired f32, quad f16 (custom-2; docs/xipu.md) --------------- */
 /*
- * An ipu_f32x2 is two f32 lanes in an f-register pair, an ipu_f16x4 four IEEE binary16
- * lanes (raw bits) in a pair, lane 0 the low half of the first register: the lanes are
- * in memory order. Every lane is rounded to nearest even whatever frm says; mac / axpy
- * are fused; NaN results are canonical; each lane's flags are ORed into fflags. GCC
- * cannot allocate register pairs, so the functions bind their operands to fixed aligned
- * temporaries (ft0..ft7, caller-saved): the compiler moves values in and out around each
- * instruction. The asm is volatile so an operation stays between the fflags accesses
+ * A pair is the 64 bits of an f-register pair fN, fN+1 (N even): an ipu_f32x2 holds two
+ * f32 lanes, an ipu_f16x4 four IEEE binary16 lanes (raw bits), lane 0 the low half of
+ * fN, so the lanes are in memory order. Every lane is rounded to nearest even whatever
+ * frm says; mac / axpy are fused; NaN results are canonical; each lane's flags are ORed
+ * into fflags.
+ *
+ * Both types are _Complex float, the two 32-bit words the registers hold: on rv32imf it
+ * is the only type GCC keeps in two consecutive f registers (a double or a vector of
+ * floats lives in integer registers or memory, so every use would rebuild it). GCC still
+ * cannot pick the pair itself: nothing in an asm constraint asks for an even register
+ * (its float allocation order starts with fa5, f15, so its pairs start odd), and it
+ * splits a complex value into two floats between statements, which costs two fmv.s
+ * before and after every asm. So each instruction comes in two forms:
+ *
+ *  - a macro (IPU_F32V2_AXPY(d, a, s), IPU_LD64_PI(d, p), ...) whose pair operands are
+ *    variables the caller binds to even pairs, `register ipu_f32x2 x __asm__("fa0");`,
+ *    and which writes its result into the destination variable: no moves, a loop of
+ *    them is the instructions it names. GCC keeps such a variable in its registers only
+ *    as an asm operand, so a pair variable is only ever one (IPU_PAIR_SET and
+ *    IPU_PAIR_GET move values in and out), lives in code without calls or in
+ *    callee-saved pairs (fs0, fs2 .. fs10), and stays off ft0..ft7 where the function
+ *    forms are used;
+ *  - a function (ipu_f32v2_axpy(acc, a, s), ...) taking and returning values wherever
+ *    GCC keeps them: it binds each lane to a fixed caller-saved register (ft0..ft7) and
+ *    GCC moves the values there and back (fmv.s: floating-point, so they may co-issue).
+ *
+ * The arithmetic asm is volatile so an operation stays between the fflags accesses
  * around it (frflags / fsflags in asm volatile) and its flags land where the code says.
  */
-typedef float ipu_f32x2 __attribute__((vector_size(8)));
+typedef _Complex float ipu_f32x2;
+typedef _Complex float ipu_f16x4;
 typedef float ipu_f32x4 __attribute__((vector_size(16)));
 typedef uint16_t ipu_f16x2 __attribute__((vector_size(4)));
-typedef uint16_t ipu_f16x4 __attribute__((vector_size(8)));
 
 /* Bits of one 32-bit word as a float for an f register, and back (moves, no arithmetic:
- * NaN payloads survive). */
+ * NaN payloads survive). The fmv.w.x is an asm so its result is a value in an f
+ * register: a union's float is a view of the integer register that GCC moves again at
+ * every use, inside a loop too. */
 static inline float ipu_vec_word_(uint32_t w) {
-  union { uint32_t u; float f; } c;
-  c.u = w;
-  return c.f;
+  float f;
+  __asm__("fmv.w.x %0, %1" : "=f"(f) : "r"(w));
+  return f;
 }
 static inline uint32_t ipu_vec_bits_(float f) {
   union { float f; uint32_t u; } c;
   c.f = f;
   return c.u;
 }
-static inline uint32_t ipu_f16x4_word_(ipu_f16x4 v, int i) {
-  return (uint32_t)v[2 * i] | (uint32_t)v[2 * i + 1] << 16;
-}
-static inline ipu_f16x4 ipu_f16x4_of_(float lo, float hi) {
-  const uint32_t a = ipu_vec_bits_(lo), b = ipu_vec_bits_(hi);
-  ipu_f16x4 r = {(uint16_t)a, (uint16_t)(a >> 16), (uint16_t)b, (uint16_t)(b >> 16)};
-  return r;
-}
 
-/* d = a op b on pairs: a in ft0/ft1, b in ft2/ft3, d in ft4/ft5. */
-#define IPU_VEC_PAIR_OP_(insn, a_lo, a_hi, b_lo, b_hi, d_lo, d_hi)                         \
-  do {                                                                                     \
-    register float ipu_a0_ __asm__("ft0") = (a_lo);                                        \
-    register float ipu_a1_ __asm__("ft1") = (a_hi);                                        \
-    register float ipu_b0_ __asm__("ft2") = (b_lo);                                        \
-    register float ipu_b1_ __asm__("ft3") = (b_hi);                                        \
-    register float ipu_d0_ __asm__("ft4");                                                 \
-    register float ipu_d1_ __asm__("ft5");                                                 \
-    __asm__ volatile(insn ", %0, %2, %4"                                                            \
-            : "=&f"(ipu_d0_), "=&f"(ipu_d1_)                                                 \
-            : "f"(ipu_a0_), "f"(ipu_a1_), "f"(ipu_b0_), "f"(ipu_b1_));                      \
-    (d_lo) = ipu_d0_;                                                                      \
-    (d_hi) = ipu_d1_;                                                                      \
-  } while (0)
-/* d = a * b + d on pairs (mac: b a pair; axpy: b one register, b_hi unused). */
-#define IPU_VEC_PAIR_ACC_(insn, a_lo, a_hi, b_lo, b_hi, d_lo, d_hi)                        \
-  do {                                                                                     \
-    register float ipu_a0_ __asm__("ft0") = (a_lo);                                        \
-    register float ipu_a1_ __asm__("ft1") = (a_hi);                                        \
-    register float ipu_b0_ __asm__("ft2") = (b_lo);                                        \
-    register float ipu_b1_ __asm__("ft3") = (b_hi);                                        \
-    register float ipu_d0_ __asm__("ft4") = (d_lo);                                        \
-    register float ipu_d1_ __asm__("ft5") = (d_hi);                                        \
-    __asm__ volatile(insn ", %0, %2, %4"                                                            \
-            : "+f"(ipu_d0_), "+f"(ipu_d1_)                                                  \
-            : "f"(ipu_a0_), "f"(ipu_a1_), "f"(ipu_b0_), "f"(ipu_b1_));                      \
-    (d_lo) = ipu_d0_;                                                                      \
-    (d_hi) = ipu_d1_;                                                                      \
-  } while (0)
+/* Lanes, for C code that wants them one by one (each is a move between register files,
+ * so loops keep whole pairs). */
+static inline ipu_f32x2 ipu_f32x2_make(float lo, float hi) {
+  ipu_f32x2 v = lo;
+  __imag__ v = hi;
+  return v;
+}
+static inline float ipu_f32x2_lane(ipu_f32x2 v, int i) { return i ? __imag__ v : __real__ v; }
+/* Word i (0: lanes 0, 1; 1: lanes 2, 3) of an f16 pair, and a pair made of two words. */
+static inline uint32_t ipu_f16x4_word(ipu_f16x4 v, int i) { return ipu_vec_bits_(ipu_f32x2_lane(v, i)); }
+static inline ipu_f16x4 ipu_f16x4_of_words(uint32_t lo, uint32_t hi) {
+  return ipu_f32x2_make(ipu_vec_word_(lo), ipu_vec_word_(hi));
+}
+static inline ipu_f16x4 ipu_f16x4_make(uint16_t l0, uint16_t l1, uint16_t l2, uint16_t l3) {
+  return ipu_f16x4_of_words((uint32_t)l0 | (uint32_t)l1 << 16, (uint32_t)l2 | (uint32_t)l3 << 16);
+}
+static inline uint16_t ipu_f16x4_lane(ipu_f16x4 v, int i) {
+  return (uint16_t)(ipu_f16x4_word(v, i >> 1) >> (16 * (i & 1)));
+}
+/* The f16 scale of f16v4.axpy as its register holds it: the binary16 in the low half. */
+static inline float ipu_f16_scalar(uint16_t h) { return ipu_vec_word_(h); }
 
-#define IPU_F32V2_BINARY_(name, INSN)                                                      \
-  static inline ipu_f32x2 name(ipu_f32x2 a, ipu_f32x2 b) {                                 \
-    ipu_f32x2 d;                                                                           \
-    float lo, hi;                                                                          \
-    IPU_VEC_PAIR_OP_(INSN, a[0], a[1], b[0], b[1], lo, hi);                                \
-    d[0] = lo;                                                                             \
-    d[1] = hi;                                                                             \
-    return d;                                                                              \
+/* Register forms: d, a, b pair variables bound to even pairs (see above), s a float. A
+ * pair variable is only ever an asm operand: IPU_PAIR_SET gives it a value, IPU_PAIR_GET
+ * takes its value (a C assignment or lane read of the variable itself is what gcse
+ * mishandles, see the function forms below). */
+#define IPU_PAIR_SET(d, v) __asm__ volatile("" : "=f"(d) : "0"((ipu_f32x2)(v)))
+#define IPU_PAIR_GET(d)                                                                    \
+  __extension__({                                                                          \
+    ipu_f32x2 ipu_v_;                                                                      \
+    __asm__ volatile("" : "=f"(ipu_v_) : "0"(d));                                          \
+    ipu_v_;                                                                                \
+  })
+#define IPU_VEC_OP_(insn, d, a, b) __asm__ volatile(insn ", %0, %1, %2" : "=f"(d) : "f"(a), "f"(b))
+#define IPU_VEC_ACC_(insn, d, a, b) __asm__ volatile(insn ", %0, %1, %2" : "+f"(d) : "f"(a), "f"(b))
+/* d = a op b per lane. */
+#define IPU_F32V2_ADD(d, a, b) IPU_VEC_OP_(IPU_OP_F32V2_ADD_INSN, d, a, b)
+#define IPU_F32V2_SUB(d, a, b) IPU_VEC_OP_(IPU_OP_F32V2_SUB_INSN, d, a, b)
+#define IPU_F32V2_MUL(d, a, b) IPU_VEC_OP_(IPU_OP_F32V2_MUL_INSN, d, a, b)
+#define IPU_F16V4_ADD(d, a, b) IPU_VEC_OP_(IPU_OP_F16V4_ADD_INSN, d, a, b)
+#define IPU_F16V4_SUB(d, a, b) IPU_VEC_OP_(IPU_OP_F16V4_SUB_INSN, d, a, b)
+#define IPU_F16V4_MUL(d, a, b) IPU_VEC_OP_(IPU_OP_F16V4_MUL_INSN, d, a, b)
+/* d += a * b per lane, fused. */
+#define IPU_F32V2_MAC(d, a, b) IPU_VEC_ACC_(IPU_OP_F32V2_MAC_INSN, d, a, b)
+#define IPU_F16V4_MAC(d, a, b) IPU_VEC_ACC_(IPU_OP_F16V4_MAC_INSN, d, a, b)
+/* d += s * a per lane, fused: s a float (f32), or ipu_f16_scalar(h) for f16. */
+#define IPU_F32V2_AXPY(d, a, s) IPU_VEC_ACC_(IPU_OP_F32V2_AXPY_INSN, d, a, s)
+#define IPU_F16V4_AXPY(d, a, s) IPU_VEC_ACC_(IPU_OP_F16V4_AXPY_INSN, d, a, s)
+
+/* Function forms: each lane bound to its own register (a: ft0, ft1; b: ft2, ft3; the
+ * result or accumulator: ft4, ft5), the first of a pair named in the instruction. Lanes,
+ * not pair variables: GCC 12 does not see that an asm writing a pair variable at ft0
+ * also writes ft1, and moves a read of the second lane across it (gcse hoists it out of
+ * a loop). */
+#define IPU_VEC_BIND_(v, r0, r1, init)                                                  \
+  register float v##0 __asm__(r0) = __real__(init);                                        \
+  register float v##1 __asm__(r1) = __imag__(init)
+#define IPU_VEC_BINARY_FN_(name, T, insn)                                                  \
+  static inline T name(T a, T b) {                                                         \
+    IPU_VEC_BIND_(ipu_a_, "ft0", "ft1", a);                                             \
+    IPU_VEC_BIND_(ipu_b_, "ft2", "ft3", b);                                             \
+    register float ipu_d_0 __asm__("ft4"), ipu_d_1 __asm__("ft5");                         \
+    __asm__ volatile(insn ", %0, %2, %4"                                                   \
+                     : "=f"(ipu_d_0), "=f"(ipu_d_1)                                        \
+                     : "f"(ipu_a_0), "f"(ipu_a_1), "f"(ipu_b_0), "f"(ipu_b_1));            \
+    return ipu_f32x2_make(ipu_d_0, ipu_d_1);                                               \
   }
-#define IPU_F16V4_BINARY_(name, INSN)                                                      \
-  static inline ipu_f16x4 name(ipu_f16x4 a, ipu_f16x4 b) {                                 \
-    float lo, hi;                                                                          \
-    IPU_VEC_PAIR_OP_(INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)), \
-                     ipu_vec_word_(ipu_f16x4_word_(b, 0)), ipu_vec_word_(ipu_f16x4_word_(b, 1)), lo, hi); \
-    return ipu_f16x4_of_(lo, hi);                                                          \
+#define IPU_VEC_MAC_FN_(name, T, insn)                                                     \
+  static inline T name(T acc, T a, T b) {                                                  \
+    IPU_VEC_BIND_(ipu_a_, "ft0", "ft1", a);                                             \
+    IPU_VEC_BIND_(ipu_b_, "ft2", "ft3", b);                                             \
+    IPU_VEC_BIND_(ipu_d_, "ft4", "ft5", acc);                                           \
+    __asm__ volatile(insn ", %0, %2, %4"                                                   \
+                     : "+f"(ipu_d_0), "+f"(ipu_d_1)                                        \
+                     : "f"(ipu_a_0), "f"(ipu_a_1), "f"(ipu_b_0), "f"(ipu_b_1));            \
+    return ipu_f32x2_make(ipu_d_0, ipu_d_1);                                               \
   }
+#define IPU_VEC_AXPY_FN_(name, T, S, insn, scale)                                          \
+  static inline T name(T acc, T a, S s) {                                                  \
+    IPU_VEC_BIND_(ipu_a_, "ft0", "ft1", a);                                             \
+    register float ipu_s_ __asm__("ft2") = scale(s);                                       \
+    IPU_VEC_BIND_(ipu_d_, "ft4", "ft5", acc);                                           \
+    __asm__ volatile(insn ", %0, %2, %4"                                                   \
+                     : "+f"(ipu_d_0), "+f"(ipu_d_1)                                        \
+                     : "f"(ipu_a_0), "f"(ipu_a_1), "f"(ipu_s_));                           \
+    return ipu_f32x2_make(ipu_d_0, ipu_d_1);                                               \
+  }
+#define IPU_VEC_F32_SCALE_(s) (s)
 /* a + b, a - b, a * b per lane. */
-IPU_F32V2_BINARY_(ipu_f32v2_add, IPU_OP_F32V2_ADD_INSN)
-IPU_F32V2_BINARY_(ipu_f32v2_sub, IPU_OP_F32V2_SUB_INSN)
-IPU_F32V2_BINARY_(ipu_f32v2_mul, IPU_OP_F32V2_MUL_INSN)
-IPU_F16V4_BINARY_(ipu_f16v4_add, IPU_OP_F16V4_ADD_INSN)
-IPU_F16V4_BINARY_(ipu_f16v4_sub, IPU_OP_F16V4_SUB_INSN)
-IPU_F16V4_BINARY_(ipu_f16v4_mul, IPU_OP_F16V4_MUL_INSN)
-
+IPU_VEC_BINARY_FN_(ipu_f32v2_add, ipu_f32x2, IPU_OP_F32V2_ADD_INSN)
+IPU_VEC_BINARY_FN_(ipu_f32v2_sub, ipu_f32x2, IPU_OP_F32V2_SUB_INSN)
+IPU_VEC_BINARY_FN_(ipu_f32v2_mul, ipu_f32x2, IPU_OP_F32V2_MUL_INSN)
+IPU_VEC_BINARY_FN_(ipu_f16v4_add, ipu_f16x4, IPU_OP_F16V4_ADD_INSN)
+IPU_VEC_BINARY_FN_(ipu_f16v4_sub, ipu_f16x4, IPU_OP_F16V4_SUB_INSN)
+IPU_VEC_BINARY_FN_(ipu_f16v4_mul, ipu_f16x4, IPU_OP_F16V4_MUL_INSN)
 /* acc + a * b per lane, fused. */
-static inline ipu_f32x2 ipu_f32v2_mac(ipu_f32x2 acc, ipu_f32x2 a, ipu_f32x2 b) {
-  float lo = acc[0], hi = acc[1];
-  IPU_VEC_PAIR_ACC_(IPU_OP_F32V2_MAC_INSN, a[0], a[1], b[0], b[1], lo, hi);
-  acc[0] = lo;
-  acc[1] = hi;
-  return acc;
-}
+IPU_VEC_MAC_FN_(ipu_f32v2_mac, ipu_f32x2, IPU_OP_F32V2_MAC_INSN)
+IPU_VEC_MAC_FN_(ipu_f16v4_mac, ipu_f16x4, IPU_OP_F16V4_MAC_INSN)
 /* acc + s * a per lane, fused (s one f32). */
-static inline ipu_f32x2 ipu_f32v2_axpy(ipu_f32x2 acc, ipu_f32x2 a, float s) {
-  float lo = acc[0], hi = acc[1];
-  IPU_VEC_PAIR_ACC_(IPU_OP_F32V2_AXPY_INSN, a[0], a[1], s, 0.0f, lo, hi);
-  acc[0] = lo;
-  acc[1] = hi;
-  return acc;
-}
-static inline ipu_f16x4 ipu_f16v4_mac(ipu_f16x4 acc, ipu_f16x4 a, ipu_f16x4 b) {
-  float lo = ipu_vec_word_(ipu_f16x4_word_(acc, 0)), hi = ipu_vec_word_(ipu_f16x4_word_(acc, 1));
-  IPU_VEC_PAIR_ACC_(IPU_OP_F16V4_MAC_INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)),
-                    ipu_vec_word_(ipu_f16x4_word_(b, 0)), ipu_vec_word_(ipu_f16x4_word_(b, 1)), lo, hi);
-  return ipu_f16x4_of_(lo, hi);
-}
+IPU_VEC_AXPY_FN_(ipu_f32v2_axpy, ipu_f32x2, float, IPU_OP_F32V2_AXPY_INSN, IPU_VEC_F32_SCALE_)
 /* acc + s * a per lane, fused (s one binary16, raw bits). */
-static inline ipu_f16x4 ipu_f16v4_axpy(ipu_f16x4 acc, ipu_f16x4 a, uint16_t s) {
-  float lo = ipu_vec_word_(ipu_f16x4_word_(acc, 0)), hi = ipu_vec_word_(ipu_f16x4_word_(acc, 1));
-  IPU_VEC_PAIR_ACC_(IPU_OP_F16V4_AXPY_INSN, ipu_vec_word_(ipu_f16x4_word_(a, 0)), ipu_vec_word_(ipu_f16x4_word_(a, 1)),
-                    ipu_vec_word_(s), 0.0f, lo, hi);
-  return ipu_f16x4_of_(lo, hi);
-}
+IPU_VEC_AXPY_FN_(ipu_f16v4_axpy, ipu_f16x4, uint16_t, IPU_OP_F16V4_AXPY_INSN, ipu_f16_scalar)
 
 /* Conversions: f32 -> f16 rounds to nearest even (OF / UF / NX, NV for a sNaN); f16 -> f32
- * is exact (NV for a sNaN). */
+ * is exact (NV for a sNaN). Functions only, their lanes bound one register each. */
 static inline ipu_f16x2 ipu_f32v2_tof16(ipu_f32x2 a) {
-  register float a0 __asm__("ft0") = a[0];
-  register float a1 __asm__("ft1") = a[1];
+  IPU_VEC_BIND_(ipu_a_, "ft0", "ft1", a);
   register float d __asm__("ft4");
-  __asm__ volatile(IPU_OP_F32V2_TOF16_INSN ", %0, %1, x0" : "=&f"(d) : "f"(a0), "f"(a1));
+  __asm__ volatile(IPU_OP_F32V2_TOF16_INSN ", %0, %1, x0" : "=f"(d) : "f"(ipu_a_0), "f"(ipu_a_1));
   const uint32_t w = ipu_vec_bits_(d);
   ipu_f16x2 r = {(uint16_t)w, (uint16_t)(w >> 16)};
   return r;
@@ -486,9 +517,8 @@ static inline ipu_f32x2 ipu_f16v2_tof32(ipu_f16x2 a) {
   register float s __asm__("ft0") = ipu_vec_word_((uint32_t)a[0] | (uint32_t)a[1] << 16);
   register float d0 __asm__("ft4");
   register float d1 __asm__("ft5");
-  __asm__ volatile(IPU_OP_F16V2_TOF32_INSN ", %0, %2, x0" : "=&f"(d0), "=&f"(d1) : "f"(s));
-  ipu_f32x2 r = {d0, d1};
-  return r;
+  __asm__ volatile(IPU_OP_F16V2_TOF32_INSN ", %0, %2, x0" : "=f"(d0), "=f"(d1) : "f"(s));
+  return ipu_f32x2_make(d0, d1);
 }
 static inline ipu_f16x4 ipu_f32v4_tof16(ipu_f32x4 a) {
   register float a0 __asm__("ft0") = a[0];
@@ -498,20 +528,19 @@ static inline ipu_f16x4 ipu_f32v4_tof16(ipu_f32x4 a) {
   register float d0 __asm__("ft4");
   register float d1 __asm__("ft5");
   __asm__ volatile(IPU_OP_F32V4_TOF16_INSN ", %0, %2, x0"
-          : "=&f"(d0), "=&f"(d1)
+          : "=f"(d0), "=f"(d1)
           : "f"(a0), "f"(a1), "f"(a2), "f"(a3));
-  return ipu_f16x4_of_(d0, d1);
+  return ipu_f32x2_make(d0, d1);
 }
 static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
-  register float s0 __asm__("ft0") = ipu_vec_word_(ipu_f16x4_word_(a, 0));
-  register float s1 __asm__("ft1") = ipu_vec_word_(ipu_f16x4_word_(a, 1));
+  IPU_VEC_BIND_(ipu_a_, "ft0", "ft1", a);
   register float d0 __asm__("ft4");
   register float d1 __asm__("ft5");
   register float d2 __asm__("ft6");
   register float d3 __asm__("ft7");
   __asm__ volatile(IPU_OP_F16V4_TOF32_INSN ", %0, %4, x0"
-          : "=&f"(d0), "=&f"(d1), "=&f"(d2), "=&f"(d3)
-          : "f"(s0), "f"(s1));
+          : "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+          : "f"(ipu_a_0), "f"(ipu_a_1));
   ipu_f32x4 r = {d0, d1, d2, d3};
   return r;
 }
@@ -524,88 +553,112 @@ static inline ipu_f32x4 ipu_f16v4_tof32(ipu_f16x4 a) {
  * a vector is at the address + 4 i (in f[fd + i]). ld128st64_pi loads 16 bytes and stores
  * 8 in one instruction (the load reads before the store writes).
  *
- * GCC cannot allocate register pairs, so the functions pin their values to fixed
- * caller-saved registers (ft0..ft3; the store of ld128st64_pi / ld64st64_pi: ft4, ft5)
- * and let GCC move them from there: one fmv a lane at most, none when a loaded value is
- * stored as it is.
+ * The pair accesses come in the two forms of "Vector arithmetic" above: macros on pair
+ * variables the caller binds to even pairs (IPU_LD64_PI(d, p), IPU_ST64_PI(v, p), with
+ * the mnemonic's operand order; p a pointer variable, advanced in place), and functions
+ * on values, bound to ft0, ft1 (loaded) and ft4, ft5 (stored). The quad accesses are
+ * functions only, their lanes bound to ft0..ft3: GCC has no type it keeps in four
+ * registers. Nothing moves when a loaded value is stored as it is.
  */
-/* ipu_f32x2 / ipu_f32x4: the vector types of "Vector arithmetic" above. */
+/* The bytes an access reads or writes, as the asm's memory operand: floats, as the
+ * pointers say (f16 data is reached through float pointers too), so GCC orders the
+ * access against float accesses and keeps other data (a loop bound) in registers. */
+typedef struct { float w[2]; } ipu_mem64_;
+typedef struct { float w[4]; } ipu_mem128_;
 
-#define IPU_WIDE_LOAD2_(insn, p, mem)                                                      \
+/* Register forms: d / v a pair variable bound to an even pair, p (ld, st) a pointer. */
+#define IPU_LD64(d, p) __asm__(IPU_OP_LD64_INSN ", %0, %1, x0" : "=f"(d) : "r"(p), "m"(*(const ipu_mem64_ *)(p)))
+#define IPU_LD64_PI(d, p) \
+  __asm__(IPU_OP_LD64_PI_INSN ", %0, %1, x0" : "=f"(d), "+r"(p) : "m"(*(const ipu_mem64_ *)(p)))
+#define IPU_ST64(v, p) \
+  __asm__ volatile(IPU_OP_ST64_INSN ", x0, %1, %2" : "=m"(*(ipu_mem64_ *)(p)) : "r"(p), "f"(v))
+#define IPU_ST64_PI(v, p) \
+  __asm__ volatile(IPU_OP_ST64_PI_INSN ", x0, %1, %2" : "=m"(*(ipu_mem64_ *)(p)), "+r"(p) : "f"(v))
+/* d = the 8 bytes at ld, the 8 bytes at st = v (the old v if d and v are one variable);
+ * ld += 8 bytes, st += 8 bytes. */
+#define IPU_LD64ST64_PI(d, ld, st, v)                                                      \
+  __asm__ volatile(IPU_OP_LD64ST64_PI_INSN ", %0, %1, %2, %4"                               \
+                   : "=f"(d), "+r"(ld), "+r"(st), "=m"(*(ipu_mem64_ *)(st))                \
+                   : "f"(v), "m"(*(const ipu_mem64_ *)(ld)))
+
+/* The function forms: a loaded pair in ft0, ft1, a stored one in ft4, ft5, a quad in
+ * ft0..ft3, one register a lane ("Vector arithmetic" says why). */
+#define IPU_WIDE_LOAD2_(insn, p)                                                           \
   register float ipu_r0_ __asm__("ft0");                                                  \
   register float ipu_r1_ __asm__("ft1");                                                  \
-  __asm__(insn ", %0, %2, x0" : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(p) : "m"(mem));         \
-  ipu_f32x2 ipu_v_ = {ipu_r0_, ipu_r1_}
-#define IPU_WIDE_LOAD4_(insn, p, mem)                                                      \
+  __asm__(insn ", %0, %2, x0" : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(p) : "m"(*(const ipu_mem64_ *)(p))); \
+  const ipu_f32x2 ipu_v_ = ipu_f32x2_make(ipu_r0_, ipu_r1_)
+#define IPU_WIDE_LOAD4_(insn, p)                                                           \
   register float ipu_r0_ __asm__("ft0");                                                  \
   register float ipu_r1_ __asm__("ft1");                                                  \
   register float ipu_r2_ __asm__("ft2");                                                  \
   register float ipu_r3_ __asm__("ft3");                                                  \
   __asm__(insn ", %0, %4, x0"                                                             \
           : "=f"(ipu_r0_), "=f"(ipu_r1_), "=f"(ipu_r2_), "=f"(ipu_r3_), "+r"(p)           \
-          : "m"(mem));                                                                    \
+          : "m"(*(const ipu_mem128_ *)(p)));                                               \
   ipu_f32x4 ipu_v_ = {ipu_r0_, ipu_r1_, ipu_r2_, ipu_r3_}
 
 /* The 8 bytes at p (8-byte aligned). */
 static inline ipu_f32x2 ipu_ld64(const void *p) {
   const void *a = p;
-  IPU_WIDE_LOAD2_(IPU_OP_LD64_INSN, a, *(const ipu_f32x2 *)p);
+  IPU_WIDE_LOAD2_(IPU_OP_LD64_INSN, a);
   return ipu_v_;
 }
 /* The 16 bytes at p (16-byte aligned). */
 static inline ipu_f32x4 ipu_ld128(const void *p) {
   const void *a = p;
-  IPU_WIDE_LOAD4_(IPU_OP_LD128_INSN, a, *(const ipu_f32x4 *)p);
+  IPU_WIDE_LOAD4_(IPU_OP_LD128_INSN, a);
   return ipu_v_;
 }
 /* The 8 bytes at *p; then *p += 2 floats. */
 static inline ipu_f32x2 ipu_ld64_pi(const float **p) {
   const float *a = *p;
-  IPU_WIDE_LOAD2_(IPU_OP_LD64_PI_INSN, a, *(const ipu_f32x2 *)*p);
+  IPU_WIDE_LOAD2_(IPU_OP_LD64_PI_INSN, a);
   *p = a;
   return ipu_v_;
 }
 /* The 16 bytes at *p; then *p += 4 floats. */
 static inline ipu_f32x4 ipu_ld128_pi(const float **p) {
   const float *a = *p;
-  IPU_WIDE_LOAD4_(IPU_OP_LD128_PI_INSN, a, *(const ipu_f32x4 *)*p);
+  IPU_WIDE_LOAD4_(IPU_OP_LD128_PI_INSN, a);
   *p = a;
   return ipu_v_;
 }
 
-#define IPU_WIDE_STORE2_(insn, p, mem, v)                                                   \
-  register float ipu_s0_ __asm__("ft0") = (v)[0];                                      \
-  register float ipu_s1_ __asm__("ft1") = (v)[1];                                      \
-  __asm__ volatile(insn ", x0, %1, %2" : "=m"(mem), "+r"(p) : "f"(ipu_s0_), "f"(ipu_s1_))
-#define IPU_WIDE_STORE4_(insn, p, mem, v)                                                   \
+#define IPU_WIDE_STORE2_(insn, p, v)                                                        \
+  IPU_VEC_BIND_(ipu_s_, "ft4", "ft5", v);                                                  \
+  __asm__ volatile(insn ", x0, %1, %2"                                                    \
+                   : "=m"(*(ipu_mem64_ *)(p)), "+r"(p)                                     \
+                   : "f"(ipu_s_0), "f"(ipu_s_1))
+#define IPU_WIDE_STORE4_(insn, p, v)                                                        \
   register float ipu_s0_ __asm__("ft0") = (v)[0];                                      \
   register float ipu_s1_ __asm__("ft1") = (v)[1];                                      \
   register float ipu_s2_ __asm__("ft2") = (v)[2];                                      \
   register float ipu_s3_ __asm__("ft3") = (v)[3];                                      \
   __asm__ volatile(insn ", x0, %1, %2"                                                    \
-                   : "=m"(mem), "+r"(p)                                                   \
+                   : "=m"(*(ipu_mem128_ *)(p)), "+r"(p)                                    \
                    : "f"(ipu_s0_), "f"(ipu_s1_), "f"(ipu_s2_), "f"(ipu_s3_))
 
 /* Stores v at p (8-byte aligned, not in code). */
 static inline void ipu_st64(void *p, ipu_f32x2 v) {
   void *a = p;
-  IPU_WIDE_STORE2_(IPU_OP_ST64_INSN, a, *(ipu_f32x2 *)p, v);
+  IPU_WIDE_STORE2_(IPU_OP_ST64_INSN, a, v);
 }
 /* Stores v at p (16-byte aligned, not in code). */
 static inline void ipu_st128(void *p, ipu_f32x4 v) {
   void *a = p;
-  IPU_WIDE_STORE4_(IPU_OP_ST128_INSN, a, *(ipu_f32x4 *)p, v);
+  IPU_WIDE_STORE4_(IPU_OP_ST128_INSN, a, v);
 }
 /* Stores v at *p; then *p += 2 floats. */
 static inline void ipu_st64_pi(float **p, ipu_f32x2 v) {
   float *a = *p;
-  IPU_WIDE_STORE2_(IPU_OP_ST64_PI_INSN, a, *(ipu_f32x2 *)*p, v);
+  IPU_WIDE_STORE2_(IPU_OP_ST64_PI_INSN, a, v);
   *p = a;
 }
 /* Stores v at *p; then *p += 4 floats. */
 static inline void ipu_st128_pi(float **p, ipu_f32x4 v) {
   float *a = *p;
-  IPU_WIDE_STORE4_(IPU_OP_ST128_PI_INSN, a, *(ipu_f32x4 *)*p, v);
+  IPU_WIDE_STORE4_(IPU_OP_ST128_PI_INSN, a, v);
   *p = a;
 }
 
@@ -619,12 +672,11 @@ static inline ipu_f32x4 ipu_ld128st64_pi(const float **ld, float **st, ipu_f32x2
   register float ipu_r1_ __asm__("ft1");
   register float ipu_r2_ __asm__("ft2");
   register float ipu_r3_ __asm__("ft3");
-  register float ipu_s0_ __asm__("ft4") = v[0];
-  register float ipu_s1_ __asm__("ft5") = v[1];
+  IPU_VEC_BIND_(ipu_s_, "ft4", "ft5", v);
   __asm__ volatile(IPU_OP_LD128ST64_PI_INSN ", %0, %4, %5, %7"
                    : "=f"(ipu_r0_), "=f"(ipu_r1_), "=f"(ipu_r2_), "=f"(ipu_r3_), "+r"(l), "+r"(s),
-                     "=m"(*(ipu_f32x2 *)*st)
-                   : "f"(ipu_s0_), "f"(ipu_s1_), "m"(*(const ipu_f32x4 *)*ld));
+                     "=m"(*(ipu_mem64_ *)*st)
+                   : "f"(ipu_s_0), "f"(ipu_s_1), "m"(*(const ipu_mem128_ *)*ld));
   *ld = l;
   *st = s;
   ipu_f32x4 r = {ipu_r0_, ipu_r1_, ipu_r2_, ipu_r3_};
@@ -636,15 +688,13 @@ static inline ipu_f32x2 ipu_ld64st64_pi(const float **ld, float **st, ipu_f32x2 
   float *s = *st;
   register float ipu_r0_ __asm__("ft0");
   register float ipu_r1_ __asm__("ft1");
-  register float ipu_s0_ __asm__("ft4") = v[0];
-  register float ipu_s1_ __asm__("ft5") = v[1];
+  IPU_VEC_BIND_(ipu_s_, "ft4", "ft5", v);
   __asm__ volatile(IPU_OP_LD64ST64_PI_INSN ", %0, %2, %3, %5"
-                   : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(l), "+r"(s), "=m"(*(ipu_f32x2 *)*st)
-                   : "f"(ipu_s0_), "f"(ipu_s1_), "m"(*(const ipu_f32x2 *)*ld));
+                   : "=f"(ipu_r0_), "=f"(ipu_r1_), "+r"(l), "+r"(s), "=m"(*(ipu_mem64_ *)*st)
+                   : "f"(ipu_s_0), "f"(ipu_s_1), "m"(*(const ipu_mem64_ *)*ld));
   *ld = l;
   *st = s;
-  ipu_f32x2 r = {ipu_r0_, ipu_r1_};
-  return r;
+  return ipu_f32x2_make(ipu_r0_, ipu_r1_);
 }
 
 #ifdef __cplusplus

@@ -42,42 +42,44 @@ static volatile uint16_t in16[] = {0x3c00, 0x4000, 0x4200, 0x4400,   /* 1 2 3 4 
                                    0x3c01, 0x3bff, 0x7bff, 0x0001};  /* 1+2^-10, 1-2^-11, max, 2^-24 */
 
 static void f32_lanes(void) {
-  const ipu_f32x2 a = {in32[0], in32[1]}, b = {in32[2], in32[3]}, acc = {in32[4], in32[5]};
+  const ipu_f32x2 a = ipu_f32x2_make(in32[0], in32[1]), b = ipu_f32x2_make(in32[2], in32[3]);
+  const ipu_f32x2 acc = ipu_f32x2_make(in32[4], in32[5]);
   const float s = in32[6];
   ipu_f32x2 r = ipu_f32v2_add(a, b);
-  expect("f32v2_add[0]", bits(r[0]), bits(in32[0] + in32[2]));
-  expect("f32v2_add[1]", bits(r[1]), bits(in32[1] + in32[3]));
+  expect("f32v2_add[0]", bits(ipu_f32x2_lane(r, 0)), bits(in32[0] + in32[2]));
+  expect("f32v2_add[1]", bits(ipu_f32x2_lane(r, 1)), bits(in32[1] + in32[3]));
   r = ipu_f32v2_sub(a, b);
-  expect("f32v2_sub[0]", bits(r[0]), bits(in32[0] - in32[2]));
-  expect("f32v2_sub[1]", bits(r[1]), bits(in32[1] - in32[3]));
+  expect("f32v2_sub[0]", bits(ipu_f32x2_lane(r, 0)), bits(in32[0] - in32[2]));
+  expect("f32v2_sub[1]", bits(ipu_f32x2_lane(r, 1)), bits(in32[1] - in32[3]));
   r = ipu_f32v2_mul(a, b);
-  expect("f32v2_mul[0]", bits(r[0]), bits(in32[0] * in32[2]));
-  expect("f32v2_mul[1]", bits(r[1]), bits(in32[1] * in32[3]));
+  expect("f32v2_mul[0]", bits(ipu_f32x2_lane(r, 0)), bits(in32[0] * in32[2]));
+  expect("f32v2_mul[1]", bits(ipu_f32x2_lane(r, 1)), bits(in32[1] * in32[3]));
   r = ipu_f32v2_mac(acc, a, b);
-  expect("f32v2_mac[0]", bits(r[0]), bits(fmaf(in32[0], in32[2], in32[4])));
-  expect("f32v2_mac[1]", bits(r[1]), bits(fmaf(in32[1], in32[3], in32[5])));
+  expect("f32v2_mac[0]", bits(ipu_f32x2_lane(r, 0)), bits(fmaf(in32[0], in32[2], in32[4])));
+  expect("f32v2_mac[1]", bits(ipu_f32x2_lane(r, 1)), bits(fmaf(in32[1], in32[3], in32[5])));
   r = ipu_f32v2_axpy(acc, a, s);
-  expect("f32v2_axpy[0]", bits(r[0]), bits(fmaf(s, in32[0], in32[4])));
-  expect("f32v2_axpy[1]", bits(r[1]), bits(fmaf(s, in32[1], in32[5])));
+  expect("f32v2_axpy[0]", bits(ipu_f32x2_lane(r, 0)), bits(fmaf(s, in32[0], in32[4])));
+  expect("f32v2_axpy[1]", bits(ipu_f32x2_lane(r, 1)), bits(fmaf(s, in32[1], in32[5])));
 
   /* Fused: (1 + 2^-12)^2 - (1 + 2^-11) = 2^-24, where rounding the product first (a tie,
    * to even: 1 + 2^-11) gives 0; the other lane 1 + 2^-30 is inexact. */
-  const ipu_f32x2 p = {1.0f + 0x1p-12f * in32[3] * 2.0f, in32[6] - 2.0f};
-  const ipu_f32x2 q = {1.0f + 0x1p-12f * in32[3] * 2.0f, in32[7]};
-  const ipu_f32x2 c = {-in32[6] + 2.0f - 0x1p-11f, in32[6] - 2.0f};
+  const ipu_f32x2 p = ipu_f32x2_make(1.0f + 0x1p-12f * in32[3] * 2.0f, in32[6] - 2.0f);
+  const ipu_f32x2 q = ipu_f32x2_make(1.0f + 0x1p-12f * in32[3] * 2.0f, in32[7]);
+  const ipu_f32x2 c = ipu_f32x2_make(-in32[6] + 2.0f - 0x1p-11f, in32[6] - 2.0f);
   clear_flags();
   r = ipu_f32v2_mac(c, p, q);
   const uint32_t flags = read_flags();
-  expect("f32v2_mac fused", bits(r[0]), bits(0x1p-24f));
-  expect("f32v2_mac inexact lane", bits(r[1]), bits(1.0f));
+  expect("f32v2_mac fused", bits(ipu_f32x2_lane(r, 0)), bits(0x1p-24f));
+  expect("f32v2_mac inexact lane", bits(ipu_f32x2_lane(r, 1)), bits(1.0f));
   expect("f32v2_mac flags", flags, 1u /* NX */);
 }
 
-static uint32_t word16(ipu_f16x4 v, int i) { return (uint32_t)v[2 * i] | (uint32_t)v[2 * i + 1] << 16; }
+static uint32_t word16(ipu_f16x4 v, int i) { return ipu_f16x4_word(v, i); }
 
 static void f16_lanes(void) {
-  const ipu_f16x4 a = {in16[0], in16[1], in16[2], in16[3]}, b = {in16[4], in16[5], in16[6], in16[7]};
-  const ipu_f16x4 one = {in16[0], in16[0], in16[0], in16[0]};
+  const ipu_f16x4 a = ipu_f16x4_make(in16[0], in16[1], in16[2], in16[3]);
+  const ipu_f16x4 b = ipu_f16x4_make(in16[4], in16[5], in16[6], in16[7]);
+  const ipu_f16x4 one = ipu_f16x4_make(in16[0], in16[0], in16[0], in16[0]);
   ipu_f16x4 r = ipu_f16v4_add(a, b);
   expect("f16v4_add lo", word16(r, 0), 0x40803e00u); /* 1.5, 2.25 */
   expect("f16v4_add hi", word16(r, 1), 0x46004000u); /* 2, 6 */
@@ -95,9 +97,9 @@ static void f16_lanes(void) {
   expect("f16v4_axpy hi", word16(r, 1), 0x48804700u); /* 7, 9 */
 
   /* Fused: (1 + 2^-10)(1 - 2^-11) - 1 = 2^-11 - 2^-21 (0x0ffe); max + max overflows. */
-  const ipu_f16x4 x = {in16[8], in16[8], in16[10], in16[11]};
-  const ipu_f16x4 y = {in16[9], in16[9], in16[0], in16[4]};
-  const ipu_f16x4 m1 = {0xbc00, 0xbc00, in16[10], 0};
+  const ipu_f16x4 x = ipu_f16x4_make(in16[8], in16[8], in16[10], in16[11]);
+  const ipu_f16x4 y = ipu_f16x4_make(in16[9], in16[9], in16[0], in16[4]);
+  const ipu_f16x4 m1 = ipu_f16x4_make(0xbc00, 0xbc00, in16[10], 0);
   clear_flags();
   r = ipu_f16v4_mac(m1, x, y);
   const uint32_t flags = read_flags();
@@ -107,7 +109,7 @@ static void f16_lanes(void) {
 }
 
 static void conversions(void) {
-  const ipu_f32x2 a = {in32[0], 65520.0f * in32[3] * 2.0f};
+  const ipu_f32x2 a = ipu_f32x2_make(in32[0], 65520.0f * in32[3] * 2.0f);
   clear_flags();
   const ipu_f16x2 h = ipu_f32v2_tof16(a);
   expect("f32v2_tof16", (uint32_t)h[0] | (uint32_t)h[1] << 16, 0x7c003e00u); /* 1.5; inf */
@@ -119,10 +121,10 @@ static void conversions(void) {
   const ipu_f16x2 two = {in16[11], 0x7d00}; /* 2^-24; a signalling NaN */
   clear_flags();
   const ipu_f32x2 w = ipu_f16v2_tof32(two);
-  expect("f16v2_tof32[0]", bits(w[0]), bits(0x1p-24f));
-  expect("f16v2_tof32[1]", bits(w[1]), 0x7fc00000u);
+  expect("f16v2_tof32[0]", bits(ipu_f32x2_lane(w, 0)), bits(0x1p-24f));
+  expect("f16v2_tof32[1]", bits(ipu_f32x2_lane(w, 1)), 0x7fc00000u);
   expect("f16v2_tof32 flags", read_flags(), 16u /* NV */);
-  const ipu_f16x4 four = {in16[0], in16[1], in16[6], in16[10]};
+  const ipu_f16x4 four = ipu_f16x4_make(in16[0], in16[1], in16[6], in16[10]);
   const ipu_f32x4 f = ipu_f16v4_tof32(four);
   expect("f16v4_tof32[0]", bits(f[0]), bits(1.0f));
   expect("f16v4_tof32[1]", bits(f[1]), bits(2.0f));
@@ -131,10 +133,66 @@ static void conversions(void) {
   (void)from_bits;
 }
 
+/* The register forms on pair variables bound to even pairs, set and read with
+ * IPU_PAIR_SET / IPU_PAIR_GET, against the same worked values: callee-saved pairs (fs0 =
+ * f8, fs2 = f18 ...), as the checks call printf. */
+static float lane(ipu_f32x2 v, int i) { return ipu_f32x2_lane(v, i); }
+static void register_forms(void) {
+  register ipu_f32x2 x __asm__("fs0"), y __asm__("fs2"), d __asm__("fs4"), acc __asm__("fs6");
+  register float s __asm__("fs8") = in32[6];
+  IPU_PAIR_SET(x, ipu_f32x2_make(in32[0], in32[1]));
+  IPU_PAIR_SET(y, ipu_f32x2_make(in32[2], in32[3]));
+  IPU_PAIR_SET(acc, ipu_f32x2_make(in32[4], in32[5]));
+  IPU_F32V2_ADD(d, x, y);
+  ipu_f32x2 r = IPU_PAIR_GET(d);
+  expect("IPU_F32V2_ADD[0]", bits(lane(r, 0)), bits(in32[0] + in32[2]));
+  expect("IPU_F32V2_ADD[1]", bits(lane(r, 1)), bits(in32[1] + in32[3]));
+  IPU_F32V2_SUB(d, x, y);
+  r = IPU_PAIR_GET(d);
+  expect("IPU_F32V2_SUB[1]", bits(lane(r, 1)), bits(in32[1] - in32[3]));
+  IPU_F32V2_MUL(d, x, y);
+  r = IPU_PAIR_GET(d);
+  expect("IPU_F32V2_MUL[0]", bits(lane(r, 0)), bits(in32[0] * in32[2]));
+  IPU_F32V2_MAC(acc, x, y);
+  r = IPU_PAIR_GET(acc);
+  expect("IPU_F32V2_MAC[0]", bits(lane(r, 0)), bits(fmaf(in32[0], in32[2], in32[4])));
+  expect("IPU_F32V2_MAC[1]", bits(lane(r, 1)), bits(fmaf(in32[1], in32[3], in32[5])));
+  IPU_F32V2_AXPY(x, y, s); /* the destination may be a source */
+  r = IPU_PAIR_GET(x);
+  expect("IPU_F32V2_AXPY[0]", bits(lane(r, 0)), bits(fmaf(in32[6], in32[2], in32[0])));
+  expect("IPU_F32V2_AXPY[1]", bits(lane(r, 1)), bits(fmaf(in32[6], in32[3], in32[1])));
+
+  register ipu_f16x4 h __asm__("fs0"), k __asm__("fs2"), q __asm__("fs4");
+  register float t __asm__("fs8") = ipu_f16_scalar(in16[1]);
+  IPU_PAIR_SET(h, ipu_f16x4_make(in16[0], in16[1], in16[2], in16[3]));
+  IPU_PAIR_SET(k, ipu_f16x4_make(in16[4], in16[5], in16[6], in16[7]));
+  IPU_F16V4_ADD(q, h, k);
+  expect("IPU_F16V4_ADD lo", word16(IPU_PAIR_GET(q), 0), 0x40803e00u);
+  expect("IPU_F16V4_ADD hi", word16(IPU_PAIR_GET(q), 1), 0x46004000u);
+  IPU_F16V4_SUB(q, h, k);
+  expect("IPU_F16V4_SUB hi", word16(IPU_PAIR_GET(q), 1), 0x40004400u);
+  IPU_F16V4_MUL(q, h, k);
+  expect("IPU_F16V4_MUL hi", word16(IPU_PAIR_GET(q), 1), 0x4800c200u);
+  IPU_PAIR_SET(q, ipu_f16x4_make(in16[0], in16[0], in16[0], in16[0]));
+  IPU_F16V4_MAC(q, h, k);
+  expect("IPU_F16V4_MAC lo", word16(IPU_PAIR_GET(q), 0), 0x3e003e00u);
+  expect("IPU_F16V4_MAC hi", word16(IPU_PAIR_GET(q), 1), 0x4880c000u);
+  IPU_PAIR_SET(q, ipu_f16x4_make(in16[0], in16[0], in16[0], in16[0]));
+  IPU_F16V4_AXPY(q, h, t);
+  expect("IPU_F16V4_AXPY lo", word16(IPU_PAIR_GET(q), 0), 0x45004200u);
+  expect("IPU_F16V4_AXPY hi", word16(IPU_PAIR_GET(q), 1), 0x48804700u);
+
+  /* The lane accessors: lane i of a pair is the i-th binary16 in memory order. */
+  const ipu_f16x4 m = ipu_f16x4_make(in16[8], in16[9], in16[10], in16[11]);
+  for (int i = 0; i < 4; ++i) expect("ipu_f16x4_lane", ipu_f16x4_lane(m, i), in16[8 + i]);
+  expect("ipu_f16x4_of_words", word16(ipu_f16x4_of_words(0x3bff3c01u, 0x00017bffu), 1), 0x00017bffu);
+}
+
 int main(void) {
   f32_lanes();
   f16_lanes();
   conversions();
+  register_forms();
   printf("vector_intrinsics: %u failures\n", failures);
   return (int)failures;
 }

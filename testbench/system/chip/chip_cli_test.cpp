@@ -349,7 +349,8 @@ TEST(ChipWide, IntrinsicsMoveTheData) {
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
   for (const char* check : {"ld128.pi / st128.pi copy ok", "ld64.pi / st64.pi scale ok", "ld128st64.pi streaming ok",
-                            "ld64st64.pi pairs ok", "ld128 / st128 / ld64 / st64 ok"})
+                            "ld64st64.pi pairs ok", "register-pair macros ok",
+                            "ld128 / st128 / ld64 / st64 ok"})
     for (int tile = 0; tile < 4; ++tile)
       EXPECT_NE(r.out.find(fmt::format("[ipu 0 tile {}] {}", tile, check)), std::string::npos)
           << check << " on tile " << tile << "\n" << r.out;

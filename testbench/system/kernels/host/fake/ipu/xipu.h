@@ -62,8 +62,15 @@ void kfake_amp_st_bank(float *out, uint32_t bank);
 
 /* The wide loads and stores as plain copies (the alignment and code checks are the
  * simulator's: a kernel is tested for them there). */
-/* The vector types of the real header (GCC / Clang vector extensions). */
-typedef float ipu_f32x2 __attribute__((vector_size(8)));
+/* The types of the real header: a pair is a complex float (its two words), a quad a GCC /
+ * Clang vector. */
+typedef __complex__ float ipu_f32x2;
+static inline ipu_f32x2 ipu_f32x2_make(float lo, float hi) {
+  ipu_f32x2 v = lo;
+  __imag__ v = hi;
+  return v;
+}
+static inline float ipu_f32x2_lane(ipu_f32x2 v, int i) { return i ? __imag__ v : __real__ v; }
 typedef float ipu_f32x4 __attribute__((vector_size(16)));
 static inline ipu_f32x2 ipu_ld64(const void *p) { ipu_f32x2 r; memcpy(&r, p, 8); return r; }
 static inline ipu_f32x4 ipu_ld128(const void *p) { ipu_f32x4 r; memcpy(&r, p, 16); return r; }
