@@ -43,3 +43,8 @@ void *kc_alloc(size_t bytes, const char *what) {
             what, (unsigned long)bytes);
   return p;
 }
+
+void *kc_alloc16(size_t bytes, const char *what) {
+  uint8_t *p = kc_alloc(bytes + 8, what);
+  return p ? p + ((uintptr_t)p % 16u) : NULL;
+}

@@ -87,4 +87,7 @@ void kc_gather_to_tile0(const void *rec, uint32_t len, void *all);
  * kernels never free. */
 void *kc_alloc(size_t bytes, const char *what);
 
+/* The same, 16-aligned (for ld128 / st128), at the cost of up to 8 bytes. */
+void *kc_alloc16(size_t bytes, const char *what);
+
 #endif /* KERNELS_KCOMMON_H */
