@@ -58,10 +58,7 @@ int main(void) {
   ipu_xwait();
   const uint32_t t4 = kc_cycle32();
 
-  uint32_t h = KIN_HASH_INIT;
-  for (size_t g = 0; g < vlen; ++g) {
-    h = kin_hash_word(h, kc_bits(vec[g]));
-  }
+  const uint32_t h = kc_hash_words(KIN_HASH_INIT, vec, (uint32_t)vlen);
   kc_gather_to_tile0(&h, 4, hashes);
   if (me != 0) return 0;
 

@@ -76,43 +76,9 @@ struct hash_job {
   uint32_t hash;
 };
 
-/* kin_hash_word over the n words at c, in order. On the tile (n even, c 8-aligned), the
- * words come in pairs by ld64.pi and leave the f registers by fmv.x.w, which co-issues
- * with the xor / mul chain: per two words 5 slots (ld64.pi, the chain's four, the two
- * fmv.x.w paired with two of them) under a rpt, where the lw loop took 5 instructions
- * a word. */
 static int hash_rows(void *arg) {
   struct hash_job *j = arg;
-  uint32_t h = KIN_HASH_INIT;
-#ifndef KERNELS_HOST
-  if (j->n >= 2 && j->n % 2u == 0 && (uintptr_t)j->c % 8u == 0) {
-    const float *p = j->c;
-    const uint32_t prime = 16777619u, runs = j->n / 2u - 1u;
-    uint32_t w0, w1;
-    /* A pair's chain is xor, mul, xor, mul; its last mul waits for the next step, where
-     * it pairs with an fmv.x.w (no slot of the body ends a pair with the instruction
-     * after the body). */
-#define H_LOAD IPU_OP_LD64_PI_INSN ", f0, %[p], x0\n\t" "fmv.x.w %[w0], f0\n\t"
-#define H_STEP "xor %[h], %[h], %[w0]\n\t" "fmv.x.w %[w1], f1\n\t" \
-               "mul %[h], %[h], %[prime]\n\t" "xor %[h], %[h], %[w1]\n\t"
-    __asm__ volatile(H_LOAD H_STEP
-                     IPU_RPT("%[n]", 7) "\n\t"
-                     IPU_OP_LD64_PI_INSN ", f0, %[p], x0\n\t"
-                     "fmv.x.w %[w0], f0\n\t"
-                     "mul %[h], %[h], %[prime]\n\t"
-                     H_STEP
-                     "mul %[h], %[h], %[prime]"
-                     : [h] "+r"(h), [p] "+r"(p), [w0] "=&r"(w0), [w1] "=&r"(w1)
-                     : [n] "r"(runs), [prime] "r"(prime)
-                     : "f0", "f1", "memory");
-#undef H_LOAD
-#undef H_STEP
-    j->hash = h;
-    return 0;
-  }
-#endif
-  for (uint32_t i = 0; i < j->n; ++i) h = kin_hash_word(h, kc_bits(j->c[i]));
-  j->hash = h;
+  j->hash = kc_hash_words(KIN_HASH_INIT, j->c, j->n);
   return 0;
 }
 

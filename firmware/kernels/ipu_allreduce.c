@@ -150,8 +150,7 @@ int main(void) {
     ring_step(mine, NULL, (place + 1 + ipus - s) % ipus, (place + ipus - s) % ipus, chunk, ipus, next, prev);
   const uint32_t t2 = kc_cycle32();
 
-  uint32_t h = KIN_HASH_INIT;
-  for (uint32_t e = 0; e < chunk; ++e) h = kin_hash_word(h, kc_bits(mine[e]));
+  const uint32_t h = kc_hash_words(KIN_HASH_INIT, mine, chunk);
   kc_gather_to_tile0(&h, 4, hashes);
   if (me != 0) return 0;
   uint32_t all = KIN_HASH_INIT;

@@ -76,6 +76,12 @@ static inline uint32_t kc_bits(float f) {
   return v.u;
 }
 
+/* h after kin_hash_word of the bits of each of the n floats at p, in order. With p 8-aligned
+ * and n even, the words come in pairs by ld64.pi and reach the integer xor / mul chain
+ * by fmv.x.w, which co-issues with it: 5 slots per two words under a rpt, where a plain
+ * lw loop takes 5 instructions a word. */
+uint32_t kc_hash_words(uint32_t h, const float *p, uint32_t n);
+
 /* Gathers `len` bytes (a multiple of 4) from every tile of this IPU onto tile 0, in
  * tile order, into `all` (tile 0 only; T * len bytes; may be NULL on other tiles).
  * One superstep: sync over the IPU, exchange. Every tile of the IPU must call it. */
