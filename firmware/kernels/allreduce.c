@@ -34,7 +34,7 @@ int main(void) {
   const uint32_t len = chunk * 4u;
   const size_t vlen = (size_t)chunk * tiles;
   float *vec = kc_alloc(vlen * 4, "the vector");
-  float *copies = kc_alloc(vlen * 4, "the chunk copies");
+  float *copies = kc_alloc16(vlen * 4, "the chunk copies");
   uint32_t *hashes = me == 0 ? kc_alloc(tiles * 4u, "the hashes") : NULL;
   if (!vec || !copies || (me == 0 && !hashes)) return 1;
   for (size_t g = 0; g < vlen; ++g) vec[g] = kin_f32(kin_word(KIN_SEED_ALLREDUCE, me, (uint32_t)g));
@@ -58,10 +58,7 @@ int main(void) {
   ipu_xwait();
   const uint32_t t4 = kc_cycle32();
 
-  uint32_t h = KIN_HASH_INIT;
-  for (size_t g = 0; g < vlen; ++g) {
-    h = kin_hash_word(h, kc_bits(vec[g]));
-  }
+  const uint32_t h = kc_hash_words(KIN_HASH_INIT, vec, (uint32_t)vlen);
   kc_gather_to_tile0(&h, 4, hashes);
   if (me != 0) return 0;
 

@@ -78,9 +78,7 @@ struct hash_job {
 
 static int hash_rows(void *arg) {
   struct hash_job *j = arg;
-  uint32_t h = KIN_HASH_INIT;
-  for (uint32_t i = 0; i < j->n; ++i) h = kin_hash_word(h, kc_bits(j->c[i]));
-  j->hash = h;
+  j->hash = kc_hash_words(KIN_HASH_INIT, j->c, j->n);
   return 0;
 }
 

@@ -43,3 +43,38 @@ void *kc_alloc(size_t bytes, const char *what) {
             what, (unsigned long)bytes);
   return p;
 }
+
+void *kc_alloc16(size_t bytes, const char *what) {
+  uint8_t *p = kc_alloc(bytes + 8, what);
+  return p ? p + ((uintptr_t)p % 16u) : NULL;
+}
+
+uint32_t kc_hash_words(uint32_t h, const float *p, uint32_t n) {
+#ifndef KERNELS_HOST
+  if (n >= 2 && n % 2u == 0 && (uintptr_t)p % 8u == 0) {
+    const uint32_t prime = 16777619u, runs = n / 2u - 1u;
+    uint32_t w0, w1;
+    /* A pair's chain is xor, mul, xor, mul; its last mul waits for the next step, where
+     * it pairs with an fmv.x.w (and no slot of the body pairs with the instruction after
+     * the body). */
+#define H_STEP "xor %[h], %[h], %[w0]\n\t" "fmv.x.w %[w1], f1\n\t" \
+               "mul %[h], %[h], %[prime]\n\t" "xor %[h], %[h], %[w1]\n\t"
+    __asm__ volatile(IPU_OP_LD64_PI_INSN ", f0, %[p], x0\n\t"
+                     "fmv.x.w %[w0], f0\n\t"
+                     H_STEP
+                     IPU_RPT("%[n]", 7) "\n\t"
+                     IPU_OP_LD64_PI_INSN ", f0, %[p], x0\n\t"
+                     "fmv.x.w %[w0], f0\n\t"
+                     "mul %[h], %[h], %[prime]\n\t"
+                     H_STEP
+                     "mul %[h], %[h], %[prime]"
+                     : [h] "+r"(h), [p] "+r"(p), [w0] "=&r"(w0), [w1] "=&r"(w1)
+                     : [n] "r"(runs), [prime] "r"(prime)
+                     : "f0", "f1", "memory");
+#undef H_STEP
+    return h;
+  }
+#endif
+  for (uint32_t i = 0; i < n; ++i) h = kin_hash_word(h, kc_bits(p[i]));
+  return h;
+}

@@ -76,6 +76,12 @@ static inline uint32_t kc_bits(float f) {
   return v.u;
 }
 
+/* h after kin_hash_word of the bits of each of the n floats at p, in order. With p 8-aligned
+ * and n even, the words come in pairs by ld64.pi and reach the integer xor / mul chain
+ * by fmv.x.w, which co-issues with it: 5 slots per two words under a rpt, where a plain
+ * lw loop takes 5 instructions a word. */
+uint32_t kc_hash_words(uint32_t h, const float *p, uint32_t n);
+
 /* Gathers `len` bytes (a multiple of 4) from every tile of this IPU onto tile 0, in
  * tile order, into `all` (tile 0 only; T * len bytes; may be NULL on other tiles).
  * One superstep: sync over the IPU, exchange. Every tile of the IPU must call it. */
@@ -86,5 +92,8 @@ void kc_gather_to_tile0(const void *rec, uint32_t len, void *all);
  * every block it hands out, a byte loop that cost a GEMM tile 1.25M instructions. The
  * kernels never free. */
 void *kc_alloc(size_t bytes, const char *what);
+
+/* The same, 16-aligned (for ld128 / st128), at the cost of up to 8 bytes. */
+void *kc_alloc16(size_t bytes, const char *what);
 
 #endif /* KERNELS_KCOMMON_H */

@@ -28,8 +28,10 @@ int kc_reduce_chunk_fits(uint32_t chunk, uint32_t tiles, uint32_t sram_bytes);
 /* The largest chunk that fits (for messages); 0 if not even C = 1 does. */
 uint32_t kc_reduce_chunk_max(uint32_t tiles, uint32_t sram_bytes);
 
-/* Every tile of the IPU must call it. chunk: 4, 8, 16, 32 or 64 have unrolled sums;
- * any other (>= 1) sums with a variable stride, slower. */
+/* Every tile of the IPU must call it. A chunk that is a multiple of 4 (with `copies`
+ * 16-aligned: kc_alloc16) is summed in f32v2 lanes, four elements a load; any other
+ * (>= 1) by the scalar loop, unrolled for 4, 8, 16, 32 or 64 and with a variable stride
+ * otherwise, slower. */
 void kc_reduce_scatter(float *vec, float *copies, uint32_t chunk, struct kc_reduce_cycles *cycles);
 
 #endif /* KERNELS_KREDUCE_H */
