@@ -1,16 +1,22 @@
 // The paired-f32 / quad-f16 arithmetic and the f16/f32 vector conversions (docs/xipu.md
 // "Vector arithmetic"): f32v2.add .. f16v4.tof32, called by the run loop for each one.
 //
-// Every lane is one exact IEEE operation rounded to nearest even (frm is ignored): f32
-// lanes through the exact FPU (fpu.h), f16 lanes and the conversions through f16_math.h.
-// Both are integer code, so this file runs no host FP instruction: the host's sticky
-// flags, which the loop collects into fflags for native scalar arithmetic and which an
-// AMP run saves and restores (Quantum::amp_fp_saved), are neither read nor changed, and
-// the lanes' flags go straight into fflags. Hence no special compile flags either.
+// Every lane is one exact IEEE operation rounded to nearest even (frm is ignored). The f32
+// lanes run as native host float operations, as the loop's scalar fast path does (this
+// file has the loop's FP compile flags: one IEEE operation each, the host in RNE, its
+// sticky flags collected into fflags after the quantum); a NaN in either lane redoes the
+// instruction through the exact FPU (fpu.h), which gives the canonical NaN and ORs in
+// RISC-V's flags (the native attempt raised the same ones, or none). No AMP run can be
+// in progress here (an AMP run is consecutive AMP instructions), so the host status an
+// amp.mac saved is not disturbed. f16 lanes and the conversions are integer code
+// (f16_math.h), their flags ORed into fflags directly.
 //
 // The decoder has checked the register alignment (pairs even, quads multiple of 4), so
 // nothing here can fault. All operands are read before fd is written: fd may overlap a
 // source (f32v4.tof16 f4, f4 reads the quad f4..f7 and writes the pair f4, f5).
+#include <cmath>
+#include <cstring>
+
 #include "iss/core_state.h"
 #include "iss/f16_math.h"
 #include "iss/fpu.h"
@@ -32,6 +38,38 @@ inline uint16_t f16_lane(const uint32_t* R, unsigned n, unsigned i) {
 
 enum class Arith { add, sub, mul, mac, axpy };
 
+inline float as_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+inline uint32_t as_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// Both lanes natively; false (nothing written) when either result is a NaN.
+bool f32v2_native(uint32_t* R, const DecodedInsn* ip, Arith k) {
+  float out[2];
+  const float s = as_float(R[ip->rs2]);  // axpy's scalar
+  for (unsigned i = 0; i < 2; ++i) {
+    const float a = as_float(R[ip->rs1 + i]), acc = as_float(R[ip->rd + i]);
+    switch (k) {
+      case Arith::add: out[i] = a + as_float(R[ip->rs2 + i]); break;
+      case Arith::sub: out[i] = a - as_float(R[ip->rs2 + i]); break;
+      case Arith::mul: out[i] = a * as_float(R[ip->rs2 + i]); break;
+      case Arith::mac: out[i] = std::fma(a, as_float(R[ip->rs2 + i]), acc); break;
+      case Arith::axpy: out[i] = std::fma(s, a, acc); break;
+    }
+  }
+  if (out[0] != out[0] || out[1] != out[1]) return false;
+  R[ip->rd] = as_bits(out[0]);
+  R[ip->rd + 1] = as_bits(out[1]);
+  return true;
+}
+
+// The exact path: fpu:: at RNE, flags into `flags`.
 void f32v2(uint32_t* R, const DecodedInsn* ip, Arith k, uint32_t& flags) {
   uint32_t out[2] = {};
   for (unsigned i = 0; i < 2; ++i) {
@@ -87,11 +125,11 @@ bool loop_vector_fp(Quantum& q, const DecodedInsn* ip) {
   const Op op = q.mem->ops[ip - q.mem->code];
   uint32_t flags = 0;
   switch (op) {
-    case Op::f32v2_add: f32v2(R, ip, Arith::add, flags); break;
-    case Op::f32v2_sub: f32v2(R, ip, Arith::sub, flags); break;
-    case Op::f32v2_mul: f32v2(R, ip, Arith::mul, flags); break;
-    case Op::f32v2_mac: f32v2(R, ip, Arith::mac, flags); break;
-    case Op::f32v2_axpy: f32v2(R, ip, Arith::axpy, flags); break;
+    case Op::f32v2_add: if (!f32v2_native(R, ip, Arith::add)) f32v2(R, ip, Arith::add, flags); break;
+    case Op::f32v2_sub: if (!f32v2_native(R, ip, Arith::sub)) f32v2(R, ip, Arith::sub, flags); break;
+    case Op::f32v2_mul: if (!f32v2_native(R, ip, Arith::mul)) f32v2(R, ip, Arith::mul, flags); break;
+    case Op::f32v2_mac: if (!f32v2_native(R, ip, Arith::mac)) f32v2(R, ip, Arith::mac, flags); break;
+    case Op::f32v2_axpy: if (!f32v2_native(R, ip, Arith::axpy)) f32v2(R, ip, Arith::axpy, flags); break;
     case Op::f16v4_add: f16v4(R, ip, Arith::add, flags); break;
     case Op::f16v4_sub: f16v4(R, ip, Arith::sub, flags); break;
     case Op::f16v4_mul: f16v4(R, ip, Arith::mul, flags); break;
