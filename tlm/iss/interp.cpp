@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "iss/fpu.h"
 #include "iss/core_state.h"
@@ -64,13 +65,20 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   const uint32_t code_words = M.code_words;
 
   const DecodedInsn* ip = q.ip;
-  const DecodedInsn* blk = ip;  // first instruction of the current straight-line block
-  uint64_t n16 = 0;             // 16 x instructions retired in completed blocks
+  // The first instruction of the current straight-line block. The fast loop only stores
+  // it (at taken transfers) and reads it in the paired handlers: volatile keeps it in
+  // memory there, so the register goes to `key`, which every taken transfer reads.
+  std::conditional_t<Step, const DecodedInsn*, const DecodedInsn* volatile> blk = ip;
   const uint64_t budget16 = q.budget * sizeof(DecodedInsn);
+  // The retired count and the budget in one value: the address at which the budget runs
+  // out if the current block goes on straight, blk + budget16 - 16 x the instructions of
+  // the completed blocks (it may point past the array). A taken transfer checks the
+  // budget and closes the block with one subtraction, and EXECUTED() needs no blk.
+  uintptr_t key = reinterpret_cast<uintptr_t>(ip) + budget16;
   [[maybe_unused]] const DecodedInsn* prev = nullptr;  // stepping loop: last dispatched
   [[maybe_unused]] uint64_t prev_n = 0;
 
-#define EXECUTED() ((n16 + (reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk))) / sizeof(DecodedInsn))
+#define EXECUTED() ((budget16 + reinterpret_cast<uintptr_t>(ip) - key) / sizeof(DecodedInsn))
 #define EXIT(kind)              \
   do {                          \
     q.ip = ip;                  \
@@ -88,15 +96,17 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
     ++ip;       \
     DISPATCH(); \
   } while (0)
-// A taken control transfer to `target`: close the block, check the budget, go on.
-#define TAKE(target)                                                                         \
-  do {                                                                                       \
-    n16 += reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk) + sizeof(DecodedInsn); \
-    ip = (target);                                                                           \
-    blk = ip;                                                                                \
-    if constexpr (!Step)                                                                     \
-      if (UNLIKELY(n16 >= budget16)) EXIT(Budget);                                           \
-    DISPATCH();                                                                              \
+// A taken control transfer to `target`: close the block, check the budget (room_: the
+// budget's bytes left after this block, signed), go on.
+#define TAKE(target)                                                                              \
+  do {                                                                                            \
+    const uintptr_t room_ = key - reinterpret_cast<uintptr_t>(ip) - sizeof(DecodedInsn);          \
+    ip = (target);                                                                                \
+    blk = ip;                                                                                     \
+    key = reinterpret_cast<uintptr_t>(ip) + room_;                                                \
+    if constexpr (!Step)                                                                          \
+      if (UNLIKELY(static_cast<intptr_t>(room_) <= 0)) EXIT(Budget);                              \
+    DISPATCH();                                                                                   \
   } while (0)
 #define REL_TARGET() \
   reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm)
@@ -403,7 +413,7 @@ L_rpt: {
   TAKE(n != 0 ? REL_TARGET() : ip + 1 + ip->rs2);
 }
 L_rpt_end:
-  n16 -= sizeof(DecodedInsn);
+  key += sizeof(DecodedInsn);  // its block's count leaves it out
   if (--R[kRptCountReg] != 0) TAKE(ip - ip->rs2);
   TAKE(REL_TARGET());
 
@@ -442,9 +452,11 @@ L_f16v4_tof32:
 // second of a co-issued pair (DecodedCode::co_issued; fast loop only): no slot of its
 // own when entered by falling through from its first (ip != blk), one when jumped to.
 // q.slot_adjust is in memory (every out-of-line call may read it), so this is the whole cost.
+// blk < ip rather than != (the same: a block only runs forward) lets GCC subtract the
+// carry (cmp, sbb) instead of cmp, setne, movzx, sub.
 #define IPUSIM_ISS_PAIRED_HANDLER(name) \
   L_##name##_paired: __attribute__((unused));                \
-  q.slot_adjust -= (ip != blk);          \
+  q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip)); \
   goto L_##name;
   IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_HANDLER)
 #undef IPUSIM_ISS_PAIRED_HANDLER
