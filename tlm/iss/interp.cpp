@@ -45,11 +45,13 @@ template <bool Step>
 __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
 #define IPUSIM_ISS_PAIRED_ADDR(name) &&L_##name##_paired,
-  // Each op's handler, then its variant for the second of a co-issued pair.
-  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)};
+  // Each op's handler, then its variant for the second of a co-issued pair, then the one
+  // handler of the seconds that a jump may enter (fast_loop_labels(), interp.h).
+  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)
+                                           && L_paired_jump_target};
 #undef IPUSIM_ISS_LABEL_ADDR
 #undef IPUSIM_ISS_PAIRED_ADDR
-  static_assert(sizeof(labels) / sizeof(labels[0]) == 2 * kOpCount);
+  static_assert(sizeof(labels) / sizeof(labels[0]) == kFastLoopLabels);
   if (q.thread == nullptr) {  // fast_loop_labels() asks for the table
     q.ip = reinterpret_cast<const DecodedInsn*>(labels);
     return;
@@ -66,7 +68,7 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 
   const DecodedInsn* ip = q.ip;
   // The first instruction of the current straight-line block. The fast loop only stores
-  // it (at taken transfers) and reads it in the paired handlers: volatile keeps it in
+  // it (at taken transfers) and reads it in L_paired_jump_target: volatile keeps it in
   // memory there, so the register goes to `key`, which every taken transfer reads.
   std::conditional_t<Step, const DecodedInsn*, const DecodedInsn* volatile> blk = ip;
   const uint64_t budget16 = q.budget * sizeof(DecodedInsn);
@@ -98,7 +100,7 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   } while (0)
 // A taken control transfer to `target`: close the block, check the budget (room_: the
 // budget's bytes left after this block, signed), go on.
-#define TAKE(target)                                                                              \
+#define TAKE_THEN(target, dispatch)                                                               \
   do {                                                                                            \
     const uintptr_t room_ = key - reinterpret_cast<uintptr_t>(ip) - sizeof(DecodedInsn);          \
     ip = (target);                                                                                \
@@ -106,8 +108,12 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
     key = reinterpret_cast<uintptr_t>(ip) + room_;                                                \
     if constexpr (!Step)                                                                          \
       if (UNLIKELY(static_cast<intptr_t>(room_) <= 0)) EXIT(Budget);                              \
-    DISPATCH();                                                                                   \
+    dispatch;                                                                                     \
   } while (0)
+#define TAKE(target) TAKE_THEN(target, DISPATCH())
+// Fast loop: the plain handler of the entry at ip, for a block that starts on the second
+// of a pair whose paired handler counts it co-issued unconditionally.
+#define PLAIN_HANDLER() goto* labels[static_cast<unsigned>(M.ops[ip - code])]
 #define REL_TARGET() \
   reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm)
 #define PC() static_cast<uint32_t>((reinterpret_cast<uintptr_t>(ip) - M.pc_key) >> 2)
@@ -133,6 +139,9 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define FB as_float(RS2)
 #define FC as_float(R[ip->rs3])
 
+  // The quantum's first entry starts a block: the second of a pair issues alone there.
+  if constexpr (!Step)
+    if (M.co_issued[ip - code]) PLAIN_HANDLER();
   DISPATCH();
 
 step: __attribute__((unused));
@@ -246,7 +255,11 @@ L_jalr: {
   const uint32_t off = (RS1 + IMM) & ~1u;  // target - code_begin
   if (UNLIKELY(rotr(off, 2) >= code_words)) FAULT();
   RD = PC() + 4;
-  TAKE(reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4));
+  const auto* const target = reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4);
+  // A target the loader could not see (program.cpp): the second of a pair issues alone.
+  if constexpr (!Step)
+    if (UNLIKELY(M.co_issued[off >> 2])) TAKE_THEN(target, PLAIN_HANDLER());
+  TAKE(target);
 }
 
 L_lb: {
@@ -448,17 +461,23 @@ L_f16v4_tof32:
   if (!loop_vector_fp(q, ip)) EXIT(Fault);
   NEXT();
 
-// Last in the function (after every hot handler, whose layout they would move): the
-// second of a co-issued pair (DecodedCode::co_issued; fast loop only): no slot of its
-// own when entered by falling through from its first (ip != blk), one when jumped to.
-// q.slot_adjust is in memory (every out-of-line call may read it), so this is the whole cost.
-// blk < ip rather than != (the same: a block only runs forward) lets GCC subtract the
-// carry (cmp, sbb) instead of cmp, setne, movzx, sub.
+// The second of a co-issued pair (DecodedCode::co_issued; fast loop only) issues in its
+// first's slot when entered by falling through from it, alone when a block starts on it
+// (a jump target, the quantum's start). The loader gives the per-op variant to the seconds
+// no branch, jal or rpt targets: they count one slot less, unconditionally (a quantum
+// starting on one, and jalr, whose target only the run knows, dispatch the plain handler
+// instead: see the loop's start and L_jalr). The seconds a static jump targets share
+// L_paired_jump_target, which tests blk (fell through: blk < ip, the same as != as a block
+// only runs forward) and dispatches by the op. q.slot_adjust is in memory (every
+// out-of-line call may read it): one read-modify-write.
 #define IPUSIM_ISS_PAIRED_HANDLER(name) \
   L_##name##_paired: __attribute__((unused));                \
-  q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip)); \
+  --q.slot_adjust;                                            \
   goto L_##name;
   IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_HANDLER)
+L_paired_jump_target: __attribute__((unused));
+  q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip));
+  PLAIN_HANDLER();
 #undef IPUSIM_ISS_PAIRED_HANDLER
 
 #undef EXECUTED
@@ -466,6 +485,8 @@ L_f16v4_tof32:
 #undef DISPATCH
 #undef NEXT
 #undef TAKE
+#undef TAKE_THEN
+#undef PLAIN_HANDLER
 #undef REL_TARGET
 #undef PC
 #undef RD
