@@ -108,7 +108,8 @@ struct DecodedCode {
   std::vector<uint32_t> origin;
   // Co-issue (docs/xipu.md "Timing"; co_issue.h): 1 where the entry is the second of a
   // pair with the entry before it (all 0 when the tile's co_issue is off). Such an entry's
-  // handler is the fast loop's paired variant of its op (fast_loop_labels()[kOpCount + op]).
+  // handler is the fast loop's paired variant of its op (fast_loop_labels()[kOpCount + op]),
+  // or its jump-target handler ([2 x kOpCount]) where a branch, jal or rpt may enter it.
   // An rpt body's copy keeps its original's value (rpt_copies.cpp); rpt_end's is 0.
   std::vector<uint8_t> co_issued;
 

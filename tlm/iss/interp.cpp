@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "iss/fpu.h"
 #include "iss/core_state.h"
@@ -44,11 +45,13 @@ template <bool Step>
 __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define IPUSIM_ISS_LABEL_ADDR(name) &&L_##name,
 #define IPUSIM_ISS_PAIRED_ADDR(name) &&L_##name##_paired,
-  // Each op's handler, then its variant for the second of a co-issued pair.
-  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)};
+  // Each op's handler, then its variant for the second of a co-issued pair, then the one
+  // handler of the seconds that a jump may enter (fast_loop_labels(), interp.h).
+  static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)
+                                           && L_paired_jump_target};
 #undef IPUSIM_ISS_LABEL_ADDR
 #undef IPUSIM_ISS_PAIRED_ADDR
-  static_assert(sizeof(labels) / sizeof(labels[0]) == 2 * kOpCount);
+  static_assert(sizeof(labels) / sizeof(labels[0]) == kFastLoopLabels);
   if (q.thread == nullptr) {  // fast_loop_labels() asks for the table
     q.ip = reinterpret_cast<const DecodedInsn*>(labels);
     return;
@@ -64,13 +67,20 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   const uint32_t code_words = M.code_words;
 
   const DecodedInsn* ip = q.ip;
-  const DecodedInsn* blk = ip;  // first instruction of the current straight-line block
-  uint64_t n16 = 0;             // 16 x instructions retired in completed blocks
+  // The first instruction of the current straight-line block. The fast loop only stores
+  // it (at taken transfers) and reads it in L_paired_jump_target: volatile keeps it in
+  // memory there, so the register goes to `key`, which every taken transfer reads.
+  std::conditional_t<Step, const DecodedInsn*, const DecodedInsn* volatile> blk = ip;
   const uint64_t budget16 = q.budget * sizeof(DecodedInsn);
+  // The retired count and the budget in one value: the address at which the budget runs
+  // out if the current block goes on straight, blk + budget16 - 16 x the instructions of
+  // the completed blocks (it may point past the array). A taken transfer checks the
+  // budget and closes the block with one subtraction, and EXECUTED() needs no blk.
+  uintptr_t key = reinterpret_cast<uintptr_t>(ip) + budget16;
   [[maybe_unused]] const DecodedInsn* prev = nullptr;  // stepping loop: last dispatched
   [[maybe_unused]] uint64_t prev_n = 0;
 
-#define EXECUTED() ((n16 + (reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk))) / sizeof(DecodedInsn))
+#define EXECUTED() ((budget16 + reinterpret_cast<uintptr_t>(ip) - key) / sizeof(DecodedInsn))
 #define EXIT(kind)              \
   do {                          \
     q.ip = ip;                  \
@@ -88,16 +98,22 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
     ++ip;       \
     DISPATCH(); \
   } while (0)
-// A taken control transfer to `target`: close the block, check the budget, go on.
-#define TAKE(target)                                                                         \
-  do {                                                                                       \
-    n16 += reinterpret_cast<uintptr_t>(ip) - reinterpret_cast<uintptr_t>(blk) + sizeof(DecodedInsn); \
-    ip = (target);                                                                           \
-    blk = ip;                                                                                \
-    if constexpr (!Step)                                                                     \
-      if (UNLIKELY(n16 >= budget16)) EXIT(Budget);                                           \
-    DISPATCH();                                                                              \
+// A taken control transfer to `target`: close the block, check the budget (room_: the
+// budget's bytes left after this block, signed), go on.
+#define TAKE_THEN(target, dispatch)                                                               \
+  do {                                                                                            \
+    const uintptr_t room_ = key - reinterpret_cast<uintptr_t>(ip) - sizeof(DecodedInsn);          \
+    ip = (target);                                                                                \
+    blk = ip;                                                                                     \
+    key = reinterpret_cast<uintptr_t>(ip) + room_;                                                \
+    if constexpr (!Step)                                                                          \
+      if (UNLIKELY(static_cast<intptr_t>(room_) <= 0)) EXIT(Budget);                              \
+    dispatch;                                                                                     \
   } while (0)
+#define TAKE(target) TAKE_THEN(target, DISPATCH())
+// Fast loop: the plain handler of the entry at ip, for a block that starts on the second
+// of a pair whose paired handler counts it co-issued unconditionally.
+#define PLAIN_HANDLER() goto* labels[static_cast<unsigned>(M.ops[ip - code])]
 #define REL_TARGET() \
   reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm)
 #define PC() static_cast<uint32_t>((reinterpret_cast<uintptr_t>(ip) - M.pc_key) >> 2)
@@ -123,6 +139,9 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 #define FB as_float(RS2)
 #define FC as_float(R[ip->rs3])
 
+  // The quantum's first entry starts a block: the second of a pair issues alone there.
+  if constexpr (!Step)
+    if (M.co_issued[ip - code]) PLAIN_HANDLER();
   DISPATCH();
 
 step: __attribute__((unused));
@@ -236,7 +255,11 @@ L_jalr: {
   const uint32_t off = (RS1 + IMM) & ~1u;  // target - code_begin
   if (UNLIKELY(rotr(off, 2) >= code_words)) FAULT();
   RD = PC() + 4;
-  TAKE(reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4));
+  const auto* const target = reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4);
+  // A target the loader could not see (program.cpp): the second of a pair issues alone.
+  if constexpr (!Step)
+    if (UNLIKELY(M.co_issued[off >> 2])) TAKE_THEN(target, PLAIN_HANDLER());
+  TAKE(target);
 }
 
 L_lb: {
@@ -403,7 +426,7 @@ L_rpt: {
   TAKE(n != 0 ? REL_TARGET() : ip + 1 + ip->rs2);
 }
 L_rpt_end:
-  n16 -= sizeof(DecodedInsn);
+  key += sizeof(DecodedInsn);  // its block's count leaves it out
   if (--R[kRptCountReg] != 0) TAKE(ip - ip->rs2);
   TAKE(REL_TARGET());
 
@@ -438,15 +461,23 @@ L_f16v4_tof32:
   if (!loop_vector_fp(q, ip)) EXIT(Fault);
   NEXT();
 
-// Last in the function (after every hot handler, whose layout they would move): the
-// second of a co-issued pair (DecodedCode::co_issued; fast loop only): no slot of its
-// own when entered by falling through from its first (ip != blk), one when jumped to.
-// q.slot_adjust is in memory (every out-of-line call may read it), so this is the whole cost.
+// The second of a co-issued pair (DecodedCode::co_issued; fast loop only) issues in its
+// first's slot when entered by falling through from it, alone when a block starts on it
+// (a jump target, the quantum's start). The loader gives the per-op variant to the seconds
+// no branch, jal or rpt targets: they count one slot less, unconditionally (a quantum
+// starting on one, and jalr, whose target only the run knows, dispatch the plain handler
+// instead: see the loop's start and L_jalr). The seconds a static jump targets share
+// L_paired_jump_target, which tests blk (fell through: blk < ip, the same as != as a block
+// only runs forward) and dispatches by the op. q.slot_adjust is in memory (every
+// out-of-line call may read it): one read-modify-write.
 #define IPUSIM_ISS_PAIRED_HANDLER(name) \
   L_##name##_paired: __attribute__((unused));                \
-  q.slot_adjust -= (ip != blk);          \
+  --q.slot_adjust;                                            \
   goto L_##name;
   IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_HANDLER)
+L_paired_jump_target: __attribute__((unused));
+  q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip));
+  PLAIN_HANDLER();
 #undef IPUSIM_ISS_PAIRED_HANDLER
 
 #undef EXECUTED
@@ -454,6 +485,8 @@ L_f16v4_tof32:
 #undef DISPATCH
 #undef NEXT
 #undef TAKE
+#undef TAKE_THEN
+#undef PLAIN_HANDLER
 #undef REL_TARGET
 #undef PC
 #undef RD

@@ -92,7 +92,10 @@ template <bool Step>
 void run_loop(Quantum& q);
 
 // The fast loop's handler addresses (stored in DecodedInsn::handler): [op] the op's
-// handler, [kOpCount + op] its variant for the second of a co-issued pair.
+// handler, [kOpCount + op] its variant for the second of a co-issued pair that no jump
+// the loader sees enters, [2 x kOpCount] the handler of every second that one may enter
+// (interp.cpp, program.cpp).
+inline constexpr unsigned kFastLoopLabels = 2 * kOpCount + 1;
 const void* const* fast_loop_labels();
 
 // Out-of-line services of the tile for the loop. `executed` counts the instructions the

@@ -130,6 +130,42 @@ std::vector<Program::Symbol> read_symbols(const std::vector<uint8_t>& elf, const
   return merged;
 }
 
+// The handlers of the seconds of co-issued pairs (interp.cpp): the op's paired variant,
+// which counts one slot less unconditionally, except where a block may start by a jump
+// the loader sees (a branch, jal or j target, either target of an rpt or rpt_end): there
+// the one handler that tests whether the entry was entered by falling through. (The run
+// loop itself handles the other block starts: jalr, the quantum's start.)
+void set_paired_handlers(DecodedCode& dc, const void* const* labels) {
+  const auto n = static_cast<int64_t>(dc.insns.size());
+  std::vector<uint8_t> jumped_to(dc.insns.size(), 0);
+  auto mark = [&](int64_t i) {
+    if (i >= 0 && i < n) jumped_to[static_cast<size_t>(i)] = 1;
+  };
+  const auto entries = [](int32_t bytes) { return int64_t{bytes} / static_cast<int64_t>(sizeof(DecodedInsn)); };
+  for (int64_t i = 0; i < n; ++i) {
+    const DecodedInsn& d = dc.insns[static_cast<size_t>(i)];
+    switch (dc.ops[static_cast<size_t>(i)]) {
+      case Op::beq: case Op::bne: case Op::blt: case Op::bge: case Op::bltu: case Op::bgeu:
+      case Op::jal: case Op::j:
+        mark(i + entries(d.imm));
+        break;
+      case Op::rpt:  // the body's copy, or past the original body
+        mark(i + entries(d.imm));
+        mark(i + 1 + d.rs2);
+        break;
+      case Op::rpt_end:  // the copy's start, or past the original body
+        mark(i - d.rs2);
+        mark(i + entries(d.imm));
+        break;
+      default:
+        break;
+    }
+  }
+  for (size_t i = 0; i < dc.insns.size(); ++i)
+    if (dc.co_issued[i])
+      dc.insns[i].handler = jumped_to[i] ? labels[2 * kOpCount] : labels[kOpCount + static_cast<unsigned>(dc.ops[i])];
+}
+
 // Decodes every word of the executable range eagerly. Words not inside an executable
 // segment (gaps, or a trailing partial word) and the sentinel after the last word fault
 // as fetches outside code. With co_issue, the pairs are marked (co_issue.h).
@@ -163,15 +199,11 @@ std::unique_ptr<DecodedCode> build_decoded(const Program& p, bool co_issue) {
   // host's FP status once, after the run's last instruction).
   for (uint32_t i = 0; i < dc->words; ++i)
     if (is_amp(dc->ops[i])) dc->insns[i].rs3 = is_amp(dc->ops[i + 1]) ? 1 : 0;
-  // Co-issue pairs, from the decoded words: the second of a pair gets its op's paired
-  // handler (interp.cpp), which counts it as no slot when entered from its first.
+  // Co-issue pairs, from the decoded words (the rpt copies inherit them).
   dc->co_issued.assign(dc->words + 1, 0);
-  if (co_issue) {
-    dc->co_issued = co_issue_seconds(*dc);
-    for (uint32_t i = 0; i < dc->words; ++i)
-      if (dc->co_issued[i]) dc->insns[i].handler = labels[kOpCount + static_cast<unsigned>(dc->ops[i])];
-  }
-  add_rpt_copies(*dc, labels);  // after the pairs: the copies inherit them
+  if (co_issue) dc->co_issued = co_issue_seconds(*dc);
+  add_rpt_copies(*dc, labels);
+  if (co_issue) set_paired_handlers(*dc, labels);
   return dc;
 }
 

@@ -103,6 +103,15 @@ TEST(IssCoIssue, ASecondEnteredByAJumpIssuesAlone) {
               a.addi(a1, a1, 1);
             }),
             2u);
+  // The same by jalr, whose target the loader cannot see (la is lui + addi: 2 slots).
+  EXPECT_EQ(body_slots([](Asm& a) {
+              a.la(t1, "second");
+              a.jalr(zero, t1, 0);
+              a.fadd(1, 2, 3, RNE);
+              a.label("second");
+              a.addi(a1, a1, 1);
+            }),
+            4u);
   // A loop whose head is the second of a pair: entered by falling through it pairs, by the
   // back branch it issues alone. 3 iterations, after addi a2 (1 slot):
   // fadd+addi (1) bne (1) | addi (1) bne (1) | addi (1) bne (1) = 6.
