@@ -14,8 +14,8 @@
 // The decoder has checked the register alignment (pairs even, quads multiple of 4), so
 // nothing here can fault. All operands are read before fd is written: fd may overlap a
 // source (f32v4.tof16 f4, f4 reads the quad f4..f7 and writes the pair f4, f5).
+#include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "iss/core_state.h"
 #include "iss/f16_math.h"
@@ -38,34 +38,23 @@ inline uint16_t f16_lane(const uint32_t* R, unsigned n, unsigned i) {
 
 enum class Arith { add, sub, mul, mac, axpy };
 
-inline float as_float(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-inline uint32_t as_bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-
 // Both lanes natively; false (nothing written) when either result is a NaN.
 bool f32v2_native(uint32_t* R, const DecodedInsn* ip, Arith k) {
   float out[2];
-  const float s = as_float(R[ip->rs2]);  // axpy's scalar
+  const float s = std::bit_cast<float>(R[ip->rs2]);  // axpy's scalar
   for (unsigned i = 0; i < 2; ++i) {
-    const float a = as_float(R[ip->rs1 + i]), acc = as_float(R[ip->rd + i]);
+    const float a = std::bit_cast<float>(R[ip->rs1 + i]), acc = std::bit_cast<float>(R[ip->rd + i]);
     switch (k) {
-      case Arith::add: out[i] = a + as_float(R[ip->rs2 + i]); break;
-      case Arith::sub: out[i] = a - as_float(R[ip->rs2 + i]); break;
-      case Arith::mul: out[i] = a * as_float(R[ip->rs2 + i]); break;
-      case Arith::mac: out[i] = std::fma(a, as_float(R[ip->rs2 + i]), acc); break;
+      case Arith::add: out[i] = a + std::bit_cast<float>(R[ip->rs2 + i]); break;
+      case Arith::sub: out[i] = a - std::bit_cast<float>(R[ip->rs2 + i]); break;
+      case Arith::mul: out[i] = a * std::bit_cast<float>(R[ip->rs2 + i]); break;
+      case Arith::mac: out[i] = std::fma(a, std::bit_cast<float>(R[ip->rs2 + i]), acc); break;
       case Arith::axpy: out[i] = std::fma(s, a, acc); break;
     }
   }
   if (out[0] != out[0] || out[1] != out[1]) return false;
-  R[ip->rd] = as_bits(out[0]);
-  R[ip->rd + 1] = as_bits(out[1]);
+  R[ip->rd] = std::bit_cast<uint32_t>(out[0]);
+  R[ip->rd + 1] = std::bit_cast<uint32_t>(out[1]);
   return true;
 }
 
