@@ -362,10 +362,35 @@ L_fle: RD = fpu::le(RS1, RS2, R[kFflagsReg]); NEXT();
 L_fclass: RD = fpu::classify(RS1); NEXT();
 L_fmv_x_w:
 L_fmv_w_x: RD = RS1; NEXT();
-L_fcvt_w_s:
-L_fcvt_wu_s:
+// Conversions. The host's own conversion is exact where it rounds as RISC-V does and
+// cannot raise NV: integer -> f32 in RNE (one IEEE rounding, inexact from the host), and
+// f32 -> integer in RTZ (C's cast) for an operand whose exponent keeps it in range (so no
+// NaN, no overflow; a truncated fraction sets the host's inexact). Everything else
+// (other modes, NaN, out of range, -0 and negatives for wu) takes the exact path.
 L_fcvt_s_w:
+  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RNE)) {
+    RD = as_bits(static_cast<float>(static_cast<int32_t>(RS1)));
+    NEXT();
+  }
+  goto fp_convert;
 L_fcvt_s_wu:
+  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RNE)) {
+    RD = as_bits(static_cast<float>(RS1));
+    NEXT();
+  }
+  goto fp_convert;
+L_fcvt_w_s:  // |x| < 2^31: biased exponent below 127 + 31
+  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RTZ && ((RS1 >> 23) & 0xffu) < 158u)) {
+    RD = static_cast<uint32_t>(static_cast<int32_t>(as_float(RS1)));
+    NEXT();
+  }
+  goto fp_convert;
+L_fcvt_wu_s:  // +0 <= x < 2^32: sign clear, biased exponent below 127 + 32
+  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RTZ && (RS1 >> 23) < 159u)) {
+    RD = static_cast<uint32_t>(static_cast<int64_t>(as_float(RS1)));
+    NEXT();
+  }
+fp_convert:
   if (!loop_fp_convert(q, ip)) EXIT(Fault);
   NEXT();
 

@@ -276,7 +276,7 @@ bool CoreState::fp_convert(Quantum& q, const DecodedInsn* ip) {
   const uint32_t a = R[ip->rs1];
   uint32_t& flags = R[kFflagsReg];
   uint32_t r = 0;
-  switch (code().ops[code().index_of(ip)]) {
+  switch (code().ops[static_cast<size_t>(ip - code().insns.data())]) {  // a copy in an rpt body has its own entry
     case Op::fcvt_w_s: r = static_cast<uint32_t>(fpu::cvt_w_s(a, rm, flags)); break;
     case Op::fcvt_wu_s: r = fpu::cvt_wu_s(a, rm, flags); break;
     case Op::fcvt_s_w: r = fpu::cvt_s_w(static_cast<int32_t>(a), rm, flags); break;

@@ -341,6 +341,102 @@ TEST(IssFp, FastPathMatchesExactReference) {
   }
 }
 
+// The loop's conversions (native for integer -> f32 in RNE and for in-range f32 ->
+// integer in RTZ, exact otherwise) against fpu::cvt_*: every static mode and dyn under
+// frm RNE and RTZ, operands around every edge of the native ranges.
+enum class CvtOp { w_s, wu_s, s_w, s_wu };
+
+uint32_t cvt_reference(CvtOp op, uint32_t a, uint32_t rm, uint32_t& flags) {
+  switch (op) {
+    case CvtOp::w_s: return static_cast<uint32_t>(fpu::cvt_w_s(a, rm, flags));
+    case CvtOp::wu_s: return fpu::cvt_wu_s(a, rm, flags);
+    case CvtOp::s_w: return fpu::cvt_s_w(static_cast<int32_t>(a), rm, flags);
+    case CvtOp::s_wu: return fpu::cvt_s_wu(a, rm, flags);
+  }
+  return 0;
+}
+
+uint32_t conversion_operand(CvtOp op, std::mt19937& rng) {
+  if (op == CvtOp::s_w || op == CvtOp::s_wu) {
+    static const uint32_t ints[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 0x00ffffffu, 0x01000001u,
+                                    0xff000001u, 0xfffffff9u, 0x80000001u};
+    switch (rng() % 3) {
+      case 0: return ints[rng() % std::size(ints)];
+      case 1: return rng() >> (rng() % 32);  // every magnitude
+      default: return rng();
+    }
+  }
+  // f32 around the native path's edges: |x| near 2^31 and 2^32, (-1, 0], subnormals.
+  static const uint32_t floats[] = {0x4f000000u, 0x4effffffu, 0xcf000000u, 0xceffffffu, 0xcf000001u, 0x4f800000u,
+                                    0x4f7fffffu, 0xbf7fffffu, 0xbf800000u, 0x80000000u, 0x00000001u, 0x80000001u,
+                                    0x3f000000u, 0xbf000000u, 0x3fc00000u, 0xbfc00000u, 0x7fc00000u, 0xff800000u};
+  switch (rng() % 4) {
+    case 0: return floats[rng() % std::size(floats)];
+    case 1: return (rng() & 0x807fffffu) | ((150 + rng() % 12) << 23);  // 2^23 .. 2^34
+    case 2: return random_operand(rng);
+    default: return (rng() & 0x807fffffu) | ((120 + rng() % 40) << 23);
+  }
+}
+
+void emit(Asm& a, CvtOp op, uint32_t rm) {
+  switch (op) {
+    case CvtOp::w_s: a.fcvt_w_s(t1, 1, rm); a.sw(t1, 0, s3); break;
+    case CvtOp::wu_s: a.fcvt_wu_s(t1, 1, rm); a.sw(t1, 0, s3); break;
+    case CvtOp::s_w: a.fcvt_s_w(4, t1, rm); a.fsw(4, 0, s3); break;
+    case CvtOp::s_wu: a.fcvt_s_wu(4, t1, rm); a.fsw(4, 0, s3); break;
+  }
+}
+
+TEST(IssFp, ConversionsMatchExactReference) {
+  constexpr uint32_t kN = 1200;
+  std::mt19937 rng(77);
+  struct Mode {
+    uint32_t rm, frm;  // the instruction's rm; frm when it is dyn
+  };
+  for (CvtOp op : {CvtOp::w_s, CvtOp::wu_s, CvtOp::s_w, CvtOp::s_wu}) {
+    for (Mode m : {Mode{RNE, 0}, Mode{RTZ, 0}, Mode{RDN, 0}, Mode{RUP, 0}, Mode{RMM, 0}, Mode{DYN, RNE},
+                   Mode{DYN, RTZ}, Mode{DYN, RUP}}) {
+      std::vector<uint32_t> in(kN);
+      for (auto& v : in) v = conversion_operand(op, rng);
+      const uint32_t A = 0x50000, Rs = A + 4 * kN, Fl = Rs + 4 * kN;
+      Asm a;
+      a.li(s0, A);
+      a.li(s3, Rs);
+      a.li(s4, Fl);
+      a.li(s5, kN);
+      a.li(t2, m.frm);
+      a.csrw(kFrm, t2);
+      a.label("loop");
+      if (op == CvtOp::s_w || op == CvtOp::s_wu) a.lw(t1, 0, s0);
+      else a.flw(1, 0, s0);
+      a.csrw(kFflags, zero);
+      emit(a, op, m.rm);
+      a.csrr(t0, kFflags);
+      a.sw(t0, 0, s4);
+      for (Reg r : {s0, s3, s4}) a.addi(r, r, 4);
+      a.addi(s5, s5, -1);
+      a.bne(s5, zero, "loop");
+      a.halt(zero);
+      testelf::Image img;
+      img.data_addr = A;
+      img.data.resize(4 * kN);
+      std::memcpy(img.data.data(), in.data(), img.data.size());
+      img.bss_bytes = 8 * kN;
+      Harness h(a, test_params(), img);
+      h.run_ok();
+      const uint32_t rm = m.rm == DYN ? m.frm : m.rm;
+      for (uint32_t i = 0; i < kN; ++i) {
+        uint32_t flags = 0;
+        const uint32_t want = cvt_reference(op, in[i], rm, flags);
+        ASSERT_EQ(h.mem32(Rs + 4 * i), want) << "op " << int(op) << " rm " << m.rm << " frm " << m.frm << std::hex
+                                             << " operand " << in[i];
+        ASSERT_EQ(h.mem32(Fl + 4 * i), flags) << "op " << int(op) << " rm " << m.rm << " frm " << m.frm
+                                              << std::hex << " operand " << in[i];
+      }
+    }
+  }
+}
+
 TEST(IssFp, FcsrAccumulatesAcrossQuanta) {
   // Flags raised in one quantum survive into the next; a csrw fflags clears them.
   FpProgram p({fbits(1.0f), fbits(3.0f)});
