@@ -128,6 +128,8 @@ TileParams tile_params(uint32_t tile) {
   p.id = {tile, 0, kTiles, 1};
   p.sram_bytes = 256 * 1024;
   p.thread_quantum = 64;  // many quanta: the workers and the supervisor interleave often
+  p.core = test_core();   // IPUSIM_TEST_ISS=jit: the tiles share one Program's translations
+  p.jit_hot_entries = 2;  // tiles on different threads translating at the same time
   return p;
 }
 
