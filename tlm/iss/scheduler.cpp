@@ -330,6 +330,7 @@ void CoreState::run_quantum(Thread& t) {
   t.ip = q.ip;
   t.instret += q.executed;
   t.clock += kIssueSlots * q.slots(q.executed);
+  if (quantum_observer_) [[unlikely]] quantum_observer_(t, q);
   if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <random>
 
+#include "iss/core_state.h"
 #include "iss_harness.h"
 
 namespace {
@@ -325,6 +326,79 @@ TEST(IssJitLockstep, RandomProgramsMatchTheInterpreter) {
   EXPECT_GT(regions, 10u * programs);
   std::printf("%u programs, %u faulted, %llu instructions, %llu regions translated\n", programs, faults,
               static_cast<unsigned long long>(instructions), static_cast<unsigned long long>(regions));
+}
+
+// What a thread's quantum left: where it stopped, its count, its slot adjust, how it
+// ended, the thread's clock and instret after it, and its registers and the data SRAM
+// (hashed).
+struct QuantumRecord {
+  uint32_t thread = 0, pc = 0;
+  uint64_t executed = 0;
+  int64_t slot_adjust = 0;
+  LoopExit exit = LoopExit::Budget;
+  uint64_t clock = 0, instret = 0, regs = 0, data = 0;
+  bool operator==(const QuantumRecord&) const = default;
+};
+
+uint64_t fnv(const void* p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 1099511628211ull;
+  return h;
+}
+
+// Runs the program on a CoreState and records every quantum of every thread.
+std::vector<QuantumRecord> quanta(const std::shared_ptr<const Program>& program, const TileParams& p, StopInfo& stop) {
+  Sram sram(p.sram_bytes);
+  load_image(sram, *program);
+  CaptureConsole console;
+  CoreState cs(p, program, &console, sram);
+  std::vector<QuantumRecord> log;
+  cs.set_quantum_observer([&](const Thread& t, const Quantum& q) {
+    QuantumRecord r;
+    r.thread = t.id;
+    r.pc = cs.code().pc_of(q.ip);
+    r.executed = q.executed;
+    r.slot_adjust = q.slot_adjust;
+    r.exit = q.exit;
+    r.clock = t.clock;
+    r.instret = t.instret;
+    r.regs = fnv(t.hart.regs, sizeof t.hart.regs);
+    r.data = fnv(sram.data() + (kData - kSramBase), 4096);
+    log.push_back(r);
+  });
+  stop = cs.run();
+  return log;
+}
+
+// The same programs, compared after every quantum of every thread.
+TEST(IssJitLockstep, EveryQuantumMatchesTheInterpreter) {
+  uint64_t compared = 0;
+  for (uint32_t seed = 5001; seed <= 6000; ++seed) {
+    const auto program = make_program(Generator(seed, true).program());
+    TileParams p = test_params(std::array{2u, 3u, 5u, 16u, 100u}[seed % 5]);
+    p.co_issue = seed % 4 != 0;
+    p.jit_hot_entries = 1 + seed % 3;
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << p.thread_quantum);
+    StopInfo si, sj;
+    p.core = TileParams::Core::interp;
+    const std::vector<QuantumRecord> i = quanta(program, p, si);
+    p.core = TileParams::Core::jit;
+    const std::vector<QuantumRecord> j = quanta(program, p, sj);
+    for (size_t k = 0; k < std::min(i.size(), j.size()); ++k)
+      ASSERT_EQ(i[k], j[k]) << "quantum " << k << " of thread " << i[k].thread << " (pc 0x" << std::hex << i[k].pc
+                            << " / 0x" << j[k].pc << std::dec << ", executed " << i[k].executed << " / "
+                            << j[k].executed << ")";
+    ASSERT_EQ(i.size(), j.size());
+    ASSERT_EQ(si.reason, sj.reason);
+    if (si.fault) {
+      EXPECT_EQ(si.fault->kind, sj.fault->kind);
+      EXPECT_EQ(si.fault->pc, sj.fault->pc);
+      EXPECT_EQ(si.fault->detail, sj.fault->detail);
+    }
+    compared += i.size();
+  }
+  EXPECT_GT(compared, 100000u);
+  std::printf("%llu quanta compared\n", static_cast<unsigned long long>(compared));
 }
 
 }  // namespace
