@@ -27,6 +27,7 @@ struct Context {
   uint32_t load_limit[3] = {};        // MemView's, read by the bounds checks
   uint32_t store_limit[3] = {};
   uint32_t code_words = 0;            // jalr's target check
+  int64_t budget = 0;                 // the quantum's: budget - room = instructions retired
   // Out.
   uint32_t exit_index = 0;
   ExitKind exit_kind = ExitKind::Fall;

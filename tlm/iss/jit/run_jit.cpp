@@ -51,6 +51,7 @@ void run_jit(Quantum& q, jit::CodeCache& cache, jit::Stats& tile_stats) {
   std::copy(std::begin(M.load_limit), std::end(M.load_limit), ctx.load_limit);
   std::copy(std::begin(M.store_limit), std::end(M.store_limit), ctx.store_limit);
   ctx.code_words = M.code_words;
+  ctx.budget = static_cast<int64_t>(std::min(budget, room_max));
   const jit::EnterFn enter = cache.enter();
 
   const DecodedInsn* ip = q.ip;
@@ -73,9 +74,9 @@ void run_jit(Quantum& q, jit::CodeCache& cache, jit::Stats& tile_stats) {
     const void* region = cache.translation(index);
     if (region == nullptr && !cache.interpreted(index)) region = cache.count_entry(index, tile_stats);
     if (region != nullptr) {
-      ctx.room = static_cast<int64_t>(std::min(budget, room_max)) - static_cast<int64_t>(std::min(done, room_max));
+      ctx.room = ctx.budget - static_cast<int64_t>(std::min(done, room_max));
       enter(&ctx, region);
-      done = static_cast<uint64_t>(static_cast<int64_t>(std::min(budget, room_max)) - ctx.room);
+      done = static_cast<uint64_t>(ctx.budget - ctx.room);
       ip = M.code + ctx.exit_index;
       switch (ctx.exit_kind) {
         case jit::ExitKind::Taken:

@@ -214,6 +214,34 @@ class RegionEmitter {
     g_.mov(rax, reinterpret_cast<uintptr_t>(fn));
     g_.call(rax);
   }
+  // An instruction the interpreter completes out of line (the same service its handler
+  // calls): registers and memory are current (written through); the service may write
+  // any register, so the cache starts empty after it.
+  enum class Service { csr, exchange, amp, wide_memory, vector_fp, fp_convert, fp_exact };
+  void service(uint32_t i, Service s) {
+    if (s == Service::csr || s == Service::exchange) {  // they read the quantum's count
+      g_.mov(rdx, g_.qword[rbx + offsetof(Context, budget)]);
+      g_.sub(rdx, r14);
+      g_.add(rdx, i - start_);
+    }
+    g_.mov(rdi, r15);
+    g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
+    switch (s) {
+      case Service::csr: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_csr)); break;
+      case Service::exchange: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_exchange)); break;
+      case Service::amp:  // MemView::amp: the ISS's arithmetic or the tile's AMP datapath
+        g_.mov(rax, g_.qword[r15 + offsetof(Quantum, mem)]);
+        g_.mov(rax, g_.qword[rax + offsetof(MemView, amp)]);
+        break;
+      case Service::wide_memory: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_wide_memory)); break;
+      case Service::vector_fp: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_vector_fp)); break;
+      case Service::fp_convert: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_convert)); break;
+      case Service::fp_exact: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_exact)); break;
+    }
+    g_.call(rax);
+    leave_if_failed(i);
+    for (Slot& slot : slots_) slot.guest = -1;
+  }
   Label& new_label() {
     labels_.emplace_back();
     return labels_.back();
@@ -577,8 +605,17 @@ bool RegionEmitter::insn(uint32_t i) {
       g_.mov(eax, read(d.rs1));
       write(d.rd, eax);
       return false;
+    case Op::csr: service(i, Service::csr); return false;
+    case Op::fp_exact: service(i, Service::fp_exact); return false;
+    case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
+      service(i, Service::fp_convert);
+      return false;
     default:
-      fp_arith(i, op);
+      if (is_amp(op)) service(i, Service::amp);
+      else if (is_wide_memory(op)) service(i, Service::wide_memory);
+      else if (is_vector_fp(op)) service(i, Service::vector_fp);
+      else if (op >= Op::xdst && op <= Op::hswrite && op != Op::xwait) service(i, Service::exchange);
+      else fp_arith(i, op);
       return false;
   }
 }
@@ -601,9 +638,12 @@ bool translatable(Op op) {
     case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmv_x_w: case Op::fmv_w_x:
     case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
     case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
+    case Op::csr: case Op::fp_exact: case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
+    case Op::xdst: case Op::xsend: case Op::xsrc: case Op::xrecv:
+    case Op::smaddr: case Op::smread: case Op::smwrite: case Op::hsid: case Op::hsread: case Op::hswrite:
       return true;
     default:
-      return is_fused(op) && host_has_fma();
+      return is_amp(op) || is_wide_memory(op) || is_vector_fp(op) || (is_fused(op) && host_has_fma());
   }
 }
 
