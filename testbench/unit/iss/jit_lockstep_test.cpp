@@ -304,7 +304,7 @@ void expect_same(const Outcome& i, const Outcome& j) {
 TEST(IssJitLockstep, RandomProgramsMatchTheInterpreter) {
   uint32_t faults = 0, programs = 0;
   uint64_t regions = 0, instructions = 0;
-  for (uint32_t seed = 1; seed <= 3000; ++seed) {
+  for (uint32_t seed = 1; seed <= 2000; ++seed) {
     const Asm a = Generator(seed, true).program();
     const uint32_t quantum = std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5];
     const uint32_t hot = seed % 3 == 0 ? 1 : 2 + seed % 4;

@@ -65,6 +65,18 @@ class RegionEmitter {
   const void* emit() {
     g_.align(16);
     const void* entry = g_.getCurr();
+    // The registers the region reads, loaded on entry: a jump back to the region's own
+    // start (a loop) then finds them in the same host registers and skips these loads.
+    int next = 0;
+    for (uint32_t i = start_; i < end_ && next < kSlots; ++i)
+      for (unsigned r : sources(dc_.ops[i], *at(i)))
+        if (next < kSlots && find(r) < 0) {
+          slots_[next].guest = static_cast<int>(r);
+          slots_[next].used = ++tick_;
+          g_.mov(slot_reg(next), guest_mem(r));
+          ++next;
+        }
+    top_state_ = snapshot();
     g_.L(top_);
     bool transferred = false;
     for (uint32_t i = start_; i < end_; ++i) {
@@ -85,6 +97,26 @@ class RegionEmitter {
   using Snapshot = std::vector<std::pair<int, int>>;  // (slot, guest)
 
   const DecodedInsn* at(uint32_t i) const { return &dc_.insns[i]; }
+  // The registers an instruction reads, for the region's entry loads (a guess is enough:
+  // the loads only save later ones, and a loop back reloads whatever differs).
+  static std::vector<unsigned> sources(Op op, const DecodedInsn& d) {
+    switch (op) {
+      case Op::nop: case Op::li: case Op::j: case Op::jal: return {};
+      case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori: case Op::andi:
+      case Op::slli: case Op::srli: case Op::srai: case Op::jalr:
+      case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
+      case Op::fmv_x_w: case Op::fmv_w_x: case Op::fsqrt: case Op::fsqrt_dyn:
+        return {d.rs1};
+      case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
+        return {d.rs2, d.rs1};  // the order store() reads them
+      default:
+        if (is_fused(op)) return {d.rs1, d.rs2, d.rs3};
+        if (translatable(op) && !is_amp(op) && !is_wide_memory(op) && !is_vector_fp(op) && op != Op::csr &&
+            op != Op::fp_exact && !(op >= Op::fcvt_w_s && op <= Op::fcvt_s_wu) && !(op >= Op::xdst && op <= Op::hswrite))
+          return {d.rs1, d.rs2};
+        return {};
+    }
+  }
 
   // --- the guest register cache ---
   Reg32 slot_reg(int s) const {
@@ -163,12 +195,19 @@ class RegionEmitter {
     set_exit(index, kind);
     g_.jmp(site_.leave);
   }
-  // A taken transfer to a static target, `n` instructions retired in the region with it.
-  void taken_exit(uint32_t target, uint32_t n) {
+  // A taken transfer to a static target, `n` instructions retired in the region with it;
+  // `now` is the cache where it is taken.
+  void taken_exit(uint32_t target, uint32_t n, const Snapshot& now) {
     Label out;
     g_.sub(r14, n);
     g_.jle(out);  // the budget is checked at taken transfers only, as the fast loop does
     if (target == start_) {
+      // Back to the top: the registers the top expects, where they are not already.
+      for (auto [slot, guest] : top_state_) {
+        bool held = false;
+        for (auto [s2, g2] : now) held = held || (s2 == slot && g2 == guest);
+        if (!held) g_.mov(slot_reg(slot), guest_mem(static_cast<unsigned>(guest)));
+      }
       g_.jmp(top_);
     } else {
       chain_or_leave(target, ExitKind::Taken);
@@ -263,6 +302,7 @@ class RegionEmitter {
   const DecodedCode& dc_;
   const uint32_t start_, end_;
   Label top_;
+  Snapshot top_state_;  // the cache at top_
   Slot slots_[kSlots];
   uint64_t tick_ = 0;
   std::vector<std::function<void()>> stubs_;
@@ -406,9 +446,9 @@ void RegionEmitter::branch(uint32_t i, Op op) {
     default: g_.jae(taken); break;  // bgeu
   }
   const uint32_t n = i - start_ + 1;
-  stubs_.push_back([this, &taken, target, n] {
+  stubs_.push_back([this, &taken, target, n, now = snapshot()] {
     g_.L(taken);
-    taken_exit(target, n);
+    taken_exit(target, n, now);
   });
 }
 
@@ -555,7 +595,7 @@ bool RegionEmitter::insn(uint32_t i) {
       write_imm(d.rd, dc_.pc_of(&d) + 4);
       [[fallthrough]];
     case Op::j:
-      taken_exit(i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn))), n);
+      taken_exit(i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn))), n, snapshot());
       return true;
     case Op::jalr: {
       const Reg32 a = read(d.rs1);
