@@ -41,7 +41,9 @@ bool is_fused(Op op) {
   return (op >= Op::fmadd && op <= Op::fnmadd) || (op >= Op::fmadd_dyn && op <= Op::fnmadd_dyn);
 }
 
-bool ends_region(Op op) { return op == Op::j || op == Op::jal || op == Op::jalr; }
+bool ends_region(Op op) {
+  return op == Op::j || op == Op::jal || op == Op::jalr || op == Op::rpt || op == Op::rpt_end;
+}
 
 FpOp fp_op_of(Op op) {
   switch (op) {
@@ -101,7 +103,8 @@ class RegionEmitter {
   // the loads only save later ones, and a loop back reloads whatever differs).
   static std::vector<unsigned> sources(Op op, const DecodedInsn& d) {
     switch (op) {
-      case Op::nop: case Op::li: case Op::j: case Op::jal: return {};
+      case Op::nop: case Op::li: case Op::j: case Op::jal: case Op::rpt_end: return {};
+      case Op::rpt: return {d.rs1};
       case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori: case Op::andi:
       case Op::slli: case Op::srli: case Op::srai: case Op::jalr:
       case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
@@ -645,6 +648,35 @@ bool RegionEmitter::insn(uint32_t i) {
       g_.mov(eax, read(d.rs1));
       write(d.rd, eax);
       return false;
+    case Op::rpt: {
+      // Zero-overhead loop (docs/iss.md): the count is read once; 0 skips the body, any
+      // other runs its copy. Both are taken transfers.
+      const Reg32 count = read(d.rs1);
+      g_.mov(guest_mem(kRptCountReg), count);
+      Label& skip = new_label();
+      g_.test(count, count);
+      g_.jz(skip);
+      taken_exit(i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn))), n, snapshot());
+      stubs_.push_back([this, &skip, after = i + 1 + d.rs2, n, now = snapshot()] {
+        g_.L(skip);
+        taken_exit(after, n, now);
+      });
+      return true;
+    }
+    case Op::rpt_end: {
+      // No instruction (its block's count leaves it out): back to the copy's start while
+      // the count lasts, then on after the original body.
+      g_.sub(guest_mem(kRptCountReg), 1);
+      Label& done = new_label();
+      g_.jz(done);
+      taken_exit(i - d.rs2, n - 1, snapshot());
+      stubs_.push_back([this, &done, after = i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn))),
+                        n, now = snapshot()] {
+        g_.L(done);
+        taken_exit(after, n - 1, now);
+      });
+      return true;
+    }
     case Op::csr: service(i, Service::csr); return false;
     case Op::fp_exact: service(i, Service::fp_exact); return false;
     case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
@@ -678,6 +710,7 @@ bool translatable(Op op) {
     case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmv_x_w: case Op::fmv_w_x:
     case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
     case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
+    case Op::rpt: case Op::rpt_end:
     case Op::csr: case Op::fp_exact: case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
     case Op::xdst: case Op::xsend: case Op::xsrc: case Op::xrecv:
     case Op::smaddr: case Op::smread: case Op::smwrite: case Op::hsid: case Op::hsread: case Op::hswrite:
