@@ -1,7 +1,7 @@
 // iss_speed: simulated instructions per second of the ISS on one host core, optionally
 // against qemu-riscv32 running an equivalent Linux user-mode build of the same kernel.
 //
-//   iss_speed --elf E [--qemu-elf Q] [--reps N] [--sram-kib K] [--quantum Q]
+//   iss_speed --elf E [--qemu-elf Q] [--reps N] [--sram-kib K] [--quantum Q] [--iss interp|jit]
 //
 // Runs E on one TileCore on the calling thread (reset + run, N times, best time kept)
 // and prints ONE JSON line. With --qemu-elf, times `qemu-riscv32 Q` the same way and
@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
   app.add_option("--quantum", quantum, "thread_quantum");
   bool no_co_issue = false;
   app.add_flag("--no-co-issue", no_co_issue, "co_issue off (docs/xipu.md \"Timing\"): one instruction per slot");
+  std::string iss_core = "interp";
+  app.add_option("--iss", iss_core, "the ISS engine: the interpreter, or the x86-64 translator (docs/iss.md)")
+      ->check(CLI::IsMember({"interp", "jit"}));
+  uint32_t jit_hot = ipusim::iss::TileParams{}.jit_hot_entries;
+  app.add_option("--jit-hot", jit_hot, "jit: translate a region at its Nth entry");
   CLI11_PARSE(app, argc, argv);
 
   nlohmann::json out;
@@ -81,6 +86,8 @@ int main(int argc, char** argv) {
     params.sram_bytes = sram_kib * 1024;
     params.thread_quantum = quantum;
     params.co_issue = !no_co_issue;
+    params.core = iss_core == "jit" ? ipusim::iss::TileParams::Core::jit : ipusim::iss::TileParams::Core::interp;
+    params.jit_hot_entries = jit_hot;
     CountingConsole console;
     ipusim::iss::Sram sram(params.sram_bytes);
     ipusim::iss::load_image(sram, *program);
@@ -109,6 +116,14 @@ int main(int argc, char** argv) {
     out["wall_seconds"] = iss.wall;
     out["mips"] = insns / iss.cpu / 1e6;
     out["wall_mips"] = insns / iss.wall / 1e6;
+    out["iss"] = iss_core;
+    if (const ipusim::iss::JitStats js = core.jit_stats(); js.active) {
+      // Translations persist across repetitions (they belong to the Program): the first
+      // run pays for them all.
+      out["jit_regions"] = js.program_regions;
+      out["jit_code_bytes"] = js.program_code_bytes;
+      out["jit_translate_seconds"] = js.program_translate_ns * 1e-9;
+    }
     if (!qemu_elf.empty()) {
       Timing qemu;
       int status = 0;

@@ -11,6 +11,7 @@ packages=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user
   zlib1g-dev
+  libxbyak-dev
   gdb-multiarch libdw-dev
   clang libclang-rt-14-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib

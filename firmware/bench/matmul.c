@@ -8,6 +8,8 @@
  * With MATMUL_WORKERS defined (matmul_workers.elf, tile only) the six workers split the
  * rows of every product (run / join each repetition), which puts the ISS's thread
  * scheduler in the measurement.
+ * With MATMUL_INT_ONLY defined (matmul_i32.elf) only the int32 product is computed:
+ * integer instructions only (lw, mul, add, addi, bne), the translator's benchmark.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +43,9 @@ static void multiply_rows(int first, int step) {
       float s = 0.0f;
       int32_t t = 0;
       for (int k = 0; k < N; ++k) {
+#ifndef MATMUL_INT_ONLY
         s += fa[i][k] * fb[k][j];
+#endif
         t += ia[i][k] * ib[k][j];
       }
       fc[i][j] = s;

@@ -27,6 +27,10 @@ struct TileConfig {
   uint32_t load_bytes_per_cycle = 16;
   uint32_t store_bytes_per_cycle = 8;
   bool co_issue = true;
+  // The ISS engine of every tile (docs/iss.md "Translator (--iss jit)"): the interpreter,
+  // or the x86-64 translator. A simulator setting (`ipusim run --iss`), not part of a
+  // config file: both give the same results.
+  bool iss_jit = false;
 
   bool operator==(const TileConfig&) const = default;
 };

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "iss/amp_state.h"
 #include "iss/interp.h"
+#include "iss/jit/jit.h"
 #include "iss/sram.h"
 #include "iss/tile_core.h"
 
@@ -96,6 +98,14 @@ class CoreState {
   const Sram& sram() const { return sram_; }
   Sram& sram() { return sram_; }
   const Thread& thread(uint32_t id) const { return threads_[id]; }
+  // Called after every quantum with the thread (its ip, clock and instret updated) and
+  // the quantum as the loop left it: the translator's lockstep test compares the two
+  // engines quantum by quantum. Empty (the default) costs one test per quantum.
+  using QuantumObserver = std::function<void(const Thread&, const Quantum&)>;
+  void set_quantum_observer(QuantumObserver observer) { quantum_observer_ = std::move(observer); }
+  // Core::jit: the shared translations (nullptr when the tile interprets) and this tile's part.
+  const jit::CodeCache* jit_cache() const { return jit_cache_.get(); }
+  const jit::Stats& jit_tile_stats() const { return jit_stats_; }
   uint32_t thread_count() const { return params_.workers + 1; }
   void set_trace(TraceSink* sink) { trace_ = sink; }
   void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
@@ -193,6 +203,10 @@ class CoreState {
   std::optional<StopInfo> pause_;    // set when run() pauses (RunBounds); cleared by the next run()
   Sram sram_;  // borrowed: the caller's (the tile's) SRAM
   MemView mem_;
+  // Core::jit: the Program's shared translations, and what this tile translated.
+  std::shared_ptr<jit::CodeCache> jit_cache_;
+  QuantumObserver quantum_observer_;
+  jit::Stats jit_stats_;
   AmpDatapath* amp_datapath_ = nullptr;  // set_amp_datapath(); mem_.amp follows it
   std::array<Thread, kMaxThreads> threads_;
   // Per-tile Xipu CSRs.

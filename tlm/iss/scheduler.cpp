@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfenv>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -75,6 +76,17 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
     throw std::invalid_argument(fmt::format("tile {}: SRAM of {} bytes for a tile of {}", params_.id.tile,
                                             sram.size(), params_.sram_bytes));
   init_views();
+  if (params_.core == TileParams::Core::jit) {
+    if (jit::available()) {
+      jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries);
+    } else {
+      static std::once_flag told;
+      std::call_once(told, [] {
+        fmt::print(stderr, "ipusim: the ISS translator (--iss jit) is not in this build (x86-64 hosts with Xbyak "
+                           "and IPUSIM_ISS_TRANSLATOR on only): tiles run the interpreter\n");
+      });
+    }
+  }
 }
 
 void CoreState::init_views() {
@@ -309,6 +321,8 @@ void CoreState::run_quantum(Thread& t) {
   fpu::host_flags_clear();
   if (step)
     run_loop<true>(q);
+  else if (jit_cache_)
+    run_jit(q, *jit_cache_, jit_stats_);
   else
     run_loop<false>(q);
   if (q.amp_fp_saved) host_fp_status_restore(q.amp_saved_fp_status);  // ended inside a run of AMP instructions
@@ -316,6 +330,7 @@ void CoreState::run_quantum(Thread& t) {
   t.ip = q.ip;
   t.instret += q.executed;
   t.clock += kIssueSlots * q.slots(q.executed);
+  if (quantum_observer_) [[unlikely]] quantum_observer_(t, q);
   if (q.exit == LoopExit::Event && !stopped_) execute_event(t);
 }
 

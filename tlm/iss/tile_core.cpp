@@ -41,6 +41,19 @@ const PostingLog& TileCore::exchange_log() const { return impl_->exchange_log();
 void TileCore::release_exchange(uint64_t done_cycle) { impl_->release_exchange(done_cycle); }
 uint64_t TileCore::cycle() const { return impl_->thread(0).clock; }
 
+JitStats TileCore::jit_stats() const {
+  JitStats s;
+  if (!impl_->jit_cache()) return s;
+  const jit::Stats program = jit::stats(*impl_->jit_cache());
+  s.active = true;
+  s.tile_translate_ns = impl_->jit_tile_stats().translate_ns;
+  s.tile_regions = impl_->jit_tile_stats().regions;
+  s.program_translate_ns = program.translate_ns;
+  s.program_regions = program.regions;
+  s.program_code_bytes = program.code_bytes;
+  return s;
+}
+
 uint64_t TileCore::instret() const {
   uint64_t n = 0;
   for (uint32_t i = 0; i < impl_->thread_count(); ++i) n += impl_->thread(i).instret;

@@ -58,6 +58,21 @@ struct TileParams {
   uint32_t load_bytes_per_cycle = 16;
   uint32_t store_bytes_per_cycle = 8;
   bool co_issue = true;
+  // The fast loop's engine (docs/iss.md "Translator (--iss jit)"): the threaded
+  // interpreter, or the x86-64 translator with the interpreter for what it does not
+  // translate. Both give the same registers, memory, cycles and faults. Where the
+  // translator is not built (non-x86-64 hosts), jit runs the interpreter.
+  enum class Core : uint8_t { interp, jit };
+  Core core = Core::interp;
+  uint32_t jit_hot_entries = 4;  // jit: a region is translated at its 4th entry
+};
+
+// What the translator did for a tile (TileCore::jit_stats): this tile's translations and
+// all of its Program's (tiles running one Program share them).
+struct JitStats {
+  bool active = false;  // the tile runs translated code
+  uint64_t tile_translate_ns = 0, tile_regions = 0;
+  uint64_t program_translate_ns = 0, program_regions = 0, program_code_bytes = 0;
 };
 
 enum class StopReason {
@@ -266,6 +281,7 @@ class TileCore {
 
   uint64_t cycle() const;    // tile clock at the last stop (the supervisor's clock)
   uint64_t instret() const;  // instructions retired by all threads of the tile
+  JitStats jit_stats() const;
   ThreadStats thread_stats(uint32_t thread) const;  // 0 = supervisor, 1..workers
   ThreadRegisters registers(uint32_t thread) const; // same numbering
   const TileParams& params() const;

@@ -71,6 +71,7 @@ struct RunOptions {
   std::string max_memory;  // --max-memory; empty: the machine's limits
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
+  std::string iss = "interp";      // --iss: the tiles' ISS engine
   StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;
@@ -148,7 +149,8 @@ int run(const RunOptions& o) {
   if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
-  const config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
+  config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
+  system.board.chip.tile.iss_jit = o.iss == "jit";
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
   if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
@@ -366,6 +368,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "wall-clock limit in seconds (decimal): the run ends where simulated time is "
                   "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "
                   "the elaboration before the run has the same limit");
+  cmd->add_option("--iss", o->iss,
+                  "the tiles' ISS engine: interp (the interpreter) or jit (the x86-64 translator, docs/iss.md); "
+                  "same results")
+      ->check(CLI::IsMember({"interp", "jit"}));
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
@@ -43,6 +44,11 @@ ProcessResult run_ipusim(const fs::path& elf, const fs::path& scratch,
   std::vector<std::string> argv{env().ipusim.string(), "run",          "--config",
                                 env().config.string(),  "--elf",        elf.string(),
                                 "--console",            "raw"};
+  // IPUSIM_TEST_ISS=jit (ctest's *_jit variants): every run on the translator.
+  if (const char* iss = std::getenv("IPUSIM_TEST_ISS"); iss != nullptr && *iss != '\0') {
+    argv.push_back("--iss");
+    argv.push_back(iss);
+  }
   argv.insert(argv.end(), extra.begin(), extra.end());
   return run_process(argv, scratch / "ipusim.stdout", scratch / "ipusim.stderr");
 }

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "iss/sram.h"
@@ -39,8 +41,17 @@ class CaptureConsole : public ConsoleSink {
   TileIdentity last_tile;
 };
 
+// The engine of the tests' tiles: the interpreter, or the translator when the environment
+// says IPUSIM_TEST_ISS=jit (ctest's iss_unit_test_jit runs the whole suite so).
+inline TileParams::Core test_core() {
+  const char* e = std::getenv("IPUSIM_TEST_ISS");
+  return e != nullptr && std::string_view(e) == "jit" ? TileParams::Core::jit : TileParams::Core::interp;
+}
+
 inline TileParams test_params(uint32_t quantum = 1024) {
   TileParams p;
+  p.core = test_core();
+  p.jit_hot_entries = 1;  // jit: translate every region at its first entry, so the suite runs translated code
   p.id = {3, 1, 16, 2};  // tile 3 of 16, ipu 1 of 2: messages must say so
   p.sram_bytes = 256 * 1024;
   p.workers = 6;

@@ -1,0 +1,404 @@
+// The translator against the interpreter (docs/iss.md "Translator (--iss jit)"): seeded
+// random RV32IM(F) programs run on a tile with Core::interp and on one with Core::jit, and
+// everything observable must be identical: every register of every thread, the data
+// SRAM, instructions retired, cycles, stalls and the fault record (kind, pc, thread,
+// detail). Six workers run the random code concurrently with small quanta and read each
+// other's stores, so a quantum that ended one instruction early or late changes memory,
+// registers and cycles; the supervisor then runs it alone (the 2^24 budget).
+#include <array>
+#include <random>
+
+#include "iss/core_state.h"
+#include "iss_harness.h"
+
+namespace {
+
+using namespace isstest;
+using namespace rvasm;
+
+constexpr uint32_t kCycle = 0xc00, kInstret = 0xc02;
+constexpr uint32_t kAreaBytes = 256;                 // each thread's own data
+constexpr uint32_t kShared = kData + 7 * kAreaBytes;  // read and written by every thread
+
+// The registers the random code computes with: never s0 (the thread's area), s1 / s5 (loop
+// counters), s4 (the shared area), s6 (the return address), sp, ra (calls), a0 (the
+// worker's index).
+const Reg kPool[] = {t0, t1, t2, a1, a2, a3, a4, a5, a6, a7, s2, s3, s7, s8, s9, s10, s11, t3, t4, t5, t6};
+
+class Generator {
+ public:
+  Generator(uint32_t seed, bool allow_fault) : rng_(seed), allow_fault_(allow_fault) {}
+
+  Asm program() {
+    Asm a;
+    // The supervisor: start six workers on the random code, join, run it itself, halt.
+    a.la(t0, "body");
+    for (uint32_t w = 1; w <= 6; ++w) {
+      a.li(a2, w);
+      a.run(zero, t0, a2);
+    }
+    a.join();
+    a.li(a0, 0);
+    a.jal(ra, "body");
+    a.halt(zero);
+    // The random code: a0 = the thread's index; returns to ra (supervisor) or wexits.
+    a.label("body");
+    a.addi(s6, ra, 0);
+    a.li(s0, kData);
+    a.slli(t0, a0, 8);
+    a.add(s0, s0, t0);
+    a.li(s4, kShared);
+    for (Reg r : kPool)
+      a.li(r, value());
+    fault_at_ = allow_fault_ && chance(2) ? pick(0, 11) : ~0u;
+    for (uint32_t c = 0; c < 12; ++c) chunk(a, c);
+    a.beq(a0, zero, "ret");
+    a.wexit(a1);
+    a.label("ret");
+    a.jalr(zero, s6, 0);
+    // Leaf functions the random code calls.
+    for (int f = 0; f < 2; ++f) {
+      a.label("fn" + std::to_string(f));
+      straight(a, 4, false);
+      a.jalr(zero, ra, 0);
+    }
+    return a;
+  }
+
+ private:
+  uint32_t pick(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
+  bool chance(uint32_t in) { return pick(0, in - 1) == 0; }
+  Reg reg() { return kPool[pick(0, std::size(kPool) - 1)]; }
+  Reg src() { return chance(12) ? zero : reg(); }
+  Reg dst() { return chance(20) ? zero : reg(); }
+  uint32_t value() {
+    static const uint32_t special[] = {0, 1, ~0u, 0x80000000u, 0x7fffffffu, 0x7fc00000u, 0x3f800000u, 0xff800001u};
+    return chance(3) ? special[pick(0, std::size(special) - 1)] : static_cast<uint32_t>(rng_());
+  }
+
+  void alu(Asm& a) {
+    const Reg d = dst(), x = src(), y = src();
+    const int32_t imm = static_cast<int32_t>(pick(0, 4095)) - 2048;
+    switch (pick(0, 27)) {
+      case 0: a.addi(d, x, imm); break;
+      case 1: a.slti(d, x, imm); break;
+      case 2: a.sltiu(d, x, imm); break;
+      case 3: a.xori(d, x, imm); break;
+      case 4: a.ori(d, x, imm); break;
+      case 5: a.andi(d, x, imm); break;
+      case 6: a.slli(d, x, pick(0, 31)); break;
+      case 7: a.srli(d, x, pick(0, 31)); break;
+      case 8: a.srai(d, x, pick(0, 31)); break;
+      case 9: a.add(d, x, y); break;
+      case 10: a.sub(d, x, y); break;
+      case 11: a.sll(d, x, y); break;
+      case 12: a.slt(d, x, y); break;
+      case 13: a.sltu(d, x, y); break;
+      case 14: a.xor_(d, x, y); break;
+      case 15: a.srl(d, x, y); break;
+      case 16: a.sra(d, x, y); break;
+      case 17: a.or_(d, x, y); break;
+      case 18: a.and_(d, x, y); break;
+      case 19: a.mul(d, x, y); break;
+      case 20: a.mulh(d, x, y); break;
+      case 21: a.mulhsu(d, x, y); break;
+      case 22: a.mulhu(d, x, y); break;
+      case 23: a.div(d, x, y); break;
+      case 24: a.divu(d, x, y); break;
+      case 25: a.rem(d, x, y); break;
+      case 26: a.remu(d, x, y); break;
+      default: a.li(d, value()); break;
+    }
+  }
+  // A load or store inside the thread's area or the shared one, aligned.
+  void memory(Asm& a) {
+    const Reg base = chance(3) ? s4 : s0;
+    const uint32_t size = 1u << pick(0, 2);
+    const int32_t off = static_cast<int32_t>(pick(0, kAreaBytes / size - 1) * size);
+    const Reg r = reg();
+    switch (pick(0, 10)) {
+      case 0: a.lb(r, off, base); break;
+      case 1: a.lbu(r, off, base); break;
+      case 2: a.lh(r, off & ~1, base); break;
+      case 3: a.lhu(r, off & ~1, base); break;
+      case 4: a.lw(r, off & ~3, base); break;
+      case 5: a.sb(r, off, base); break;
+      case 6: a.sh(r, off & ~1, base); break;
+      case 7: a.sw(r, off & ~3, base); break;
+      case 8: a.flw(pick(0, 7), off & ~3, base); break;
+      case 9: a.fsw(pick(0, 7), off & ~3, base); break;
+      default: a.lw(r, off & ~3, base); break;
+    }
+  }
+  // Single precision: static RNE, dyn (frm is RNE), moves and sign injection; the fused
+  // ones where the host has FMA are translated, the rest run in the interpreter.
+  void fp(Asm& a) {
+    const uint32_t d = pick(0, 7), x = pick(0, 7), y = pick(0, 7), z = pick(0, 7);
+    const uint32_t rm = chance(2) ? RNE : DYN;
+    switch (pick(0, 12)) {
+      case 0: a.fadd(d, x, y, rm); break;
+      case 1: a.fsub(d, x, y, rm); break;
+      case 2: a.fmul(d, x, y, rm); break;
+      case 3: a.fdiv(d, x, y, rm); break;
+      case 4: a.fsqrt(d, x, rm); break;
+      case 5: a.fmadd(d, x, y, z, rm); break;
+      case 6: a.fnmsub(d, x, y, z, rm); break;
+      case 7: a.fsgnjn(d, x, y); break;
+      case 8: a.fmv_w_x(d, src()); break;
+      case 9: a.fmv_x_w(dst(), x); break;
+      case 10: a.fmin(d, x, y); break;
+      case 11: a.fcvt_w_s(dst(), x, RTZ); break;
+      default: a.fmul(d, x, y, RTZ); break;  // the exact path (interpreter)
+    }
+  }
+  void one(Asm& a, bool calls) {
+    const uint32_t k = pick(0, 99);
+    if (k < 50) alu(a);
+    else if (k < 75) memory(a);
+    else if (k < 90) fp(a);
+    else if (k < 93) a.csrr(dst(), chance(2) ? kCycle : kInstret);
+    else if (k < 96 && calls) a.jal(ra, "fn" + std::to_string(pick(0, 1)));
+    else a.addi(zero, zero, 0);  // nop
+  }
+  void straight(Asm& a, uint32_t n, bool calls) {
+    for (uint32_t i = 0; i < n; ++i) one(a, calls);
+  }
+  // One faulting instruction: misaligned or out-of-SRAM load, store into code, a jump out
+  // of code, an illegal word.
+  void fault(Asm& a) {
+    const Reg r = reg();
+    switch (pick(0, 5)) {
+      case 0: a.lw(r, 2, s0); break;
+      case 1: a.lh(r, 1, s4); break;
+      case 2: a.li(r, 0x7ff00000u); a.lbu(r, 0, r); break;
+      case 3: a.li(r, 0x40000u); a.sw(r, 0, r); break;
+      case 4: a.li(r, 0x10u); a.jalr(zero, r, 0); break;
+      default: a.word(0); break;
+    }
+  }
+  void chunk(Asm& a, uint32_t c) {
+    if (c == fault_at_) {
+      straight(a, pick(0, 6), true);
+      fault(a);
+    }
+    switch (pick(0, 4)) {
+      case 0: straight(a, pick(1, 12), true); break;
+      case 1: {  // a counted loop with a forward branch inside
+        const std::string top = a.fresh_label("loop"), skip = a.fresh_label("skip");
+        a.li(s1, pick(1, 24));
+        a.label(top);
+        straight(a, pick(1, 8), true);
+        branch(a, skip);
+        straight(a, pick(0, 5), true);
+        a.label(skip);
+        straight(a, pick(0, 3), true);
+        a.addi(s1, s1, -1);
+        a.bne(s1, zero, top);
+        break;
+      }
+      case 2: {  // two nested loops
+        const std::string outer = a.fresh_label("outer"), inner = a.fresh_label("inner");
+        a.li(s5, pick(1, 6));
+        a.label(outer);
+        a.li(s1, pick(1, 10));
+        a.label(inner);
+        straight(a, pick(1, 6), false);
+        a.addi(s1, s1, -1);
+        a.blt(zero, s1, inner);
+        straight(a, pick(0, 3), false);
+        a.addi(s5, s5, -1);
+        a.bne(s5, zero, outer);
+        break;
+      }
+      case 3: {  // a zero-overhead loop (rpt) over straight ALU and memory code
+        const uint32_t size = pick(1, 6);
+        a.li(s1, pick(0, 9));
+        a.rpt(s1, size);
+        for (uint32_t i = 0; i < size; ++i) chance(3) ? memory(a) : alu(a);
+        break;
+      }
+      default: {  // forward branches
+        const std::string skip = a.fresh_label("fwd");
+        straight(a, pick(0, 4), true);
+        branch(a, skip);
+        straight(a, pick(1, 6), true);
+        a.label(skip);
+      }
+    }
+  }
+  void branch(Asm& a, const std::string& to) {
+    const Reg x = src(), y = src();
+    switch (pick(0, 5)) {
+      case 0: a.beq(x, y, to); break;
+      case 1: a.bne(x, y, to); break;
+      case 2: a.blt(x, y, to); break;
+      case 3: a.bge(x, y, to); break;
+      case 4: a.bltu(x, y, to); break;
+      default: a.bgeu(x, y, to); break;
+    }
+  }
+
+  std::mt19937 rng_;
+  bool allow_fault_;
+  uint32_t fault_at_ = ~0u;
+};
+
+struct Outcome {
+  StopInfo stop;
+  std::vector<ThreadRegisters> regs;
+  std::vector<ThreadStats> stats;
+  std::vector<uint8_t> data;
+  uint64_t cycle = 0, instret = 0;
+  uint64_t regions = 0;  // jit: regions translated
+};
+
+Outcome run(const Asm& a, uint32_t quantum, TileParams::Core core, uint32_t hot, bool co_issue) {
+  TileParams p = test_params(quantum);
+  p.core = core;
+  p.jit_hot_entries = hot;
+  p.co_issue = co_issue;
+  Harness h(a, p);
+  Outcome o;
+  o.stop = h.run();
+  for (uint32_t t = 0; t <= p.workers; ++t) {
+    o.regs.push_back(h.core.registers(t));
+    o.stats.push_back(h.core.thread_stats(t));
+  }
+  o.data.resize(4096);
+  EXPECT_TRUE(h.core.read(kData, o.data));
+  o.cycle = h.core.cycle();
+  o.instret = h.core.instret();
+  if (core == TileParams::Core::jit) {
+    EXPECT_TRUE(h.core.jit_stats().active);
+    o.regions = h.core.jit_stats().program_regions;
+  }
+  return o;
+}
+
+void expect_same(const Outcome& i, const Outcome& j) {
+  ASSERT_EQ(i.stop.reason, j.stop.reason);
+  ASSERT_EQ(i.stop.fault.has_value(), j.stop.fault.has_value());
+  if (i.stop.fault) {
+    EXPECT_EQ(i.stop.fault->kind, j.stop.fault->kind);
+    EXPECT_EQ(i.stop.fault->pc, j.stop.fault->pc);
+    EXPECT_EQ(i.stop.fault->thread, j.stop.fault->thread);
+    EXPECT_EQ(i.stop.fault->detail, j.stop.fault->detail);
+  }
+  EXPECT_EQ(i.cycle, j.cycle);
+  EXPECT_EQ(i.instret, j.instret);
+  for (size_t t = 0; t < i.regs.size(); ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(i.regs[t].pc, j.regs[t].pc);
+    for (unsigned r = 0; r < 32; ++r) {
+      EXPECT_EQ(i.regs[t].x[r], j.regs[t].x[r]) << "x" << r;
+      EXPECT_EQ(i.regs[t].f[r], j.regs[t].f[r]) << "f" << r;
+    }
+    EXPECT_EQ(i.regs[t].fcsr, j.regs[t].fcsr);
+    EXPECT_EQ(i.stats[t].instret, j.stats[t].instret);
+    EXPECT_EQ(i.stats[t].stall_cycles, j.stats[t].stall_cycles);
+    EXPECT_EQ(i.stats[t].last_status, j.stats[t].last_status);
+  }
+  EXPECT_TRUE(i.data == j.data) << "data SRAM differs";
+}
+
+TEST(IssJitLockstep, RandomProgramsMatchTheInterpreter) {
+  uint32_t faults = 0, programs = 0;
+  uint64_t regions = 0, instructions = 0;
+  for (uint32_t seed = 1; seed <= 2000; ++seed) {
+    const Asm a = Generator(seed, true).program();
+    const uint32_t quantum = std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5];
+    const uint32_t hot = seed % 3 == 0 ? 1 : 2 + seed % 4;
+    const bool co_issue = seed % 4 != 0;
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
+    const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
+    const Outcome j = run(a, quantum, TileParams::Core::jit, hot, co_issue);
+    expect_same(i, j);
+    faults += i.stop.reason == StopReason::Fault;
+    regions += j.regions;
+    instructions += i.instret;
+    ++programs;
+    if (HasFailure()) break;
+  }
+  // The generator must reach both kinds of ending.
+  EXPECT_GT(faults, 40u);
+  EXPECT_LT(faults, programs - 40);
+  // And the translator must have run a good part of it.
+  EXPECT_GT(regions, 10u * programs);
+  std::printf("%u programs, %u faulted, %llu instructions, %llu regions translated\n", programs, faults,
+              static_cast<unsigned long long>(instructions), static_cast<unsigned long long>(regions));
+}
+
+// What a thread's quantum left: where it stopped, its count, its slot adjust, how it
+// ended, the thread's clock and instret after it, and its registers and the data SRAM
+// (hashed).
+struct QuantumRecord {
+  uint32_t thread = 0, pc = 0;
+  uint64_t executed = 0;
+  int64_t slot_adjust = 0;
+  LoopExit exit = LoopExit::Budget;
+  uint64_t clock = 0, instret = 0, regs = 0, data = 0;
+  bool operator==(const QuantumRecord&) const = default;
+};
+
+uint64_t fnv(const void* p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 1099511628211ull;
+  return h;
+}
+
+// Runs the program on a CoreState and records every quantum of every thread.
+std::vector<QuantumRecord> quanta(const std::shared_ptr<const Program>& program, const TileParams& p, StopInfo& stop) {
+  Sram sram(p.sram_bytes);
+  load_image(sram, *program);
+  CaptureConsole console;
+  CoreState cs(p, program, &console, sram);
+  std::vector<QuantumRecord> log;
+  cs.set_quantum_observer([&](const Thread& t, const Quantum& q) {
+    QuantumRecord r;
+    r.thread = t.id;
+    r.pc = cs.code().pc_of(q.ip);
+    r.executed = q.executed;
+    r.slot_adjust = q.slot_adjust;
+    r.exit = q.exit;
+    r.clock = t.clock;
+    r.instret = t.instret;
+    r.regs = fnv(t.hart.regs, sizeof t.hart.regs);
+    r.data = fnv(sram.data() + (kData - kSramBase), 4096);
+    log.push_back(r);
+  });
+  stop = cs.run();
+  return log;
+}
+
+// The same programs, compared after every quantum of every thread.
+TEST(IssJitLockstep, EveryQuantumMatchesTheInterpreter) {
+  uint64_t compared = 0;
+  for (uint32_t seed = 5001; seed <= 6000; ++seed) {
+    const auto program = make_program(Generator(seed, true).program());
+    TileParams p = test_params(std::array{2u, 3u, 5u, 16u, 100u}[seed % 5]);
+    p.co_issue = seed % 4 != 0;
+    p.jit_hot_entries = 1 + seed % 3;
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << p.thread_quantum);
+    StopInfo si, sj;
+    p.core = TileParams::Core::interp;
+    const std::vector<QuantumRecord> i = quanta(program, p, si);
+    p.core = TileParams::Core::jit;
+    const std::vector<QuantumRecord> j = quanta(program, p, sj);
+    for (size_t k = 0; k < std::min(i.size(), j.size()); ++k)
+      ASSERT_EQ(i[k], j[k]) << "quantum " << k << " of thread " << i[k].thread << " (pc 0x" << std::hex << i[k].pc
+                            << " / 0x" << j[k].pc << std::dec << ", executed " << i[k].executed << " / "
+                            << j[k].executed << ")";
+    ASSERT_EQ(i.size(), j.size());
+    ASSERT_EQ(si.reason, sj.reason);
+    if (si.fault) {
+      EXPECT_EQ(si.fault->kind, sj.fault->kind);
+      EXPECT_EQ(si.fault->pc, sj.fault->pc);
+      EXPECT_EQ(si.fault->detail, sj.fault->detail);
+    }
+    compared += i.size();
+  }
+  EXPECT_GT(compared, 100000u);
+  std::printf("%llu quanta compared\n", static_cast<unsigned long long>(compared));
+}
+
+}  // namespace

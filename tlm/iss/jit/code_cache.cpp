@@ -1,0 +1,112 @@
+// The shared translations of one DecodedCode: the entry table, the hotness counts, the
+// executable arena and the two stubs every region shares (enter from C++, leave to C++).
+#include "iss/jit/code_cache.h"
+
+#include <chrono>
+#include <cstddef>
+
+#include "iss/jit/translator.h"
+
+namespace ipusim::iss::jit {
+
+namespace {
+// Host code for every region of one Program: untouched pages of the mapping cost nothing.
+// A full arena only stops further translation (those regions run in the interpreter).
+constexpr size_t kArenaBytes = size_t{32} << 20;
+}  // namespace
+
+class Arena : public Xbyak::CodeGenerator {
+ public:
+  Arena() : Xbyak::CodeGenerator(kArenaBytes) { setDefaultJmpNEAR(true); }
+  bool full = false;
+};
+
+CodeCache::CodeCache(const DecodedCode& code, uint32_t hot_entries)
+    : code_(code),
+      hot_entries_(hot_entries == 0 ? 1 : hot_entries),
+      entries_(new std::atomic<const void*>[code.insns.size()]),
+      hits_(new std::atomic<uint32_t>[code.insns.size()]),
+      interpreted_(new std::atomic<uint8_t>[code.insns.size()]),
+      arena_(std::make_unique<Arena>()) {
+  for (size_t i = 0; i < code.insns.size(); ++i) {
+    entries_[i].store(nullptr, std::memory_order_relaxed);
+    hits_[i].store(0, std::memory_order_relaxed);
+    interpreted_[i].store(0, std::memory_order_relaxed);
+  }
+  using namespace Xbyak::util;
+  Arena& g = *arena_;
+  // enter(ctx, code): the callee-saved registers hold what every region uses (see
+  // translator.cpp); 6 pushes + 8 keep the stack 16-byte aligned for calls out.
+  enter_ = g.getCurr<EnterFn>();
+  g.push(rbx); g.push(rbp); g.push(r12); g.push(r13); g.push(r14); g.push(r15);
+  g.sub(rsp, 8);
+  g.mov(rbx, rdi);
+  g.mov(rbp, g.qword[rbx + offsetof(Context, regs)]);
+  g.mov(r12, g.qword[rbx + offsetof(Context, load_base)]);
+  g.mov(r13, g.qword[rbx + offsetof(Context, store_base)]);
+  g.mov(r14, g.qword[rbx + offsetof(Context, room)]);
+  g.mov(r15, g.qword[rbx + offsetof(Context, q)]);
+  g.jmp(rsi);
+  g.align(16);
+  leave_ = g.getCurr();
+  g.mov(g.qword[rbx + offsetof(Context, room)], r14);
+  g.add(rsp, 8);
+  g.pop(r15); g.pop(r14); g.pop(r13); g.pop(r12); g.pop(rbp); g.pop(rbx);
+  g.ret();
+}
+
+CodeCache::~CodeCache() = default;
+
+const void* CodeCache::count_entry(uint32_t index, Stats& tile) {
+  const uint32_t n = hits_[index].load(std::memory_order_relaxed) + 1;
+  hits_[index].store(n, std::memory_order_relaxed);
+  if (n < hot_entries_) return nullptr;
+  return translate(index, tile);
+}
+
+const void* CodeCache::translate(uint32_t index, Stats& tile) {
+  const std::lock_guard lock(mutex_);
+  // Another tile may have translated it (or found it untranslatable) meanwhile.
+  if (const void* done = entries_[index].load(std::memory_order_acquire)) return done;
+  if (interpreted_[index].load(std::memory_order_relaxed) || arena_->full) return nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  const size_t before = arena_->getSize();
+  const void* region = nullptr;
+  try {
+    region = translate_region(*arena_, RegionSite{code_, entries_.get(), leave_}, index);
+  } catch (const Xbyak::Error&) {
+    arena_->full = true;  // the partial region is unreachable: nothing points at it
+    return nullptr;
+  }
+  const auto ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  translate_ns_.fetch_add(ns, std::memory_order_relaxed);
+  tile.translate_ns += ns;
+  if (region == nullptr) {
+    interpreted_[index].store(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  regions_.fetch_add(1, std::memory_order_relaxed);
+  code_bytes_.fetch_add(arena_->getSize() - before, std::memory_order_relaxed);
+  ++tile.regions;
+  tile.code_bytes += arena_->getSize() - before;
+  entries_[index].store(region, std::memory_order_release);
+  return region;
+}
+
+Stats CodeCache::stats() const {
+  return Stats{translate_ns_.load(std::memory_order_relaxed), regions_.load(std::memory_order_relaxed),
+               code_bytes_.load(std::memory_order_relaxed)};
+}
+
+Stats stats(const CodeCache& cache) { return cache.stats(); }
+
+bool available() { return true; }
+
+std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries) {
+  const std::lock_guard lock(code.jit_mutex);
+  if (!code.jit_cache) code.jit_cache = std::make_shared<CodeCache>(code, hot_entries);
+  return std::static_pointer_cast<CodeCache>(code.jit_cache);
+}
+
+}  // namespace ipusim::iss::jit

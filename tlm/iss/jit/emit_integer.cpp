@@ -1,0 +1,151 @@
+// The integer instructions of a region: RV32I ALU ops, the M extension, the branches.
+#include "iss/jit/region_emitter.h"
+
+namespace ipusim::iss::jit {
+
+void RegionEmitter::alu_imm(Op op, const DecodedInsn& d) {
+  const Reg32 a = read(d.rs1);
+  const uint32_t imm = static_cast<uint32_t>(d.imm);
+  switch (op) {
+    case Op::slti:
+    case Op::sltiu:
+      g_.xor_(eax, eax);
+      g_.cmp(a, imm);
+      if (op == Op::slti) g_.setl(al); else g_.setb(al);
+      break;
+    default:
+      g_.mov(eax, a);
+      switch (op) {
+        case Op::addi: g_.add(eax, imm); break;
+        case Op::xori: g_.xor_(eax, imm); break;
+        case Op::ori: g_.or_(eax, imm); break;
+        case Op::andi: g_.and_(eax, imm); break;
+        case Op::slli: g_.shl(eax, imm & 31); break;
+        case Op::srli: g_.shr(eax, imm & 31); break;
+        default: g_.sar(eax, imm & 31); break;  // srai
+      }
+  }
+  write(d.rd, eax);
+}
+
+void RegionEmitter::alu_reg(Op op, const DecodedInsn& d) {
+  const Reg32 a = read(d.rs1), b = read(d.rs2);
+  switch (op) {
+    case Op::slt:
+    case Op::sltu:
+      g_.xor_(eax, eax);
+      g_.cmp(a, b);
+      if (op == Op::slt) g_.setl(al); else g_.setb(al);
+      break;
+    case Op::sll:
+    case Op::srl:
+    case Op::sra:
+      g_.mov(ecx, b);  // x86 masks a 32-bit shift count to 5 bits, as RISC-V does
+      g_.mov(eax, a);
+      if (op == Op::sll) g_.shl(eax, cl); else if (op == Op::srl) g_.shr(eax, cl); else g_.sar(eax, cl);
+      break;
+    default:
+      g_.mov(eax, a);
+      switch (op) {
+        case Op::add: g_.add(eax, b); break;
+        case Op::sub: g_.sub(eax, b); break;
+        case Op::xor_: g_.xor_(eax, b); break;
+        case Op::or_: g_.or_(eax, b); break;
+        default: g_.and_(eax, b); break;  // and
+      }
+  }
+  write(d.rd, eax);
+}
+
+// The M extension, with RISC-V's results for a zero divisor (quotient all ones, remainder
+// the dividend) and for INT32_MIN / -1 (quotient the dividend, remainder 0): x86 would trap.
+void RegionEmitter::muldiv(Op op, const DecodedInsn& d) {
+  const Reg32 a = read(d.rs1), b = read(d.rs2);
+  switch (op) {
+    case Op::mul:
+      g_.mov(eax, a);
+      g_.imul(eax, b);
+      break;
+    case Op::mulh:
+      g_.movsxd(rax, a);
+      g_.movsxd(rcx, b);
+      g_.imul(rax, rcx);
+      g_.sar(rax, 32);
+      break;
+    case Op::mulhsu:
+      g_.movsxd(rax, a);
+      g_.mov(ecx, b);  // zero-extends: the unsigned operand
+      g_.imul(rax, rcx);
+      g_.sar(rax, 32);
+      break;
+    case Op::mulhu:
+      g_.mov(eax, a);
+      g_.mov(ecx, b);
+      g_.imul(rax, rcx);
+      g_.shr(rax, 32);
+      break;
+    case Op::div:
+    case Op::rem: {
+      Label zero, ovf, done;
+      g_.mov(eax, a);
+      g_.mov(ecx, b);
+      g_.test(ecx, ecx);
+      g_.jz(zero);
+      g_.cmp(ecx, -1);
+      g_.jne(ovf);  // not -1: cannot overflow
+      g_.cmp(eax, 0x80000000u);
+      g_.jne(ovf);
+      if (op == Op::rem) g_.xor_(eax, eax);  // div: the dividend, already in eax
+      g_.jmp(done);
+      g_.L(ovf);
+      g_.cdq();
+      g_.idiv(ecx);
+      if (op == Op::rem) g_.mov(eax, edx);
+      g_.jmp(done);
+      g_.L(zero);
+      if (op == Op::div) g_.mov(eax, ~0u);  // rem: the dividend, already in eax
+      g_.L(done);
+      break;
+    }
+    default: {  // divu, remu
+      Label zero, done;
+      g_.mov(eax, a);
+      g_.mov(ecx, b);
+      g_.test(ecx, ecx);
+      g_.jz(zero);
+      g_.xor_(edx, edx);
+      g_.div(ecx);
+      if (op == Op::remu) g_.mov(eax, edx);
+      g_.jmp(done);
+      g_.L(zero);
+      if (op == Op::divu) g_.mov(eax, ~0u);
+      g_.L(done);
+    }
+  }
+  write(d.rd, eax);
+}
+
+void RegionEmitter::branch(uint32_t i, Op op) {
+  const DecodedInsn& d = *at(i);
+  const uint32_t target = i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn)));
+  const Reg32 a = read(d.rs1), b = read(d.rs2);
+  g_.cmp(a, b);
+  Label& taken = new_label();
+  switch (op) {
+    case Op::beq: g_.je(taken); break;
+    case Op::bne: g_.jne(taken); break;
+    case Op::blt: g_.jl(taken); break;
+    case Op::bge: g_.jge(taken); break;
+    case Op::bltu: g_.jb(taken); break;
+    default: g_.jae(taken); break;  // bgeu
+  }
+  const uint32_t n = i - start_ + 1;
+  stubs_.push_back([this, &taken, target, n, now = snapshot()] {
+    g_.L(taken);
+    taken_exit(target, n, now);
+  });
+}
+
+// The fast loop's one-compare check: rotr(off, log2 size) < limit >> log2 size catches a
+
+}  // namespace ipusim::iss::jit

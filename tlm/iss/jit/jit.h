@@ -1,0 +1,42 @@
+// The translator's interface to the rest of the ISS (docs/iss.md "Translator (--iss jit)").
+// run_jit has exactly the contract of run_loop<false> (interp.h): the same q.ip, q.executed,
+// q.slot_adjust, q.exit and faults for every quantum, only faster on translated code.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "iss/interp.h"
+
+namespace ipusim::iss {
+
+struct DecodedCode;
+
+namespace jit {
+
+class CodeCache;
+
+// False where the translator is not built (a host other than x86-64, or no Xbyak): a tile
+// asking for it runs the interpreter.
+bool available();
+
+// The translations of one DecodedCode, shared by every tile running it (made on first use,
+// thread-safe). Translates a straight-line region once its entry has been reached
+// `hot_entries` times.
+std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries);
+
+// What translating cost so far.
+struct Stats {
+  uint64_t translate_ns = 0;  // steady_clock time spent translating
+  uint64_t regions = 0;       // regions translated
+  uint64_t code_bytes = 0;    // host code emitted
+};
+Stats stats(const CodeCache& cache);
+
+}  // namespace jit
+
+// One quantum of q.thread on translated code (the fast loop's contract). `tile_stats`
+// collects the translations this call made.
+void run_jit(Quantum& q, jit::CodeCache& cache, jit::Stats& tile_stats);
+
+}  // namespace ipusim::iss

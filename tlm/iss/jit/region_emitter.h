@@ -1,0 +1,290 @@
+// The emitter of one translated region (translator.cpp; docs/iss.md "Translator"): the
+// guest register cache, the exits, the calls out, and one member per instruction family
+// (emit_integer.cpp, emit_memory.cpp, emit_float.cpp). Internal to tlm/iss/jit.
+//
+// Host registers while a region runs (set by the enter stub, code_cache.cpp):
+//   rbx Context*, rbp the register file, r12 / r13 the load / store bases, r14 the room
+//   left in the budget (charged at taken transfers, like the fast loop's key), r15 the
+//   Quantum (slot_adjust and the calls out); esi, edi, r8d-r11d cache guest registers
+//   within the region; eax, ecx, edx and xmm0-2 are scratch.
+// Guest registers are cached for reading and written through: every result is stored to
+// the register file at once, so faults, calls out and exits need no write-back, and a call
+// only has to reload the cached registers it clobbered.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include <xbyak/xbyak.h>
+
+#include "iss/interp.h"
+#include "iss/jit/context.h"
+#include "iss/jit/translator.h"
+
+namespace ipusim::iss::jit {
+
+using Xbyak::Label;
+using namespace Xbyak::util;  // the host registers by name: rax, rbx, ...
+using Xbyak::Reg32;
+
+inline bool is_fused(Op op) {
+  return (op >= Op::fmadd && op <= Op::fnmadd) || (op >= Op::fmadd_dyn && op <= Op::fnmadd_dyn);
+}
+
+class RegionEmitter {
+ public:
+  RegionEmitter(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start, uint32_t end)
+      : g_(g), site_(site), dc_(site.code), start_(start), end_(end) {}
+
+  const void* emit() {
+    g_.align(16);
+    const void* entry = g_.getCurr();
+    // The registers the region reads, loaded on entry: a jump back to the region's own
+    // start (a loop) then finds them in the same host registers and skips these loads.
+    int next = 0;
+    for (uint32_t i = start_; i < end_ && next < kSlots; ++i)
+      for (unsigned r : sources(dc_.ops[i], *at(i)))
+        if (next < kSlots && find(r) < 0) {
+          slots_[next].guest = static_cast<int>(r);
+          slots_[next].used = ++tick_;
+          g_.mov(slot_reg(next), guest_mem(r));
+          ++next;
+        }
+    top_state_ = snapshot();
+    g_.L(top_);
+    bool transferred = false;
+    for (uint32_t i = start_; i < end_; ++i) {
+      if (i != start_ && dc_.co_issued[i])  // fell through from its first: one slot for both
+        g_.sub(g_.qword[r15 + offsetof(Quantum, slot_adjust)], 1);
+      transferred = insn(i);
+    }
+    if (!transferred) fall_exit(end_, end_ - start_);
+    for (auto& stub : stubs_) stub();
+    return entry;
+  }
+
+ private:
+  struct Slot {
+    int guest = -1;
+    uint64_t used = 0;
+  };
+  using Snapshot = std::vector<std::pair<int, int>>;  // (slot, guest)
+
+  const DecodedInsn* at(uint32_t i) const { return &dc_.insns[i]; }
+  // The registers an instruction reads, for the region's entry loads (a guess is enough:
+  // the loads only save later ones, and a loop back reloads whatever differs).
+  static std::vector<unsigned> sources(Op op, const DecodedInsn& d) {
+    switch (op) {
+      case Op::nop: case Op::li: case Op::j: case Op::jal: case Op::rpt_end: return {};
+      case Op::rpt: return {d.rs1};
+      case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori: case Op::andi:
+      case Op::slli: case Op::srli: case Op::srai: case Op::jalr:
+      case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
+      case Op::fmv_x_w: case Op::fmv_w_x: case Op::fsqrt: case Op::fsqrt_dyn:
+        return {d.rs1};
+      case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
+        return {d.rs2, d.rs1};  // the order store() reads them
+      default:
+        if (is_fused(op)) return {d.rs1, d.rs2, d.rs3};
+        if (translatable(op) && !is_amp(op) && !is_wide_memory(op) && !is_vector_fp(op) && op != Op::csr &&
+            op != Op::fp_exact && !(op >= Op::fcvt_w_s && op <= Op::fcvt_s_wu) && !(op >= Op::xdst && op <= Op::hswrite))
+          return {d.rs1, d.rs2};
+        return {};
+    }
+  }
+
+  // --- the guest register cache ---
+  Reg32 slot_reg(int s) const {
+    static const int ids[kSlots] = {Xbyak::Operand::ESI, Xbyak::Operand::EDI, 8, 9, 10, 11};
+    return Reg32(ids[s]);
+  }
+  Xbyak::Address guest_mem(unsigned r) { return g_.dword[rbp + 4 * r]; }
+  int find(unsigned guest) const {
+    for (int s = 0; s < kSlots; ++s)
+      if (slots_[s].guest == static_cast<int>(guest)) return s;
+    return -1;
+  }
+  int victim() const {
+    int best = 0;
+    for (int s = 1; s < kSlots; ++s)
+      if (slots_[s].guest < 0 || (slots_[best].guest >= 0 && slots_[s].used < slots_[best].used)) best = s;
+    return best;
+  }
+  // The host register holding guest register `r` (loaded on first use in the region).
+  Reg32 read(unsigned r) {
+    int s = find(r);
+    if (s < 0) {
+      s = victim();
+      slots_[s].guest = static_cast<int>(r);
+      g_.mov(slot_reg(s), guest_mem(r));
+    }
+    slots_[s].used = ++tick_;
+    return slot_reg(s);
+  }
+  // Guest register `r` = `value` (a scratch register): written through, and cached.
+  void write(unsigned r, const Reg32& value) {
+    g_.mov(guest_mem(r), value);
+    int s = find(r);
+    if (s < 0) {
+      s = victim();
+      slots_[s].guest = static_cast<int>(r);
+    }
+    slots_[s].used = ++tick_;
+    g_.mov(slot_reg(s), value);
+  }
+  void write_imm(unsigned r, uint32_t v) {
+    g_.mov(guest_mem(r), v);
+    int s = find(r);
+    if (s < 0) {
+      s = victim();
+      slots_[s].guest = static_cast<int>(r);
+    }
+    slots_[s].used = ++tick_;
+    g_.mov(slot_reg(s), v);
+  }
+  Snapshot snapshot() const {
+    Snapshot out;
+    for (int s = 0; s < kSlots; ++s)
+      if (slots_[s].guest >= 0) out.emplace_back(s, slots_[s].guest);
+    return out;
+  }
+  // After a call out: the cache registers are caller-saved, the register file is current.
+  void reload(const Snapshot& snap) {
+    for (auto [s, guest] : snap) g_.mov(slot_reg(s), guest_mem(static_cast<unsigned>(guest)));
+  }
+
+  // --- exits ---
+  void set_exit(uint32_t index, ExitKind kind) {
+    g_.mov(g_.dword[rbx + offsetof(Context, exit_index)], index);
+    g_.mov(g_.dword[rbx + offsetof(Context, exit_kind)], static_cast<uint32_t>(kind));
+  }
+  // Chains to the translation at `index` if there is one, else leaves with `kind`.
+  void chain_or_leave(uint32_t index, ExitKind kind) {
+    Label leave;
+    g_.mov(rax, reinterpret_cast<uintptr_t>(&site_.entries[index]));
+    g_.mov(rax, g_.qword[rax]);
+    g_.test(rax, rax);
+    g_.jz(leave);
+    g_.jmp(rax);
+    g_.L(leave);
+    set_exit(index, kind);
+    g_.jmp(site_.leave);
+  }
+  // A taken transfer to a static target, `n` instructions retired in the region with it;
+  // `now` is the cache where it is taken.
+  void taken_exit(uint32_t target, uint32_t n, const Snapshot& now) {
+    Label out;
+    g_.sub(r14, n);
+    g_.jle(out);  // the budget is checked at taken transfers only, as the fast loop does
+    if (target == start_) {
+      // Back to the top: the registers the top expects, where they are not already.
+      for (auto [slot, guest] : top_state_) {
+        bool held = false;
+        for (auto [s2, g2] : now) held = held || (s2 == slot && g2 == guest);
+        if (!held) g_.mov(slot_reg(slot), guest_mem(static_cast<unsigned>(guest)));
+      }
+      g_.jmp(top_);
+    } else {
+      chain_or_leave(target, ExitKind::Taken);
+    }
+    g_.L(out);
+    set_exit(target, ExitKind::Taken);
+    g_.jmp(site_.leave);
+  }
+  // The region ends without a transfer: `index` continues the same block.
+  void fall_exit(uint32_t index, uint32_t n) {
+    g_.sub(r14, n);
+    chain_or_leave(index, ExitKind::Fall);
+  }
+  // Out of line: the instruction at i faults (loop_fault works out which fault).
+  Label& fault_stub(uint32_t i) {
+    labels_.emplace_back();
+    Label& l = labels_.back();
+    stubs_.push_back([this, &l, i] {
+      g_.L(l);
+      g_.sub(r14, i - start_);
+      g_.mov(rdi, r15);
+      g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
+      g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fault));
+      g_.call(rax);
+      set_exit(i, ExitKind::Fault);
+      g_.jmp(site_.leave);
+    });
+    return l;
+  }
+  // Out of line: a service that returns false after recording a fault.
+  void leave_if_failed(uint32_t i) {
+    Label ok;
+    g_.test(al, al);
+    g_.jnz(ok);
+    g_.sub(r14, i - start_);
+    set_exit(i, ExitKind::Fault);
+    g_.jmp(site_.leave);
+    g_.L(ok);
+  }
+  void call_service(uint32_t i, const void* fn) {
+    g_.mov(rdi, r15);
+    g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
+    g_.mov(rax, reinterpret_cast<uintptr_t>(fn));
+    g_.call(rax);
+  }
+  // An instruction the interpreter completes out of line (the same service its handler
+  // calls): registers and memory are current (written through); the service may write
+  // any register, so the cache starts empty after it.
+  enum class Service { csr, exchange, amp, wide_memory, vector_fp, fp_convert, fp_exact };
+  void service(uint32_t i, Service s) {
+    if (s == Service::csr || s == Service::exchange) {  // they read the quantum's count
+      g_.mov(rdx, g_.qword[rbx + offsetof(Context, budget)]);
+      g_.sub(rdx, r14);
+      g_.add(rdx, i - start_);
+    }
+    g_.mov(rdi, r15);
+    g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
+    switch (s) {
+      case Service::csr: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_csr)); break;
+      case Service::exchange: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_exchange)); break;
+      case Service::amp:  // MemView::amp: the ISS's arithmetic or the tile's AMP datapath
+        g_.mov(rax, g_.qword[r15 + offsetof(Quantum, mem)]);
+        g_.mov(rax, g_.qword[rax + offsetof(MemView, amp)]);
+        break;
+      case Service::wide_memory: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_wide_memory)); break;
+      case Service::vector_fp: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_vector_fp)); break;
+      case Service::fp_convert: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_convert)); break;
+      case Service::fp_exact: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_exact)); break;
+    }
+    g_.call(rax);
+    leave_if_failed(i);
+    for (Slot& slot : slots_) slot.guest = -1;
+  }
+  Label& new_label() {
+    labels_.emplace_back();
+    return labels_.back();
+  }
+
+  // --- instructions; true when the instruction ended the region with a transfer ---
+  bool insn(uint32_t i);
+  void alu_imm(Op op, const DecodedInsn& d);
+  void alu_reg(Op op, const DecodedInsn& d);
+  void muldiv(Op op, const DecodedInsn& d);
+  void branch(uint32_t i, Op op);
+  void load(uint32_t i, Op op);
+  void store(uint32_t i, Op op);
+  void fp_arith(uint32_t i, Op op);
+
+  static constexpr int kSlots = 6;
+  Xbyak::CodeGenerator& g_;
+  const RegionSite& site_;
+  const DecodedCode& dc_;
+  const uint32_t start_, end_;
+  Label top_;
+  Snapshot top_state_;  // the cache at top_
+  Slot slots_[kSlots];
+  uint64_t tick_ = 0;
+  std::vector<std::function<void()>> stubs_;
+  std::deque<Label> labels_;  // stable addresses for the stubs' labels
+};
+
+}  // namespace ipusim::iss::jit
