@@ -9,7 +9,9 @@
  * rows of every product (run / join each repetition), which puts the ISS's thread
  * scheduler in the measurement.
  * With MATMUL_INT_ONLY defined (matmul_i32.elf) only the int32 product is computed:
- * integer instructions only (lw, mul, add, addi, bne), the translator's benchmark.
+ * integer instructions only (lw, mul, add, addi, bne); with MATMUL_FLOAT_ONLY
+ * (matmul_f32.elf) only the f32 product (flw, fmadd.s and the loop's address arithmetic).
+ * With matmul.elf (mixed) they are the translator's three benchmark kernels.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +48,9 @@ static void multiply_rows(int first, int step) {
 #ifndef MATMUL_INT_ONLY
         s += fa[i][k] * fb[k][j];
 #endif
+#ifndef MATMUL_FLOAT_ONLY
         t += ia[i][k] * ib[k][j];
+#endif
       }
       fc[i][j] = s;
       ic[i][j] = t;
