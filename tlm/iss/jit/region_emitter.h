@@ -84,13 +84,14 @@ class RegionEmitter {
       case Op::slli: case Op::srli: case Op::srai: case Op::jalr:
       case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
       case Op::fmv_x_w: case Op::fmv_w_x: case Op::fsqrt: case Op::fsqrt_dyn:
+      case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
         return {d.rs1};
       case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
         return {d.rs2, d.rs1};  // the order store() reads them
       default:
         if (is_fused(op)) return {d.rs1, d.rs2, d.rs3};
         if (translatable(op) && !is_amp(op) && !is_wide_memory(op) && !is_vector_fp(op) && op != Op::csr &&
-            op != Op::fp_exact && !(op >= Op::fcvt_w_s && op <= Op::fcvt_s_wu) && !(op >= Op::xdst && op <= Op::hswrite))
+            op != Op::fp_exact && !(op >= Op::xdst && op <= Op::hswrite))
           return {d.rs1, d.rs2};
         return {};
     }
@@ -273,6 +274,9 @@ class RegionEmitter {
   void load(uint32_t i, Op op);
   void store(uint32_t i, Op op);
   void fp_arith(uint32_t i, Op op);
+  void fp_convert(uint32_t i, Op op);
+  void fp_compare(Op op, const DecodedInsn& d);
+  void fp_min_max(uint32_t i, Op op);
 
   static constexpr int kSlots = 6;
   Xbyak::CodeGenerator& g_;

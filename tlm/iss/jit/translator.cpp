@@ -135,7 +135,13 @@ bool RegionEmitter::insn(uint32_t i) {
     case Op::csr: service(i, Service::csr); return false;
     case Op::fp_exact: service(i, Service::fp_exact); return false;
     case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
-      service(i, Service::fp_convert);
+      fp_convert(i, op);
+      return false;
+    case Op::feq: case Op::flt: case Op::fle:
+      fp_compare(op, d);
+      return false;
+    case Op::fmin: case Op::fmax:
+      fp_min_max(i, op);
       return false;
     default:
       if (is_amp(op)) service(i, Service::amp);
@@ -162,6 +168,7 @@ bool translatable(Op op) {
     case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
     case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
     case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmv_x_w: case Op::fmv_w_x:
+    case Op::fmin: case Op::fmax: case Op::feq: case Op::flt: case Op::fle:
     case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
     case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
     case Op::rpt: case Op::rpt_end:
