@@ -61,6 +61,7 @@ void RegionEmitter::fp_min_max(uint32_t i, Op op) {
   const Fn fn = min ? static_cast<Fn>(&fpu::min) : static_cast<Fn>(&fpu::max);
   stubs_.push_back([this, &nan, &result, a, b, fn, snap] {
     g_.L(nan);
+    write_back(snap);  // the call clobbers the cache registers: reloaded from the file after
     g_.mov(eax, a);  // a and b may be in esi / edi: through scratch registers
     g_.mov(ecx, b);
     g_.mov(edi, eax);

@@ -64,9 +64,7 @@ void RegionEmitter::fp_convert(uint32_t i, Op op) {
   write(d.rd, eax);
   stubs_.push_back([this, &exact, &result, i, rd = d.rd, snap] {
     g_.L(exact);
-    call_service(i, reinterpret_cast<const void*>(&loop_fp_convert));
-    leave_if_failed(i);
-    reload(snap);
+    stub_call(i, reinterpret_cast<const void*>(&loop_fp_convert), snap, true);
     g_.mov(eax, guest_mem(rd));
     g_.jmp(result);
   });

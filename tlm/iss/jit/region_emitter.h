@@ -7,9 +7,14 @@
 //   left in the budget (charged at taken transfers, like the fast loop's key), r15 the
 //   Quantum (slot_adjust and the calls out); esi, edi, r8d-r11d cache guest registers
 //   within the region; eax, ecx, edx and xmm0-2 are scratch.
-// Guest registers are cached for reading and written through: every result is stored to
-// the register file at once, so faults, calls out and exits need no write-back, and a call
-// only has to reload the cached registers it clobbered.
+// Deferred write-back: a result stays in its host register (the slot is dirty) until the
+// register file must hold it: at every exit from the region, before every call out (a
+// service reads the register file; the calls clobber the caller-saved cache registers),
+// before a fault is recorded, and when the slot is evicted. The emitter knows at every
+// point which slots are dirty (Snapshot), so each of those places stores exactly those.
+// Likewise the co-issued seconds fallen through since the last call out (pairs) are one
+// static count, subtracted from q.slot_adjust wherever it may be read: at exits, stubs
+// and calls out (a stub that returns to the region adds it back).
 #pragma once
 
 #include <cstddef>
@@ -53,12 +58,17 @@ class RegionEmitter {
           g_.mov(slot_reg(next), guest_mem(r));
           ++next;
         }
+    // At the top, the cached registers the region writes count as dirty: a loop back to
+    // the top may bring them dirty (the entry's loads are clean, and storing them again at
+    // an exit is harmless). taken_exit writes back any other register dirty in place.
+    for (uint32_t i = start_; i < end_; ++i)
+      for (Slot& slot : slots_)
+        if (slot.guest == static_cast<int>(dc_.insns[i].rd)) slot.dirty = true;
     top_state_ = snapshot();
     g_.L(top_);
     bool transferred = false;
     for (uint32_t i = start_; i < end_; ++i) {
-      if (i != start_ && dc_.co_issued[i])  // fell through from its first: one slot for both
-        g_.sub(g_.qword[r15 + offsetof(Quantum, slot_adjust)], 1);
+      if (i != start_ && dc_.co_issued[i]) ++pairs_;  // fell through from its first: one slot for both
       transferred = insn(i);
     }
     if (!transferred) fall_exit(end_, end_ - start_);
@@ -70,8 +80,19 @@ class RegionEmitter {
   struct Slot {
     int guest = -1;
     uint64_t used = 0;
+    bool dirty = false;  // the host register is newer than the register file
   };
-  using Snapshot = std::vector<std::pair<int, int>>;  // (slot, guest)
+  // The emitter's state at one point of the region, for code emitted elsewhere (stubs,
+  // exits): which slot holds which guest register, which are dirty, and the co-issued
+  // seconds not yet subtracted from q.slot_adjust.
+  struct Cached {
+    int slot, guest;
+    bool dirty;
+  };
+  struct Snapshot {
+    std::vector<Cached> regs;
+    uint32_t pairs = 0;
+  };
 
   const DecodedInsn* at(uint32_t i) const { return &dc_.insns[i]; }
   // The registers an instruction reads, for the region's entry loads (a guess is enough:
@@ -114,47 +135,74 @@ class RegionEmitter {
       if (slots_[s].guest < 0 || (slots_[best].guest >= 0 && slots_[s].used < slots_[best].used)) best = s;
     return best;
   }
+  // A slot for a new guest register: the least recently used, written back if dirty.
+  int evict() {
+    const int s = victim();
+    if (slots_[s].guest >= 0 && slots_[s].dirty) g_.mov(guest_mem(static_cast<unsigned>(slots_[s].guest)), slot_reg(s));
+    slots_[s].guest = -1;
+    slots_[s].dirty = false;
+    return s;
+  }
   // The host register holding guest register `r` (loaded on first use in the region).
   Reg32 read(unsigned r) {
     int s = find(r);
     if (s < 0) {
-      s = victim();
+      s = evict();
       slots_[s].guest = static_cast<int>(r);
       g_.mov(slot_reg(s), guest_mem(r));
     }
     slots_[s].used = ++tick_;
     return slot_reg(s);
   }
-  // Guest register `r` = `value` (a scratch register): written through, and cached.
-  void write(unsigned r, const Reg32& value) {
-    g_.mov(guest_mem(r), value);
+  // The slot guest register `r` is written in, now dirty (its old value is dead).
+  int dest(unsigned r) {
     int s = find(r);
     if (s < 0) {
-      s = victim();
+      s = evict();
       slots_[s].guest = static_cast<int>(r);
     }
     slots_[s].used = ++tick_;
-    g_.mov(slot_reg(s), value);
+    slots_[s].dirty = true;
+    return s;
   }
-  void write_imm(unsigned r, uint32_t v) {
-    g_.mov(guest_mem(r), v);
-    int s = find(r);
-    if (s < 0) {
-      s = victim();
-      slots_[s].guest = static_cast<int>(r);
-    }
-    slots_[s].used = ++tick_;
-    g_.mov(slot_reg(s), v);
-  }
+  // Guest register `r` = `value` (a scratch register), kept in the cache.
+  void write(unsigned r, const Reg32& value) { g_.mov(slot_reg(dest(r)), value); }
+  void write_imm(unsigned r, uint32_t v) { g_.mov(slot_reg(dest(r)), v); }
   Snapshot snapshot() const {
     Snapshot out;
     for (int s = 0; s < kSlots; ++s)
-      if (slots_[s].guest >= 0) out.emplace_back(s, slots_[s].guest);
+      if (slots_[s].guest >= 0) out.regs.push_back({s, slots_[s].guest, slots_[s].dirty});
+    out.pairs = pairs_;
     return out;
   }
-  // After a call out: the cache registers are caller-saved, the register file is current.
+  // Stores the registers dirty at `snap` (host registers as they are there).
+  void write_back(const Snapshot& snap) {
+    for (const Cached& c : snap.regs)
+      if (c.dirty) g_.mov(guest_mem(static_cast<unsigned>(c.guest)), slot_reg(c.slot));
+  }
+  // q.slot_adjust as the interpreter has it at `snap` (before a call out or an exit), and
+  // back again for a stub that returns into the region.
+  void apply_pairs(uint32_t pairs) {
+    if (pairs != 0) g_.sub(g_.qword[r15 + offsetof(Quantum, slot_adjust)], pairs);
+  }
+  void undo_pairs(uint32_t pairs) {
+    if (pairs != 0) g_.add(g_.qword[r15 + offsetof(Quantum, slot_adjust)], pairs);
+  }
+  // After a call out (written back before it): the cache registers are caller-saved, the
+  // register file is current (and has what the call wrote).
   void reload(const Snapshot& snap) {
-    for (auto [s, guest] : snap) g_.mov(slot_reg(s), guest_mem(static_cast<unsigned>(guest)));
+    for (const Cached& c : snap.regs) g_.mov(slot_reg(c.slot), guest_mem(static_cast<unsigned>(c.guest)));
+  }
+  // Out of line, a call to `fn(q, insn)` from the state `snap` that returns into the
+  // region: registers written back, slot_adjust exact for the call; a false return leaves
+  // with the fault the call recorded. The caller emits the label before and the jump back.
+  void stub_call(uint32_t i, const void* fn, const Snapshot& snap, bool may_fail) {
+    write_back(snap);
+    apply_pairs(snap.pairs);
+    call_service(i, fn);
+    if (may_fail) leave_if_failed(i);
+    undo_pairs(snap.pairs);
+    reload(snap);
   }
 
   // --- exits ---
@@ -164,6 +212,11 @@ class RegionEmitter {
   }
   // Chains to the translation at `index` if there is one, else leaves with `kind`.
   void chain_or_leave(uint32_t index, ExitKind kind) {
+    // A target translated already: a direct jump (translations never move or go away).
+    if (const void* there = site_.entries[index].load(std::memory_order_acquire)) {
+      g_.jmp(there);
+      return;
+    }
     Label leave;
     g_.mov(rax, reinterpret_cast<uintptr_t>(&site_.entries[index]));
     g_.mov(rax, g_.qword[rax]);
@@ -175,42 +228,67 @@ class RegionEmitter {
     g_.jmp(site_.leave);
   }
   // A taken transfer to a static target, `n` instructions retired in the region with it;
-  // `now` is the cache where it is taken.
+  // `now` is the emitter's state where it is taken.
   void taken_exit(uint32_t target, uint32_t n, const Snapshot& now) {
     Label out;
-    g_.sub(r14, n);
-    g_.jle(out);  // the budget is checked at taken transfers only, as the fast loop does
     if (target == start_) {
-      // Back to the top: the registers the top expects, where they are not already.
-      for (auto [slot, guest] : top_state_) {
+      // Back to the top, which expects top_state_: what is not there in place goes to the
+      // register file (a register dirty in place that the top counts clean too), then the
+      // top's registers that are not in place come from it.
+      auto in_place = [&](const Cached& c, bool need_dirty) {
+        for (const Cached& t : top_state_.regs)
+          if (t.slot == c.slot && t.guest == c.guest) return !need_dirty || t.dirty;
+        return false;
+      };
+      for (const Cached& c : now.regs)
+        if (c.dirty && !in_place(c, true)) g_.mov(guest_mem(static_cast<unsigned>(c.guest)), slot_reg(c.slot));
+      apply_pairs(now.pairs);
+      std::vector<Cached> missing;
+      for (const Cached& t : top_state_.regs) {
         bool held = false;
-        for (auto [s2, g2] : now) held = held || (s2 == slot && g2 == guest);
-        if (!held) g_.mov(slot_reg(slot), guest_mem(static_cast<unsigned>(guest)));
+        for (const Cached& c : now.regs) held = held || (c.slot == t.slot && c.guest == t.guest);
+        if (!held) missing.push_back(t);
       }
-      g_.jmp(top_);
+      g_.sub(r14, n);  // the budget is checked at taken transfers only, as the fast loop does
+      if (missing.empty()) {
+        g_.jg(top_);  // a loop whose registers stay put: one conditional jump back
+      } else {
+        g_.jle(out);
+        for (const Cached& t : missing) g_.mov(slot_reg(t.slot), guest_mem(static_cast<unsigned>(t.guest)));
+        g_.jmp(top_);
+        g_.L(out);
+      }
+      for (const Cached& c : now.regs)
+        if (c.dirty && in_place(c, true)) g_.mov(guest_mem(static_cast<unsigned>(c.guest)), slot_reg(c.slot));
     } else {
+      write_back(now);
+      apply_pairs(now.pairs);
+      g_.sub(r14, n);
+      g_.jle(out);
       chain_or_leave(target, ExitKind::Taken);
+      g_.L(out);
     }
-    g_.L(out);
     set_exit(target, ExitKind::Taken);
     g_.jmp(site_.leave);
   }
   // The region ends without a transfer: `index` continues the same block.
   void fall_exit(uint32_t index, uint32_t n) {
+    write_back(snapshot());
+    apply_pairs(pairs_);
     g_.sub(r14, n);
     chain_or_leave(index, ExitKind::Fall);
   }
-  // Out of line: the instruction at i faults (loop_fault works out which fault).
+  // Out of line: the instruction at i faults (loop_fault works out which fault) with the
+  // registers as they are before it (the emitter's state now).
   Label& fault_stub(uint32_t i) {
     labels_.emplace_back();
     Label& l = labels_.back();
-    stubs_.push_back([this, &l, i] {
+    stubs_.push_back([this, &l, i, now = snapshot()] {
       g_.L(l);
+      write_back(now);
+      apply_pairs(now.pairs);
       g_.sub(r14, i - start_);
-      g_.mov(rdi, r15);
-      g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
-      g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fault));
-      g_.call(rax);
+      call_service(i, reinterpret_cast<const void*>(&loop_fault));
       set_exit(i, ExitKind::Fault);
       g_.jmp(site_.leave);
     });
@@ -233,10 +311,13 @@ class RegionEmitter {
     g_.call(rax);
   }
   // An instruction the interpreter completes out of line (the same service its handler
-  // calls): registers and memory are current (written through); the service may write
-  // any register, so the cache starts empty after it.
+  // calls): the dirty registers are written back and q.slot_adjust made exact first; the
+  // service may write any register, so the cache starts empty after it.
   enum class Service { csr, exchange, amp, wide_memory, vector_fp, fp_convert, fp_exact };
   void service(uint32_t i, Service s) {
+    write_back(snapshot());
+    apply_pairs(pairs_);
+    pairs_ = 0;
     if (s == Service::csr || s == Service::exchange) {  // they read the quantum's count
       g_.mov(rdx, g_.qword[rbx + offsetof(Context, budget)]);
       g_.sub(rdx, r14);
@@ -258,7 +339,7 @@ class RegionEmitter {
     }
     g_.call(rax);
     leave_if_failed(i);
-    for (Slot& slot : slots_) slot.guest = -1;
+    for (Slot& slot : slots_) slot = Slot{};
   }
   Label& new_label() {
     labels_.emplace_back();
@@ -271,6 +352,7 @@ class RegionEmitter {
   void alu_reg(Op op, const DecodedInsn& d);
   void muldiv(Op op, const DecodedInsn& d);
   void branch(uint32_t i, Op op);
+  Xbyak::Reg64 emit_range_check(const Reg32& base, int32_t imm, unsigned lg, size_t limits, Label& fail);
   void load(uint32_t i, Op op);
   void store(uint32_t i, Op op);
   void fp_arith(uint32_t i, Op op);
@@ -287,6 +369,7 @@ class RegionEmitter {
   Snapshot top_state_;  // the cache at top_
   Slot slots_[kSlots];
   uint64_t tick_ = 0;
+  uint32_t pairs_ = 0;  // co-issued seconds fallen through, not yet in q.slot_adjust
   std::vector<std::function<void()>> stubs_;
   std::deque<Label> labels_;  // stable addresses for the stubs' labels
 };

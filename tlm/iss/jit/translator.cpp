@@ -69,6 +69,8 @@ bool RegionEmitter::insn(uint32_t i) {
       // A dynamic target starts a block, so the second of a pair there issues alone: every
       // region is translated for entry at a block start.
       Label out;
+      write_back(snapshot());
+      apply_pairs(pairs_);
       g_.sub(r14, n);
       g_.jle(out);
       g_.mov(rcx, reinterpret_cast<uintptr_t>(site_.entries));
