@@ -49,16 +49,20 @@ void RegionEmitter::alu_reg(Op op, const DecodedInsn& d) {
       return;
     default: break;
   }
-  // rd = rs2 (not rs1): the mov into rd would overwrite b first; through eax.
-  const bool via_scratch = d.rd == d.rs2 && d.rd != d.rs1;
+  // rd = rs2 (not rs1): a commutative op is `op rd, rs1`; sub goes through eax (the mov
+  // into rd would overwrite rs2 first).
+  const bool rd_is_b = d.rd == d.rs2 && d.rd != d.rs1;
+  const bool via_scratch = rd_is_b && op == Op::sub;
   const Reg32 r = via_scratch ? eax : slot_reg(dest(d.rd));
-  if (r.getIdx() != a.getIdx()) g_.mov(r, a);
+  const Reg32 x = rd_is_b && !via_scratch ? b : a;  // r holds x, then r op= y
+  const Reg32 y = rd_is_b && !via_scratch ? a : b;
+  if (r.getIdx() != x.getIdx()) g_.mov(r, x);
   switch (op) {
-    case Op::add: g_.add(r, b); break;
-    case Op::sub: g_.sub(r, b); break;
-    case Op::xor_: g_.xor_(r, b); break;
-    case Op::or_: g_.or_(r, b); break;
-    default: g_.and_(r, b); break;  // and
+    case Op::add: g_.add(r, y); break;
+    case Op::sub: g_.sub(r, y); break;
+    case Op::xor_: g_.xor_(r, y); break;
+    case Op::or_: g_.or_(r, y); break;
+    default: g_.and_(r, y); break;  // and
   }
   if (via_scratch) write(d.rd, eax);
 }
@@ -67,12 +71,14 @@ void RegionEmitter::alu_reg(Op op, const DecodedInsn& d) {
 // the dividend) and for INT32_MIN / -1 (quotient the dividend, remainder 0): x86 would trap.
 void RegionEmitter::muldiv(Op op, const DecodedInsn& d) {
   const Reg32 a = read(d.rs1), b = read(d.rs2);
-  if (op == Op::mul) {  // into rd's register, as alu_reg
-    const bool via_scratch = d.rd == d.rs2 && d.rd != d.rs1;
-    const Reg32 r = via_scratch ? eax : slot_reg(dest(d.rd));
-    if (r.getIdx() != a.getIdx()) g_.mov(r, a);
-    g_.imul(r, b);
-    if (via_scratch) write(d.rd, eax);
+  if (op == Op::mul) {  // into rd's register, as alu_reg (commutative)
+    const Reg32 r = slot_reg(dest(d.rd));
+    if (r.getIdx() == b.getIdx()) {
+      g_.imul(r, a);
+    } else {
+      if (r.getIdx() != a.getIdx()) g_.mov(r, a);
+      g_.imul(r, b);
+    }
     return;
   }
   switch (op) {

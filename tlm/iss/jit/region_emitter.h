@@ -65,10 +65,17 @@ class RegionEmitter {
       for (Slot& slot : slots_)
         if (slot.guest == static_cast<int>(dc_.insns[i].rd)) slot.dirty = true;
     top_state_ = snapshot();
+    for (uint32_t i = start_; i < end_; ++i) {
+      const Op op = dc_.ops[i];
+      const bool jumps = (op >= Op::beq && op <= Op::bgeu) || op == Op::j || op == Op::jal;
+      loops_ = loops_ || (jumps && i + static_cast<uint32_t>(at(i)->imm / static_cast<int32_t>(sizeof(DecodedInsn))) == start_);
+    }
     g_.L(top_);
     bool transferred = false;
     for (uint32_t i = start_; i < end_; ++i) {
       if (i != start_ && dc_.co_issued[i]) ++pairs_;  // fell through from its first: one slot for both
+      cur_ = i;
+      insn_tick_ = tick_;
       transferred = insn(i);
     }
     if (!transferred) fall_exit(end_, end_ - start_);
@@ -129,13 +136,48 @@ class RegionEmitter {
       if (slots_[s].guest == static_cast<int>(guest)) return s;
     return -1;
   }
-  int victim() const {
-    int best = 0;
-    for (int s = 1; s < kSlots; ++s)
-      if (slots_[s].guest < 0 || (slots_[best].guest >= 0 && slots_[s].used < slots_[best].used)) best = s;
-    return best;
+  // How many instructions after the current one guest register `guest` is read next in
+  // the region (a loop's region wraps around to its top); kNever when it is not, or is
+  // overwritten first.
+  static constexpr uint32_t kNever = ~0u;
+  uint32_t next_use(int guest) const {
+    const uint32_t len = end_ - start_;
+    for (uint32_t k = 1; k <= len; ++k) {
+      uint32_t idx = cur_ + k;
+      if (idx >= end_) {
+        if (!loops_) break;
+        idx -= len;
+      }
+      for (unsigned r : sources(dc_.ops[idx], dc_.insns[idx]))
+        if (static_cast<int>(r) == guest) return k;
+      if (static_cast<int>(dc_.insns[idx].rd) == guest) return kNever;
+    }
+    return kNever;
   }
-  // A slot for a new guest register: the least recently used, written back if dirty.
+  // The slot to give a new guest register: an empty one; else, of those the current
+  // instruction has not used (its operands stay put), the one whose register is needed
+  // again last (the region's code is known: Belady's choice, which keeps a loop with more
+  // live registers than slots from reloading most of them), a clean one before a dirty
+  // one (no store), then the least recently used.
+  int victim() const {
+    int best = -1;
+    uint32_t best_next = 0;
+    for (int s = 0; s < kSlots; ++s) {
+      if (slots_[s].guest < 0) return s;
+      if (slots_[s].used > insn_tick_) continue;
+      const uint32_t next = next_use(slots_[s].guest);
+      const bool better =
+          best < 0 || next > best_next ||
+          (next == best_next && (slots_[best].dirty != slots_[s].dirty ? !slots_[s].dirty
+                                                                       : slots_[s].used < slots_[best].used));
+      if (better) {
+        best = s;
+        best_next = next;
+      }
+    }
+    return best;  // an instruction uses at most four slots
+  }
+  // A slot for a new guest register (victim()), written back if dirty.
   int evict() {
     const int s = victim();
     if (slots_[s].guest >= 0 && slots_[s].dirty) g_.mov(guest_mem(static_cast<unsigned>(slots_[s].guest)), slot_reg(s));
@@ -370,6 +412,9 @@ class RegionEmitter {
   Slot slots_[kSlots];
   uint64_t tick_ = 0;
   uint32_t pairs_ = 0;  // co-issued seconds fallen through, not yet in q.slot_adjust
+  uint32_t cur_ = 0;        // the instruction being emitted
+  uint64_t insn_tick_ = 0;  // tick_ before it: slots used since are its operands
+  bool loops_ = false;      // a transfer in the region goes back to its top
   std::vector<std::function<void()>> stubs_;
   std::deque<Label> labels_;  // stable addresses for the stubs' labels
 };
