@@ -137,12 +137,12 @@ class RegionEmitter {
     return -1;
   }
   // How many instructions after the current one guest register `guest` is read next in
-  // the region (a loop's region wraps around to its top); kNever when it is not, or is
-  // overwritten first.
+  // the region (0: by the current one, whose operands are read one by one; a loop's
+  // region wraps around to its top); kNever when it is not, or is overwritten first.
   static constexpr uint32_t kNever = ~0u;
   uint32_t next_use(int guest) const {
     const uint32_t len = end_ - start_;
-    for (uint32_t k = 1; k <= len; ++k) {
+    for (uint32_t k = 0; k <= len; ++k) {
       uint32_t idx = cur_ + k;
       if (idx >= end_) {
         if (!loops_) break;
