@@ -38,9 +38,10 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
     g_.cmp(g_.dword[rbp + 4 * kFrmReg], 0);
     g_.jne(*exact);
   }
-  g_.movd(xmm0, a);
-  if (fop != FpOp::sqrt) g_.movd(xmm1, b);
-  if (is_fused(op)) g_.movd(xmm2, c);
+  (void)a, (void)b, (void)c;
+  fp_operand(xmm0, d.rs1);
+  if (fop != FpOp::sqrt) fp_operand(xmm1, d.rs2);
+  if (is_fused(op)) fp_operand(xmm2, d.rs3);
   switch (fop) {
     case FpOp::add: g_.addss(xmm0, xmm1); break;
     case FpOp::sub: g_.subss(xmm0, xmm1); break;
@@ -58,10 +59,12 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
   g_.L(result);
   const Snapshot snap = snapshot();  // the cache where the out-of-line paths start and rejoin
   write(d.rd, eax);
+  set_mirror(d.rd, xmm0);  // xmm0 = eax on every path into `result`
   stubs_.push_back([this, &nan, &result, i, fop, snap] {
     g_.L(nan);
     g_.mov(edx, static_cast<uint32_t>(fop));  // loop_fp_nan's third argument (kept by the write-back)
     stub_call(i, reinterpret_cast<const void*>(&loop_fp_nan), snap, false);
+    g_.movd(xmm0, eax);
     g_.jmp(result);
   });
   if (exact) {
@@ -69,6 +72,7 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
       g_.L(*exact);
       stub_call(i, reinterpret_cast<const void*>(&loop_fp_exact), snap, true);
       g_.mov(eax, guest_mem(rd));
+      g_.movd(xmm0, eax);
       g_.jmp(result);
     });
   }

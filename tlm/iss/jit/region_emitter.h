@@ -64,6 +64,14 @@ class RegionEmitter {
     for (uint32_t i = start_; i < end_; ++i)
       for (Slot& slot : slots_)
         if (slot.guest == static_cast<int>(dc_.insns[i].rd)) slot.dirty = true;
+    // The f registers cached at the top have their xmm mirrors there: a loop's float
+    // chain (supersteps' fmadd accumulator) then stays in xmm registers from one
+    // iteration to the next, without the GPR -> XMM move on its critical path.
+    for (int s = 0; s < kSlots; ++s)
+      if (is_f_reg(slots_[s].guest)) {
+        g_.movd(mirror_reg(s), slot_reg(s));
+        slots_[s].mirror = true;
+      }
     top_state_ = snapshot();
     for (uint32_t i = start_; i < end_; ++i) {
       const Op op = dc_.ops[i];
@@ -88,13 +96,14 @@ class RegionEmitter {
     int guest = -1;
     uint64_t used = 0;
     bool dirty = false;  // the host register is newer than the register file
+    bool mirror = false;  // xmm(8 + slot) holds the same value (an f register the F ops read)
   };
   // The emitter's state at one point of the region, for code emitted elsewhere (stubs,
   // exits): which slot holds which guest register, which are dirty, and the co-issued
   // seconds not yet subtracted from q.slot_adjust.
   struct Cached {
     int slot, guest;
-    bool dirty;
+    bool dirty, mirror;
   };
   struct Snapshot {
     std::vector<Cached> regs;
@@ -131,6 +140,22 @@ class RegionEmitter {
     return Reg32(ids[s]);
   }
   Xbyak::Address guest_mem(unsigned r) { return g_.dword[rbp + 4 * r]; }
+  // The F ops' copy of slot s (xmm8-13: caller-saved like the slots, restored by reload()).
+  static Xbyak::Xmm mirror_reg(int s) { return Xbyak::Xmm(8 + s); }
+  static bool is_f_reg(int guest) { return guest >= static_cast<int>(kFReg0) && guest < static_cast<int>(kFrmReg); }
+  // xmm `to` = guest register `r`'s value, an operand already read into its slot: from
+  // the slot's mirror when it has one (no GPR -> XMM move), else from the slot.
+  void fp_operand(const Xbyak::Xmm& to, unsigned r) {
+    const int s = find(r);
+    if (slots_[s].mirror) g_.movaps(to, mirror_reg(s));
+    else g_.movd(to, slot_reg(s));
+  }
+  // After an F op left rd's value in `from` (and its slot): the slot's mirror too.
+  void set_mirror(unsigned rd, const Xbyak::Xmm& from) {
+    const int s = find(rd);
+    g_.movaps(mirror_reg(s), from);
+    slots_[s].mirror = true;
+  }
   int find(unsigned guest) const {
     for (int s = 0; s < kSlots; ++s)
       if (slots_[s].guest == static_cast<int>(guest)) return s;
@@ -181,8 +206,7 @@ class RegionEmitter {
   int evict() {
     const int s = victim();
     if (slots_[s].guest >= 0 && slots_[s].dirty) g_.mov(guest_mem(static_cast<unsigned>(slots_[s].guest)), slot_reg(s));
-    slots_[s].guest = -1;
-    slots_[s].dirty = false;
+    slots_[s] = Slot{};
     return s;
   }
   // The host register holding guest register `r` (loaded on first use in the region).
@@ -205,6 +229,7 @@ class RegionEmitter {
     }
     slots_[s].used = ++tick_;
     slots_[s].dirty = true;
+    slots_[s].mirror = false;  // a new value: set_mirror after, for an F result
     return s;
   }
   // Guest register `r` = `value` (a scratch register), kept in the cache.
@@ -213,7 +238,7 @@ class RegionEmitter {
   Snapshot snapshot() const {
     Snapshot out;
     for (int s = 0; s < kSlots; ++s)
-      if (slots_[s].guest >= 0) out.regs.push_back({s, slots_[s].guest, slots_[s].dirty});
+      if (slots_[s].guest >= 0) out.regs.push_back({s, slots_[s].guest, slots_[s].dirty, slots_[s].mirror});
     out.pairs = pairs_;
     return out;
   }
@@ -233,7 +258,10 @@ class RegionEmitter {
   // After a call out (written back before it): the cache registers are caller-saved, the
   // register file is current (and has what the call wrote).
   void reload(const Snapshot& snap) {
-    for (const Cached& c : snap.regs) g_.mov(slot_reg(c.slot), guest_mem(static_cast<unsigned>(c.guest)));
+    for (const Cached& c : snap.regs) {
+      g_.mov(slot_reg(c.slot), guest_mem(static_cast<unsigned>(c.guest)));
+      if (c.mirror) g_.movd(mirror_reg(c.slot), slot_reg(c.slot));
+    }
   }
   // Out of line, a call to `fn(q, insn)` from the state `snap` that returns into the
   // region: registers written back, slot_adjust exact for the call; a false return leaves
@@ -285,18 +313,25 @@ class RegionEmitter {
       for (const Cached& c : now.regs)
         if (c.dirty && !in_place(c, true)) g_.mov(guest_mem(static_cast<unsigned>(c.guest)), slot_reg(c.slot));
       apply_pairs(now.pairs);
-      std::vector<Cached> missing;
+      std::vector<Cached> missing;    // to load from the register file
+      std::vector<Cached> unmirrored;  // to copy into their mirrors after
       for (const Cached& t : top_state_.regs) {
-        bool held = false;
-        for (const Cached& c : now.regs) held = held || (c.slot == t.slot && c.guest == t.guest);
+        bool held = false, mirrored = false;
+        for (const Cached& c : now.regs)
+          if (c.slot == t.slot && c.guest == t.guest) {
+            held = true;
+            mirrored = c.mirror;
+          }
         if (!held) missing.push_back(t);
+        if (t.mirror && !mirrored) unmirrored.push_back(t);
       }
       g_.sub(r14, n);  // the budget is checked at taken transfers only, as the fast loop does
-      if (missing.empty()) {
+      if (missing.empty() && unmirrored.empty()) {
         g_.jg(top_);  // a loop whose registers stay put: one conditional jump back
       } else {
         g_.jle(out);
         for (const Cached& t : missing) g_.mov(slot_reg(t.slot), guest_mem(static_cast<unsigned>(t.guest)));
+        for (const Cached& t : unmirrored) g_.movd(mirror_reg(t.slot), slot_reg(t.slot));
         g_.jmp(top_);
         g_.L(out);
       }
