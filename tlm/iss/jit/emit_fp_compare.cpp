@@ -68,7 +68,7 @@ void RegionEmitter::fp_min_max(uint32_t i, Op op) {
     g_.mov(esi, ecx);
     g_.lea(rdx, g_.ptr[rbp + 4 * kFflagsReg]);  // the exact flags, ORed into fflags
     g_.mov(rax, reinterpret_cast<uintptr_t>(fn));
-    g_.call(rax);
+    call(rax);
     reload(snap);
     g_.jmp(result);
   });

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <utility>
@@ -42,7 +43,8 @@ inline bool is_fused(Op op) {
 class RegionEmitter {
  public:
   RegionEmitter(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start, uint32_t end)
-      : g_(g), site_(site), dc_(site.code), start_(start), end_(end) {}
+      : g_(g), site_(site), dc_(site.code), start_(start), end_(end),
+        clobber_calls_(std::getenv("IPUSIM_JIT_CLOBBER_CALLS") != nullptr) {}
 
   const void* emit() {
     g_.align(16);
@@ -385,7 +387,18 @@ class RegionEmitter {
     g_.mov(rdi, r15);
     g_.mov(rsi, reinterpret_cast<uintptr_t>(at(i)));
     g_.mov(rax, reinterpret_cast<uintptr_t>(fn));
-    g_.call(rax);
+    call(rax);
+  }
+  // A call out. IPUSIM_JIT_CLOBBER_CALLS (tests): after it, the cache registers and their
+  // mirrors hold garbage, as an ABI-conforming callee may leave them (ours often do not),
+  // so a region that relies on one surviving a call shows in the lockstep tests.
+  void call(const Xbyak::Reg64& fn) {
+    g_.call(fn);
+    if (!clobber_calls_) return;
+    for (int s = 0; s < kSlots; ++s) {
+      g_.mov(slot_reg(s), 0xdead0000u + static_cast<uint32_t>(s));
+      g_.movd(mirror_reg(s), slot_reg(s));
+    }
   }
   // An instruction the interpreter completes out of line (the same service its handler
   // calls): the dirty registers are written back and q.slot_adjust made exact first; the
@@ -414,7 +427,7 @@ class RegionEmitter {
       case Service::fp_convert: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_convert)); break;
       case Service::fp_exact: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_exact)); break;
     }
-    g_.call(rax);
+    call(rax);
     leave_if_failed(i);
     for (Slot& slot : slots_) slot = Slot{};
   }
@@ -442,6 +455,7 @@ class RegionEmitter {
   const RegionSite& site_;
   const DecodedCode& dc_;
   const uint32_t start_, end_;
+  const bool clobber_calls_;
   Label top_;
   Snapshot top_state_;  // the cache at top_
   Slot slots_[kSlots];
