@@ -6,7 +6,8 @@
 //   rbx Context*, rbp the register file, r12 / r13 the load / store bases, r14 the room
 //   left in the budget (charged at taken transfers, like the fast loop's key), r15 the
 //   Quantum (slot_adjust and the calls out); esi, edi, r8d-r11d cache guest registers
-//   within the region; eax, ecx, edx and xmm0-2 are scratch.
+//   within the region, xmm8-13 their mirrors for the F ops (f registers only: see
+//   fp_operand); eax, ecx, edx and xmm0-2 are scratch.
 // Deferred write-back: a result stays in its host register (the slot is dirty) until the
 // register file must hold it: at every exit from the region, before every call out (a
 // service reads the register file; the calls clobber the caller-saved cache registers),
