@@ -131,23 +131,10 @@ Regs regs_of(Op op, const DecodedInsn& d) {
 IssueClass issue_class(Op op) {
   if (is_scalar_fp(op) || is_vector_fp(op)) return IssueClass::fp;
   if (is_wide_memory(op)) return IssueClass::integer;
-  switch (op) {
-    case Op::nop: case Op::li:
-    case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori: case Op::andi:
-    case Op::slli: case Op::srli: case Op::srai:
-    case Op::add: case Op::sub: case Op::sll: case Op::slt: case Op::sltu: case Op::xor_:
-    case Op::srl: case Op::sra: case Op::or_: case Op::and_:
-    case Op::mul: case Op::mulh: case Op::mulhsu: case Op::mulhu:
-    case Op::div: case Op::divu: case Op::rem: case Op::remu:
-    case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu:
-    case Op::sb: case Op::sh: case Op::sw: case Op::flw: case Op::fsw:
-      return IssueClass::integer;
-    case Op::beq: case Op::bne: case Op::blt: case Op::bge: case Op::bltu: case Op::bgeu:
-    case Op::branch_far: case Op::jal: case Op::j: case Op::jal_far: case Op::jalr:
-      return IssueClass::control;
-    default:
-      return IssueClass::none;
-  }
+  if (is_rv32im_alu(op) || is_load_store(op)) return IssueClass::integer;
+  if (is_branch(op) || op == Op::branch_far || op == Op::jal || op == Op::j || op == Op::jal_far || op == Op::jalr)
+    return IssueClass::control;
+  return IssueClass::none;
 }
 
 bool co_issues(Op a_op, const DecodedInsn& a, Op b_op, const DecodedInsn& b) {

@@ -81,6 +81,17 @@ struct DecodedInsn {
 static_assert(sizeof(DecodedInsn) == 16, "the interpreter relies on 16-byte entries");
 
 inline bool is_amp(Op op) { return op >= Op::amp_ldw16 && op <= Op::amp_clr; }
+// RV32IM's computational ops: nop, li, the ALU ops (immediate and register) and the M
+// extension, contiguous in IPUSIM_ISS_OPS from nop to remu.
+inline bool is_rv32im_alu(Op op) { return op >= Op::nop && op <= Op::remu; }
+// The six conditional branches (not branch_far), contiguous from beq to bgeu.
+inline bool is_branch(Op op) { return op >= Op::beq && op <= Op::bgeu; }
+// The scalar loads and stores, flw / fsw included, contiguous from lb to fsw.
+inline bool is_load_store(Op op) { return op >= Op::lb && op <= Op::fsw; }
+static_assert(static_cast<unsigned>(Op::remu) - static_cast<unsigned>(Op::nop) == 28 &&
+                  static_cast<unsigned>(Op::bgeu) - static_cast<unsigned>(Op::beq) == 5 &&
+                  static_cast<unsigned>(Op::fsw) - static_cast<unsigned>(Op::lb) == 9,
+              "the ranges above: 2 + 9 + 10 + 8 ALU ops, 6 branches, 5 loads + 3 stores + flw / fsw");
 // The F extension's computational ops (fadd.s .. fcvt.s.wu; not flw / fsw): every one
 // writes its rd.
 inline bool is_scalar_fp(Op op) { return op >= Op::fadd && op <= Op::fcvt_s_wu; }

@@ -135,6 +135,8 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
     RD = b_;                                                    \
     NEXT();                                                     \
   } while (0)
+// A conversion's rounding mode: its static rm, or frm for dyn.
+#define RM (IMM == fpu::DYN ? R[kFrmReg] : IMM)
 #define FA as_float(RS1)
 #define FB as_float(RS2)
 #define FC as_float(R[ip->rs3])
@@ -368,25 +370,25 @@ L_fmv_w_x: RD = RS1; NEXT();
 // NaN, no overflow; a truncated fraction sets the host's inexact). Everything else
 // (other modes, NaN, out of range, -0 and negatives for wu) takes the exact path.
 L_fcvt_s_w:
-  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RNE)) {
+  if (LIKELY(RM == fpu::RNE)) {
     RD = as_bits(static_cast<float>(static_cast<int32_t>(RS1)));
     NEXT();
   }
   goto fp_convert;
 L_fcvt_s_wu:
-  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RNE)) {
+  if (LIKELY(RM == fpu::RNE)) {
     RD = as_bits(static_cast<float>(RS1));
     NEXT();
   }
   goto fp_convert;
 L_fcvt_w_s:  // |x| < 2^31: biased exponent below 127 + 31
-  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RTZ && ((RS1 >> 23) & 0xffu) < 158u)) {
+  if (LIKELY(RM == fpu::RTZ && ((RS1 >> 23) & 0xffu) < 158u)) {
     RD = static_cast<uint32_t>(static_cast<int32_t>(as_float(RS1)));
     NEXT();
   }
   goto fp_convert;
 L_fcvt_wu_s:  // +0 <= x < 2^32: sign clear, biased exponent below 127 + 32
-  if (LIKELY((IMM == fpu::DYN ? R[kFrmReg] : IMM) == fpu::RTZ && (RS1 >> 23) < 159u)) {
+  if (LIKELY(RM == fpu::RTZ && (RS1 >> 23) < 159u)) {
     RD = static_cast<uint32_t>(static_cast<int64_t>(as_float(RS1)));
     NEXT();
   }
@@ -520,6 +522,7 @@ L_paired_jump_target: __attribute__((unused));
 #undef IMM
 #undef FAULT
 #undef FP_RESULT
+#undef RM
 #undef FA
 #undef FB
 #undef FC

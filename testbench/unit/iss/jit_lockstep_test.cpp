@@ -6,6 +6,7 @@
 // other's stores, so a quantum that ended one instruction early or late changes memory,
 // registers and cycles; the supervisor then runs it alone (the 2^24 budget).
 #include <array>
+#include <cstdlib>
 #include <random>
 
 #include "iss/core_state.h"
@@ -16,7 +17,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-constexpr uint32_t kCycle = 0xc00, kInstret = 0xc02;
+constexpr uint32_t kCycle = 0xc00, kInstret = 0xc02, kFrm = 0x002;
 constexpr uint32_t kAreaBytes = 256;                 // each thread's own data
 constexpr uint32_t kShared = kData + 7 * kAreaBytes;  // read and written by every thread
 
@@ -50,6 +51,7 @@ class Generator {
     a.li(s4, kShared);
     for (Reg r : kPool)
       a.li(r, value());
+    for (uint32_t f = 0; f < 8; ++f) a.fmv_w_x(f, kPool[f]);  // the f registers the code uses
     fault_at_ = allow_fault_ && chance(2) ? pick(0, 11) : ~0u;
     for (uint32_t c = 0; c < 12; ++c) chunk(a, c);
     a.beq(a0, zero, "ret");
@@ -73,7 +75,24 @@ class Generator {
   Reg dst() { return chance(20) ? zero : reg(); }
   uint32_t value() {
     static const uint32_t special[] = {0, 1, ~0u, 0x80000000u, 0x7fffffffu, 0x7fc00000u, 0x3f800000u, 0xff800001u};
-    return chance(3) ? special[pick(0, std::size(special) - 1)] : static_cast<uint32_t>(rng_());
+    // Floats at the edges of the native conversions and compares: +-inf, 2^31 and its
+    // neighbours, -2^31 (the nearest float to -2^31 - 1 too), 2^32 and below, +-0.5, 2.5
+    // (a tie), the smallest subnormal, a quiet NaN with payload, 0x80000001 as an integer.
+    static const uint32_t fp_edge[] = {0x7f800000u, 0xff800000u, 0x4f000000u, 0x4effffffu, 0x4f000001u,
+                                       0xcf000000u, 0xcf000001u, 0xceffffffu, 0x4f800000u, 0x4f7fffffu,
+                                       0x3f000000u, 0xbf000000u, 0x40200000u, 0x00000001u, 0x7fc12345u,
+                                       0x80000001u, 0x01000001u};
+    if (chance(3)) return special[pick(0, std::size(special) - 1)];
+    if (chance(4)) return fp_edge[pick(0, std::size(fp_edge) - 1)];
+    return static_cast<uint32_t>(rng_());
+  }
+  // Half the time, f register `f` set to a value() first (through an x register): the
+  // conversions and compares then see the edge values directly.
+  void maybe_set(Asm& a, uint32_t f) {
+    if (!chance(2)) return;
+    const Reg r = reg();
+    a.li(r, value());
+    a.fmv_w_x(f, r);
   }
 
   void alu(Asm& a) {
@@ -130,12 +149,17 @@ class Generator {
       default: a.lw(r, off & ~3, base); break;
     }
   }
-  // Single precision: static RNE, dyn (frm is RNE), moves and sign injection; the fused
-  // ones where the host has FMA are translated, the rest run in the interpreter.
+  // Single precision: static RNE, dyn (frm as the last csrrwi set it), moves and sign
+  // injection, comparisons, fmin / fmax, conversions in every mode; the fused ones where
+  // the host has FMA are translated; static non-RNE arithmetic runs in the interpreter.
   void fp(Asm& a) {
     const uint32_t d = pick(0, 7), x = pick(0, 7), y = pick(0, 7), z = pick(0, 7);
     const uint32_t rm = chance(2) ? RNE : DYN;
-    switch (pick(0, 12)) {
+    const uint32_t cvt_rm = std::array{RNE, RTZ, RDN, RUP, RMM, DYN, DYN, RTZ}[pick(0, 7)];
+    const uint32_t k = pick(0, 20);
+    if (k == 10 || k == 11 || k == 12 || (k >= 15 && k <= 17)) maybe_set(a, x);
+    if (k == 10 || (k >= 15 && k <= 17)) maybe_set(a, y);
+    switch (k) {
       case 0: a.fadd(d, x, y, rm); break;
       case 1: a.fsub(d, x, y, rm); break;
       case 2: a.fmul(d, x, y, rm); break;
@@ -146,8 +170,16 @@ class Generator {
       case 7: a.fsgnjn(d, x, y); break;
       case 8: a.fmv_w_x(d, src()); break;
       case 9: a.fmv_x_w(dst(), x); break;
-      case 10: a.fmin(d, x, y); break;
-      case 11: a.fcvt_w_s(dst(), x, RTZ); break;
+      case 10: chance(2) ? a.fmin(d, x, y) : a.fmax(d, x, y); break;
+      case 11: a.fcvt_w_s(dst(), x, cvt_rm); break;
+      case 12: a.fcvt_wu_s(dst(), x, cvt_rm); break;
+      case 13: a.fcvt_s_w(d, src(), cvt_rm); break;
+      case 14: a.fcvt_s_wu(d, src(), cvt_rm); break;
+      case 15: a.feq(dst(), x, y); break;
+      case 16: a.flt(dst(), x, y); break;
+      case 17: a.fle(dst(), x, y); break;
+      case 18: a.csrrwi(zero, kFrm, chance(2) ? RNE : pick(0, 4)); break;  // the dyn ops' mode
+      case 19: a.fclass(dst(), x); break;
       default: a.fmul(d, x, y, RTZ); break;  // the exact path (interpreter)
     }
   }
@@ -164,15 +196,16 @@ class Generator {
     for (uint32_t i = 0; i < n; ++i) one(a, calls);
   }
   // One faulting instruction: misaligned or out-of-SRAM load, store into code, a jump out
-  // of code, an illegal word.
+  // of code, a dyn conversion with a reserved frm, an illegal word.
   void fault(Asm& a) {
     const Reg r = reg();
-    switch (pick(0, 5)) {
+    switch (pick(0, 6)) {
       case 0: a.lw(r, 2, s0); break;
       case 1: a.lh(r, 1, s4); break;
       case 2: a.li(r, 0x7ff00000u); a.lbu(r, 0, r); break;
       case 3: a.li(r, 0x40000u); a.sw(r, 0, r); break;
       case 4: a.li(r, 0x10u); a.jalr(zero, r, 0); break;
+      case 5: a.csrrwi(zero, kFrm, pick(5, 7)); a.fcvt_s_w(pick(0, 7), r); break;  // dyn: frm reserved
       default: a.word(0); break;
     }
   }
@@ -311,7 +344,11 @@ TEST(IssJitLockstep, RandomProgramsMatchTheInterpreter) {
     const bool co_issue = seed % 4 != 0;
     SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
     const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
+    // Every other program: the translated code's calls out leave garbage in the cache
+    // registers and their xmm mirrors (IPUSIM_JIT_CLOBBER_CALLS), as a callee may.
+    if (seed % 2 == 0) setenv("IPUSIM_JIT_CLOBBER_CALLS", "1", 1);
     const Outcome j = run(a, quantum, TileParams::Core::jit, hot, co_issue);
+    unsetenv("IPUSIM_JIT_CLOBBER_CALLS");
     expect_same(i, j);
     faults += i.stop.reason == StopReason::Fault;
     regions += j.regions;
@@ -383,7 +420,9 @@ TEST(IssJitLockstep, EveryQuantumMatchesTheInterpreter) {
     p.core = TileParams::Core::interp;
     const std::vector<QuantumRecord> i = quanta(program, p, si);
     p.core = TileParams::Core::jit;
+    if (seed % 2 == 0) setenv("IPUSIM_JIT_CLOBBER_CALLS", "1", 1);  // as above
     const std::vector<QuantumRecord> j = quanta(program, p, sj);
+    unsetenv("IPUSIM_JIT_CLOBBER_CALLS");
     for (size_t k = 0; k < std::min(i.size(), j.size()); ++k)
       ASSERT_EQ(i[k], j[k]) << "quantum " << k << " of thread " << i[k].thread << " (pc 0x" << std::hex << i[k].pc
                             << " / 0x" << j[k].pc << std::dec << ", executed " << i[k].executed << " / "

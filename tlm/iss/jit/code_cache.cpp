@@ -4,6 +4,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "iss/jit/translator.h"
 
@@ -13,6 +16,18 @@ namespace {
 // Host code for every region of one Program: untouched pages of the mapping cost nothing.
 // A full arena only stops further translation (those regions run in the interpreter).
 constexpr size_t kArenaBytes = size_t{32} << 20;
+// IPUSIM_JIT_DUMP=<dir>: every region's host code to <dir>/region_<entry index>.bin, for
+// `objdump -D -b binary -mi386:x86-64` (reading what the emitter makes of a loop).
+void dump_region(uint32_t index, const void* code, size_t bytes) {
+  static const char* const dir = std::getenv("IPUSIM_JIT_DUMP");
+  if (dir == nullptr) return;
+  const std::string path = std::string(dir) + "/region_" + std::to_string(index) + ".bin";
+  if (std::FILE* f = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(code, 1, bytes, f);
+    std::fclose(f);
+  }
+}
+
 }  // namespace
 
 class Arena : public Xbyak::CodeGenerator {
@@ -86,6 +101,7 @@ const void* CodeCache::translate(uint32_t index, Stats& tile) {
     interpreted_[index].store(1, std::memory_order_relaxed);
     return nullptr;
   }
+  dump_region(index, region, arena_->getSize() - before);
   regions_.fetch_add(1, std::memory_order_relaxed);
   code_bytes_.fetch_add(arena_->getSize() - before, std::memory_order_relaxed);
   ++tile.regions;

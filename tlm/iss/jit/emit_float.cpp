@@ -28,15 +28,20 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
   Label& result = new_label();  // eax holds rd's new value (the exact path: already stored)
   Label& nan = new_label();
   Label* exact = nullptr;
+  // The operands first, then a dyn op's frm check: one cache state where both out-of-line
+  // paths start and where they rejoin.
+  const Reg32 a = read(d.rs1);
+  const Reg32 b = fop != FpOp::sqrt ? read(d.rs2) : a;
+  const Reg32 c = is_fused(op) ? read(d.rs3) : a;
   if (dyn) {
     exact = &new_label();
     g_.cmp(g_.dword[rbp + 4 * kFrmReg], 0);
     g_.jne(*exact);
   }
-  const Reg32 a = read(d.rs1);
-  g_.movd(xmm0, a);
-  if (fop != FpOp::sqrt) g_.movd(xmm1, read(d.rs2));
-  if (is_fused(op)) g_.movd(xmm2, read(d.rs3));
+  (void)a, (void)b, (void)c;
+  fp_operand(xmm0, d.rs1);
+  if (fop != FpOp::sqrt) fp_operand(xmm1, d.rs2);
+  if (is_fused(op)) fp_operand(xmm2, d.rs3);
   switch (fop) {
     case FpOp::add: g_.addss(xmm0, xmm1); break;
     case FpOp::sub: g_.subss(xmm0, xmm1); break;
@@ -52,24 +57,22 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
   g_.jp(nan);
   g_.movd(eax, xmm0);
   g_.L(result);
-  const Snapshot snap = snapshot();  // the cache where the out-of-line paths rejoin
+  const Snapshot snap = snapshot();  // the cache where the out-of-line paths start and rejoin
   write(d.rd, eax);
+  set_mirror(d.rd, xmm0);  // xmm0 = eax on every path into `result`
   stubs_.push_back([this, &nan, &result, i, fop, snap] {
     g_.L(nan);
-    g_.mov(edx, static_cast<uint32_t>(fop));
-    call_service(i, reinterpret_cast<const void*>(&loop_fp_nan));
-    reload(snap);
+    g_.mov(edx, static_cast<uint32_t>(fop));  // loop_fp_nan's third argument (kept by the write-back)
+    stub_call(i, reinterpret_cast<const void*>(&loop_fp_nan), snap, false);
+    g_.movd(xmm0, eax);
     g_.jmp(result);
   });
   if (exact) {
-    // The cache at the frm check is a prefix of snap's: reloading snap's registers (from
-    // the register file, current after the call) gives the state `result` expects.
     stubs_.push_back([this, exact, &result, i, rd = d.rd, snap] {
       g_.L(*exact);
-      call_service(i, reinterpret_cast<const void*>(&loop_fp_exact));
-      leave_if_failed(i);
-      reload(snap);
+      stub_call(i, reinterpret_cast<const void*>(&loop_fp_exact), snap, true);
       g_.mov(eax, guest_mem(rd));
+      g_.movd(xmm0, eax);
       g_.jmp(result);
     });
   }

@@ -3,29 +3,30 @@
 
 namespace ipusim::iss::jit {
 
+// Results go straight into the destination's cache register where the operands allow:
+// `op rd, rs1, x` is `mov rd, rs1; op rd, x` (just `op rd, x` when rd is rs1). dest()
+// evicts the least recently used slot, never the operands' (just read).
 void RegionEmitter::alu_imm(Op op, const DecodedInsn& d) {
   const Reg32 a = read(d.rs1);
   const uint32_t imm = static_cast<uint32_t>(d.imm);
-  switch (op) {
-    case Op::slti:
-    case Op::sltiu:
-      g_.xor_(eax, eax);
-      g_.cmp(a, imm);
-      if (op == Op::slti) g_.setl(al); else g_.setb(al);
-      break;
-    default:
-      g_.mov(eax, a);
-      switch (op) {
-        case Op::addi: g_.add(eax, imm); break;
-        case Op::xori: g_.xor_(eax, imm); break;
-        case Op::ori: g_.or_(eax, imm); break;
-        case Op::andi: g_.and_(eax, imm); break;
-        case Op::slli: g_.shl(eax, imm & 31); break;
-        case Op::srli: g_.shr(eax, imm & 31); break;
-        default: g_.sar(eax, imm & 31); break;  // srai
-      }
+  if (op == Op::slti || op == Op::sltiu) {
+    g_.xor_(eax, eax);
+    g_.cmp(a, imm);
+    if (op == Op::slti) g_.setl(al); else g_.setb(al);
+    write(d.rd, eax);
+    return;
   }
-  write(d.rd, eax);
+  const Reg32 r = slot_reg(dest(d.rd));
+  if (r.getIdx() != a.getIdx()) g_.mov(r, a);
+  switch (op) {
+    case Op::addi: if (imm != 0) g_.add(r, imm); break;
+    case Op::xori: g_.xor_(r, imm); break;
+    case Op::ori: g_.or_(r, imm); break;
+    case Op::andi: g_.and_(r, imm); break;
+    case Op::slli: g_.shl(r, imm & 31); break;
+    case Op::srli: g_.shr(r, imm & 31); break;
+    default: g_.sar(r, imm & 31); break;  // srai
+  }
 }
 
 void RegionEmitter::alu_reg(Op op, const DecodedInsn& d) {
@@ -36,36 +37,51 @@ void RegionEmitter::alu_reg(Op op, const DecodedInsn& d) {
       g_.xor_(eax, eax);
       g_.cmp(a, b);
       if (op == Op::slt) g_.setl(al); else g_.setb(al);
-      break;
+      write(d.rd, eax);
+      return;
     case Op::sll:
     case Op::srl:
     case Op::sra:
       g_.mov(ecx, b);  // x86 masks a 32-bit shift count to 5 bits, as RISC-V does
       g_.mov(eax, a);
       if (op == Op::sll) g_.shl(eax, cl); else if (op == Op::srl) g_.shr(eax, cl); else g_.sar(eax, cl);
-      break;
-    default:
-      g_.mov(eax, a);
-      switch (op) {
-        case Op::add: g_.add(eax, b); break;
-        case Op::sub: g_.sub(eax, b); break;
-        case Op::xor_: g_.xor_(eax, b); break;
-        case Op::or_: g_.or_(eax, b); break;
-        default: g_.and_(eax, b); break;  // and
-      }
+      write(d.rd, eax);
+      return;
+    default: break;
   }
-  write(d.rd, eax);
+  // rd = rs2 (not rs1): a commutative op is `op rd, rs1`; sub goes through eax (the mov
+  // into rd would overwrite rs2 first).
+  const bool rd_is_b = d.rd == d.rs2 && d.rd != d.rs1;
+  const bool via_scratch = rd_is_b && op == Op::sub;
+  const Reg32 r = via_scratch ? eax : slot_reg(dest(d.rd));
+  const Reg32 x = rd_is_b && !via_scratch ? b : a;  // r holds x, then r op= y
+  const Reg32 y = rd_is_b && !via_scratch ? a : b;
+  if (r.getIdx() != x.getIdx()) g_.mov(r, x);
+  switch (op) {
+    case Op::add: g_.add(r, y); break;
+    case Op::sub: g_.sub(r, y); break;
+    case Op::xor_: g_.xor_(r, y); break;
+    case Op::or_: g_.or_(r, y); break;
+    default: g_.and_(r, y); break;  // and
+  }
+  if (via_scratch) write(d.rd, eax);
 }
 
 // The M extension, with RISC-V's results for a zero divisor (quotient all ones, remainder
 // the dividend) and for INT32_MIN / -1 (quotient the dividend, remainder 0): x86 would trap.
 void RegionEmitter::muldiv(Op op, const DecodedInsn& d) {
   const Reg32 a = read(d.rs1), b = read(d.rs2);
+  if (op == Op::mul) {  // into rd's register, as alu_reg (commutative)
+    const Reg32 r = slot_reg(dest(d.rd));
+    if (r.getIdx() == b.getIdx()) {
+      g_.imul(r, a);
+    } else {
+      if (r.getIdx() != a.getIdx()) g_.mov(r, a);
+      g_.imul(r, b);
+    }
+    return;
+  }
   switch (op) {
-    case Op::mul:
-      g_.mov(eax, a);
-      g_.imul(eax, b);
-      break;
     case Op::mulh:
       g_.movsxd(rax, a);
       g_.movsxd(rcx, b);

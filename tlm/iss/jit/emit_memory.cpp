@@ -1,30 +1,66 @@
 // The loads and stores of a region: the fast loop's one-compare checks, the slow paths.
 #include "iss/jit/region_emitter.h"
 
+#include <xbyak/xbyak_util.h>
+
 namespace ipusim::iss::jit {
+
+namespace {
+
+bool host_has_bmi2() {
+  static const bool has = Xbyak::util::Cpu().has(Xbyak::util::Cpu::tBMI2);
+  return has;
+}
+
+unsigned log2_size(Op op) {
+  switch (op) {
+    case Op::lb: case Op::lbu: case Op::sb: return 0;
+    case Op::lh: case Op::lhu: case Op::sh: return 1;
+    default: return 2;  // lw, flw, sw, fsw
+  }
+}
+
+}  // namespace
+
+// The offset rs1 + imm (wrapping at 32 bits, as the interpreter's uint32_t) as a 64-bit
+// index register, and the fast loop's one-compare check of it against `limits` (the
+// Context's load or store limits): rotr(off, log2 size) < limit catches a misaligned or
+// out-of-range access in one compare. Jumps to `fail` when it fails. The cache registers
+// hold zero-extended values (every write to them is a 32-bit operation), so with no
+// immediate rs1's own register is the index.
+Xbyak::Reg64 RegionEmitter::emit_range_check(const Reg32& base, int32_t imm, unsigned lg, size_t limits, Label& fail) {
+  Reg32 off = base;
+  if (imm != 0) {
+    g_.lea(eax, g_.ptr[base + imm]);  // 32-bit address arithmetic: wraps as uint32_t does
+    off = eax;
+  }
+  const auto limit = g_.dword[rbx + limits + 4 * lg];
+  if (lg == 0) {
+    g_.cmp(off, limit);
+  } else if (host_has_bmi2()) {
+    g_.rorx(ecx, off, lg);
+    g_.cmp(ecx, limit);
+  } else {
+    g_.mov(ecx, off);
+    g_.ror(ecx, lg);
+    g_.cmp(ecx, limit);
+  }
+  g_.jae(fail);
+  return Xbyak::Reg64(off.getIdx());
+}
 
 void RegionEmitter::load(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 a = read(d.rs1);
-  const unsigned lg = (op == Op::lb || op == Op::lbu) ? 0 : (op == Op::lh || op == Op::lhu) ? 1 : 2;
-  g_.mov(eax, a);
-  g_.add(eax, static_cast<uint32_t>(d.imm));
-  if (lg == 0) {
-    g_.cmp(eax, g_.dword[rbx + offsetof(Context, load_limit)]);
-  } else {
-    g_.mov(ecx, eax);
-    g_.ror(ecx, lg);
-    g_.cmp(ecx, g_.dword[rbx + offsetof(Context, load_limit) + 4 * lg]);
-  }
-  g_.jae(fault_stub(i));
+  const Xbyak::Reg64 off = emit_range_check(a, d.imm, log2_size(op), offsetof(Context, load_limit), fault_stub(i));
+  const Reg32 r = slot_reg(dest(d.rd));  // after the check: a fault sees the registers before it
   switch (op) {
-    case Op::lb: g_.movsx(edx, g_.byte[r12 + rax]); break;
-    case Op::lbu: g_.movzx(edx, g_.byte[r12 + rax]); break;
-    case Op::lh: g_.movsx(edx, g_.word[r12 + rax]); break;
-    case Op::lhu: g_.movzx(edx, g_.word[r12 + rax]); break;
-    default: g_.mov(edx, g_.dword[r12 + rax]); break;  // lw, flw
+    case Op::lb: g_.movsx(r, g_.byte[r12 + off]); break;
+    case Op::lbu: g_.movzx(r, g_.byte[r12 + off]); break;
+    case Op::lh: g_.movsx(r, g_.word[r12 + off]); break;
+    case Op::lhu: g_.movzx(r, g_.word[r12 + off]); break;
+    default: g_.mov(r, g_.dword[r12 + off]); break;  // lw, flw
   }
-  write(d.rd, edx);
 }
 
 // Stores test the store range [store_lo, SRAM end); anything else is loop_store_slow's
@@ -33,35 +69,21 @@ void RegionEmitter::store(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 v = read(d.rs2);
   const Reg32 a = read(d.rs1);
-  const unsigned lg = op == Op::sb ? 0 : op == Op::sh ? 1 : 2;
-  g_.mov(eax, a);
-  g_.add(eax, static_cast<uint32_t>(d.imm));
-  if (lg == 0) {
-    g_.cmp(eax, g_.dword[rbx + offsetof(Context, store_limit)]);
-  } else {
-    g_.mov(ecx, eax);
-    g_.ror(ecx, lg);
-    g_.cmp(ecx, g_.dword[rbx + offsetof(Context, store_limit) + 4 * lg]);
-  }
+  const unsigned lg = log2_size(op);
   Label& slow = new_label();
   Label& back = new_label();
-  g_.jae(slow);
+  const Xbyak::Reg64 off = emit_range_check(a, d.imm, lg, offsetof(Context, store_limit), slow);
   switch (lg) {
-    case 0: g_.mov(g_.byte[r13 + rax], v.cvt8()); break;
-    case 1: g_.mov(g_.word[r13 + rax], v.cvt16()); break;
-    default: g_.mov(g_.dword[r13 + rax], v); break;
+    case 0: g_.mov(g_.byte[r13 + off], v.cvt8()); break;
+    case 1: g_.mov(g_.word[r13 + off], v.cvt16()); break;
+    default: g_.mov(g_.dword[r13 + off], v); break;
   }
   g_.L(back);
   stubs_.push_back([this, &slow, &back, i, snap = snapshot()] {
     g_.L(slow);
-    call_service(i, reinterpret_cast<const void*>(&loop_store_slow));
-    leave_if_failed(i);
-    reload(snap);
+    stub_call(i, reinterpret_cast<const void*>(&loop_store_slow), snap, true);
     g_.jmp(back);
   });
 }
-
-// Native single-precision arithmetic, exactly the fast loop's: RNE (static, or dyn with
-// frm = RNE; any other dyn mode goes to loop_fp_exact), the host's sticky flags as the
 
 }  // namespace ipusim::iss::jit

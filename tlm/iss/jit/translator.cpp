@@ -69,6 +69,8 @@ bool RegionEmitter::insn(uint32_t i) {
       // A dynamic target starts a block, so the second of a pair there issues alone: every
       // region is translated for entry at a block start.
       Label out;
+      write_back(snapshot());
+      apply_pairs(pairs_);
       g_.sub(r14, n);
       g_.jle(out);
       g_.mov(rcx, reinterpret_cast<uintptr_t>(site_.entries));
@@ -135,7 +137,13 @@ bool RegionEmitter::insn(uint32_t i) {
     case Op::csr: service(i, Service::csr); return false;
     case Op::fp_exact: service(i, Service::fp_exact); return false;
     case Op::fcvt_w_s: case Op::fcvt_wu_s: case Op::fcvt_s_w: case Op::fcvt_s_wu:
-      service(i, Service::fp_convert);
+      fp_convert(i, op);
+      return false;
+    case Op::feq: case Op::flt: case Op::fle:
+      fp_compare(op, d);
+      return false;
+    case Op::fmin: case Op::fmax:
+      fp_min_max(i, op);
       return false;
     default:
       if (is_amp(op)) service(i, Service::amp);
@@ -149,19 +157,11 @@ bool RegionEmitter::insn(uint32_t i) {
 
 
 bool translatable(Op op) {
+  if (is_rv32im_alu(op) || is_branch(op) || is_load_store(op)) return true;
   switch (op) {
-    case Op::nop: case Op::li:
-    case Op::addi: case Op::slti: case Op::sltiu: case Op::xori: case Op::ori: case Op::andi:
-    case Op::slli: case Op::srli: case Op::srai:
-    case Op::add: case Op::sub: case Op::sll: case Op::slt: case Op::sltu: case Op::xor_:
-    case Op::srl: case Op::sra: case Op::or_: case Op::and_:
-    case Op::mul: case Op::mulh: case Op::mulhsu: case Op::mulhu:
-    case Op::div: case Op::divu: case Op::rem: case Op::remu:
-    case Op::beq: case Op::bne: case Op::blt: case Op::bge: case Op::bltu: case Op::bgeu:
     case Op::jal: case Op::j: case Op::jalr:
-    case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
-    case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
     case Op::fsgnj: case Op::fsgnjn: case Op::fsgnjx: case Op::fmv_x_w: case Op::fmv_w_x:
+    case Op::fmin: case Op::fmax: case Op::feq: case Op::flt: case Op::fle:
     case Op::fadd: case Op::fsub: case Op::fmul: case Op::fdiv: case Op::fsqrt:
     case Op::fadd_dyn: case Op::fsub_dyn: case Op::fmul_dyn: case Op::fdiv_dyn: case Op::fsqrt_dyn:
     case Op::rpt: case Op::rpt_end:
