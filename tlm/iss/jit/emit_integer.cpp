@@ -146,6 +146,24 @@ void RegionEmitter::branch(uint32_t i, Op op) {
   const uint32_t target = i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn)));
   const Reg32 a = read(d.rs1), b = read(d.rs2);
   g_.cmp(a, b);
+  const uint32_t n = i - start_ + 1;
+  if (target == start_) {
+    // A loop's back edge: the jump back is inline and the not-taken way jumps over it, so
+    // an iteration takes one host branch (taken_exit's jg to the top), not two (to a
+    // stub, and the stub's back to the top).
+    Label& on = new_label();
+    switch (op) {
+      case Op::beq: g_.jne(on); break;
+      case Op::bne: g_.je(on); break;
+      case Op::blt: g_.jge(on); break;
+      case Op::bge: g_.jl(on); break;
+      case Op::bltu: g_.jae(on); break;
+      default: g_.jb(on); break;  // bgeu
+    }
+    taken_exit(target, n, snapshot());
+    g_.L(on);
+    return;
+  }
   Label& taken = new_label();
   switch (op) {
     case Op::beq: g_.je(taken); break;
@@ -155,7 +173,6 @@ void RegionEmitter::branch(uint32_t i, Op op) {
     case Op::bltu: g_.jb(taken); break;
     default: g_.jae(taken); break;  // bgeu
   }
-  const uint32_t n = i - start_ + 1;
   stubs_.push_back([this, &taken, target, n, now = snapshot()] {
     g_.L(taken);
     taken_exit(target, n, now);
