@@ -203,6 +203,7 @@ class ChildServer {
     if (!options.core_dir.empty()) args.insert(args.end(), {"--core", options.core_dir});
     if (options.rtl) args.insert(args.end(), {"--rtl", *options.rtl});
     if (!options.waves.empty()) args.insert(args.end(), {"--waves", options.waves});
+    if (options.iss) args.insert(args.end(), {"--iss", *options.iss});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

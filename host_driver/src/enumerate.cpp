@@ -34,7 +34,8 @@ detail::ChildOptions child_options(const OpenOptions& options, std::optional<uin
           .gdb_port = options.gdb_port,
           .core_dir = options.core_dir,
           .rtl = options.rtl,
-          .waves = options.waves};
+          .waves = options.waves,
+          .iss = options.iss};
 }
 
 // A config: system in a child of its own: the child enumerate() started (and probed)
@@ -84,6 +85,9 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
       if (!o.waves.empty())
         throw UsageError("open " + locator + ": waves is for config: devices; serve this one with "
                          "`ipusim serve --waves FILE`");
+      if (o.iss)
+        throw UsageError("open " + locator + ": iss is for config: devices; serve this one with "
+                         "`ipusim serve --iss jit|interp`");
       return detail::make_socket_transports(path);
     };
     // Probed, then let go before open(): the server takes one client at a time.
@@ -94,7 +98,7 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
     where = "config:" + path;
     std::shared_ptr<detail::SystemBackend> system;
     try {
-      system = detail::open_system_backend(path, options.max_memory, "", options.rtl, options.waves);
+      system = detail::open_system_backend(path, options.max_memory, "", options.rtl, options.waves, options.iss);
     } catch (const detail::ModelUnavailable& e) {
       // SystemC elaborates once per process: this system runs in a child of its own.
       auto child = std::make_shared<ChildSource>();

@@ -6,7 +6,8 @@
 // API: IPUSIM_THREADS (host threads computing tiles; default: the machine's cores, which
 // changes nothing but speed), IPUSIM_CONSOLE (stdout, the default; stderr; none) and
 // IPUSIM_MAX_MEMORY (the memory limit, for hosts that open devices by enumerate(),
-// DeviceRef::open or the C API, which take no OpenOptions).
+// DeviceRef::open or the C API, which take no OpenOptions) and IPUSIM_ISS (the tiles' ISS
+// engine when OpenOptions::iss is unset: jit or interp; iss/core_choice.h).
 #include "system_backend.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 
 #include "cosim/waves.h"
 #include "host_if/model_session.h"
+#include "iss/core_choice.h"
 #include "platform/memory_estimate.h"
 #include "ipudrv/errors.h"
 #include "config/config_loader.h"
@@ -75,9 +77,24 @@ ipusim::host_if::ModelOptions options_from_environment() {
   return options;
 }
 
+// The tiles' ISS engine: `iss` ("jit" or "interp"; `prefix` names the option it came from),
+// else the environment's or the build's default.
+ipusim::IssCore iss_core(const std::optional<std::string>& iss, const std::string& prefix) {
+  if (iss) {
+    if (const std::optional<ipusim::IssCore> core = ipusim::parse_iss_core(*iss)) return *core;
+    throw UsageError(prefix + "iss '" + *iss + "' is not jit or interp");
+  }
+  try {
+    return ipusim::iss::default_core();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std::optional<uint64_t> max_memory,
                                             const std::string& max_memory_option,
-                                            const std::optional<std::string>& rtl, const std::string& waves) {
+                                            const std::optional<std::string>& rtl, const std::string& waves,
+                                            const std::optional<std::string>& iss) {
   ipusim::config::SystemConfig config;
   try {
     config = ipusim::config::load_system(config_path);
@@ -92,6 +109,7 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
       throw UsageError(option_prefix + "rtl '" + *rtl + "': " + e.what());
     }
   }
+  config.board.chip.tile.iss = iss_core(iss, option_prefix);
   if (!waves.empty()) {
     try {
       ipusim::cosim::Waves check(waves);
@@ -136,13 +154,14 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
 
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path, std::optional<uint64_t> max_memory,
                                                    const std::string& max_memory_option,
-                                                   const std::optional<std::string>& rtl, const std::string& waves) {
+                                                   const std::optional<std::string>& rtl, const std::string& waves,
+                                                   const std::optional<std::string>& iss) {
   SystemFactory factory;
   {
     std::lock_guard lock(g_factory_mutex);
     factory = g_test_factory;
   }
-  return factory ? factory(config_path) : model_system(config_path, max_memory, max_memory_option, rtl, waves);
+  return factory ? factory(config_path) : model_system(config_path, max_memory, max_memory_option, rtl, waves, iss);
 }
 
 void set_system_factory_for_tests(SystemFactory factory) {

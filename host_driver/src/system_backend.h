@@ -47,12 +47,16 @@ class ModelUnavailable : public UsageError {
 // cannot take it, TransportError when this build has no device model. `max_memory_option` names the
 // command-line option max_memory came from (`ipusim serve --max-memory`); empty: a
 // device's OpenOptions::max_memory. `rtl` replaces the config's `cosim` (OpenOptions::rtl,
-// `--rtl`: a bad list is a UsageError naming it); `waves` is OpenOptions::waves.
+// `--rtl`: a bad list is a UsageError naming it); `waves` is OpenOptions::waves; `iss`
+// the tiles' ISS engine, "jit" or "interp" (OpenOptions::iss, `--iss`: anything else is a
+// UsageError naming it; unset: IPUSIM_ISS, else jit where the translator is built, a bad
+// IPUSIM_ISS a UsageError naming the variable).
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,
                                                    std::optional<uint64_t> max_memory = std::nullopt,
                                                    const std::string& max_memory_option = "",
                                                    const std::optional<std::string>& rtl = std::nullopt,
-                                                   const std::string& waves = "");
+                                                   const std::string& waves = "",
+                                                   const std::optional<std::string>& iss = std::nullopt);
 
 // Tests only: route open_system_backend to `factory` (empty: back to the model).
 using SystemFactory = std::function<std::shared_ptr<SystemBackend>(const std::string&)>;

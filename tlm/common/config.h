@@ -9,8 +9,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "common/iss_core.h"
 
 namespace ipusim::config {
 
@@ -28,9 +31,11 @@ struct TileConfig {
   uint32_t store_bytes_per_cycle = 8;
   bool co_issue = true;
   // The ISS engine of every tile (docs/iss.md "Translator (--iss jit)"): the interpreter,
-  // or the x86-64 translator. A simulator setting (`ipusim run --iss`), not part of a
-  // config file: both give the same results.
-  bool iss_jit = false;
+  // or the x86-64 translator. A simulator setting (`ipusim run --iss`, OpenOptions::iss),
+  // not part of a config file: both give the same results. Unset: iss::default_core()
+  // (IPUSIM_ISS, else the translator where it is built), resolved where the tiles are
+  // configured, so a build without the translator runs the interpreter without a word.
+  std::optional<IssCore> iss;
 
   bool operator==(const TileConfig&) const = default;
 };

@@ -50,10 +50,19 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
       throw ModelUnavailable("ModelSession::open: this process elaborated its system with " +
                              (model->waves().empty() ? std::string("no waveforms") : "waveforms to '" + model->waves() + "'") +
                              ", and waveforms are chosen when a system is elaborated: another process must");
-    if (!(model->config() == config))
+    if (!(model->config() == config)) {
+      // The same system on the other ISS engine: say so (the engine is an elaboration choice).
+      config::SystemConfig same_engine = config;
+      same_engine.board.chip.tile.iss = model->config().board.chip.tile.iss;
+      const std::optional<IssCore> held = model->config().board.chip.tile.iss, wanted = config.board.chip.tile.iss;
+      if (same_engine == model->config() && held && wanted)
+        throw ModelUnavailable("ModelSession::open: this process elaborated '" + config.name + "' with the ISS engine " +
+                               std::string(to_string(*held)) + ", and the engine is chosen when a system is "
+                               "elaborated: " + std::string(to_string(*wanted)) + " needs another process");
       throw ModelUnavailable("ModelSession::open: this process already elaborated the system '" + model->config().name +
                              "'; SystemC elaborates once per process, so a different config ('" + config.name +
                              "') needs another process");
+    }
     model->set_console(options.console);
   } else {
     if (!g_failed_elaboration.empty())

@@ -48,6 +48,7 @@ JitStats TileCore::jit_stats() const {
   s.active = true;
   s.tile_translate_ns = impl_->jit_tile_stats().translate_ns;
   s.tile_regions = impl_->jit_tile_stats().regions;
+  s.tile_code_bytes = impl_->jit_tile_stats().code_bytes;
   s.program_translate_ns = program.translate_ns;
   s.program_regions = program.regions;
   s.program_code_bytes = program.code_bytes;

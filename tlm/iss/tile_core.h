@@ -23,6 +23,7 @@
 
 #include <ipu/xipu_isa.h>
 
+#include "common/iss_core.h"  // IssCore: TileParams::Core
 #include "common/problem.h"  // plain C++: the fault record
 #include "iss/posting_log.h"  // ExchangePost, PostingLog
 #include "iss/program.h"
@@ -61,8 +62,10 @@ struct TileParams {
   // The fast loop's engine (docs/iss.md "Translator (--iss jit)"): the threaded
   // interpreter, or the x86-64 translator with the interpreter for what it does not
   // translate. Both give the same registers, memory, cycles and faults. Where the
-  // translator is not built (non-x86-64 hosts), jit runs the interpreter.
-  enum class Core : uint8_t { interp, jit };
+  // translator is not built (non-x86-64 hosts), jit runs the interpreter (saying so once
+  // on stderr). The struct's default is the reference; a system's tiles get
+  // iss::default_core() unless configured (tile_config.cpp, core_choice.h).
+  using Core = IssCore;
   Core core = Core::interp;
   uint32_t jit_hot_entries = 4;  // jit: a region is translated at its 4th entry
 };
@@ -71,7 +74,7 @@ struct TileParams {
 // all of its Program's (tiles running one Program share them).
 struct JitStats {
   bool active = false;  // the tile runs translated code
-  uint64_t tile_translate_ns = 0, tile_regions = 0;
+  uint64_t tile_translate_ns = 0, tile_regions = 0, tile_code_bytes = 0;
   uint64_t program_translate_ns = 0, program_regions = 0, program_code_bytes = 0;
 };
 

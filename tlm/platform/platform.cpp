@@ -15,6 +15,7 @@
 
 #include "cosim/amp/rtl_amp.h"
 #include "cosim/link/rtl_link_carrier.h"
+#include "iss/core_choice.h"
 
 
 namespace ipusim::platform {
@@ -87,8 +88,19 @@ int Platform::exit_status() const {
   return status;
 }
 
+namespace {
+
+// The config with its ISS engine decided (iss::default_core() when unset): one answer for
+// every tile, and the one the run reports.
+config::SystemConfig with_iss_core(config::SystemConfig config) {
+  if (!config.board.chip.tile.iss) config.board.chip.tile.iss = iss::default_core();
+  return config;
+}
+
+}  // namespace
+
 Platform::Platform(const config::SystemConfig& config, const PlatformOptions& options)
-    : config_(config),
+    : config_(with_iss_core(config)),
       options_(options),
       topology_(links::Topology::of(config)),
       console_(options.console_out, options.console),
@@ -142,7 +154,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = 0; i < ipus; ++i) {
       building = "ipu " + std::to_string(i);
       const std::string name = "ipu" + std::to_string(i);
-      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config.board.chip, i, ipus, *dom.group, config.cosim,
+      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config_.board.chip, i, ipus, *dom.group, config.cosim,
                                             options_.waves.get()));
       if (!ipus_.back()->failure().empty()) throw ElaborationError(ipus_.back()->failure());
       ipus_.back()->sync_controller().set_observer(this);
@@ -441,6 +453,7 @@ void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
 }
 
 void Platform::collect(RunResult& result, uint64_t end_cycle) {
+  result.iss_core = iss::effective_core(*config_.board.chip.tile.iss);
   for (const auto& ipu : ipus_) {
     bool any = false;
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
@@ -464,6 +477,13 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       if (r.fault) locate(*r.fault);
       if (keep_tile_supersteps_)
         r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
+      if (trace_ && trace_->filter().traces_tile(ipu->index(), t)) ++result.itrace_tiles;
+      if (const iss::TileCore* core = tile.core()) {
+        const iss::JitStats jit = core->jit_stats();
+        result.jit_regions += jit.tile_regions;
+        result.jit_code_bytes += jit.tile_code_bytes;
+        result.jit_seconds += double(jit.tile_translate_ns) * 1e-9;
+      }
       result.tile_cycles = std::max(result.tile_cycles, r.cycles);
       result.instructions += r.instructions;
       result.tiles.push_back(std::move(r));

@@ -186,6 +186,16 @@ struct RunResult {
   unsigned host_threads = 1;
   uint64_t batches = 0;           // compute batches the engine ran
   double exchange_plan_seconds = 0;  // inside plan_exchange(), all fabrics
+  // The tiles' ISS engine (docs/iss.md "Translator (--iss jit)"), as they ran it: jit
+  // only where the translator is built. Tiles traced by --itrace step on the interpreter
+  // whatever the engine (every instruction is reported). For jit, what the translator did,
+  // summed over the tiles (each counts the translations it made: they partition their
+  // Programs'); its time is host time on the tiles' threads, part of iss_seconds.
+  IssCore iss_core = IssCore::interp;
+  uint32_t itrace_tiles = 0;      // loaded tiles that --itrace traces
+  uint64_t jit_regions = 0;       // regions translated
+  uint64_t jit_code_bytes = 0;    // host code emitted
+  double jit_seconds = 0;         // translating
 
   // Exchange totals over every IPU's fabric.
   uint64_t exchanges = 0;         // exchange phases planned (failed ones included)
@@ -206,6 +216,9 @@ struct RunResult {
   double kernel_share() const { return host_seconds > 0 ? 1.0 - iss_seconds / host_seconds : 0; }
   // The share of the run's wall time outside the batches, when no tile computes.
   double serial_share() const { return host_seconds > 0 ? 1.0 - batch_seconds / host_seconds : 0; }
+  // The share of the run's wall time spent translating (summed over threads: with several
+  // host threads an upper bound).
+  double jit_share() const { return host_seconds > 0 ? jit_seconds / host_seconds : 0; }
   // 0 if every tile exited 0; else the exit code of the lowest-numbered tile with a
   // non-zero code, clamped to 1..255. (Faults, exchange errors and deadlocks are the
   // caller's to map.)

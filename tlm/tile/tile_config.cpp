@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "iss/core_choice.h"
+
 namespace ipusim::tile {
 
 TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::TileIdentity id) {
@@ -22,7 +24,8 @@ TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::Til
   c.core.load_bytes_per_cycle = chip.tile.load_bytes_per_cycle;
   c.core.store_bytes_per_cycle = chip.tile.store_bytes_per_cycle;
   c.core.co_issue = chip.tile.co_issue;
-  c.core.core = chip.tile.iss_jit ? iss::TileParams::Core::jit : iss::TileParams::Core::interp;
+  // Unset: the system's default (IPUSIM_ISS, else the translator where it is built).
+  c.core.core = chip.tile.iss ? *chip.tile.iss : iss::default_core();
   c.core.amp_f16_macs = chip.tile.amp_f16_macs_per_cycle;
   c.core.amp_f32_macs = chip.tile.amp_f32_macs_per_cycle;
   c.clock_hz = chip.clock_hz;

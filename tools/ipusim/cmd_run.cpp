@@ -34,6 +34,7 @@
 #include "commands.h"
 #include "gdb_session.h"
 #include "memory_option.h"
+#include "iss/core_choice.h"
 #include "iss/disasm.h"
 #include "iss/program.h"
 #include "config/config_loader.h"
@@ -43,6 +44,7 @@
 #include "platform/platform.h"
 #include "tile/tile.h"
 #include "cosim_option.h"
+#include "iss_option.h"
 #include "progress_line.h"
 #include "run_report.h"
 
@@ -71,7 +73,7 @@ struct RunOptions {
   std::string max_memory;  // --max-memory; empty: the machine's limits
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
-  std::string iss = "interp";      // --iss: the tiles' ISS engine
+  std::optional<std::string> iss;  // --iss: the tiles' ISS engine; unset: iss::default_core()
   StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;
@@ -150,7 +152,15 @@ int run(const RunOptions& o) {
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
   config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
-  system.board.chip.tile.iss_jit = o.iss == "jit";
+  // The engine is decided here, before any work: a bad IPUSIM_ISS is bad input (exit 2).
+  system.board.chip.tile.iss = o.iss ? *parse_iss_core(*o.iss) : iss::default_core();
+  const std::optional<std::string> iss_asked = o.iss ? "--iss " + *o.iss : iss::core_from_environment();
+  const std::string iss_source = iss_asked.value_or("the default");
+  if (!o.itrace.empty() && system.board.chip.tile.iss == IssCore::jit && iss_asked)
+    // Asked for in so many words: say what the traced tiles run.
+    std::fprintf(stderr, "ipusim: --itrace: the traced tiles run on the interpreter, which reports every "
+                         "instruction (%s applies to the others; the results are the same)\n",
+                 iss_source.c_str());
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
   if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
@@ -244,6 +254,7 @@ int run(const RunOptions& o) {
   report.tile_selection = selection.to_string();
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
+  report.iss_source = iss_source;
   report.stop_options = o.stop;
   // From here Ctrl-C and the timeout (counted from here) stop the run where simulated time
   // is, and the report below, the JSON and the --trace file are still written (a Ctrl-C
@@ -368,10 +379,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "wall-clock limit in seconds (decimal): the run ends where simulated time is "
                   "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "
                   "the elaboration before the run has the same limit");
-  cmd->add_option("--iss", o->iss,
-                  "the tiles' ISS engine: interp (the interpreter) or jit (the x86-64 translator, docs/iss.md); "
-                  "same results")
-      ->check(CLI::IsMember({"interp", "jit"}));
+  add_iss_option(cmd, o->iss, "the tiles' ISS engine");
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "

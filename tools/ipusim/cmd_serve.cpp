@@ -32,6 +32,7 @@
 #include "ipudrv/errors.h"
 #include "socket_path.h"
 #include "cosim_option.h"
+#include "iss_option.h"
 
 namespace ipusim::cli {
 namespace {
@@ -44,6 +45,7 @@ struct ServeOptions {
   std::string max_memory;  // empty: the machine's limits
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
+  std::optional<std::string> iss;  // --iss; unset: IPUSIM_ISS, else jit where the translator is built
   double idle_timeout = 600;  // seconds; ServerOptions::idle_timeout
   bool exit_with_parent = false;  // ServerOptions::parent_fd = standard input
   bool quiet = false;
@@ -68,7 +70,7 @@ int run_serve(const ServeOptions& o) {
   std::string initial_link_faults;
   try {
     system = ipudrv::detail::open_system_backend(o.config, max_memory_bytes(o.max_memory), "--max-memory", o.rtl,
-                                                 o.waves);
+                                                 o.waves, o.iss);
     initial_link_faults = link_fault_items(config::load_system(o.config).link_faults);
     if (o.gdb_port) system->serve_gdb(*o.gdb_port);  // prints the port it listens on
     if (!o.core_dir.empty()) system->set_core_dir(o.core_dir);
@@ -113,6 +115,7 @@ void add_serve_command(CLI::App& app, int& exit_code) {
                     "when a run ends on a fault, an exchange error, a deadlock or a budget");
   add_max_memory_option(cmd, options->max_memory);
   add_cosim_options(cmd, options->rtl, options->waves);
+  add_iss_option(cmd, options->iss, "the tiles' ISS engine for every run");
   cmd->add_option("--idle-timeout", options->idle_timeout,
                   "seconds a client past HELLO may hold the device sending nothing while no run is in progress "
                   "(STATE RUNNING, also while gdb holds it stopped, PAUSED or STREAM_WAIT); then it is told why "

@@ -18,6 +18,7 @@ struct RunReport {
   config::SystemConfig config;
   platform::RunResult result;
   double elaboration_seconds = 0;
+  std::string iss_source;       // what chose the ISS engine: "--iss jit", "IPUSIM_ISS=interp", "the default"
   int exit_code = 0;            // the process exit status
   StopOptions stop_options;     // --max-cycles, --max-instructions, --timeout
   std::string stop_reason;      // run_stop.h: "" unless the run stopped short

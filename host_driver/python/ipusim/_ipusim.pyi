@@ -249,6 +249,7 @@ class DeviceRef:
         gdb_port: Optional[int] = None,
         rtl: Optional[str] = None,
         waves: str = "",
+        iss: Optional[str] = None,
     ) -> Device: ...
 
 def enumerate(locator: str) -> List[DeviceRef]: ...
@@ -266,6 +267,7 @@ def open(
     gdb_port: Optional[int] = None,
     rtl: Optional[str] = None,
     waves: str = "",
+    iss: Optional[str] = None,
 ) -> Device: ...
 
 class RunFuture:

@@ -100,7 +100,8 @@ ipudrv::Elf as_elf(const py::handle& obj) {
 ipudrv::OpenOptions open_options(bool use_interrupts, const std::string& trace_path, uint32_t ring_entries,
                                  uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
                                  const std::string& core_dir, std::optional<uint16_t> gdb_port,
-                                 std::optional<std::string> rtl, const std::string& waves) {
+                                 std::optional<std::string> rtl, const std::string& waves,
+                                 std::optional<std::string> iss) {
   ipudrv::OpenOptions o;
   o.use_interrupts = use_interrupts;
   o.trace_path = trace_path;
@@ -112,13 +113,15 @@ ipudrv::OpenOptions open_options(bool use_interrupts, const std::string& trace_p
   o.gdb_port = gdb_port;
   o.rtl = std::move(rtl);
   o.waves = waves;
+  o.iss = std::move(iss);
   return o;
 }
 
 #define IPUSIM_OPEN_OPTION_ARGS                                                                              \
   py::kw_only(), py::arg("use_interrupts") = true, py::arg("trace_path") = "", py::arg("ring_entries") = 64, \
       py::arg("chunk_bytes") = 1u << 20, py::arg("staging_bytes") = 4u << 20, py::arg("max_memory") = py::none(), \
-      py::arg("core_dir") = "", py::arg("gdb_port") = py::none(), py::arg("rtl") = py::none(), py::arg("waves") = ""
+      py::arg("core_dir") = "", py::arg("gdb_port") = py::none(), py::arg("rtl") = py::none(), py::arg("waves") = "", \
+      py::arg("iss") = py::none()
 
 constexpr const char* kOpenOptionsDoc =
     "Options (OpenOptions): use_interrupts (False: poll registers), trace_path (the superstep trace of every run, "
@@ -126,7 +129,8 @@ constexpr const char* kOpenOptionsDoc =
     "buffers), max_memory (bytes an in-process system may take), core_dir (in-process: one ELF core per IPU of a "
     "run that ends on a problem), gdb_port (in-process: every run waits for gdb-multiarch there; 0: any port), rtl "
     "('sync,link,amp' or 'none': the blocks run as Verilated RTL, replacing the config's cosim; None: the config's), "
-    "waves (the RTL blocks' waveforms to this .fst or .vcd file).";
+    "waves (the RTL blocks' waveforms to this .fst or .vcd file), iss ('jit' or 'interp': the tiles' ISS engine, "
+    "the same results either way; None: IPUSIM_ISS, else jit where the translator is built).";
 
 }  // namespace
 
@@ -138,9 +142,9 @@ void bind_device(py::module_& m, py::class_<PyDevice>& cls) {
           [](const ipudrv::DeviceRef& ref, bool use_interrupts, const std::string& trace_path, uint32_t ring_entries,
              uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
              const std::string& core_dir, std::optional<uint16_t> gdb_port, std::optional<std::string> rtl,
-             const std::string& waves) {
+             const std::string& waves, std::optional<std::string> iss) {
             const auto o = open_options(use_interrupts, trace_path, ring_entries, chunk_bytes, staging_bytes,
-                                        max_memory, core_dir, gdb_port, std::move(rtl), waves);
+                                        max_memory, core_dir, gdb_port, std::move(rtl), waves, std::move(iss));
             std::unique_ptr<ipudrv::Device> d;
             {
               py::gil_scoped_release release;
@@ -165,9 +169,9 @@ void bind_device(py::module_& m, py::class_<PyDevice>& cls) {
       [](const std::string& locator, uint32_t device, bool use_interrupts, const std::string& trace_path,
          uint32_t ring_entries, uint32_t chunk_bytes, uint32_t staging_bytes, std::optional<uint64_t> max_memory,
          const std::string& core_dir, std::optional<uint16_t> gdb_port, std::optional<std::string> rtl,
-         const std::string& waves) {
+         const std::string& waves, std::optional<std::string> iss) {
         const auto o = open_options(use_interrupts, trace_path, ring_entries, chunk_bytes, staging_bytes, max_memory,
-                                    core_dir, gdb_port, std::move(rtl), waves);
+                                    core_dir, gdb_port, std::move(rtl), waves, std::move(iss));
         std::unique_ptr<ipudrv::Device> d;
         {
           py::gil_scoped_release release;

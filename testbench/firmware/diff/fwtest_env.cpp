@@ -25,7 +25,10 @@ std::vector<std::string> sources_in(const fs::path& dir) {
 }
 
 fs::path scratch_dir(const std::string& suite, const std::string& name) {
-  fs::path dir = env().work_dir / suite / name;
+  // The *_interp variants (IPUSIM_ISS=interp) run beside the default cases of the same names.
+  const char* iss = std::getenv("IPUSIM_ISS");
+  const fs::path work = iss != nullptr && *iss != '\0' ? env().work_dir / (std::string("iss_") + iss) : env().work_dir;
+  fs::path dir = work / suite / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -44,11 +47,8 @@ ProcessResult run_ipusim(const fs::path& elf, const fs::path& scratch,
   std::vector<std::string> argv{env().ipusim.string(), "run",          "--config",
                                 env().config.string(),  "--elf",        elf.string(),
                                 "--console",            "raw"};
-  // IPUSIM_TEST_ISS=jit (ctest's *_jit variants): every run on the translator.
-  if (const char* iss = std::getenv("IPUSIM_TEST_ISS"); iss != nullptr && *iss != '\0') {
-    argv.push_back("--iss");
-    argv.push_back(iss);
-  }
+  // No --iss: `ipusim run` takes IPUSIM_ISS from the environment it inherits (ctest's
+  // *_interp variants set IPUSIM_ISS=interp), else its default, the translator.
   argv.insert(argv.end(), extra.begin(), extra.end());
   return run_process(argv, scratch / "ipusim.stdout", scratch / "ipusim.stderr");
 }

@@ -128,7 +128,7 @@ TileParams tile_params(uint32_t tile) {
   p.id = {tile, 0, kTiles, 1};
   p.sram_bytes = 256 * 1024;
   p.thread_quantum = 64;  // many quanta: the workers and the supervisor interleave often
-  p.core = test_core();   // IPUSIM_TEST_ISS=jit: the tiles share one Program's translations
+  p.core = test_core();   // jit (unless IPUSIM_ISS=interp): the tiles share one Program's translations
   p.jit_hot_entries = 2;  // tiles on different threads translating at the same time
   return p;
 }
@@ -209,7 +209,7 @@ TEST(IssConcurrency, ProgramsLoadOnManyThreadsAtOnce) {
 
 TEST(IssConcurrency, TilesSharingAProgramOnFourThreadsMatchSequential) {
   const std::shared_ptr<const Program> program = make_program(tile_program());
-  // The sequential reference runs on a Program of its own: with IPUSIM_TEST_ISS=jit the
+  // The sequential reference runs on a Program of its own: on the translator the
   // shared one starts without translations, so the host threads translate it at once.
   const std::shared_ptr<const Program> reference = make_program(tile_program());
   std::vector<Tile> reference_tiles = make_tiles(reference);
@@ -251,7 +251,7 @@ TEST(IssConcurrency, TilesSharingAProgramOnFourThreadsMatchSequential) {
           got[i].push_back(run_tile(*tiles[i].core, *tiles[i].console, *tiles[i].sram, *program));
     });
   for (std::thread& t : threads) t.join();
-  if (test_core() == TileParams::Core::jit) {
+  if (effective_core(test_core()) == TileParams::Core::jit) {
     EXPECT_TRUE(tiles[0].core->jit_stats().active);
     EXPECT_GT(tiles[0].core->jit_stats().program_regions, 0u);
   }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "iss/core_choice.h"
 #include "iss/sram.h"
 #include "iss/tile_core.h"
 #include "rv_asm.h"
@@ -41,12 +42,10 @@ class CaptureConsole : public ConsoleSink {
   TileIdentity last_tile;
 };
 
-// The engine of the tests' tiles: the interpreter, or the translator when the environment
-// says IPUSIM_TEST_ISS=jit (ctest's iss_unit_test_jit runs the whole suite so).
-inline TileParams::Core test_core() {
-  const char* e = std::getenv("IPUSIM_TEST_ISS");
-  return e != nullptr && std::string_view(e) == "jit" ? TileParams::Core::jit : TileParams::Core::interp;
-}
+// The engine of the tests' tiles: a system's default (iss/core_choice.h), the translator
+// where it is built unless IPUSIM_ISS says otherwise (ctest's iss_unit_test_interp runs the
+// whole suite with IPUSIM_ISS=interp).
+inline TileParams::Core test_core() { return default_core(); }
 
 inline TileParams test_params(uint32_t quantum = 1024) {
   TileParams p;
