@@ -61,8 +61,10 @@ struct TileParams {
   // The fast loop's engine (docs/iss.md "Translator (--iss jit)"): the threaded
   // interpreter, or the x86-64 translator with the interpreter for what it does not
   // translate. Both give the same registers, memory, cycles and faults. Where the
-  // translator is not built (non-x86-64 hosts), jit runs the interpreter.
-  enum class Core : uint8_t { interp, jit };
+  // translator is not built (non-x86-64 hosts), jit runs the interpreter. lockstep: the
+  // translator, checked against an interpreted shadow at every taken control transfer
+  // (docs/iss.md "Lockstep"); a difference stops the tile with a "lockstep divergence" fault.
+  enum class Core : uint8_t { interp, jit, lockstep };
   Core core = Core::interp;
   uint32_t jit_hot_entries = 4;  // jit: a region is translated at its 4th entry
 };
