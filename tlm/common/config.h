@@ -31,6 +31,9 @@ struct TileConfig {
   // or the x86-64 translator. A simulator setting (`ipusim run --iss`), not part of a
   // config file: both give the same results.
   bool iss_jit = false;
+  // With iss_jit: the translator checked against an interpreted shadow (`--iss lockstep`,
+  // docs/iss.md "Lockstep"); slow, the same results, or a "lockstep divergence" fault.
+  bool iss_lockstep = false;
 
   bool operator==(const TileConfig&) const = default;
 };

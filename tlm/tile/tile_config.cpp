@@ -22,7 +22,9 @@ TileModuleConfig TileModuleConfig::from(const config::ChipConfig& chip, iss::Til
   c.core.load_bytes_per_cycle = chip.tile.load_bytes_per_cycle;
   c.core.store_bytes_per_cycle = chip.tile.store_bytes_per_cycle;
   c.core.co_issue = chip.tile.co_issue;
-  c.core.core = chip.tile.iss_jit ? iss::TileParams::Core::jit : iss::TileParams::Core::interp;
+  c.core.core = chip.tile.iss_lockstep ? iss::TileParams::Core::lockstep
+                : chip.tile.iss_jit     ? iss::TileParams::Core::jit
+                                        : iss::TileParams::Core::interp;
   c.core.amp_f16_macs = chip.tile.amp_f16_macs_per_cycle;
   c.core.amp_f32_macs = chip.tile.amp_f32_macs_per_cycle;
   c.clock_hz = chip.clock_hz;

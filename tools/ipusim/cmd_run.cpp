@@ -150,7 +150,8 @@ int run(const RunOptions& o) {
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
   config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
-  system.board.chip.tile.iss_jit = o.iss == "jit";
+  system.board.chip.tile.iss_jit = o.iss == "jit" || o.iss == "lockstep";
+  system.board.chip.tile.iss_lockstep = o.iss == "lockstep";
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
   if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
@@ -369,9 +370,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "
                   "the elaboration before the run has the same limit");
   cmd->add_option("--iss", o->iss,
-                  "the tiles' ISS engine: interp (the interpreter) or jit (the x86-64 translator, docs/iss.md); "
-                  "same results")
-      ->check(CLI::IsMember({"interp", "jit"}));
+                  "the tiles' ISS engine: interp (the interpreter), jit (the x86-64 translator, docs/iss.md) or "
+                  "lockstep (the translator checked against the interpreter at every taken transfer: slow; a "
+                  "difference is a 'lockstep divergence' fault); same results")
+      ->check(CLI::IsMember({"interp", "jit", "lockstep"}));
   cmd->add_flag("--quiet", o->quiet, "do not print the summary");
   auto* progress = cmd->add_flag("--progress", o->progress,
                                  "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "
