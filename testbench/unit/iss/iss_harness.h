@@ -42,10 +42,12 @@ class CaptureConsole : public ConsoleSink {
 };
 
 // The engine of the tests' tiles: the interpreter, or the translator when the environment
-// says IPUSIM_TEST_ISS=jit (ctest's iss_unit_test_jit runs the whole suite so).
+// says IPUSIM_TEST_ISS=jit (ctest's iss_unit_test_jit runs the whole suite so), or the
+// translator checked against an interpreted shadow with IPUSIM_TEST_ISS=lockstep.
 inline TileParams::Core test_core() {
   const char* e = std::getenv("IPUSIM_TEST_ISS");
-  return e != nullptr && std::string_view(e) == "jit" ? TileParams::Core::jit : TileParams::Core::interp;
+  const std::string_view v = e != nullptr ? e : "";
+  return v == "jit" ? TileParams::Core::jit : v == "lockstep" ? TileParams::Core::lockstep : TileParams::Core::interp;
 }
 
 inline TileParams test_params(uint32_t quantum = 1024) {
