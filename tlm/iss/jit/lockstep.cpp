@@ -19,6 +19,7 @@
 #include "iss/disasm.h"
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
+#include "iss/jit/touched_pages.h"
 
 namespace ipusim::iss {
 
@@ -99,6 +100,8 @@ bool same_post(const ExchangePost& a, const ExchangePost& b) {
          a.stream == b.stream && a.cycle == b.cycle && a.smem_addr == b.smem_addr;
 }
 
+const uint8_t kZeros[kTouchPage] = {};  // what an untouched page reads as
+
 TileParams shadow_params(TileParams p) {
   p.core = TileParams::Core::interp;
   return p;
@@ -167,13 +170,18 @@ void Lockstep::sync_shadow(uint32_t running) {
   s.console_full_ = real_.console_full_;
   if (s.posts_.size() != real_.posts_.size()) s.posts_.clear();
   if (sram_stale_) {
-    // Page by page, so that pages neither side ever touched stay unmapped (RSS).
-    constexpr uint32_t kPage = 4096;
+    // Only pages one side ever touched (the rest read as zeros on both), and only those
+    // that differ are written, so the shadow maps no page the tile's own data does not.
     uint8_t* dst = sram_.data();
     const uint8_t* src = real_.sram_.data();
-    for (uint32_t off = 0; off < sram_.size(); off += kPage) {
-      const uint32_t n = std::min(kPage, sram_.size() - off);
-      if (std::memcmp(dst + off, src + off, n) != 0) std::memcpy(dst + off, src + off, n);
+    touched_pages(src, sram_.size(), real_touched_);
+    touched_pages(dst, sram_.size(), shadow_touched_);
+    for (size_t p = 0; p < real_touched_.size(); ++p) {
+      if (!real_touched_[p] && !shadow_touched_[p]) continue;
+      const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, sram_.size() - off);
+      const uint8_t* from = real_touched_[p] ? src + off : kZeros;
+      const uint8_t* now = shadow_touched_[p] ? dst + off : kZeros;
+      if (std::memcmp(now, from, n) != 0) std::memcpy(dst + off, from, n);
     }
     sram_stale_ = false;
   }
@@ -250,22 +258,29 @@ std::optional<std::string> Lockstep::compare_step(const Quantum& real_q, const Q
 }
 
 // After the quantum: the whole SRAM (the real engine's stores are not listed anywhere
-// cheap), the postings it made, the exchange state, the console lines, the AMP state.
+// cheap; pages neither side ever touched are zeros on both and not read), the postings it made, the exchange state, the console lines, the AMP state.
 std::optional<std::string> Lockstep::compare_quantum(const Thread& real_t, size_t real_posts,
-                                                     size_t shadow_posts) const {
+                                                     size_t shadow_posts) {
   const CoreState& s = *shadow_;
   const uint8_t* r = real_.sram_.data();
   const uint8_t* sh = sram_.data();
   const uint32_t size = sram_.size();
-  if (std::memcmp(r, sh, size) != 0) {
-    uint32_t off = 0;
-    while (r[off] == sh[off]) ++off;
-    off &= ~3u;
+  touched_pages(r, size, real_touched_);
+  touched_pages(sh, size, shadow_touched_);
+  for (size_t p = 0; p < real_touched_.size(); ++p) {
+    if (!real_touched_[p] && !shadow_touched_[p]) continue;  // zeros on both
+    const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, size - off);
+    const uint8_t* rp = real_touched_[p] ? r + off : kZeros;
+    const uint8_t* sp = shadow_touched_[p] ? sh + off : kZeros;
+    if (std::memcmp(rp, sp, n) == 0) continue;
+    uint32_t i = 0;
+    while (rp[i] == sp[i]) ++i;
+    i &= ~3u;
     uint32_t rv = 0, sv = 0;
-    std::memcpy(&rv, r + off, 4);
-    std::memcpy(&sv, sh + off, 4);
+    std::memcpy(&rv, rp + i, 4);
+    std::memcpy(&sv, sp + i, 4);
     return fmt::format("SRAM word at 0x{:08x} (the first that differs): interpreter 0x{:08x}, translator 0x{:08x}",
-                       kSramBase + off, sv, rv);
+                       kSramBase + off + i, sv, rv);
   }
   const size_t real_new = real_.posts_.size() - real_posts, shadow_new = s.posts_.size() - shadow_posts;
   for (size_t i = 0; i < std::min(real_new, shadow_new); ++i) {

@@ -64,7 +64,7 @@ class Lockstep {
   };
   void sync_shadow(uint32_t running);
   std::optional<std::string> compare_step(const Quantum& real_q, const Quantum& shadow_q) const;
-  std::optional<std::string> compare_quantum(const Thread& real_t, size_t real_posts, size_t shadow_posts) const;
+  std::optional<std::string> compare_quantum(const Thread& real_t, size_t real_posts, size_t shadow_posts);
   void diverged(Quantum& q, uint32_t pc, uint64_t done, std::string detail);
 
   CoreState& real_;
@@ -72,6 +72,7 @@ class Lockstep {
   std::unique_ptr<ShadowConsole> console_;
   std::unique_ptr<CoreState> shadow_;
   bool sram_stale_ = true;
+  std::vector<uint8_t> real_touched_, shadow_touched_;  // touched_pages(), reused
   std::vector<Line> real_lines_;  // this quantum's, in order
   size_t replayed_ = 0;           // of them, the shadow's so far
   std::string console_mismatch_;  // the shadow's first line that was not the real one's
