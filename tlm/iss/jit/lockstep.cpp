@@ -292,6 +292,11 @@ std::optional<std::string> Lockstep::compare_quantum(const Thread& real_t, size_
   if (s.xdst_ != real_.xdst_ || s.xsrc_ != real_.xsrc_ || s.smaddr_ != real_.smaddr_ || s.stream_ != real_.stream_ ||
       s.exchange_open_ != real_.exchange_open_)
     return std::string("exchange state (xdst / xsrc / smaddr / hsid)");
+  if (s.wstack_base_ != real_.wstack_base_ || s.wstack_size_ != real_.wstack_size_ || s.wexit_pc_ != real_.wexit_pc_)
+    return fmt::format("tile CSRs (wstack base / size, wexit pc): interpreter 0x{:08x} / {} / 0x{:08x}, translator "
+                       "0x{:08x} / {} / 0x{:08x}",
+                       s.wstack_base_, s.wstack_size_, s.wexit_pc_, real_.wstack_base_, real_.wstack_size_,
+                       real_.wexit_pc_);
   if (replayed_ != real_lines_.size())
     return fmt::format("console lines in the quantum: interpreter {}, translator {}", replayed_, real_lines_.size());
   const AmpState* ra = real_t.amp.get();
