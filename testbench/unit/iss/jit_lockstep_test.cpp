@@ -456,7 +456,7 @@ TEST(IssLockstepMode, APlantedRegisterDivergenceNamesThreadPcAndRegister) {
     t.hart.regs[12] ^= 0x100;  // a2
   });
   const StopInfo s = tile.core->run();
-  ASSERT_EQ(steps >= 50, true);
+  ASSERT_GE(steps, 50u);
   ASSERT_EQ(s.reason, StopReason::Fault);
   ASSERT_TRUE(s.fault);
   const Fault& f = *s.fault;
