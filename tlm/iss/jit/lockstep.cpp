@@ -326,6 +326,7 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
   f.detail = std::move(detail);
   f.cycle = t.clock + kIssueSlots * q.slots(done);
   f.registers = thread_registers(t, real_.pc_of(q.ip));
+  for (uint32_t i = 0; i < real_.thread_count(); ++i) real_.flush_line(real_.threads_[i]);  // as raise() does
   StopInfo si;
   si.reason = StopReason::Fault;
   si.fault = std::move(f);
