@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
       // kernel_share: host time the SystemC kernel thread spends outside the ISS (exact on
       // one thread, an overstatement on more: part of it hides behind other threads' ISS
       // work); serial_share: host time in which no tile computes at all (docs/chip.md);
-      // jit: the translator's regions, code and translation time (docs/iss.md).
-      for (const char* key : {"iss_seconds", "kernel_share", "serial_share", "jit"})
+      // jit_*: the translator's regions, code bytes, translation seconds and their share of
+      // host seconds (docs/iss.md "Translator").
+      for (const char* key : {"iss_core", "iss_seconds", "kernel_share", "serial_share", "jit_regions", "jit_code_bytes",
+                              "jit_seconds", "jit_share"})
         if (s.contains(key)) run[key] = s[key];
       const double mips = s["mips"].get<double>();
       if (base_mips == 0) base_mips = mips;

@@ -115,8 +115,10 @@ int main(int argc, char** argv) {
   bool no_co_issue = false;
   app.add_flag("--no-co-issue", no_co_issue, "co_issue off (docs/xipu.md \"Timing\"): one instruction per slot");
   std::string iss_core = "interp";
-  app.add_option("--iss", iss_core, "the ISS engine: the interpreter, or the x86-64 translator (docs/iss.md)")
-      ->check(CLI::IsMember({"interp", "jit"}));
+  app.add_option("--iss", iss_core,
+                 "the ISS engine: the interpreter, the x86-64 translator, or the translator checked against "
+                 "the interpreter (docs/iss.md)")
+      ->check(CLI::IsMember({"interp", "jit", "lockstep"}));
   uint32_t jit_hot = ipusim::iss::TileParams{}.jit_hot_entries;
   app.add_option("--jit-hot", jit_hot, "jit: translate a region at its Nth entry");
   CLI11_PARSE(app, argc, argv);
@@ -130,7 +132,7 @@ int main(int argc, char** argv) {
     params.sram_bytes = sram_kib * 1024;
     params.thread_quantum = quantum;
     params.co_issue = !no_co_issue;
-    params.core = iss_core == "jit" ? ipusim::iss::TileParams::Core::jit : ipusim::iss::TileParams::Core::interp;
+    params.core = *ipusim::parse_iss_core(iss_core);
     params.jit_hot_entries = jit_hot;
     CountingConsole console;
     ipusim::iss::Sram sram(params.sram_bytes);

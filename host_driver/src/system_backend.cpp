@@ -7,7 +7,7 @@
 // changes nothing but speed), IPUSIM_CONSOLE (stdout, the default; stderr; none) and
 // IPUSIM_MAX_MEMORY (the memory limit, for hosts that open devices by enumerate(),
 // DeviceRef::open or the C API, which take no OpenOptions) and IPUSIM_ISS (the tiles' ISS
-// engine when OpenOptions::iss is unset: jit or interp; iss/core_choice.h).
+// engine when OpenOptions::iss is unset: jit, interp or lockstep; iss/core_choice.h).
 #include "system_backend.h"
 
 #include <algorithm>
@@ -77,12 +77,12 @@ ipusim::host_if::ModelOptions options_from_environment() {
   return options;
 }
 
-// The tiles' ISS engine: `iss` ("jit" or "interp"; `prefix` names the option it came from),
+// The tiles' ISS engine: `iss` ("jit", "interp" or "lockstep"; `prefix` names the option it came from),
 // else the environment's or the build's default.
 ipusim::IssCore iss_core(const std::optional<std::string>& iss, const std::string& prefix) {
   if (iss) {
     if (const std::optional<ipusim::IssCore> core = ipusim::parse_iss_core(*iss)) return *core;
-    throw UsageError(prefix + "iss '" + *iss + "' is not jit or interp");
+    throw UsageError(prefix + "iss '" + *iss + "' is not " + std::string(ipusim::kIssCoreNames));
   }
   try {
     return ipusim::iss::default_core();

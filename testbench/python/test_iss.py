@@ -30,5 +30,5 @@ def test_either_engine_same_cycles_and_result():
 
 
 def test_a_bad_choice_is_a_usage_error():
-    with pytest.raises(ipusim.UsageError, match=r"OpenOptions::iss 'fast' is not jit or interp"):
+    with pytest.raises(ipusim.UsageError, match=r"OpenOptions::iss 'fast' is not jit, interp or lockstep"):
         ipusim.open(TINY16, iss="fast")

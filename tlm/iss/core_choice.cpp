@@ -21,7 +21,7 @@ bool translator_built() { return jit::available(); }
 IssCore default_core() {
   if (const char* v = iss_variable()) {
     if (const std::optional<IssCore> core = parse_iss_core(v)) return *core;
-    throw std::invalid_argument(std::string("IPUSIM_ISS: '") + v + "' is not jit or interp");
+    throw std::invalid_argument(std::string("IPUSIM_ISS: '") + v + "' is not " + std::string(kIssCoreNames));
   }
   return translator_built() ? IssCore::jit : IssCore::interp;
 }

@@ -16,9 +16,9 @@ namespace ipusim::iss {
 // The translator is in this build (x86-64 with Xbyak and IPUSIM_ISS_TRANSLATOR on).
 bool translator_built();
 
-// The engine when nothing asked for one: IPUSIM_ISS (jit or interp) when set and not
+// The engine when nothing asked for one: IPUSIM_ISS (jit, interp or lockstep) when set and not
 // empty, else jit where translator_built(), else interp. Throws std::invalid_argument
-// "IPUSIM_ISS: 'VALUE' is not jit or interp" for any other value. Read at each call (a
+// "IPUSIM_ISS: 'VALUE' is not jit, interp or lockstep" for any other value. Read at each call (a
 // test may change the variable).
 IssCore default_core();
 
@@ -26,9 +26,7 @@ IssCore default_core();
 // was asked for), nullopt when it is the build's default. For messages and the summary.
 std::optional<std::string> core_from_environment();
 
-// What a tile asking for `core` runs: jit only where the translator is built.
-inline IssCore effective_core(IssCore core) {
-  return core == IssCore::jit && translator_built() ? IssCore::jit : IssCore::interp;
-}
+// What a tile asking for `core` runs: jit and lockstep only where the translator is built.
+inline IssCore effective_core(IssCore core) { return translator_built() ? core : IssCore::interp; }
 
 }  // namespace ipusim::iss

@@ -79,12 +79,14 @@ inline ThreadRegisters thread_registers(const Thread& t, uint32_t pc) {
 }
 
 class AmpDatapath;  // amp_datapath.h
+class Lockstep;     // jit/lockstep.h
 
 class CoreState {
  public:
   // Boots over `sram` (borrowed, kept as it is): reset() never clears or loads it.
   CoreState(const TileParams& params, std::shared_ptr<const Program> program, ConsoleSink* console,
             Sram& sram);
+  ~CoreState();
 
   void reset();
   StopInfo run();
@@ -106,6 +108,8 @@ class CoreState {
   // Core::jit: the shared translations (nullptr when the tile interprets) and this tile's part.
   const jit::CodeCache* jit_cache() const { return jit_cache_.get(); }
   const jit::Stats& jit_tile_stats() const { return jit_stats_; }
+  // Core::lockstep: the interpreter's shadow (nullptr otherwise, or without the translator).
+  Lockstep* lockstep() { return lockstep_.get(); }
   uint32_t thread_count() const { return params_.workers + 1; }
   void set_trace(TraceSink* sink) { trace_ = sink; }
   void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
@@ -144,6 +148,7 @@ class CoreState {
              std::optional<uint64_t> address = std::nullopt);
 
  private:
+  friend class Lockstep;  // the shadow takes over and compares the tile's state
   void init_views();
   // Scheduling (scheduler.cpp).
   Thread* pick();
@@ -207,6 +212,7 @@ class CoreState {
   std::shared_ptr<jit::CodeCache> jit_cache_;
   QuantumObserver quantum_observer_;
   jit::Stats jit_stats_;
+  std::unique_ptr<Lockstep> lockstep_;  // Core::lockstep
   AmpDatapath* amp_datapath_ = nullptr;  // set_amp_datapath(); mem_.amp follows it
   std::array<Thread, kMaxThreads> threads_;
   // Per-tile Xipu CSRs.

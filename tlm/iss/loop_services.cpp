@@ -6,6 +6,7 @@
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
 #include "iss/core_state.h"
+#include "iss/jit/lockstep.h"
 #include "iss/rpt_copies.h"
 
 namespace ipusim::iss {
@@ -174,13 +175,16 @@ bool CoreState::console(Quantum& q, const DecodedInsn* ip) {
 }
 
 void CoreState::emit_line(Thread& t) {
+  bool accepted = true;
   if (console_) {
-    if (!console_->line(params_.id, t.id, t.line)) console_full_ = true;
+    accepted = console_->line(params_.id, t.id, t.line);
+    if (!accepted) console_full_ = true;
   } else if (t.id == 0) {
     fmt::print("[ipu {} tile {}] {}\n", params_.id.ipu, params_.id.tile, t.line);
   } else {
     fmt::print("[ipu {} tile {} thread {}] {}\n", params_.id.ipu, params_.id.tile, t.id, t.line);
   }
+  if (lockstep_) lockstep_->real_line(t.id, t.line, accepted);  // the shadow's line is compared with it
   t.line.clear();
 }
 

@@ -15,6 +15,7 @@
 #include "iss/fpu.h"
 #include "iss/host_fp_status.h"
 #include "iss/core_state.h"
+#include "iss/jit/lockstep.h"
 #include "iss/wide_access.h"
 
 namespace ipusim::iss {
@@ -76,9 +77,10 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
     throw std::invalid_argument(fmt::format("tile {}: SRAM of {} bytes for a tile of {}", params_.id.tile,
                                             sram.size(), params_.sram_bytes));
   init_views();
-  if (params_.core == TileParams::Core::jit) {
+  if (params_.core == TileParams::Core::jit || params_.core == TileParams::Core::lockstep) {
     if (jit::available()) {
       jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries);
+      if (params_.core == TileParams::Core::lockstep) lockstep_ = std::make_unique<Lockstep>(*this);
     } else {
       static std::once_flag told;
       std::call_once(told, [] {
@@ -88,6 +90,8 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
     }
   }
 }
+
+CoreState::~CoreState() = default;  // Lockstep is complete here
 
 void CoreState::init_views() {
   const DecodedCode& dc = code();
@@ -145,6 +149,7 @@ StopInfo CoreState::run() {
   HostFpEnv fp_env;
   pause_.reset();
   console_full_ = false;
+  if (lockstep_) lockstep_->sram_changed_outside();  // the host or the exchange may have written it
   while (!stopped_) {
     Thread* t = pick();
     if (t->id == 0) {
@@ -319,9 +324,12 @@ void CoreState::run_quantum(Thread& t) {
   }
   if (bounds_) bound_quantum(t, q, step);
   fpu::host_flags_clear();
-  if (step)
+  if (step) {
     run_loop<true>(q);
-  else if (jit_cache_)
+    if (lockstep_) lockstep_->sram_changed_outside();  // only the fast loop's quanta are compared
+  } else if (lockstep_) {
+    lockstep_->run_quantum(q, *jit_cache_, jit_stats_);
+  } else if (jit_cache_)
     run_jit(q, *jit_cache_, jit_stats_);
   else
     run_loop<false>(q);

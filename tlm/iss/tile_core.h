@@ -63,8 +63,10 @@ struct TileParams {
   // interpreter, or the x86-64 translator with the interpreter for what it does not
   // translate. Both give the same registers, memory, cycles and faults. Where the
   // translator is not built (non-x86-64 hosts), jit runs the interpreter (saying so once
-  // on stderr). The struct's default is the reference; a system's tiles get
-  // iss::default_core() unless configured (tile_config.cpp, core_choice.h).
+  // on stderr). lockstep: the translator, checked against an interpreted shadow at every
+  // taken control transfer (docs/iss.md "Lockstep"); a difference stops the tile with a
+  // "lockstep divergence" fault. The struct's default is the reference; a system's tiles
+  // get iss::default_core() unless configured (tile_config.cpp, core_choice.h).
   using Core = IssCore;
   Core core = Core::interp;
   uint32_t jit_hot_entries = 4;  // jit: a region is translated at its 4th entry

@@ -134,8 +134,11 @@ MemoryEstimate estimate_memory(const config::SystemConfig& system, const Program
   e.ipus = system.total_ipus();
   e.tiles = system.total_tiles();
   const uint64_t loaded = std::min(loaded_tiles.value_or(e.tiles), e.tiles);
-  const uint64_t sram = system.board.chip.tile.sram_bytes;
-  const uint64_t image = std::min(page_round(program.image_bytes), sram);
+  // --iss lockstep: every loaded tile has a shadow SRAM, mapped whole, holding what the
+  // tile's holds (docs/iss.md "Lockstep").
+  const uint64_t copies = system.board.chip.tile.iss == IssCore::lockstep ? 2 : 1;
+  const uint64_t sram = system.board.chip.tile.sram_bytes * copies;
+  const uint64_t image = std::min(page_round(program.image_bytes), system.board.chip.tile.sram_bytes) * copies;
   e.resident_bytes = saturating_add(saturating_add(kFixed, saturating_mul(kPerIpu, e.ipus)),
                                     saturating_add(saturating_mul(kPerTile, e.tiles),
                                                    saturating_mul(kPerLoadedTile + image, loaded)));

@@ -156,7 +156,7 @@ int run(const RunOptions& o) {
   system.board.chip.tile.iss = o.iss ? *parse_iss_core(*o.iss) : iss::default_core();
   const std::optional<std::string> iss_asked = o.iss ? "--iss " + *o.iss : iss::core_from_environment();
   const std::string iss_source = iss_asked.value_or("the default");
-  if (!o.itrace.empty() && system.board.chip.tile.iss == IssCore::jit && iss_asked)
+  if (!o.itrace.empty() && system.board.chip.tile.iss != IssCore::interp && iss_asked)
     // Asked for in so many words: say what the traced tiles run.
     std::fprintf(stderr, "ipusim: --itrace: the traced tiles run on the interpreter, which reports every "
                          "instruction (%s applies to the others; the results are the same)\n",

@@ -14,14 +14,15 @@ namespace {
 // regions, 3456 bytes of host code, 0.000789 s translating (0.4% of host seconds)".
 std::string iss_text(const RunReport& r) {
   const platform::RunResult& res = r.result;
-  const bool asked_jit = r.config.board.chip.tile.iss == IssCore::jit;
+  const bool asked_translator = r.config.board.chip.tile.iss.value_or(IssCore::interp) != IssCore::interp;
+  const bool translated = res.iss_core != IssCore::interp;
   std::string s = fmt::format("{} ({}", to_string(res.iss_core), r.iss_source);
-  if (asked_jit && res.iss_core != IssCore::jit) s += ": the translator is not in this build";
+  if (asked_translator && !translated) s += ": the translator is not in this build";
   s += ")";
-  if (res.iss_core == IssCore::jit)
+  if (translated)
     s += fmt::format(": {} regions, {} bytes of host code, {:.6f} s translating ({:.1f}% of host seconds)",
                      res.jit_regions, res.jit_code_bytes, res.jit_seconds, 100.0 * res.jit_share());
-  if (res.itrace_tiles > 0 && res.iss_core == IssCore::jit)
+  if (res.itrace_tiles > 0 && translated)
     s += fmt::format("; {} traced tile(s) on the interpreter (--itrace)", res.itrace_tiles);
   return s;
 }

@@ -101,11 +101,12 @@ struct OpenOptions {
   // config: devices: write the RTL blocks' waveforms to this file, FST or VCD by its
   // extension (.fst, .vcd; docs/cosim.md "Waveforms"); empty: none. Elaborated with, as rtl.
   std::string waves;
-  // config: devices: the tiles' ISS engine, "jit" (the x86-64 translator) or "interp" (the
-  // interpreter; docs/iss.md "Translator"); anything else is a UsageError naming it.
-  // Unset: IPUSIM_ISS (jit or interp; the choice of enumerate(), DeviceRef::open and the C
-  // API), else jit where the translator is built. Results (bytes, cycles) are the same
-  // either way; only the speed differs. Elaborated with, as rtl. A unix: device takes
+  // config: devices: the tiles' ISS engine, "jit" (the x86-64 translator), "interp" (the
+  // interpreter; docs/iss.md "Translator") or "lockstep" (the translator checked against
+  // the interpreter as it runs, "Lockstep": slow; a difference is a fault); anything else
+  // is a UsageError naming it. Unset: IPUSIM_ISS (the same values; the choice of
+  // enumerate(), DeviceRef::open and the C API), else jit where the translator is built.
+  // Results (bytes, cycles) are the same either way; only the speed differs. Elaborated with, as rtl. A unix: device takes
   // `ipusim serve --iss`.
   std::optional<std::string> iss;
 };

@@ -221,6 +221,23 @@ TEST(IpusimRun, TwoRunsGiveIdenticalBytesAndCycles) {
   EXPECT_EQ(x["per_tile"], y["per_tile"]);
 }
 
+// --iss lockstep (docs/iss.md "Lockstep"): a kernel that exchanges and prints gives the
+// plain run's output, cycles, instructions and bytes (every tile checked all along).
+TEST(IpusimRun, LockstepGivesThePlainRunsBytesAndCycles) {
+  const std::string kAllreduce = kFirmware + "/allreduce.elf";
+  const std::string j1 = temp_path("plain.json"), j2 = temp_path("lockstep.json");
+  const Result a = ipusim_run("--config " + kTiny4 + " --elf " + kAllreduce + " --json " + j1);
+  const Result b = ipusim_run("--config " + kTiny4 + " --elf " + kAllreduce + " --iss lockstep --json " + j2);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_FALSE(a.out.empty());
+  EXPECT_EQ(a.out, b.out);
+  const nlohmann::json x = nlohmann::json::parse(read_file(j1));
+  const nlohmann::json y = nlohmann::json::parse(read_file(j2));
+  EXPECT_GT(x["exchange_bytes"].get<uint64_t>(), 0u);
+  for (const char* key : {"tile_cycles", "instructions", "exchange_bytes", "per_tile"}) EXPECT_EQ(x[key], y[key]) << key;
+}
+
 TEST(IpusimRun, BadInputExitsWithStatus2) {
   Result r = ipusim_run("--config configs/test/no_such.yaml --elf " + kHello);
   EXPECT_EQ(r.status, 2);

@@ -128,7 +128,7 @@ TEST(IssOption, BadValuesNameTheOptionOrTheVariable) {
 
   const auto env = ipusim("IPUSIM_ISS=fast", "run --config " + kTiny16 + " --elf " + kJacobi);
   EXPECT_EQ(env.status, 2) << env.err;
-  EXPECT_EQ(env.err, "ipusim: error: IPUSIM_ISS: 'fast' is not jit or interp\n");
+  EXPECT_EQ(env.err, "ipusim: error: IPUSIM_ISS: 'fast' is not jit, interp or lockstep\n");
   EXPECT_EQ(env.out, "");
 
   const std::string socket = temp_path("s.sock");
@@ -138,7 +138,7 @@ TEST(IssOption, BadValuesNameTheOptionOrTheVariable) {
   EXPECT_NE(serve.err.find("fast"), std::string::npos) << serve.err;
   const auto serve_env = ipusim("IPUSIM_ISS=JIT", "serve --config " + kTiny16 + " --socket " + socket);
   EXPECT_EQ(serve_env.status, 2) << serve_env.err;
-  EXPECT_EQ(serve_env.err, "ipusim: error: IPUSIM_ISS: 'JIT' is not jit or interp\n");
+  EXPECT_EQ(serve_env.err, "ipusim: error: IPUSIM_ISS: 'JIT' is not jit, interp or lockstep\n");
 }
 
 }  // namespace

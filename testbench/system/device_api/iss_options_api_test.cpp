@@ -83,12 +83,12 @@ TEST_F(IssOpenOptions, EitherEngineGivesTheSameBytesAndCycles) {
 TEST_F(IssOpenOptions, ABadIssIsNamed) {
   ipudrv::OpenOptions o;
   o.iss = "fast";
-  EXPECT_EQ(refusal([&] { ipudrv::open(kTiny16, 0, o); }), "OpenOptions::iss 'fast' is not jit or interp");
+  EXPECT_EQ(refusal([&] { ipudrv::open(kTiny16, 0, o); }), "OpenOptions::iss 'fast' is not jit, interp or lockstep");
 }
 
 TEST_F(IssOpenOptions, ABadIssVariableIsNamed) {
   ::setenv("IPUSIM_ISS", "JIT", 1);
-  EXPECT_EQ(refusal([] { ipudrv::enumerate(kTiny16); }), "IPUSIM_ISS: 'JIT' is not jit or interp");
+  EXPECT_EQ(refusal([] { ipudrv::enumerate(kTiny16); }), "IPUSIM_ISS: 'JIT' is not jit, interp or lockstep");
   // An explicit choice does not read the variable.
   ipudrv::OpenOptions o;
   o.iss = "interp";

@@ -44,7 +44,7 @@ class CaptureConsole : public ConsoleSink {
 
 // The engine of the tests' tiles: a system's default (iss/core_choice.h), the translator
 // where it is built unless IPUSIM_ISS says otherwise (ctest's iss_unit_test_interp runs the
-// whole suite with IPUSIM_ISS=interp).
+// whole suite with IPUSIM_ISS=interp, iss_unit_test_lockstep with IPUSIM_ISS=lockstep).
 inline TileParams::Core test_core() { return default_core(); }
 
 inline TileParams test_params(uint32_t quantum = 1024) {

@@ -7,9 +7,11 @@
 // registers and cycles; the supervisor then runs it alone (the 2^24 budget).
 #include <array>
 #include <cstdlib>
+#include <cstdio>
 #include <random>
 
 #include "iss/core_state.h"
+#include "iss/jit/lockstep.h"
 #include "iss_harness.h"
 
 namespace {
@@ -301,7 +303,7 @@ Outcome run(const Asm& a, uint32_t quantum, TileParams::Core core, uint32_t hot,
   EXPECT_TRUE(h.core.read(kData, o.data));
   o.cycle = h.core.cycle();
   o.instret = h.core.instret();
-  if (core == TileParams::Core::jit) {
+  if (core != TileParams::Core::interp) {
     EXPECT_TRUE(h.core.jit_stats().active);
     o.regions = h.core.jit_stats().program_regions;
   }
@@ -438,6 +440,120 @@ TEST(IssJitLockstep, EveryQuantumMatchesTheInterpreter) {
   }
   EXPECT_GT(compared, 100000u);
   std::printf("%llu quanta compared\n", static_cast<unsigned long long>(compared));
+}
+
+// Core::lockstep (docs/iss.md "Lockstep"): the translator runs the tile and an
+// interpreted shadow is compared with it at every taken control transfer and quantum end.
+// The random programs (faulting ones too) must run without a divergence and end exactly
+// as on the interpreter alone: the lockstep keeps a plain run's accounting.
+TEST(IssLockstepMode, RandomProgramsRunWithoutDivergence) {
+  for (uint32_t seed = 7001; seed <= 7400; ++seed) {
+    const Asm a = Generator(seed, true).program();
+    const uint32_t quantum = std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5];
+    const uint32_t hot = seed % 3 == 0 ? 1 : 2 + seed % 4;
+    const bool co_issue = seed % 4 != 0;
+    SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
+    const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
+    const Outcome l = run(a, quantum, TileParams::Core::lockstep, hot, co_issue);
+    if (l.stop.fault) ASSERT_NE(l.stop.fault->kind, "lockstep divergence") << ipusim::to_text(*l.stop.fault);
+    expect_same(i, l);
+    if (HasFailure()) break;
+  }
+}
+
+// A lockstep tile over a loaded SRAM, for the planted divergences.
+struct LockstepTile {
+  explicit LockstepTile(uint32_t seed, uint32_t quantum = 64)
+      : program(make_program(Generator(seed, false).program())), params(make_params(quantum)), sram(params.sram_bytes) {
+    load_image(sram, *program);
+    core = std::make_unique<CoreState>(params, program, &console, sram);
+  }
+  static TileParams make_params(uint32_t quantum) {
+    TileParams p = test_params(quantum);
+    p.core = TileParams::Core::lockstep;
+    p.jit_hot_entries = 1;
+    return p;
+  }
+  std::shared_ptr<const Program> program;
+  TileParams params;
+  Sram sram;
+  CaptureConsole console;
+  std::unique_ptr<CoreState> core;
+};
+
+// A register of the real core changed after one step of thread 3: the run stops there
+// with a fault record naming the tile, the thread, the step's first pc and the register
+// with both engines' values.
+TEST(IssLockstepMode, APlantedRegisterDivergenceNamesThreadPcAndRegister) {
+  LockstepTile tile(42);
+  ASSERT_NE(tile.core->lockstep(), nullptr);
+  uint32_t steps = 0, planted_pc = 0, interp_value = 0;
+  tile.core->lockstep()->set_tamper([&](Thread& t, uint32_t pc) {
+    if (t.id != 3 || ++steps != 50) return;
+    planted_pc = pc;
+    interp_value = t.hart.regs[12];
+    t.hart.regs[12] ^= 0x100;  // a2
+  });
+  const StopInfo s = tile.core->run();
+  ASSERT_GE(steps, 50u);
+  ASSERT_EQ(s.reason, StopReason::Fault);
+  ASSERT_TRUE(s.fault);
+  const Fault& f = *s.fault;
+  EXPECT_EQ(f.kind, "lockstep divergence");
+  EXPECT_EQ(f.code, ipusim::ProblemCode::TileFault);
+  EXPECT_EQ(f.tile, 3u);
+  EXPECT_EQ(f.ipu, 1u);
+  EXPECT_EQ(f.thread, 3u);
+  EXPECT_EQ(f.pc, planted_pc);
+  char want[80];
+  std::snprintf(want, sizeof want, "x12 (a2): interpreter 0x%08x, translator 0x%08x", interp_value, interp_value ^ 0x100);
+  EXPECT_EQ(f.detail, want);
+  EXPECT_FALSE(f.disasm.empty());
+  std::printf("%s\n", ipusim::to_text(f).c_str());
+}
+
+// A store of the real core changed: found at the quantum's end as the first differing
+// SRAM word.
+TEST(IssLockstepMode, APlantedMemoryDivergenceNamesTheAddress) {
+  LockstepTile tile(43);
+  uint32_t steps = 0;
+  const uint32_t addr = kData + 5 * kAreaBytes + 8;  // thread 5's area
+  tile.core->lockstep()->set_tamper([&](Thread& t, uint32_t) {
+    if (t.id == 5 && ++steps == 20) tile.sram.data()[addr - kSramBase + 1] ^= 0x5a;
+  });
+  const StopInfo s = tile.core->run();
+  ASSERT_EQ(s.reason, StopReason::Fault);
+  ASSERT_TRUE(s.fault);
+  EXPECT_EQ(s.fault->kind, "lockstep divergence");
+  EXPECT_EQ(s.fault->thread, 5u);
+  char want[80];
+  std::snprintf(want, sizeof want, "SRAM word at 0x%08x (the first that differs)", addr);
+  EXPECT_NE(s.fault->detail.find(want), std::string::npos)
+      << s.fault->detail;
+  std::printf("%s\n", ipusim::to_text(*s.fault).c_str());
+}
+
+// What the host writes while the tile waits at a sync reaches the shadow: no divergence,
+// and the program reads the host's value.
+TEST(IssLockstepMode, HostWritesBetweenSuperstepsReachTheShadow) {
+  Asm a;
+  a.li(t0, 1);
+  a.sync(t0);
+  a.li(s0, kData);
+  a.lw(a0, 0, s0);
+  a.addi(a0, a0, 1);
+  a.sw(a0, 4, s0);
+  a.lw(a1, 4, s0);
+  a.halt(zero);
+  TileParams p = test_params(16);
+  p.core = TileParams::Core::lockstep;
+  Harness h(a, p);
+  ASSERT_EQ(h.run().reason, StopReason::Sync);
+  const uint8_t v[4] = {41, 0, 0, 0};
+  ASSERT_TRUE(h.core.write(kData, v));
+  h.core.release_sync(h.core.cycle() + 10);
+  h.run_ok();
+  EXPECT_EQ(h.x(11), 42u);
 }
 
 }  // namespace

@@ -87,6 +87,17 @@ TEST(MemoryEstimate, AddressSpaceCountsTheSramOfLoadedTilesAndTheHostThreads) {
   EXPECT_EQ(estimate_memory(gc200, kShortProgram, std::nullopt, 3).resident_bytes, every.resident_bytes);
 }
 
+// --iss lockstep: each loaded tile's shadow maps a second SRAM and holds a second image.
+TEST(MemoryEstimate, LockstepCountsAShadowSramPerLoadedTile) {
+  config::SystemConfig gc200 = config::load_system("configs/gc200.yaml");
+  const uint64_t sram = gc200.board.chip.tile.sram_bytes;
+  const MemoryEstimate plain = estimate_memory(gc200, kShortProgram, 10);
+  gc200.board.chip.tile.iss = IssCore::lockstep;
+  const MemoryEstimate lockstep = estimate_memory(gc200, kShortProgram, 10);
+  EXPECT_EQ(lockstep.address_bytes - plain.address_bytes, 10 * sram);
+  EXPECT_EQ(lockstep.resident_bytes - plain.resident_bytes, 10 * kShortProgram.image_bytes);
+}
+
 // Sizes in messages keep a decimal where whole MiB would hide the difference ("13 MiB
 // more than the 13 MiB allowed").
 TEST(MemoryText, OneDecimalBelowAHundredMiB) {

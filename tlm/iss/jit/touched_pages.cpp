@@ -1,0 +1,44 @@
+// /proc/self/pagemap (Linux, docs: admin-guide/mm/pagemap): one 64-bit entry per virtual
+// page, bit 63 present, bit 62 swapped; readable by the process itself without privileges
+// (only the frame numbers are hidden).
+#include "iss/jit/touched_pages.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace ipusim::iss {
+
+namespace {
+
+int pagemap_fd() {
+  static const int fd = [] {
+    if (sysconf(_SC_PAGESIZE) != kTouchPage) return -1;  // another page size: read every page
+    return open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  }();
+  return fd;
+}
+
+}  // namespace
+
+void touched_pages(const uint8_t* base, uint32_t bytes, std::vector<uint8_t>& out) {
+  const size_t pages = (size_t{bytes} + kTouchPage - 1) / kTouchPage;
+  out.assign(pages, 1);
+  const int fd = pagemap_fd();
+  if (fd < 0) return;
+  uint64_t entries[512];
+  const uint64_t first = reinterpret_cast<uintptr_t>(base) / kTouchPage;
+  for (size_t done = 0; done < pages;) {
+    const size_t n = std::min<size_t>(std::size(entries), pages - done);
+    const ssize_t got = pread(fd, entries, n * sizeof(uint64_t), static_cast<off_t>((first + done) * sizeof(uint64_t)));
+    if (got != static_cast<ssize_t>(n * sizeof(uint64_t))) {
+      std::fill(out.begin(), out.end(), 1);
+      return;
+    }
+    for (size_t i = 0; i < n; ++i) out[done + i] = (entries[i] >> 62) != 0;  // present or swapped
+    done += n;
+  }
+}
+
+}  // namespace ipusim::iss
