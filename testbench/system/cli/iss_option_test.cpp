@@ -114,9 +114,10 @@ TEST(IssOption, TracedTilesRunOnTheInterpreterAndAnExplicitJitIsToldSo) {
   const RunOutput plain = run_jacobi("", "--itrace " + temp_path("plain.trace") + " --itrace-tiles 0-1");
   ASSERT_EQ(plain.cli.status, 0) << plain.cli.err;
   EXPECT_EQ(plain.json["itrace_tiles"], 2);
-  if (iss::translator_built())
+  if (iss::translator_built()) {
     EXPECT_NE(plain.cli.err.find("; 2 traced tile(s) on the interpreter (--itrace)\n"), std::string::npos)
         << plain.cli.err;
+  }
 }
 
 TEST(IssOption, BadValuesNameTheOptionOrTheVariable) {
