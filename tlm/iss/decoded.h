@@ -125,10 +125,11 @@ struct DecodedCode {
   // or its jump-target handler ([2 x kOpCount]) where a branch, jal or rpt may enter it.
   // An rpt body's copy keeps its original's value (rpt_copies.cpp); rpt_end's is 0.
   std::vector<uint8_t> co_issued;
-  // The translator's code for this cache (tlm/iss/jit, a jit::CodeCache), made by the first
-  // tile that runs it with TileParams::Core::jit and shared by every other.
+  // The translator's code for this cache (tlm/iss/jit, jit::CodeCaches), made by the first
+  // tile that runs it with TileParams::Core::jit and shared by every other with the same
+  // memory limits (one in a system: its tiles have one SRAM size).
   mutable std::mutex jit_mutex;
-  mutable std::shared_ptr<void> jit_cache;
+  mutable std::vector<std::shared_ptr<void>> jit_caches;
 
   // The index of the code word `ip` stands for (its own index for an original word).
   uint32_t index_of(const DecodedInsn* ip) const {

@@ -79,7 +79,10 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
   init_views();
   if (params_.core == TileParams::Core::jit || params_.core == TileParams::Core::lockstep) {
     if (jit::available()) {
-      jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries);
+      jit::Limits limits;
+      std::copy(std::begin(mem_.load_limit), std::end(mem_.load_limit), limits.load);
+      std::copy(std::begin(mem_.store_limit), std::end(mem_.store_limit), limits.store);
+      jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries, limits);
       if (params_.core == TileParams::Core::lockstep) lockstep_ = std::make_unique<Lockstep>(*this);
     } else {
       static std::once_flag told;

@@ -446,6 +446,55 @@ TEST(IssJitLockstep, EveryQuantumMatchesTheInterpreter) {
 // interpreted shadow is compared with it at every taken control transfer and quantum end.
 // The random programs (faulting ones too) must run without a divergence and end exactly
 // as on the interpreter alone: the lockstep keeps a plain run's accounting.
+// The translations check loads and stores against their tiles' limits as immediates, so
+// tiles of one Program with other SRAM sizes must not share them: a loop storing and
+// loading one word up to 300 KiB into SRAM runs on a 624 KiB tile, and faults on a 256 KiB
+// tile at the same pc with the same registers as the interpreter, whichever runs first.
+TEST(IssJitLockstep, TilesWithOtherSramSizesGetTheirOwnTranslations) {
+  Asm a;
+  a.li(s0, kData);
+  a.li(s1, 300);  // KiB from the data to the last word touched
+  a.label("loop");
+  a.sw(s1, 0, s0);
+  a.lw(s2, 0, s0);
+  a.li(t0, 1024);
+  a.add(s0, s0, t0);
+  a.addi(s1, s1, -1);
+  a.bne(s1, zero, "loop");
+  a.halt(zero);
+  const auto program = make_program(a);
+  auto run_on = [&](uint32_t sram_kib, TileParams::Core core) {
+    TileParams p = test_params();
+    p.sram_bytes = sram_kib * 1024;
+    p.core = core;
+    p.jit_hot_entries = 1;
+    CaptureConsole console;
+    Sram sram(p.sram_bytes);
+    load_image(sram, *program);
+    TileCore tile(p, program, sram, &console);
+    const StopInfo stop = tile.run();
+    return std::pair{stop, tile.registers(0)};
+  };
+  for (const bool big_first : {true, false}) {
+    SCOPED_TRACE(big_first ? "624 KiB tile first" : "256 KiB tile first");
+    std::vector<uint32_t> order = big_first ? std::vector<uint32_t>{624, 256} : std::vector<uint32_t>{256, 624};
+    for (const uint32_t kib : order) {
+      SCOPED_TRACE(kib);
+      const auto [interp_stop, interp_regs] = run_on(kib, TileParams::Core::interp);
+      const auto [jit_stop, jit_regs] = run_on(kib, TileParams::Core::jit);
+      ASSERT_EQ(interp_stop.reason, jit_stop.reason);
+      ASSERT_EQ(interp_stop.fault.has_value(), kib == 256);
+      ASSERT_EQ(jit_stop.fault.has_value(), kib == 256);
+      if (kib == 256) {
+        EXPECT_EQ(jit_stop.fault->kind, interp_stop.fault->kind);
+        EXPECT_EQ(jit_stop.fault->pc, interp_stop.fault->pc);
+      }
+      EXPECT_EQ(jit_regs.pc, interp_regs.pc);
+      for (unsigned r = 0; r < 32; ++r) EXPECT_EQ(jit_regs.x[r], interp_regs.x[r]) << "x" << r;
+    }
+  }
+}
+
 TEST(IssLockstepMode, RandomProgramsRunWithoutDivergence) {
   for (uint32_t seed = 7001; seed <= 7400; ++seed) {
     const Asm a = Generator(seed, true).program();
@@ -455,7 +504,9 @@ TEST(IssLockstepMode, RandomProgramsRunWithoutDivergence) {
     SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
     const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
     const Outcome l = run(a, quantum, TileParams::Core::lockstep, hot, co_issue);
-    if (l.stop.fault) ASSERT_NE(l.stop.fault->kind, "lockstep divergence") << ipusim::to_text(*l.stop.fault);
+    if (l.stop.fault) {
+      ASSERT_NE(l.stop.fault->kind, "lockstep divergence") << ipusim::to_text(*l.stop.fault);
+    }
     expect_same(i, l);
     if (HasFailure()) break;
   }

@@ -36,8 +36,9 @@ class Arena : public Xbyak::CodeGenerator {
   bool full = false;
 };
 
-CodeCache::CodeCache(const DecodedCode& code, uint32_t hot_entries)
+CodeCache::CodeCache(const DecodedCode& code, uint32_t hot_entries, const Limits& limits)
     : code_(code),
+      limits_(limits),
       hot_entries_(hot_entries == 0 ? 1 : hot_entries),
       entries_(new std::atomic<const void*>[code.insns.size()]),
       hits_(new std::atomic<uint32_t>[code.insns.size()]),
@@ -88,7 +89,7 @@ const void* CodeCache::translate(uint32_t index, Stats& tile) {
   const size_t before = arena_->getSize();
   const void* region = nullptr;
   try {
-    region = translate_region(*arena_, RegionSite{code_, entries_.get(), leave_}, index);
+    region = translate_region(*arena_, RegionSite{code_, limits_, entries_.get(), leave_}, index);
   } catch (const Xbyak::Error&) {
     arena_->full = true;  // the partial region is unreachable: nothing points at it
     return nullptr;
@@ -119,10 +120,15 @@ Stats stats(const CodeCache& cache) { return cache.stats(); }
 
 bool available() { return true; }
 
-std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries) {
+std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries, const Limits& limits) {
   const std::lock_guard lock(code.jit_mutex);
-  if (!code.jit_cache) code.jit_cache = std::make_shared<CodeCache>(code, hot_entries);
-  return std::static_pointer_cast<CodeCache>(code.jit_cache);
+  for (const std::shared_ptr<void>& p : code.jit_caches) {
+    auto cache = std::static_pointer_cast<CodeCache>(p);
+    if (cache->limits() == limits) return cache;
+  }
+  auto cache = std::make_shared<CodeCache>(code, hot_entries, limits);
+  code.jit_caches.push_back(cache);
+  return cache;
 }
 
 }  // namespace ipusim::iss::jit

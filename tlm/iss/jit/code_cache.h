@@ -21,12 +21,13 @@ class Arena;
 
 class CodeCache {
  public:
-  CodeCache(const DecodedCode& code, uint32_t hot_entries);
+  CodeCache(const DecodedCode& code, uint32_t hot_entries, const Limits& limits);
   ~CodeCache();
   CodeCache(const CodeCache&) = delete;
   CodeCache& operator=(const CodeCache&) = delete;
 
   const DecodedCode& code() const { return code_; }
+  const Limits& limits() const { return limits_; }
   // The translated region starting at entry `index`, or nullptr.
   const void* translation(uint32_t index) const { return entries_[index].load(std::memory_order_acquire); }
   // True once the region at `index` is known to start on an instruction the translator
@@ -43,6 +44,7 @@ class CodeCache {
   const void* translate(uint32_t index, Stats& tile);
 
   const DecodedCode& code_;
+  const Limits limits_;  // the tiles' this cache serves: immediates in the bounds checks
   const uint32_t hot_entries_;
   std::unique_ptr<std::atomic<const void*>[]> entries_;
   std::unique_ptr<std::atomic<uint32_t>[]> hits_;  // relaxed: a lost count only delays a translation

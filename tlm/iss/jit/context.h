@@ -24,8 +24,6 @@ struct Context {
   uint8_t* store_base = nullptr;      // r13: MemView::store_base
   int64_t room = 0;                   // r14: budget - instructions retired (in and out)
   Quantum* q = nullptr;               // r15
-  uint32_t load_limit[3] = {};        // MemView's, read by the bounds checks
-  uint32_t store_limit[3] = {};
   uint32_t code_words = 0;            // jalr's target check
   int64_t budget = 0;                 // the quantum's: budget - room = instructions retired
   // Out.

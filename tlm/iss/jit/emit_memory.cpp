@@ -24,17 +24,18 @@ unsigned log2_size(Op op) {
 
 // The offset rs1 + imm (wrapping at 32 bits, as the interpreter's uint32_t) as a 64-bit
 // index register, and the fast loop's one-compare check of it against `limits` (the
-// Context's load or store limits): rotr(off, log2 size) < limit catches a misaligned or
-// out-of-range access in one compare. Jumps to `fail` when it fails. The cache registers
+// cache's load or store limits by log2 size, emitted as immediates): rotr(off, log2 size)
+// < limit catches a misaligned or out-of-range access in one compare. Jumps to `fail` when it fails. The cache registers
 // hold zero-extended values (every write to them is a 32-bit operation), so with no
 // immediate rs1's own register is the index.
-Xbyak::Reg64 RegionEmitter::emit_range_check(const Reg32& base, int32_t imm, unsigned lg, size_t limits, Label& fail) {
+Xbyak::Reg64 RegionEmitter::emit_range_check(const Reg32& base, int32_t imm, unsigned lg, const uint32_t* limits,
+                                              Label& fail) {
   Reg32 off = base;
   if (imm != 0) {
     g_.lea(eax, g_.ptr[base + imm]);  // 32-bit address arithmetic: wraps as uint32_t does
     off = eax;
   }
-  const auto limit = g_.dword[rbx + limits + 4 * lg];
+  const uint32_t limit = limits[lg];  // an immediate: no load in the check
   if (lg == 0) {
     g_.cmp(off, limit);
   } else if (host_has_bmi2()) {
@@ -52,7 +53,7 @@ Xbyak::Reg64 RegionEmitter::emit_range_check(const Reg32& base, int32_t imm, uns
 void RegionEmitter::load(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 a = read(d.rs1);
-  const Xbyak::Reg64 off = emit_range_check(a, d.imm, log2_size(op), offsetof(Context, load_limit), fault_stub(i));
+  const Xbyak::Reg64 off = emit_range_check(a, d.imm, log2_size(op), site_.limits.load, fault_stub(i));
   const Reg32 r = slot_reg(dest(d.rd));  // after the check: a fault sees the registers before it
   switch (op) {
     case Op::lb: g_.movsx(r, g_.byte[r12 + off]); break;
@@ -72,7 +73,7 @@ void RegionEmitter::store(uint32_t i, Op op) {
   const unsigned lg = log2_size(op);
   Label& slow = new_label();
   Label& back = new_label();
-  const Xbyak::Reg64 off = emit_range_check(a, d.imm, lg, offsetof(Context, store_limit), slow);
+  const Xbyak::Reg64 off = emit_range_check(a, d.imm, lg, site_.limits.store, slow);
   switch (lg) {
     case 0: g_.mov(g_.byte[r13 + off], v.cvt8()); break;
     case 1: g_.mov(g_.word[r13 + off], v.cvt16()); break;

@@ -20,10 +20,18 @@ class CodeCache;
 // asking for it runs the interpreter.
 bool available();
 
-// The translations of one DecodedCode, shared by every tile running it (made on first use,
-// thread-safe). Translates a straight-line region once its entry has been reached
-// `hot_entries` times.
-std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries);
+// A tile's load and store limits (MemView's, by log2 access size): translated code checks
+// against them as immediates, so a translation serves the tiles with the same limits.
+struct Limits {
+  uint32_t load[3] = {};
+  uint32_t store[3] = {};
+  bool operator==(const Limits&) const = default;
+};
+
+// The translations of one DecodedCode for tiles with `limits`, shared by every such tile
+// running it (made on first use, thread-safe). Translates a straight-line region once its
+// entry has been reached `hot_entries` times (the first such tile's setting).
+std::shared_ptr<CodeCache> cache_for(const DecodedCode& code, uint32_t hot_entries, const Limits& limits);
 
 // What translating cost so far.
 struct Stats {

@@ -9,7 +9,7 @@ namespace jit {
 class CodeCache {};
 
 bool available() { return false; }
-std::shared_ptr<CodeCache> cache_for(const DecodedCode&, uint32_t) { return nullptr; }
+std::shared_ptr<CodeCache> cache_for(const DecodedCode&, uint32_t, const Limits&) { return nullptr; }
 Stats stats(const CodeCache&) { return {}; }
 
 }  // namespace jit

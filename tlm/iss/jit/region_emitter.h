@@ -443,7 +443,7 @@ class RegionEmitter {
   void alu_reg(Op op, const DecodedInsn& d);
   void muldiv(Op op, const DecodedInsn& d);
   void branch(uint32_t i, Op op);
-  Xbyak::Reg64 emit_range_check(const Reg32& base, int32_t imm, unsigned lg, size_t limits, Label& fail);
+  Xbyak::Reg64 emit_range_check(const Reg32& base, int32_t imm, unsigned lg, const uint32_t* limits, Label& fail);
   void load(uint32_t i, Op op);
   void store(uint32_t i, Op op);
   void fp_arith(uint32_t i, Op op);

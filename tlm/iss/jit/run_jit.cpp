@@ -48,8 +48,6 @@ void run_jit(Quantum& q, jit::CodeCache& cache, jit::Stats& tile_stats) {
   ctx.load_base = M.load_base;
   ctx.store_base = M.store_base;
   ctx.q = &q;
-  std::copy(std::begin(M.load_limit), std::end(M.load_limit), ctx.load_limit);
-  std::copy(std::begin(M.store_limit), std::end(M.store_limit), ctx.store_limit);
   ctx.code_words = M.code_words;
   ctx.budget = static_cast<int64_t>(std::min(budget, room_max));
   const jit::EnterFn enter = cache.enter();

@@ -8,11 +8,13 @@
 #include <xbyak/xbyak.h>
 
 #include "iss/decoded.h"
+#include "iss/jit/jit.h"
 
 namespace ipusim::iss::jit {
 
 struct RegionSite {
   const DecodedCode& code;
+  const Limits& limits;                     // the bounds checks' limits
   const std::atomic<const void*>* entries;  // the cache's table: chaining to other regions
   const void* leave;                        // the common exit to the driver
 };
