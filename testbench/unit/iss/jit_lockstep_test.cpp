@@ -336,14 +336,21 @@ void expect_same(const Outcome& i, const Outcome& j) {
   EXPECT_TRUE(i.data == j.data) << "data SRAM differs";
 }
 
+// A random program's run setting from its seed: the quantum, the hotness, co-issue.
+struct Setting {
+  uint32_t quantum, hot;
+  bool co_issue;
+};
+Setting setting_of(uint32_t seed) {
+  return {std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5], seed % 3 == 0 ? 1 : 2 + seed % 4, seed % 4 != 0};
+}
+
 TEST(IssJitLockstep, RandomProgramsMatchTheInterpreter) {
   uint32_t faults = 0, programs = 0;
   uint64_t regions = 0, instructions = 0;
   for (uint32_t seed = 1; seed <= 2000; ++seed) {
     const Asm a = Generator(seed, true).program();
-    const uint32_t quantum = std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5];
-    const uint32_t hot = seed % 3 == 0 ? 1 : 2 + seed % 4;
-    const bool co_issue = seed % 4 != 0;
+    const auto [quantum, hot, co_issue] = setting_of(seed);
     SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
     const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
     // Every other program: the translated code's calls out leave garbage in the cache
@@ -498,9 +505,7 @@ TEST(IssJitLockstep, TilesWithOtherSramSizesGetTheirOwnTranslations) {
 TEST(IssLockstepMode, RandomProgramsRunWithoutDivergence) {
   for (uint32_t seed = 7001; seed <= 7400; ++seed) {
     const Asm a = Generator(seed, true).program();
-    const uint32_t quantum = std::array{2u, 3u, 7u, 64u, 1024u}[seed % 5];
-    const uint32_t hot = seed % 3 == 0 ? 1 : 2 + seed % 4;
-    const bool co_issue = seed % 4 != 0;
+    const auto [quantum, hot, co_issue] = setting_of(seed);
     SCOPED_TRACE(testing::Message() << "seed " << seed << " quantum " << quantum << " hot " << hot);
     const Outcome i = run(a, quantum, TileParams::Core::interp, hot, co_issue);
     const Outcome l = run(a, quantum, TileParams::Core::lockstep, hot, co_issue);
