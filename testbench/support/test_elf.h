@@ -25,6 +25,9 @@ struct Image {
   uint32_t code_flags = PF_R | PF_X;
   std::vector<std::pair<std::string, uint32_t>> symbols;  // global symbols
   std::map<std::string, uint32_t> symbol_sizes;           // st_size by name (0 if not named)
+  // Nonzero: each segment's file offset congruent to its address modulo this (a page),
+  // as a loader that mmaps the file needs (qemu user mode); the tile's loader copies.
+  uint32_t page = 0;
 };
 
 template <typename T>
@@ -37,9 +40,12 @@ inline std::vector<uint8_t> build(const Image& img) {
   const bool has_data = !img.data.empty() || img.bss_bytes != 0;
   const uint32_t nph = has_data ? 2 : 1;
   const size_t phoff = sizeof(Elf32_Ehdr);
-  const size_t code_off = 0x100;
+  const auto congruent = [&](size_t at, uint32_t addr) {
+    return img.page == 0 ? at : at + ((addr - at) % img.page);
+  };
+  const size_t code_off = congruent(0x100, img.code_addr);
   const size_t code_size = img.code.size() * 4;
-  const size_t data_off = code_off + code_size;
+  const size_t data_off = congruent(code_off + code_size, img.data_addr);
   std::vector<uint8_t> out(data_off + img.data.size());
   std::memcpy(out.data() + code_off, img.code.data(), code_size);
   if (!img.data.empty()) std::memcpy(out.data() + data_off, img.data.data(), img.data.size());
