@@ -30,12 +30,16 @@ struct QemuRun {
   int status = -1;  // the exit status (timeout(1) makes a hang 124), -1 if it did not exit
 };
 
-// `qemu path`, killed after `seconds` (coreutils timeout) so a looping program fails the
-// test instead of hanging it.
-inline QemuRun run_qemu(const std::string& qemu, const std::string& elf, unsigned seconds = 10) {
-  QemuRun r;
+// `qemu path` started, killed after `seconds` (coreutils timeout) so a looping program
+// fails the test instead of hanging it; finish_qemu collects it. Started before the
+// caller's own work, qemu runs alongside it.
+inline FILE* start_qemu(const std::string& qemu, const std::string& elf, unsigned seconds = 10) {
   const std::string cmd = "timeout " + std::to_string(seconds) + " '" + qemu + "' '" + elf + "'";
-  FILE* p = popen(cmd.c_str(), "r");
+  return popen(cmd.c_str(), "r");
+}
+
+inline QemuRun finish_qemu(FILE* p) {
+  QemuRun r;
   if (!p) return r;
   uint8_t buf[4096];
   size_t n;
