@@ -7,7 +7,6 @@
 // stored them) must equal the tile's on the interpreter, on the translator translating
 // every region at its first entry, and on the translator at its default hotness (4:
 // interpreted entries first, then translated code picking up mid-program).
-#include <cinttypes>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -61,7 +60,7 @@ Asm qemu_program(uint32_t seed) {
   return a;
 }
 
-std::vector<uint8_t> initial_data(uint32_t seed) { return Rv32imfGenerator(seed).initial_data(); }
+std::vector<uint8_t> initial_data(uint32_t seed) { return Rv32imfGenerator::initial_data(seed); }
 
 // The dump's bytes on a tile of `core` at `hot`, or empty if it did not halt.
 std::vector<uint8_t> run_tile(uint32_t seed, TileParams::Core core, uint32_t hot) {
