@@ -13,6 +13,7 @@
 #include "iss/core_state.h"
 #include "iss/jit/lockstep.h"
 #include "iss_harness.h"
+#include "random_rv32_ops.h"
 
 namespace {
 
@@ -100,36 +101,9 @@ class Generator {
   void alu(Asm& a) {
     const Reg d = dst(), x = src(), y = src();
     const int32_t imm = static_cast<int32_t>(pick(0, 4095)) - 2048;
-    switch (pick(0, 27)) {
-      case 0: a.addi(d, x, imm); break;
-      case 1: a.slti(d, x, imm); break;
-      case 2: a.sltiu(d, x, imm); break;
-      case 3: a.xori(d, x, imm); break;
-      case 4: a.ori(d, x, imm); break;
-      case 5: a.andi(d, x, imm); break;
-      case 6: a.slli(d, x, pick(0, 31)); break;
-      case 7: a.srli(d, x, pick(0, 31)); break;
-      case 8: a.srai(d, x, pick(0, 31)); break;
-      case 9: a.add(d, x, y); break;
-      case 10: a.sub(d, x, y); break;
-      case 11: a.sll(d, x, y); break;
-      case 12: a.slt(d, x, y); break;
-      case 13: a.sltu(d, x, y); break;
-      case 14: a.xor_(d, x, y); break;
-      case 15: a.srl(d, x, y); break;
-      case 16: a.sra(d, x, y); break;
-      case 17: a.or_(d, x, y); break;
-      case 18: a.and_(d, x, y); break;
-      case 19: a.mul(d, x, y); break;
-      case 20: a.mulh(d, x, y); break;
-      case 21: a.mulhsu(d, x, y); break;
-      case 22: a.mulhu(d, x, y); break;
-      case 23: a.div(d, x, y); break;
-      case 24: a.divu(d, x, y); break;
-      case 25: a.rem(d, x, y); break;
-      case 26: a.remu(d, x, y); break;
-      default: a.li(d, value()); break;
-    }
+    const uint32_t k = pick(0, kRandomAluOps);
+    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); });
+    else a.li(d, value());
   }
   // A load or store inside the thread's area or the shared one, aligned.
   void memory(Asm& a) {
@@ -137,19 +111,9 @@ class Generator {
     const uint32_t size = 1u << pick(0, 2);
     const int32_t off = static_cast<int32_t>(pick(0, kAreaBytes / size - 1) * size);
     const Reg r = reg();
-    switch (pick(0, 10)) {
-      case 0: a.lb(r, off, base); break;
-      case 1: a.lbu(r, off, base); break;
-      case 2: a.lh(r, off & ~1, base); break;
-      case 3: a.lhu(r, off & ~1, base); break;
-      case 4: a.lw(r, off & ~3, base); break;
-      case 5: a.sb(r, off, base); break;
-      case 6: a.sh(r, off & ~1, base); break;
-      case 7: a.sw(r, off & ~3, base); break;
-      case 8: a.flw(pick(0, 7), off & ~3, base); break;
-      case 9: a.fsw(pick(0, 7), off & ~3, base); break;
-      default: a.lw(r, off & ~3, base); break;
-    }
+    const uint32_t k = pick(0, kRandomMemoryOps);
+    if (k < kRandomMemoryOps) random_memory_op(a, k, r, off, base, [this] { return pick(0, 7); });
+    else a.lw(r, off & ~3, base);
   }
   // Single precision: static RNE, dyn (frm as the last csrrwi set it), moves and sign
   // injection, comparisons, fmin / fmax, conversions in every mode; the fused ones where
@@ -263,14 +227,7 @@ class Generator {
   }
   void branch(Asm& a, const std::string& to) {
     const Reg x = src(), y = src();
-    switch (pick(0, 5)) {
-      case 0: a.beq(x, y, to); break;
-      case 1: a.bne(x, y, to); break;
-      case 2: a.blt(x, y, to); break;
-      case 3: a.bge(x, y, to); break;
-      case 4: a.bltu(x, y, to); break;
-      default: a.bgeu(x, y, to); break;
-    }
+    random_branch(a, pick(0, 5), x, y, to);
   }
 
   std::mt19937 rng_;

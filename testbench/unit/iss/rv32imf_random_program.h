@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "random_rv32_ops.h"
 #include "rv_asm.h"
 
 namespace isstest {
@@ -93,54 +94,16 @@ class Rv32imfGenerator {
   void alu(rvasm::Asm& a) {
     const rvasm::Reg d = dst(), x = src(), y = src();
     const int32_t imm = static_cast<int32_t>(pick(0, 4095)) - 2048;
-    switch (pick(0, 28)) {
-      case 0: a.addi(d, x, imm); break;
-      case 1: a.slti(d, x, imm); break;
-      case 2: a.sltiu(d, x, imm); break;
-      case 3: a.xori(d, x, imm); break;
-      case 4: a.ori(d, x, imm); break;
-      case 5: a.andi(d, x, imm); break;
-      case 6: a.slli(d, x, pick(0, 31)); break;
-      case 7: a.srli(d, x, pick(0, 31)); break;
-      case 8: a.srai(d, x, pick(0, 31)); break;
-      case 9: a.add(d, x, y); break;
-      case 10: a.sub(d, x, y); break;
-      case 11: a.sll(d, x, y); break;
-      case 12: a.slt(d, x, y); break;
-      case 13: a.sltu(d, x, y); break;
-      case 14: a.xor_(d, x, y); break;
-      case 15: a.srl(d, x, y); break;
-      case 16: a.sra(d, x, y); break;
-      case 17: a.or_(d, x, y); break;
-      case 18: a.and_(d, x, y); break;
-      case 19: a.mul(d, x, y); break;
-      case 20: a.mulh(d, x, y); break;
-      case 21: a.mulhsu(d, x, y); break;
-      case 22: a.mulhu(d, x, y); break;
-      case 23: a.div(d, x, y); break;
-      case 24: a.divu(d, x, y); break;
-      case 25: a.rem(d, x, y); break;
-      case 26: a.remu(d, x, y); break;
-      case 27: a.lui(d, pick(0, 0xfffff)); break;
-      default: a.li(d, value()); break;
-    }
+    const uint32_t k = pick(0, kRandomAluOps + 1);
+    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); });
+    else if (k == kRandomAluOps) a.lui(d, pick(0, 0xfffff));
+    else a.li(d, value());
   }
   void memory(rvasm::Asm& a) {
     const uint32_t size = 1u << pick(0, 2);
     const int32_t off = static_cast<int32_t>(pick(0, kRandomDataBytes / size - 1) * size);
     const rvasm::Reg r = reg();
-    switch (pick(0, 9)) {
-      case 0: a.lb(r, off, rvasm::s0); break;
-      case 1: a.lbu(r, off, rvasm::s0); break;
-      case 2: a.lh(r, off & ~1, rvasm::s0); break;
-      case 3: a.lhu(r, off & ~1, rvasm::s0); break;
-      case 4: a.lw(r, off & ~3, rvasm::s0); break;
-      case 5: a.sb(r, off, rvasm::s0); break;
-      case 6: a.sh(r, off & ~1, rvasm::s0); break;
-      case 7: a.sw(r, off & ~3, rvasm::s0); break;
-      case 8: a.flw(freg(), off & ~3, rvasm::s0); break;
-      default: a.fsw(freg(), off & ~3, rvasm::s0); break;
-    }
+    random_memory_op(a, pick(0, kRandomMemoryOps - 1), r, off, rvasm::s0, [this] { return freg(); });
   }
   // A rounding mode: one of the five static ones or dyn (frm as last set).
   uint32_t rm() { return std::array{rvasm::RNE, rvasm::RTZ, rvasm::RDN, rvasm::RUP, rvasm::RMM, rvasm::DYN,
@@ -198,14 +161,7 @@ class Rv32imfGenerator {
   }
   void branch(rvasm::Asm& a, const std::string& to) {
     const rvasm::Reg x = src(), y = src();
-    switch (pick(0, 5)) {
-      case 0: a.beq(x, y, to); break;
-      case 1: a.bne(x, y, to); break;
-      case 2: a.blt(x, y, to); break;
-      case 3: a.bge(x, y, to); break;
-      case 4: a.bltu(x, y, to); break;
-      default: a.bgeu(x, y, to); break;
-    }
+    random_branch(a, pick(0, 5), x, y, to);
   }
   void chunk(rvasm::Asm& a) {
     using namespace rvasm;
