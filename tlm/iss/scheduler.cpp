@@ -87,7 +87,7 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
     } else {
       static std::once_flag told;
       std::call_once(told, [] {
-        fmt::print(stderr, "ipusim: the ISS translator (--iss jit) is not in this build (x86-64 hosts with Xbyak "
+        fmt::print(stderr, "ipusim: the ISS translator (--iss jit, lockstep) is not in this build (x86-64 hosts with Xbyak "
                            "and IPUSIM_ISS_TRANSLATOR on only): tiles run the interpreter\n");
       });
     }

@@ -141,6 +141,25 @@ void RegionEmitter::muldiv(Op op, const DecodedInsn& d) {
   write(d.rd, eax);
 }
 
+namespace {
+
+// After `cmp rs1, rs2`: jumps to `to` when the branch `op` (beq .. bgeu) is taken, or with
+// `taken` false when it is not (the pairs beq / bne, blt / bge, bltu / bgeu invert each other).
+void jump_if(Xbyak::CodeGenerator& g, Op op, bool taken, Label& to) {
+  unsigned k = static_cast<unsigned>(op) - static_cast<unsigned>(Op::beq);
+  if (!taken) k ^= 1;
+  switch (k) {
+    case 0: g.je(to); break;   // beq
+    case 1: g.jne(to); break;  // bne
+    case 2: g.jl(to); break;   // blt
+    case 3: g.jge(to); break;  // bge
+    case 4: g.jb(to); break;   // bltu
+    default: g.jae(to); break; // bgeu
+  }
+}
+
+}  // namespace
+
 void RegionEmitter::branch(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const uint32_t target = i + static_cast<uint32_t>(d.imm / static_cast<int32_t>(sizeof(DecodedInsn)));
@@ -152,33 +171,17 @@ void RegionEmitter::branch(uint32_t i, Op op) {
     // an iteration takes one host branch (taken_exit's jg to the top), not two (to a
     // stub, and the stub's back to the top).
     Label& on = new_label();
-    switch (op) {
-      case Op::beq: g_.jne(on); break;
-      case Op::bne: g_.je(on); break;
-      case Op::blt: g_.jge(on); break;
-      case Op::bge: g_.jl(on); break;
-      case Op::bltu: g_.jae(on); break;
-      default: g_.jb(on); break;  // bgeu
-    }
+    jump_if(g_, op, false, on);
     taken_exit(target, n, snapshot());
     g_.L(on);
     return;
   }
   Label& taken = new_label();
-  switch (op) {
-    case Op::beq: g_.je(taken); break;
-    case Op::bne: g_.jne(taken); break;
-    case Op::blt: g_.jl(taken); break;
-    case Op::bge: g_.jge(taken); break;
-    case Op::bltu: g_.jb(taken); break;
-    default: g_.jae(taken); break;  // bgeu
-  }
+  jump_if(g_, op, true, taken);
   stubs_.push_back([this, &taken, target, n, now = snapshot()] {
     g_.L(taken);
     taken_exit(target, n, now);
   });
 }
-
-// The fast loop's one-compare check: rotr(off, log2 size) < limit >> log2 size catches a
 
 }  // namespace ipusim::iss::jit
