@@ -52,6 +52,7 @@ JitStats TileCore::jit_stats() const {
   s.program_translate_ns = program.translate_ns;
   s.program_regions = program.regions;
   s.program_code_bytes = program.code_bytes;
+  s.program_hoisted_loops = program.hoisted_loops;
   return s;
 }
 

@@ -78,6 +78,7 @@ struct JitStats {
   bool active = false;  // the tile runs translated code
   uint64_t tile_translate_ns = 0, tile_regions = 0, tile_code_bytes = 0;
   uint64_t program_translate_ns = 0, program_regions = 0, program_code_bytes = 0;
+  uint64_t program_hoisted_loops = 0;  // of those regions, loops with their bounds checks hoisted
 };
 
 enum class StopReason {

@@ -88,8 +88,9 @@ const void* CodeCache::translate(uint32_t index, Stats& tile) {
   const auto t0 = std::chrono::steady_clock::now();
   const size_t before = arena_->getSize();
   const void* region = nullptr;
+  bool hoisted = false;
   try {
-    region = translate_region(*arena_, RegionSite{code_, limits_, entries_.get(), leave_}, index);
+    region = translate_region(*arena_, RegionSite{code_, limits_, entries_.get(), leave_}, index, hoisted);
   } catch (const Xbyak::Error&) {
     arena_->full = true;  // the partial region is unreachable: nothing points at it
     return nullptr;
@@ -104,6 +105,7 @@ const void* CodeCache::translate(uint32_t index, Stats& tile) {
   }
   dump_region(index, region, arena_->getSize() - before);
   regions_.fetch_add(1, std::memory_order_relaxed);
+  if (hoisted) hoisted_loops_.fetch_add(1, std::memory_order_relaxed);
   code_bytes_.fetch_add(arena_->getSize() - before, std::memory_order_relaxed);
   ++tile.regions;
   tile.code_bytes += arena_->getSize() - before;
@@ -113,7 +115,7 @@ const void* CodeCache::translate(uint32_t index, Stats& tile) {
 
 Stats CodeCache::stats() const {
   return Stats{translate_ns_.load(std::memory_order_relaxed), regions_.load(std::memory_order_relaxed),
-               code_bytes_.load(std::memory_order_relaxed)};
+               code_bytes_.load(std::memory_order_relaxed), hoisted_loops_.load(std::memory_order_relaxed)};
 }
 
 Stats stats(const CodeCache& cache) { return cache.stats(); }

@@ -53,7 +53,7 @@ class CodeCache {
   std::unique_ptr<Arena> arena_;   // executable memory and the assembler writing into it
   EnterFn enter_ = nullptr;
   const void* leave_ = nullptr;    // where every region exit ends: back to the driver
-  std::atomic<uint64_t> translate_ns_{0}, regions_{0}, code_bytes_{0};
+  std::atomic<uint64_t> translate_ns_{0}, regions_{0}, code_bytes_{0}, hoisted_loops_{0};
 };
 
 }  // namespace ipusim::iss::jit

@@ -26,6 +26,9 @@ struct Context {
   Quantum* q = nullptr;               // r15
   uint32_t code_words = 0;            // jalr's target check
   int64_t budget = 0;                 // the quantum's: budget - room = instructions retired
+  // While a loop's fast body runs (loop_hoist.cpp): the budget held back from r14, which
+  // then counts down the iterations the preheader found in range.
+  int64_t loop_stop = 0;
   // Out.
   uint32_t exit_index = 0;
   ExitKind exit_kind = ExitKind::Fall;

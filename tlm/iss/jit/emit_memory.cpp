@@ -12,14 +12,6 @@ bool host_has_bmi2() {
   return has;
 }
 
-unsigned log2_size(Op op) {
-  switch (op) {
-    case Op::lb: case Op::lbu: case Op::sb: return 0;
-    case Op::lh: case Op::lhu: case Op::sh: return 1;
-    default: return 2;  // lw, flw, sw, fsw
-  }
-}
-
 }  // namespace
 
 // The offset rs1 + imm (wrapping at 32 bits, as the interpreter's uint32_t) as a 64-bit
@@ -50,17 +42,22 @@ Xbyak::Reg64 RegionEmitter::emit_range_check(const Reg32& base, int32_t imm, uns
   return Xbyak::Reg64(off.getIdx());
 }
 
+// In a loop's fast body an access the preheader checked (loop_hoist.cpp) has no check:
+// its base register is in range for every iteration the body runs, and holds the exact
+// (unwrapped) address, so the host address is load base + base + imm.
 void RegionEmitter::load(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 a = read(d.rs1);
-  const Xbyak::Reg64 off = emit_range_check(a, d.imm, log2_size(op), site_.limits.load, fault_stub(i));
+  Xbyak::RegExp addr = r12 + Xbyak::Reg64(a.getIdx()) + d.imm;
+  if (!fast_ || !hoisted(i))
+    addr = r12 + emit_range_check(a, d.imm, access_log2_size(op), site_.limits.load, fault_stub(i));
   const Reg32 r = slot_reg(dest(d.rd));  // after the check: a fault sees the registers before it
   switch (op) {
-    case Op::lb: g_.movsx(r, g_.byte[r12 + off]); break;
-    case Op::lbu: g_.movzx(r, g_.byte[r12 + off]); break;
-    case Op::lh: g_.movsx(r, g_.word[r12 + off]); break;
-    case Op::lhu: g_.movzx(r, g_.word[r12 + off]); break;
-    default: g_.mov(r, g_.dword[r12 + off]); break;  // lw, flw
+    case Op::lb: g_.movsx(r, g_.byte[addr]); break;
+    case Op::lbu: g_.movzx(r, g_.byte[addr]); break;
+    case Op::lh: g_.movsx(r, g_.word[addr]); break;
+    case Op::lhu: g_.movzx(r, g_.word[addr]); break;
+    default: g_.mov(r, g_.dword[addr]); break;  // lw, flw
   }
 }
 
@@ -70,7 +67,16 @@ void RegionEmitter::store(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 v = read(d.rs2);
   const Reg32 a = read(d.rs1);
-  const unsigned lg = log2_size(op);
+  const unsigned lg = access_log2_size(op);
+  if (fast_ && hoisted(i)) {  // checked in the preheader, as load()
+    const Xbyak::RegExp addr = r13 + Xbyak::Reg64(a.getIdx()) + d.imm;
+    switch (lg) {
+      case 0: g_.mov(g_.byte[addr], v.cvt8()); break;
+      case 1: g_.mov(g_.word[addr], v.cvt16()); break;
+      default: g_.mov(g_.dword[addr], v); break;
+    }
+    return;
+  }
   Label& slow = new_label();
   Label& back = new_label();
   const Xbyak::Reg64 off = emit_range_check(a, d.imm, lg, site_.limits.store, slow);

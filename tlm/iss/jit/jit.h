@@ -38,6 +38,7 @@ struct Stats {
   uint64_t translate_ns = 0;  // steady_clock time spent translating
   uint64_t regions = 0;       // regions translated
   uint64_t code_bytes = 0;    // host code emitted
+  uint64_t hoisted_loops = 0;  // loop regions whose bounds checks went to a preheader (loop_hoist.cpp)
 };
 Stats stats(const CodeCache& cache);
 

@@ -18,6 +18,9 @@
 // and calls out (a stub that returns to the region adds it back).
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cassert>
 #include <cstddef>
 #include <cstdlib>
 #include <deque>
@@ -37,6 +40,15 @@ using Xbyak::Label;
 using namespace Xbyak::util;  // the host registers by name: rax, rbx, ...
 using Xbyak::Reg32;
 
+// log2 of a scalar load's or store's size.
+inline unsigned access_log2_size(Op op) {
+  switch (op) {
+    case Op::lb: case Op::lbu: case Op::sb: return 0;
+    case Op::lh: case Op::lhu: case Op::sh: return 1;
+    default: return 2;  // lw, flw, sw, fsw
+  }
+}
+
 inline bool is_fused(Op op) {
   return (op >= Op::fmadd && op <= Op::fnmadd) || (op >= Op::fmadd_dyn && op <= Op::fnmadd_dyn);
 }
@@ -47,6 +59,7 @@ class RegionEmitter {
       : g_(g), site_(site), dc_(site.code), start_(start), end_(end),
         clobber_calls_(std::getenv("IPUSIM_JIT_CLOBBER_CALLS") != nullptr) {}
 
+  bool hoisted_loop() const { return !hoisted_.empty(); }
   const void* emit() {
     g_.align(16);
     const void* entry = g_.getCurr();
@@ -81,13 +94,17 @@ class RegionEmitter {
       const bool jumps = (op >= Op::beq && op <= Op::bgeu) || op == Op::j || op == Op::jal;
       loops_ = loops_ || (jumps && i + static_cast<uint32_t>(at(i)->imm / static_cast<int32_t>(sizeof(DecodedInsn))) == start_);
     }
+    plan_hoisting();
     g_.L(top_);
+    Label after_back_edge;  // the fast body's way out when its loop ends (not taken)
+    if (!hoisted_.empty()) emit_fast_body(after_back_edge);
     bool transferred = false;
     for (uint32_t i = start_; i < end_; ++i) {
-      if (i != start_ && dc_.co_issued[i]) ++pairs_;  // fell through from its first: one slot for both
-      cur_ = i;
-      insn_tick_ = tick_;
-      transferred = insn(i);
+      transferred = step(i);
+      if (i == back_edge_ && !transferred) {
+        assert(same_cache(fast_end_));  // both bodies made the same choices from the same state
+        g_.L(after_back_edge);
+      }
     }
     if (!transferred) fall_exit(end_, end_ - start_);
     for (auto& stub : stubs_) stub();
@@ -111,6 +128,7 @@ class RegionEmitter {
   struct Snapshot {
     std::vector<Cached> regs;
     uint32_t pairs = 0;
+    bool fast = false;  // in a loop's fast body: part of the budget is held back (loop_hoist.cpp)
   };
 
   const DecodedInsn* at(uint32_t i) const { return &dc_.insns[i]; }
@@ -243,6 +261,7 @@ class RegionEmitter {
     for (int s = 0; s < kSlots; ++s)
       if (slots_[s].guest >= 0) out.regs.push_back({s, slots_[s].guest, slots_[s].dirty, slots_[s].mirror});
     out.pairs = pairs_;
+    out.fast = fast_;
     return out;
   }
   // Stores the registers dirty at `snap` (host registers as they are there).
@@ -273,7 +292,7 @@ class RegionEmitter {
     write_back(snap);
     apply_pairs(snap.pairs);
     call_service(i, fn);
-    if (may_fail) leave_if_failed(i);
+    if (may_fail) leave_if_failed(i, snap.fast);
     undo_pairs(snap.pairs);
     reload(snap);
   }
@@ -282,6 +301,11 @@ class RegionEmitter {
   void set_exit(uint32_t index, ExitKind kind) {
     g_.mov(g_.dword[rbx + offsetof(Context, exit_index)], index);
     g_.mov(g_.dword[rbx + offsetof(Context, exit_kind)], static_cast<uint32_t>(kind));
+  }
+  // The fast body's budget held back (loop_hoist.cpp) back into r14, before anything that
+  // leaves the body or reads the budget; the flags are r14's after it.
+  void restore_budget(bool fast) {
+    if (fast) g_.add(r14, g_.qword[rbx + offsetof(Context, loop_stop)]);
   }
   // Chains to the translation at `index` if there is one, else leaves with `kind`.
   void chain_or_leave(uint32_t index, ExitKind kind) {
@@ -328,19 +352,36 @@ class RegionEmitter {
         if (!held) missing.push_back(t);
         if (t.mirror && !mirrored) unmirrored.push_back(t);
       }
-      g_.sub(r14, n);  // the budget is checked at taken transfers only, as the fast loop does
-      if (missing.empty() && unmirrored.empty()) {
-        g_.jg(top_);  // a loop whose registers stay put: one conditional jump back
-      } else {
-        g_.jle(out);
+      auto to_top_state = [&] {
         for (const Cached& t : missing) g_.mov(slot_reg(t.slot), guest_mem(static_cast<unsigned>(t.guest)));
         for (const Cached& t : unmirrored) g_.movd(mirror_reg(t.slot), slot_reg(t.slot));
-        g_.jmp(top_);
+      };
+      // The fast body loops to itself; the checked one, once the preheader sent it there,
+      // to itself too (a loop whose accesses cannot be hoisted pays the preheader once).
+      Label& back = now.fast ? fast_top_ : !hoisted_.empty() ? checked_top_ : top_;
+      g_.sub(r14, n);  // the budget is checked at taken transfers only, as the fast loop does
+      if (missing.empty() && unmirrored.empty()) {
+        g_.jg(back);  // a loop whose registers stay put: one conditional jump back
+      } else {
+        g_.jle(out);
+        to_top_state();
+        g_.jmp(back);
         g_.L(out);
+      }
+      if (now.fast) {
+        // The fast body's safe iterations or the budget ran out: the budget held back
+        // comes back, and with room left the preheader looks at the accesses again.
+        Label spent;
+        restore_budget(true);
+        g_.jle(spent);
+        to_top_state();
+        g_.jmp(top_);
+        g_.L(spent);
       }
       for (const Cached& c : now.regs)
         if (c.dirty && in_place(c, true)) g_.mov(guest_mem(static_cast<unsigned>(c.guest)), slot_reg(c.slot));
     } else {
+      restore_budget(now.fast);
       write_back(now);
       apply_pairs(now.pairs);
       g_.sub(r14, n);
@@ -353,6 +394,7 @@ class RegionEmitter {
   }
   // The region ends without a transfer: `index` continues the same block.
   void fall_exit(uint32_t index, uint32_t n) {
+    restore_budget(fast_);
     write_back(snapshot());
     apply_pairs(pairs_);
     g_.sub(r14, n);
@@ -365,6 +407,7 @@ class RegionEmitter {
     Label& l = labels_.back();
     stubs_.push_back([this, &l, i, now = snapshot()] {
       g_.L(l);
+      restore_budget(now.fast);
       write_back(now);
       apply_pairs(now.pairs);
       g_.sub(r14, i - start_);
@@ -375,10 +418,11 @@ class RegionEmitter {
     return l;
   }
   // Out of line: a service that returns false after recording a fault.
-  void leave_if_failed(uint32_t i) {
+  void leave_if_failed(uint32_t i, bool fast) {
     Label ok;
     g_.test(al, al);
     g_.jnz(ok);
+    restore_budget(fast);
     g_.sub(r14, i - start_);
     set_exit(i, ExitKind::Fault);
     g_.jmp(site_.leave);
@@ -409,6 +453,7 @@ class RegionEmitter {
     write_back(snapshot());
     apply_pairs(pairs_);
     pairs_ = 0;
+    restore_budget(fast_);  // the services see the real budget (csr and exchange read it)
     if (s == Service::csr || s == Service::exchange) {  // they read the quantum's count
       g_.mov(rdx, g_.qword[rbx + offsetof(Context, budget)]);
       g_.sub(rdx, r14);
@@ -429,7 +474,8 @@ class RegionEmitter {
       case Service::fp_exact: g_.mov(rax, reinterpret_cast<uintptr_t>(&loop_fp_exact)); break;
     }
     call(rax);
-    leave_if_failed(i);
+    leave_if_failed(i, false);
+    if (fast_) g_.sub(r14, g_.qword[rbx + offsetof(Context, loop_stop)]);  // held back again
     for (Slot& slot : slots_) slot = Slot{};
   }
   Label& new_label() {
@@ -437,7 +483,56 @@ class RegionEmitter {
     return labels_.back();
   }
 
+  // --- loops: bounds checks hoisted out of the body (loop_hoist.cpp) ---
+  // A load or store of the loop body whose base register only steps by a constant per
+  // iteration: checked once in the preheader for as many iterations as stay in range.
+  struct HoistedAccess {
+    uint32_t index;  // the load or store
+    unsigned base;   // its rs1
+    int32_t disp;    // its offset in the first iteration = base's value at the top + disp
+    int64_t step;    // the base's change per iteration (a multiple of the access size)
+    uint32_t last;   // the last in-range aligned offset
+    unsigned lg;     // log2 of the access size
+  };
+  // The emitter's choices so far, to emit the body twice from one state.
+  struct CacheState {
+    std::array<Slot, 6> slots;
+    uint64_t tick;
+    uint32_t pairs;
+  };
+  void plan_hoisting();
+  void emit_preheader();
+  void emit_fast_body(Label& after_back_edge);
+  bool hoisted(uint32_t i) const {
+    for (const HoistedAccess& h : hoisted_)
+      if (h.index == i) return true;
+    return false;
+  }
+  CacheState cache_state() const {
+    CacheState c{{}, tick_, pairs_};
+    std::copy(std::begin(slots_), std::end(slots_), c.slots.begin());
+    return c;
+  }
+  void set_cache_state(const CacheState& c) {
+    std::copy(c.slots.begin(), c.slots.end(), std::begin(slots_));
+    tick_ = c.tick;
+    pairs_ = c.pairs;
+  }
+  bool same_cache(const CacheState& c) const {
+    for (int s = 0; s < kSlots; ++s)
+      if (slots_[s].guest != c.slots[s].guest || slots_[s].dirty != c.slots[s].dirty ||
+          slots_[s].mirror != c.slots[s].mirror)
+        return false;
+    return pairs_ == c.pairs;
+  }
+
   // --- instructions; true when the instruction ended the region with a transfer ---
+  bool step(uint32_t i) {
+    if (i != start_ && dc_.co_issued[i]) ++pairs_;  // fell through from its first: one slot for both
+    cur_ = i;
+    insn_tick_ = tick_;
+    return insn(i);
+  }
   bool insn(uint32_t i);
   void alu_imm(Op op, const DecodedInsn& d);
   void alu_reg(Op op, const DecodedInsn& d);
@@ -465,6 +560,14 @@ class RegionEmitter {
   uint32_t cur_ = 0;        // the instruction being emitted
   uint64_t insn_tick_ = 0;  // tick_ before it: slots used since are its operands
   bool loops_ = false;      // a transfer in the region goes back to its top
+  // Hoisting (loop_hoist.cpp): the loop's back edge, the accesses checked in the
+  // preheader (at top_), the fast body's top and the checked body's, and whether the
+  // fast body is being emitted.
+  uint32_t back_edge_ = ~0u;
+  std::vector<HoistedAccess> hoisted_;
+  Label fast_top_, checked_top_;
+  bool fast_ = false;
+  CacheState fast_end_{};  // the cache where the fast body falls out of its back edge
   std::vector<std::function<void()>> stubs_;
   std::deque<Label> labels_;  // stable addresses for the stubs' labels
 };

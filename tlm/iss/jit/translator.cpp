@@ -174,7 +174,7 @@ bool translatable(Op op) {
   }
 }
 
-const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start) {
+const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start, bool& hoisted) {
   const DecodedCode& dc = site.code;
   const auto size = static_cast<uint32_t>(dc.insns.size());
   uint32_t end = start;
@@ -190,7 +190,10 @@ const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, ui
   if (!transfers)
     while (end > start && end < size && dc.co_issued[end]) --end;
   if (end == start) return nullptr;
-  return RegionEmitter(g, site, start, end).emit();
+  RegionEmitter emitter(g, site, start, end);
+  const void* entry = emitter.emit();
+  hoisted = emitter.hoisted_loop();
+  return entry;
 }
 
 }  // namespace ipusim::iss::jit

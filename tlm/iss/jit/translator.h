@@ -21,8 +21,9 @@ struct RegionSite {
 
 // Emits the region starting at entry `start` at the assembler's current position and
 // returns its address, or nullptr when the region would be empty (the first instruction
-// is one the interpreter runs). Throws Xbyak::Error when the arena is full.
-const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start);
+// is one the interpreter runs). `hoisted` says whether the region is a loop whose bounds
+// checks went to its preheader (loop_hoist.cpp). Throws Xbyak::Error when the arena is full.
+const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start, bool& hoisted);
 
 // True for the ops translate_region emits natively or as a call to a loop service.
 bool translatable(Op op);
