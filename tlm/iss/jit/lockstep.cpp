@@ -126,6 +126,12 @@ void Lockstep::real_line(uint32_t thread, std::string_view text, bool accepted) 
 // pages that changed outside a compared quantum. The postings are only ever appended in
 // a quantum (compared there) and cleared by release_exchange: the shadow's log follows
 // the clear.
+// sync_shadow copies field by field (a Thread holds its AMP state by unique_ptr, and the
+// CoreState its SRAM, observers and caches, which the shadow has its own of): a field
+// added to either must be copied there too, or the shadow starts its quanta without it.
+// These sizes stop the build until it is (then update them).
+static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 5184,
+              "Thread or CoreState changed: copy the new field in Lockstep::sync_shadow, then update these sizes");
 void Lockstep::sync_shadow(uint32_t running) {
   CoreState& s = *shadow_;
   for (uint32_t i = 0; i < kMaxThreads; ++i) {
