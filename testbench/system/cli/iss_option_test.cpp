@@ -95,6 +95,7 @@ TEST(IssOption, WithoutIssTheEnvironmentElseTheBuildDecides) {
 }
 
 TEST(IssOption, TracedTilesRunOnTheInterpreterAndAnExplicitJitIsToldSo) {
+  if (!ipusim::iss::translator_built()) GTEST_SKIP() << "the translator is not in this build: --iss jit runs the interpreter";
   const std::string trace_jit = temp_path("jit.trace"), trace_interp = temp_path("interp.trace");
   const RunOutput jit = run_jacobi("", "--quiet --iss jit --itrace " + trace_jit + " --itrace-tiles 2");
   const RunOutput interp = run_jacobi("", "--quiet --iss interp --itrace " + trace_interp + " --itrace-tiles 2");
