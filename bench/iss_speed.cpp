@@ -168,6 +168,7 @@ int main(int argc, char** argv) {
       // run pays for them all.
       out["jit_regions"] = js.program_regions;
       out["jit_code_bytes"] = js.program_code_bytes;
+      out["jit_hoisted_loops"] = js.program_hoisted_loops;
       out["jit_translate_seconds"] = js.program_translate_ns * 1e-9;
     }
     if (!qemu_elf.empty()) {
