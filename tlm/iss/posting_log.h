@@ -41,6 +41,7 @@ struct ExchangePost {
   uint64_t smem_addr = 0;          // SmemRead / SmemWrite: byte offset in streaming memory
 
   bool is_message() const { return kind == Kind::Send || kind == Kind::Recv; }
+  bool operator==(const ExchangePost&) const = default;
 };
 
 // What the exchange plan reads of a posting, without copying its peers.

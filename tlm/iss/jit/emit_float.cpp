@@ -30,15 +30,14 @@ void RegionEmitter::fp_arith(uint32_t i, Op op) {
   Label* exact = nullptr;
   // The operands first, then a dyn op's frm check: one cache state where both out-of-line
   // paths start and where they rejoin.
-  const Reg32 a = read(d.rs1);
-  const Reg32 b = fop != FpOp::sqrt ? read(d.rs2) : a;
-  const Reg32 c = is_fused(op) ? read(d.rs3) : a;
+  read(d.rs1);
+  if (fop != FpOp::sqrt) read(d.rs2);
+  if (is_fused(op)) read(d.rs3);
   if (dyn) {
     exact = &new_label();
     g_.cmp(g_.dword[rbp + 4 * kFrmReg], 0);
     g_.jne(*exact);
   }
-  (void)a, (void)b, (void)c;
   fp_operand(xmm0, d.rs1);
   if (fop != FpOp::sqrt) fp_operand(xmm1, d.rs2);
   if (is_fused(op)) fp_operand(xmm2, d.rs3);

@@ -68,26 +68,20 @@ void RegionEmitter::store(uint32_t i, Op op) {
   const Reg32 v = read(d.rs2);
   const Reg32 a = read(d.rs1);
   const unsigned lg = access_log2_size(op);
-  if (fast_ && hoisted(i)) {  // checked in the preheader, as load()
-    const Xbyak::RegExp addr = r13 + Xbyak::Reg64(a.getIdx()) + d.imm;
-    switch (lg) {
-      case 0: g_.mov(g_.byte[addr], v.cvt8()); break;
-      case 1: g_.mov(g_.word[addr], v.cvt16()); break;
-      default: g_.mov(g_.dword[addr], v); break;
-    }
-    return;
-  }
-  Label& slow = new_label();
-  Label& back = new_label();
-  const Xbyak::Reg64 off = emit_range_check(a, d.imm, lg, site_.limits.store, slow);
+  const bool checked = !fast_ || !hoisted(i);  // else checked in the preheader, as load()
+  Label* slow = checked ? &new_label() : nullptr;
+  Xbyak::RegExp addr = r13 + Xbyak::Reg64(a.getIdx()) + d.imm;
+  if (checked) addr = r13 + emit_range_check(a, d.imm, lg, site_.limits.store, *slow);
   switch (lg) {
-    case 0: g_.mov(g_.byte[r13 + off], v.cvt8()); break;
-    case 1: g_.mov(g_.word[r13 + off], v.cvt16()); break;
-    default: g_.mov(g_.dword[r13 + off], v); break;
+    case 0: g_.mov(g_.byte[addr], v.cvt8()); break;
+    case 1: g_.mov(g_.word[addr], v.cvt16()); break;
+    default: g_.mov(g_.dword[addr], v); break;
   }
+  if (!checked) return;
+  Label& back = new_label();
   g_.L(back);
-  stubs_.push_back([this, &slow, &back, i, snap = snapshot()] {
-    g_.L(slow);
+  stubs_.push_back([this, slow, &back, i, snap = snapshot()] {
+    g_.L(*slow);
     stub_call(i, reinterpret_cast<const void*>(&loop_store_slow), snap, true);
     g_.jmp(back);
   });

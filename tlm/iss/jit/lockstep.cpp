@@ -95,12 +95,22 @@ std::string post_text(const ExchangePost& p) {
                      p.len, p.pc, p.cycle, fmt::join(p.peers, ","));
 }
 
-bool same_post(const ExchangePost& a, const ExchangePost& b) {
-  return a.kind == b.kind && a.addr == b.addr && a.len == b.len && a.peers == b.peers && a.pc == b.pc &&
-         a.stream == b.stream && a.cycle == b.cycle && a.smem_addr == b.smem_addr;
-}
-
 const uint8_t kZeros[kTouchPage] = {};  // what an untouched page reads as
+
+// fn(offset, bytes, real page, shadow page) for every page of the two SRAMs that either
+// side ever touched (one neither touched is zeros on both and is not read; an untouched
+// side reads as kZeros), until fn returns true.
+template <typename Fn>
+void each_touched_page(const uint8_t* real, uint8_t* shadow, uint32_t size, std::vector<uint8_t>& real_touched,
+                       std::vector<uint8_t>& shadow_touched, Fn&& fn) {
+  touched_pages(real, size, real_touched);
+  touched_pages(shadow, size, shadow_touched);
+  for (size_t p = 0; p < real_touched.size(); ++p) {
+    if (!real_touched[p] && !shadow_touched[p]) continue;
+    const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, size - off);
+    if (fn(off, n, real_touched[p] ? real + off : kZeros, shadow_touched[p] ? shadow + off : kZeros)) return;
+  }
+}
 
 TileParams shadow_params(TileParams p) {
   p.core = TileParams::Core::interp;
@@ -176,19 +186,14 @@ void Lockstep::sync_shadow(uint32_t running) {
   s.console_full_ = real_.console_full_;
   if (s.posts_.size() != real_.posts_.size()) s.posts_.clear();
   if (sram_stale_) {
-    // Only pages one side ever touched (the rest read as zeros on both), and only those
-    // that differ are written, so the shadow maps no page the tile's own data does not.
+    // Only pages one side ever touched, and only those that differ are written, so the
+    // shadow maps no page the tile's own data does not.
     uint8_t* dst = sram_.data();
-    const uint8_t* src = real_.sram_.data();
-    touched_pages(src, sram_.size(), real_touched_);
-    touched_pages(dst, sram_.size(), shadow_touched_);
-    for (size_t p = 0; p < real_touched_.size(); ++p) {
-      if (!real_touched_[p] && !shadow_touched_[p]) continue;
-      const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, sram_.size() - off);
-      const uint8_t* from = real_touched_[p] ? src + off : kZeros;
-      const uint8_t* now = shadow_touched_[p] ? dst + off : kZeros;
-      if (std::memcmp(now, from, n) != 0) std::memcpy(dst + off, from, n);
-    }
+    each_touched_page(real_.sram_.data(), dst, sram_.size(), real_touched_, shadow_touched_,
+                      [&](uint32_t off, uint32_t n, const uint8_t* from, const uint8_t* now) {
+                        if (std::memcmp(now, from, n) != 0) std::memcpy(dst + off, from, n);
+                        return false;
+                      });
     sram_stale_ = false;
   }
 }
@@ -268,30 +273,26 @@ std::optional<std::string> Lockstep::compare_step(const Quantum& real_q, const Q
 std::optional<std::string> Lockstep::compare_quantum(const Thread& real_t, size_t real_posts,
                                                      size_t shadow_posts) {
   const CoreState& s = *shadow_;
-  const uint8_t* r = real_.sram_.data();
-  const uint8_t* sh = sram_.data();
-  const uint32_t size = sram_.size();
-  touched_pages(r, size, real_touched_);
-  touched_pages(sh, size, shadow_touched_);
-  for (size_t p = 0; p < real_touched_.size(); ++p) {
-    if (!real_touched_[p] && !shadow_touched_[p]) continue;  // zeros on both
-    const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, size - off);
-    const uint8_t* rp = real_touched_[p] ? r + off : kZeros;
-    const uint8_t* sp = shadow_touched_[p] ? sh + off : kZeros;
-    if (std::memcmp(rp, sp, n) == 0) continue;
-    uint32_t i = 0;
-    while (rp[i] == sp[i]) ++i;
-    i &= ~3u;
-    uint32_t rv = 0, sv = 0;
-    std::memcpy(&rv, rp + i, 4);
-    std::memcpy(&sv, sp + i, 4);
-    return fmt::format("SRAM word at 0x{:08x} (the first that differs): interpreter 0x{:08x}, translator 0x{:08x}",
-                       kSramBase + off + i, sv, rv);
-  }
+  std::optional<std::string> sram_diff;
+  each_touched_page(real_.sram_.data(), sram_.data(), sram_.size(), real_touched_, shadow_touched_,
+                    [&](uint32_t off, uint32_t n, const uint8_t* rp, const uint8_t* sp) {
+                      if (std::memcmp(rp, sp, n) == 0) return false;
+                      uint32_t i = 0;
+                      while (rp[i] == sp[i]) ++i;
+                      i &= ~3u;
+                      uint32_t rv = 0, sv = 0;
+                      std::memcpy(&rv, rp + i, 4);
+                      std::memcpy(&sv, sp + i, 4);
+                      sram_diff = fmt::format(
+                          "SRAM word at 0x{:08x} (the first that differs): interpreter 0x{:08x}, translator 0x{:08x}",
+                          kSramBase + off + i, sv, rv);
+                      return true;
+                    });
+  if (sram_diff) return sram_diff;
   const size_t real_new = real_.posts_.size() - real_posts, shadow_new = s.posts_.size() - shadow_posts;
   for (size_t i = 0; i < std::min(real_new, shadow_new); ++i) {
     const ExchangePost a = s.posts_.at(shadow_posts + i), b = real_.posts_.at(real_posts + i);
-    if (!same_post(a, b)) return fmt::format("posting: interpreter {}, translator {}", post_text(a), post_text(b));
+    if (a != b) return fmt::format("posting: interpreter {}, translator {}", post_text(a), post_text(b));
   }
   if (real_new != shadow_new)
     return fmt::format("postings in the quantum: interpreter {}, translator {}", shadow_new, real_new);

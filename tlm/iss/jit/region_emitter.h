@@ -54,6 +54,8 @@ inline bool is_fused(Op op) {
 }
 
 class RegionEmitter {
+  static constexpr int kSlots = 6;  // the guest register cache's host registers (slot_reg)
+
  public:
   RegionEmitter(Xbyak::CodeGenerator& g, const RegionSite& site, uint32_t start, uint32_t end)
       : g_(g), site_(site), dc_(site.code), start_(start), end_(end),
@@ -496,7 +498,7 @@ class RegionEmitter {
   };
   // The emitter's choices so far, to emit the body twice from one state.
   struct CacheState {
-    std::array<Slot, 6> slots;
+    std::array<Slot, kSlots> slots;
     uint64_t tick;
     uint32_t pairs;
   };
@@ -546,7 +548,6 @@ class RegionEmitter {
   void fp_compare(Op op, const DecodedInsn& d);
   void fp_min_max(uint32_t i, Op op);
 
-  static constexpr int kSlots = 6;
   Xbyak::CodeGenerator& g_;
   const RegionSite& site_;
   const DecodedCode& dc_;
