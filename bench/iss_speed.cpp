@@ -2,7 +2,7 @@
 // against qemu-riscv32 running an equivalent Linux user-mode build of the same kernel.
 //
 //   iss_speed --elf E [--qemu-elf Q [--base-elf E0 --qemu-base-elf Q0]] [--reps N]
-//             [--sram-kib K] [--quantum Q] [--iss interp|jit]
+//             [--sram-kib K] [--quantum Q] [--iss interp|jit|lockstep] [--jit-hot N]
 //
 // Runs E on one TileCore on the calling thread (reset + run, N times, best time kept)
 // and prints ONE JSON line. With --qemu-elf, times `qemu-riscv32 Q` the same way and

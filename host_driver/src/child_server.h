@@ -25,7 +25,7 @@ struct ChildOptions {
   std::string core_dir;                // --core DIR
   std::optional<std::string> rtl;      // --rtl LIST
   std::string waves;                   // --waves FILE
-  std::optional<std::string> iss;      // --iss jit|interp (unset: the child's IPUSIM_ISS, else its default)
+  std::optional<std::string> iss;      // --iss jit|interp|lockstep (unset: the child's IPUSIM_ISS, else its default)
   bool operator==(const ChildOptions&) const = default;
 };
 

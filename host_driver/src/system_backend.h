@@ -48,7 +48,7 @@ class ModelUnavailable : public UsageError {
 // command-line option max_memory came from (`ipusim serve --max-memory`); empty: a
 // device's OpenOptions::max_memory. `rtl` replaces the config's `cosim` (OpenOptions::rtl,
 // `--rtl`: a bad list is a UsageError naming it); `waves` is OpenOptions::waves; `iss`
-// the tiles' ISS engine, "jit" or "interp" (OpenOptions::iss, `--iss`: anything else is a
+// the tiles' ISS engine, "jit", "interp" or "lockstep" (OpenOptions::iss, `--iss`: anything else is a
 // UsageError naming it; unset: IPUSIM_ISS, else jit where the translator is built, a bad
 // IPUSIM_ISS a UsageError naming the variable).
 std::shared_ptr<SystemBackend> open_system_backend(const std::string& config_path,

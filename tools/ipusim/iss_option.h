@@ -1,4 +1,4 @@
-// `--iss jit|interp`, as `run` and `serve` both take it: the tiles' ISS engine (docs/iss.md
+// `--iss jit|interp|lockstep`, as `run` and `serve` both take it: the tiles' ISS engine (docs/iss.md
 // "Translator (--iss jit)"). Unset: IPUSIM_ISS, else jit where the translator is built
 // (iss/core_choice.h).
 #pragma once
