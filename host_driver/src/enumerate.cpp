@@ -87,7 +87,7 @@ std::vector<DeviceRef> enumerate_with(const std::string& locator, const OpenOpti
                          "`ipusim serve --waves FILE`");
       if (o.iss)
         throw UsageError("open " + locator + ": iss is for config: devices; serve this one with "
-                         "`ipusim serve --iss jit|interp`");
+                         "`ipusim serve --iss jit|interp|lockstep`");
       return detail::make_socket_transports(path);
     };
     // Probed, then let go before open(): the server takes one client at a time.

@@ -101,7 +101,7 @@ TEST_F(IssOpenOptions, AUnixDeviceTakesItFromItsServer) {
   ipudrv::OpenOptions o;
   o.iss = "jit";
   EXPECT_EQ(refusal([&] { ipudrv::open("unix:" + socket, 0, o); }),
-            "open unix:" + socket + ": iss is for config: devices; serve this one with `ipusim serve --iss jit|interp`");
+            "open unix:" + socket + ": iss is for config: devices; serve this one with `ipusim serve --iss jit|interp|lockstep`");
   // Served with --iss interp: the same bytes and cycles as the default engine in process.
   const Outcome served = run_jacobi(*ipudrv::open("unix:" + socket));
   const Outcome in_process = run_jacobi(*ipudrv::open(kTiny16));
