@@ -73,6 +73,9 @@ class Generator {
 
  private:
   uint32_t pick(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
+  // pick and straight as the shared loop shapes (random_rv32_ops.h) take them.
+  auto picker() { return [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); }; }
+  auto straight_code(Asm& a, bool calls) { return [this, &a, calls](uint32_t n) { straight(a, n, calls); }; }
   bool chance(uint32_t in) { return pick(0, in - 1) == 0; }
   Reg reg() { return kPool[pick(0, std::size(kPool) - 1)]; }
   Reg src() { return chance(12) ? zero : reg(); }
@@ -103,7 +106,7 @@ class Generator {
     const Reg d = dst(), x = src(), y = src();
     const int32_t imm = static_cast<int32_t>(pick(0, 4095)) - 2048;
     const uint32_t k = pick(0, kRandomAluOps);
-    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); });
+    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, picker());
     else a.li(d, value());
   }
   // A load or store inside the thread's area or the shared one, aligned.
@@ -183,33 +186,10 @@ class Generator {
     }
     switch (pick(0, 4)) {
       case 0: straight(a, pick(1, 12), true); break;
-      case 1: {  // a counted loop with a forward branch inside
-        const std::string top = a.fresh_label("loop"), skip = a.fresh_label("skip");
-        a.li(s1, pick(1, 24));
-        a.label(top);
-        straight(a, pick(1, 8), true);
-        branch(a, skip);
-        straight(a, pick(0, 5), true);
-        a.label(skip);
-        straight(a, pick(0, 3), true);
-        a.addi(s1, s1, -1);
-        a.bne(s1, zero, top);
+      case 1:
+        random_counted_loop(a, picker(), straight_code(a, true), [&](const std::string& to) { branch(a, to); }, true);
         break;
-      }
-      case 2: {  // two nested loops
-        const std::string outer = a.fresh_label("outer"), inner = a.fresh_label("inner");
-        a.li(s5, pick(1, 6));
-        a.label(outer);
-        a.li(s1, pick(1, 10));
-        a.label(inner);
-        straight(a, pick(1, 6), false);
-        a.addi(s1, s1, -1);
-        a.blt(zero, s1, inner);
-        straight(a, pick(0, 3), false);
-        a.addi(s5, s5, -1);
-        a.bne(s5, zero, outer);
-        break;
-      }
+      case 2: random_nested_loops(a, picker(), straight_code(a, false)); break;
       case 3: {  // a zero-overhead loop (rpt) over straight ALU and memory code
         const uint32_t size = pick(1, 6);
         a.li(s1, pick(0, 9));

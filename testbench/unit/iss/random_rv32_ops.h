@@ -1,6 +1,6 @@
 // The instruction choices the ISS's random program generators share (jit_lockstep_test.cpp's
 // Generator, rv32imf_random_program.h's): one RV32IM ALU op, one load or store, one
-// branch, each picked by the caller's index. Random values the op needs beyond its
+// branch, each picked by the caller's index, and the loops around their straight code. Random values the op needs beyond its
 // operands (a shift amount, an f register) come from the caller's `pick`, at the point the
 // op needs them, so each generator's stream of choices stays its own.
 #pragma once
@@ -78,6 +78,40 @@ inline void random_branch(rvasm::Asm& a, uint32_t which, rvasm::Reg x, rvasm::Re
     case 4: a.bltu(x, y, to); break;
     default: a.bgeu(x, y, to); break;
   }
+}
+
+// A counted loop (s1 counts 1..24) with a forward branch inside it: `straight(n)` writes n
+// random instructions, `branch(label)` one random branch. With `tail`, more straight code
+// between the branch's target and the loop's end.
+template <typename Pick, typename Straight, typename Branch>
+void random_counted_loop(rvasm::Asm& a, Pick&& pick, Straight&& straight, Branch&& branch, bool tail) {
+  const std::string top = a.fresh_label("loop"), skip = a.fresh_label("skip");
+  a.li(rvasm::s1, pick(1, 24));
+  a.label(top);
+  straight(pick(1, 8));
+  branch(skip);
+  straight(pick(0, 5));
+  a.label(skip);
+  if (tail) straight(pick(0, 3));
+  a.addi(rvasm::s1, rvasm::s1, -1);
+  a.bne(rvasm::s1, rvasm::zero, top);
+}
+
+// Two nested counted loops (s5 outer 1..6, s1 inner 1..10) around straight code.
+template <typename Pick, typename Straight>
+void random_nested_loops(rvasm::Asm& a, Pick&& pick, Straight&& straight) {
+  using namespace rvasm;
+  const std::string outer = a.fresh_label("outer"), inner = a.fresh_label("inner");
+  a.li(s5, pick(1, 6));
+  a.label(outer);
+  a.li(s1, pick(1, 10));
+  a.label(inner);
+  straight(pick(1, 6));
+  a.addi(s1, s1, -1);
+  a.blt(zero, s1, inner);
+  straight(pick(0, 3));
+  a.addi(s5, s5, -1);
+  a.bne(s5, zero, outer);
 }
 
 }  // namespace isstest

@@ -68,6 +68,9 @@ class Rv32imfGenerator {
                                          rvasm::t3, rvasm::t4, rvasm::t5, rvasm::t6};
 
   uint32_t pick(uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_); }
+  // pick and straight as the shared shapes (random_rv32_ops.h) take them.
+  auto picker() { return [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); }; }
+  auto straight_code(rvasm::Asm& a) { return [this, &a](uint32_t n) { straight(a, n); }; }
   bool chance(uint32_t in) { return pick(0, in - 1) == 0; }
   rvasm::Reg reg() { return kPool[pick(0, std::size(kPool) - 1)]; }
   rvasm::Reg src() { return chance(12) ? rvasm::zero : reg(); }
@@ -95,7 +98,7 @@ class Rv32imfGenerator {
     const rvasm::Reg d = dst(), x = src(), y = src();
     const int32_t imm = static_cast<int32_t>(pick(0, 4095)) - 2048;
     const uint32_t k = pick(0, kRandomAluOps + 1);
-    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, [this](uint32_t lo, uint32_t hi) { return pick(lo, hi); });
+    if (k < kRandomAluOps) random_alu_op(a, k, d, x, y, imm, picker());
     else if (k == kRandomAluOps) a.lui(d, pick(0, 0xfffff));
     else a.li(d, value());
   }
@@ -167,32 +170,10 @@ class Rv32imfGenerator {
     using namespace rvasm;
     switch (pick(0, 3)) {
       case 0: straight(a, pick(1, 12)); break;
-      case 1: {  // a counted loop with a forward branch inside
-        const std::string top = a.fresh_label("loop"), skip = a.fresh_label("skip");
-        a.li(s1, pick(1, 24));
-        a.label(top);
-        straight(a, pick(1, 8));
-        branch(a, skip);
-        straight(a, pick(0, 5));
-        a.label(skip);
-        a.addi(s1, s1, -1);
-        a.bne(s1, zero, top);
+      case 1:
+        random_counted_loop(a, picker(), straight_code(a), [&](const std::string& to) { branch(a, to); }, false);
         break;
-      }
-      case 2: {  // two nested loops
-        const std::string outer = a.fresh_label("outer"), inner = a.fresh_label("inner");
-        a.li(s5, pick(1, 6));
-        a.label(outer);
-        a.li(s1, pick(1, 10));
-        a.label(inner);
-        straight(a, pick(1, 6));
-        a.addi(s1, s1, -1);
-        a.blt(zero, s1, inner);
-        straight(a, pick(0, 3));
-        a.addi(s5, s5, -1);
-        a.bne(s5, zero, outer);
-        break;
-      }
+      case 2: random_nested_loops(a, picker(), straight_code(a)); break;
       default: {  // a forward branch
         const std::string skip = a.fresh_label("fwd");
         straight(a, pick(0, 4));
