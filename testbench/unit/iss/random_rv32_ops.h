@@ -1,8 +1,9 @@
 // The instruction choices the ISS's random program generators share (jit_lockstep_test.cpp's
 // Generator, rv32imf_random_program.h's): one RV32IM ALU op, one load or store, one
-// branch, each picked by the caller's index, and the loops around their straight code. Random values the op needs beyond its
-// operands (a shift amount, an f register) come from the caller's `pick`, at the point the
-// op needs them, so each generator's stream of choices stays its own.
+// branch, each picked by the caller's index, and the loops around their straight code.
+// Random values an op or a loop needs beyond its operands (a shift amount, an f register,
+// a trip count) come from the caller's `pick`, at the point they are needed, so each
+// generator's stream of choices stays its own.
 #pragma once
 
 #include <cstdint>
