@@ -92,6 +92,16 @@ static_assert(static_cast<unsigned>(Op::remu) - static_cast<unsigned>(Op::nop) =
                   static_cast<unsigned>(Op::bgeu) - static_cast<unsigned>(Op::beq) == 5 &&
                   static_cast<unsigned>(Op::fsw) - static_cast<unsigned>(Op::lb) == 9,
               "the ranges above: 2 + 9 + 10 + 8 ALU ops, 6 branches, 5 loads + 3 stores + flw / fsw");
+inline bool is_scalar_store(Op op) { return op == Op::sb || op == Op::sh || op == Op::sw || op == Op::fsw; }
+// A scalar load's or store's size (is_load_store): log2 of its bytes, and its bytes.
+inline unsigned scalar_access_log2(Op op) {
+  switch (op) {
+    case Op::lb: case Op::lbu: case Op::sb: return 0;
+    case Op::lh: case Op::lhu: case Op::sh: return 1;
+    default: return 2;  // lw, flw, sw, fsw
+  }
+}
+inline unsigned scalar_access_size(Op op) { return 1u << scalar_access_log2(op); }
 // The F extension's computational ops (fadd.s .. fcvt.s.wu; not flw / fsw): every one
 // writes its rd.
 inline bool is_scalar_fp(Op op) { return op >= Op::fadd && op <= Op::fcvt_s_wu; }

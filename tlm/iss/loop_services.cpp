@@ -23,18 +23,6 @@ void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed) { q.tile->
 
 namespace {
 
-unsigned access_size(Op op) {
-  switch (op) {
-    case Op::lb: case Op::lbu: case Op::sb: return 1;
-    case Op::lh: case Op::lhu: case Op::sh: return 2;
-    default: return 4;
-  }
-}
-
-bool is_load(Op op) {
-  return op == Op::lb || op == Op::lbu || op == Op::lh || op == Op::lhu || op == Op::lw || op == Op::flw;
-}
-
 // Runs a call-out to foreign code (a sink) in the middle of a quantum without letting its
 // host floating-point flags leak into the thread's fflags.
 template <typename F>
@@ -78,8 +66,8 @@ void CoreState::fault_at(Quantum& q, const DecodedInsn* ip) {
     else
       raise(t, ip, "access fault", fmt::format("jump to 0x{:08x} outside code {}", target, code_range), target);
   };
-  if (is_load(op)) {
-    const unsigned size = access_size(op);
+  if (is_load_store(op) && !is_scalar_store(op)) {
+    const unsigned size = scalar_access_size(op);
     const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + kSramBase;
     if (addr & (size - 1))
       return raise(t, ip, "misaligned access", fmt::format("load of {} bytes at 0x{:08x}", size, addr), addr);
@@ -134,7 +122,7 @@ bool CoreState::store_slow(Quantum& q, const DecodedInsn* ip) {
   const Thread& t = *q.thread;
   const uint32_t* R = t.hart.regs;
   const Op op = code().ops[code().index_of(ip)];
-  const unsigned size = access_size(op);
+  const unsigned size = scalar_access_size(op);
   const uint32_t addr = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
   if (!check_sram_access(t, ip, "store", addr, size, true)) return false;
   const uint32_t v = R[ip->rs2];

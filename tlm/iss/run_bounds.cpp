@@ -15,17 +15,6 @@
 #include "iss/wide_access.h"
 
 namespace ipusim::iss {
-namespace {
-
-unsigned access_size(Op op) {
-  switch (op) {
-    case Op::lb: case Op::lbu: case Op::sb: return 1;
-    case Op::lh: case Op::lhu: case Op::sh: return 2;
-    default: return 4;
-  }
-}
-
-}  // namespace
 
 const char* to_string(PauseReason reason) {
   switch (reason) {
@@ -121,12 +110,12 @@ bool CoreState::probe_stops_at(const Thread& t, const DecodedInsn* ip, uint64_t 
     case Op::lb: case Op::lh: case Op::lw: case Op::lbu: case Op::lhu: case Op::flw:
       insn.load = true;
       insn.address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + kSramBase;
-      insn.size = access_size(op);
+      insn.size = scalar_access_size(op);
       break;
     case Op::sb: case Op::sh: case Op::sw: case Op::fsw:
       insn.store = true;
       insn.address = insn.store_address = R[ip->rs1] + static_cast<uint32_t>(ip->imm) + code().store_lo;
-      insn.size = insn.store_size = access_size(op);
+      insn.size = insn.store_size = scalar_access_size(op);
       break;
     default:
       if (is_wide_memory(op)) {

@@ -50,7 +50,7 @@ void RegionEmitter::load(uint32_t i, Op op) {
   const Reg32 a = read(d.rs1);
   Xbyak::RegExp addr = r12 + Xbyak::Reg64(a.getIdx()) + d.imm;
   if (!fast_ || !hoisted(i))
-    addr = r12 + emit_range_check(a, d.imm, access_log2_size(op), site_.limits.load, fault_stub(i));
+    addr = r12 + emit_range_check(a, d.imm, scalar_access_log2(op), site_.limits.load, fault_stub(i));
   const Reg32 r = slot_reg(dest(d.rd));  // after the check: a fault sees the registers before it
   switch (op) {
     case Op::lb: g_.movsx(r, g_.byte[addr]); break;
@@ -67,7 +67,7 @@ void RegionEmitter::store(uint32_t i, Op op) {
   const DecodedInsn& d = *at(i);
   const Reg32 v = read(d.rs2);
   const Reg32 a = read(d.rs1);
-  const unsigned lg = access_log2_size(op);
+  const unsigned lg = scalar_access_log2(op);
   const bool checked = !fast_ || !hoisted(i);  // else checked in the preheader, as load()
   Label* slow = checked ? &new_label() : nullptr;
   Xbyak::RegExp addr = r13 + Xbyak::Reg64(a.getIdx()) + d.imm;

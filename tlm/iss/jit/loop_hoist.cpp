@@ -29,23 +29,12 @@ bool writes_rd_only(Op op) {
 }
 
 bool writes_no_register(Op op) {
-  return is_branch(op) || op == Op::j || op == Op::nop || op == Op::sb || op == Op::sh || op == Op::sw ||
-         op == Op::fsw;
+  return is_branch(op) || op == Op::j || op == Op::nop || is_scalar_store(op);
 }
 
 }  // namespace
 
-void RegionEmitter::plan_hoisting() {
-  if (!loops_) return;
-  // The back edge: the first transfer to the top (a later one is in the checked code only).
-  uint32_t edge = ~0u;
-  for (uint32_t i = start_; i < end_ && edge == ~0u; ++i) {
-    const Op op = dc_.ops[i];
-    const bool jumps = is_branch(op) || op == Op::j || op == Op::jal;
-    if (jumps && i + static_cast<uint32_t>(at(i)->imm / static_cast<int32_t>(sizeof(DecodedInsn))) == start_)
-      edge = i;
-  }
-  if (edge == ~0u) return;
+void RegionEmitter::plan_hoisting(uint32_t edge) {
   // Each register's change per iteration; `inductive` while every write is an addi to itself.
   std::array<int64_t, kRegCount> step{};
   std::array<bool, kRegCount> inductive;
@@ -70,9 +59,8 @@ void RegionEmitter::plan_hoisting() {
     const DecodedInsn& d = *at(i);
     if (op == Op::addi && d.rs1 == d.rd) delta[d.rd] += d.imm;
     if (!is_load_store(op) || !inductive[d.rs1]) continue;
-    const unsigned lg = access_log2_size(op);
-    const bool store = op == Op::sb || op == Op::sh || op == Op::sw || op == Op::fsw;
-    const uint32_t limit = (store ? site_.limits.store : site_.limits.load)[lg];
+    const unsigned lg = scalar_access_log2(op);
+    const uint32_t limit = (is_scalar_store(op) ? site_.limits.store : site_.limits.load)[lg];
     const int64_t last = (static_cast<int64_t>(limit) - 1) << lg;
     const int64_t disp = delta[d.rs1] + d.imm;
     const int64_t s = step[d.rs1];

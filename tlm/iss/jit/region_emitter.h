@@ -40,15 +40,6 @@ using Xbyak::Label;
 using namespace Xbyak::util;  // the host registers by name: rax, rbx, ...
 using Xbyak::Reg32;
 
-// log2 of a scalar load's or store's size.
-inline unsigned access_log2_size(Op op) {
-  switch (op) {
-    case Op::lb: case Op::lbu: case Op::sb: return 0;
-    case Op::lh: case Op::lhu: case Op::sh: return 1;
-    default: return 2;  // lw, flw, sw, fsw
-  }
-}
-
 inline bool is_fused(Op op) {
   return (op >= Op::fmadd && op <= Op::fnmadd) || (op >= Op::fmadd_dyn && op <= Op::fnmadd_dyn);
 }
@@ -91,12 +82,11 @@ class RegionEmitter {
         slots_[s].mirror = true;
       }
     top_state_ = snapshot();
-    for (uint32_t i = start_; i < end_; ++i) {
-      const Op op = dc_.ops[i];
-      const bool jumps = (op >= Op::beq && op <= Op::bgeu) || op == Op::j || op == Op::jal;
-      loops_ = loops_ || (jumps && i + static_cast<uint32_t>(at(i)->imm / static_cast<int32_t>(sizeof(DecodedInsn))) == start_);
-    }
-    plan_hoisting();
+    uint32_t edge = end_;  // the first transfer back to the top: the loop's back edge
+    for (uint32_t i = start_; i < end_ && edge == end_; ++i)
+      if (jumps_to_top(i)) edge = i;
+    loops_ = edge != end_;
+    if (loops_) plan_hoisting(edge);
     g_.L(top_);
     Label after_back_edge;  // the fast body's way out when its loop ends (not taken)
     if (!hoisted_.empty()) emit_fast_body(after_back_edge);
@@ -134,6 +124,11 @@ class RegionEmitter {
   };
 
   const DecodedInsn* at(uint32_t i) const { return &dc_.insns[i]; }
+  bool jumps_to_top(uint32_t i) const {
+    const Op op = dc_.ops[i];
+    return (is_branch(op) || op == Op::j || op == Op::jal) &&
+           i + static_cast<uint32_t>(at(i)->imm / static_cast<int32_t>(sizeof(DecodedInsn))) == start_;
+  }
   // The registers an instruction reads, for the region's entry loads (a guess is enough:
   // the loads only save later ones, and a loop back reloads whatever differs).
   static std::vector<unsigned> sources(Op op, const DecodedInsn& d) {
@@ -502,7 +497,7 @@ class RegionEmitter {
     uint64_t tick;
     uint32_t pairs;
   };
-  void plan_hoisting();
+  void plan_hoisting(uint32_t edge);
   void emit_preheader();
   void emit_fast_body(Label& after_back_edge);
   bool hoisted(uint32_t i) const {
