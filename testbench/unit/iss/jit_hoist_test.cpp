@@ -17,8 +17,7 @@ namespace {
 using namespace isstest;
 using namespace rvasm;
 
-constexpr uint32_t kSramBase = 0x40000;
-constexpr uint32_t kSramBytes = 256 * 1024;  // test_params()
+const uint32_t kSramBytes = test_params().sram_bytes;
 constexpr uint32_t kInstret = 0xc02;
 
 class StrideGenerator {
