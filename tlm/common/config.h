@@ -3,8 +3,10 @@
 // part they need in their constructor. Units are in the names.
 //
 // Member initializers are the defaults the loader applies to optional keys, so a file
-// that leaves a key out and a struct built in code agree. docs/config.md lists every key
-// with its unit, range, default and where the reference figures come from.
+// that leaves a key out and a struct built in code agree. Every key's type, unit, range,
+// default, doc and the source of its figure are in tlm/config/schema.yaml, once; the
+// defaults below come from the header generated from it (config_schema.h), as do the
+// loader's checks, the writer, `ipusim info --json` and docs/config.md's key tables.
 #pragma once
 
 #include <cstdint>
@@ -13,23 +15,31 @@
 #include <string>
 #include <vector>
 
+#include "common/config_schema.h"
 #include "common/iss_core.h"
 
 namespace ipusim::config {
 
+// The exchange's unit of time: 1 / (2 x out x in) of a cycle, in which a message of whole
+// bytes leaves and arrives in whole ticks at both ports (docs/exchange.md). The one place
+// it is computed: TileConfig and exchange::ExchangeTiming both call it.
+constexpr uint64_t exchange_ticks_per_cycle(uint32_t in_bytes_per_cycle, uint32_t out_bytes_per_cycle) {
+  return 2 * uint64_t(out_bytes_per_cycle) * in_bytes_per_cycle;
+}
+
 struct TileConfig {
-  uint64_t sram_bytes = 0;                 // per tile
-  uint32_t workers = 6;                    // worker contexts (the supervisor is extra)
-  uint32_t exchange_in_bytes_per_cycle = 4;
-  uint32_t exchange_out_bytes_per_cycle = 4;
-  uint32_t amp_f16_macs_per_cycle = 0;     // AMP peak, f16 multiply-accumulates per cycle
-  uint32_t amp_f32_macs_per_cycle = 0;
-  uint32_t thread_quantum = 1024;          // ISS: instructions per thread quantum (docs/xipu.md)
+  uint64_t sram_bytes = 0;                 // per tile (required)
+  uint32_t workers = defaults::tile::workers;  // worker contexts (the supervisor is extra)
+  uint32_t exchange_in_bytes_per_cycle = defaults::tile::exchange_in_bytes_per_cycle;
+  uint32_t exchange_out_bytes_per_cycle = defaults::tile::exchange_out_bytes_per_cycle;
+  uint32_t amp_f16_macs_per_cycle = 0;     // AMP peak, f16 multiply-accumulates per cycle (required)
+  uint32_t amp_f32_macs_per_cycle = 0;     // (required)
+  uint32_t thread_quantum = defaults::tile::thread_quantum;  // ISS: instructions per thread quantum
   // The memory paths and co-issue (docs/xipu.md "Timing"; iss::TileParams has the same
   // defaults: 128-bit loads, 64-bit stores, co-issue on, as on the published chips).
-  uint32_t load_bytes_per_cycle = 16;
-  uint32_t store_bytes_per_cycle = 8;
-  bool co_issue = true;
+  uint32_t load_bytes_per_cycle = defaults::tile::load_bytes_per_cycle;
+  uint32_t store_bytes_per_cycle = defaults::tile::store_bytes_per_cycle;
+  bool co_issue = defaults::tile::co_issue;
   // The ISS engine of every tile (docs/iss.md "Translator (--iss jit)"): the interpreter,
   // or the x86-64 translator. A simulator setting (`ipusim run --iss`, OpenOptions::iss),
   // not part of a config file: both give the same results. Unset: iss::default_core()
@@ -37,17 +47,20 @@ struct TileConfig {
   // configured, so a build without the translator runs the interpreter without a word.
   std::optional<IssCore> iss;
 
+  uint64_t exchange_ticks_per_cycle() const {
+    return config::exchange_ticks_per_cycle(exchange_in_bytes_per_cycle, exchange_out_bytes_per_cycle);
+  }
   bool operator==(const TileConfig&) const = default;
 };
 
 struct LinkConfig {
-  uint32_t count = 10;                     // IPU-Links per IPU
-  double bytes_per_second = 16e9;          // each link, each direction
-  double latency_ns = 250;                 // one way, first byte out to first byte in
+  uint32_t count = defaults::ipu_links::count;                        // IPU-Links per IPU
+  double bytes_per_second = defaults::ipu_links::bytes_per_second;    // each link, each direction
+  double latency_ns = defaults::ipu_links::latency_ns;  // one way, first byte out to first byte in
   // One hop of the external sync signal (zone 2) between linked IPUs: a sync group's
   // latency is 2 x (the sync master's farthest member in hops) x this (docs/sync.md).
   // 0: an ideal external sync.
-  double sync_hop_ns = 0;
+  double sync_hop_ns = defaults::ipu_links::sync_hop_ns;
 
   bool operator==(const LinkConfig&) const = default;
 };
@@ -55,15 +68,15 @@ struct LinkConfig {
 // On-chip latencies grow with distance; a model interpolates linearly between the
 // nearest and the farthest case (docs/config.md says how distance is measured).
 struct ExchangeConfig {
-  uint32_t latency_min_cycles = 8;         // send to arrival, nearest tiles
-  uint32_t latency_max_cycles = 64;        // send to arrival, farthest tiles
+  uint32_t latency_min_cycles = defaults::exchange::latency_min_cycles;  // send to arrival, nearest tiles
+  uint32_t latency_max_cycles = defaults::exchange::latency_max_cycles;  // send to arrival, farthest tiles
 
   bool operator==(const ExchangeConfig&) const = default;
 };
 
 struct SyncConfig {
-  uint32_t latency_min_cycles = 16;        // last arrival to release, tile nearest the controller
-  uint32_t latency_max_cycles = 80;        // last arrival to release, farthest tile
+  uint32_t latency_min_cycles = defaults::sync::latency_min_cycles;  // last arrival to release, nearest tile
+  uint32_t latency_max_cycles = defaults::sync::latency_max_cycles;  // last arrival to release, farthest tile
 
   bool operator==(const SyncConfig&) const = default;
 };
@@ -77,12 +90,16 @@ struct ChipConfig {
   LinkConfig ipu_links;
   ExchangeConfig exchange;
   SyncConfig sync;
-  double published_f16_tflops = 0;         // vendor figure, checked against the model's peak; 0 = none
-  double published_f32_tflops = 0;         // likewise for f32; 0 = none
+  // Vendor figures, shown against the model's peak; 0 = none.
+  double published_f16_tflops = defaults::published::published_f16_tflops;
+  double published_f32_tflops = defaults::published::published_f32_tflops;
 
   // Derived figures.
   double peak_f16_flops() const { return 2.0 * tiles * tile.amp_f16_macs_per_cycle * clock_hz; }
   double peak_f32_flops() const { return 2.0 * tiles * tile.amp_f32_macs_per_cycle * clock_hz; }
+  // One tile's exchange ports.
+  double tile_exchange_in_bytes_per_second() const { return tile.exchange_in_bytes_per_cycle * clock_hz; }
+  double tile_exchange_out_bytes_per_second() const { return tile.exchange_out_bytes_per_cycle * clock_hz; }
   double exchange_bytes_per_second() const {
     return double(tiles) * tile.exchange_in_bytes_per_cycle * clock_hz;
   }
@@ -113,11 +130,12 @@ struct BoardConfig {
   std::string source;
   uint32_t ipus = 1;
   ChipConfig chip;
-  uint64_t streaming_memory_bytes = 0;     // board DRAM behind the gateway
-  double streaming_memory_bytes_per_second = 20e9;
-  double streaming_memory_latency_ns = 500;
-  double host_link_bytes_per_second = 31.5e9;  // PCIe-like host link, each direction
-  double host_link_latency_ns = 1000;
+  uint64_t streaming_memory_bytes = defaults::streaming_memory::streaming_memory_bytes;  // gateway DRAM
+  double streaming_memory_bytes_per_second = defaults::streaming_memory::streaming_memory_bytes_per_second;
+  double streaming_memory_latency_ns = defaults::streaming_memory::streaming_memory_latency_ns;
+  // PCIe-like host link, each direction.
+  double host_link_bytes_per_second = defaults::host_link::host_link_bytes_per_second;
+  double host_link_latency_ns = defaults::host_link::host_link_latency_ns;
   // How the board's own IPUs are linked: a named wiring ("single", "pair", "m2000";
   // docs/links.md), or "" when the board file lists its links. `links` is that wiring,
   // with board-local IPU indices (0 .. ipus - 1).
@@ -144,25 +162,8 @@ struct LinkFaultsConfig {
   bool operator==(const LinkFaultsConfig&) const = default;
 };
 
-// Which blocks run as their Verilated RTL instead of their TLM model (`cosim`; docs/cosim.md):
-// the sync controllers, the IPU-Links' link layers, the tiles' AMP datapaths. Results are
-// the same either way; only the simulation speed differs.
-enum class BlockModel : uint8_t { Tlm, Rtl };
-
-struct CosimConfig {
-  BlockModel sync = BlockModel::Tlm;
-  BlockModel link = BlockModel::Tlm;
-  BlockModel amp = BlockModel::Tlm;
-
-  bool any_rtl() const { return sync == BlockModel::Rtl || link == BlockModel::Rtl || amp == BlockModel::Rtl; }
-  // "sync,amp" (the blocks that run as RTL, in this order), or "none".
-  std::string rtl_list() const;
-  // Parses `--rtl LIST`: block names separated by commas (sync, link, amp), or "none";
-  // the listed blocks run as RTL, every other as TLM. Throws std::invalid_argument naming
-  // the bad item.
-  static CosimConfig parse_rtl_list(const std::string& list);
-  bool operator==(const CosimConfig&) const = default;
-};
+// CosimConfig (which blocks run as their Verilated RTL: `cosim`, `--rtl`) is generated from
+// schema.yaml's rtl_blocks into config_schema.h: one entry registers a block.
 
 struct SystemConfig {
   std::string name;                        // e.g. "pod16"

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -35,29 +36,7 @@ using detail::parse_unsigned;
 
 using KeyList = std::span<const std::string_view>;
 
-constexpr std::string_view kChipKeys[] = {"kind",     "name",     "tiles", "clock_mhz", "tile",
-                               "ipu_links", "exchange", "sync",  "published", "cosim"};
-constexpr std::string_view kTileKeys[] = {"sram_kib",
-                               "workers",
-                               "thread_quantum",
-                               "load_bytes_per_cycle",
-                               "store_bytes_per_cycle",
-                               "co_issue",
-                               "exchange_in_bytes_per_cycle",
-                               "exchange_out_bytes_per_cycle",
-                               "amp_f16_macs_per_cycle",
-                               "amp_f32_macs_per_cycle"};
-constexpr std::string_view kLinkKeys[] = {"count", "gbytes_per_s_each_way", "latency_ns", "sync_hop_ns"};
-constexpr std::string_view kLatencyRangeKeys[] = {"latency_min_cycles", "latency_max_cycles"};
-// group_latency_cycles is known only to say what replaced it (read_chip).
-constexpr std::string_view kSyncKeys[] = {"latency_min_cycles", "latency_max_cycles", "group_latency_cycles"};
-constexpr std::string_view kPublishedKeys[] = {"f16_tflops", "f32_tflops"};
-constexpr std::string_view kBoardKeys[] = {"kind", "name",  "chip", "ipus", "topology", "links", "streaming_memory",
-                                "host_link", "link_faults", "cosim"};
-constexpr std::string_view kStreamingKeys[] = {"size_gib", "gbytes_per_s", "latency_ns"};
-constexpr std::string_view kHostLinkKeys[] = {"gbytes_per_s_each_way", "latency_ns"};
-constexpr std::string_view kSystemKeys[] = {"kind", "name", "board", "boards", "topology", "links", "link_faults", "cosim"};
-constexpr std::string_view kCosimKeys[] = {"sync", "link", "amp"};
+// The section key lists (kChipKeys, kTileKeys, ...) are generated: config_schema_read.inc.
 constexpr std::string_view kLinkItemKeys[] = {"a", "b"};
 constexpr std::string_view kLinkEndKeys[] = {"ipu", "port"};
 constexpr const char* kLinkSyntax = "{a: {ipu: I, port: P}, b: {ipu: J, port: Q}}";
@@ -68,10 +47,6 @@ constexpr uint32_t kBoardPorts = 8;
 constexpr uint32_t kPortUp = 8, kPortDown = 9;
 
 constexpr uint64_t kKiB = 1024;
-constexpr uint64_t kGiB = uint64_t(1) << 30;
-constexpr uint32_t kMaxTiles = 65536;
-constexpr uint32_t kMaxIpusPerBoard = 256;
-constexpr uint32_t kMaxBoards = 16384;
 constexpr uint64_t kMaxTotalIpus = 65536;
 
 int line_of(const YAML::Mark& mark) { return mark.is_null() ? 0 : mark.line + 1; }
@@ -397,44 +372,23 @@ std::string read_kind(const Document& doc) {
   return kind.Scalar();
 }
 
-KeyList keys_for(const std::string& kind) {
-  if (kind == "chip") return kChipKeys;
-  if (kind == "board") return kBoardKeys;
-  return kSystemKeys;
-}
-
-std::string read_name(const Section& s) {
-  std::string name = s.required_string("name");
+// A `name`: the schema's type `name`.
+std::string read_name(const Section& s, std::string_view key) {
+  std::string name = s.required_string(key);
   bool ok = name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                      c == '-' || c == '_' || c == '.';
             });
-  if (!ok) s.fail("name", "must be up to 64 letters, digits, '-', '_' or '.', got '" + name + "'");
+  if (!ok) s.fail(key, "must be up to 64 letters, digits, '-', '_' or '.', got '" + name + "'");
   return name;
 }
 
-// `latency_min_cycles` / `latency_max_cycles` of the exchange or sync section.
-template <class T>
-T read_latency_range(const Section& parent, std::string_view key, T dflt,
-                     KeyList keys = kLatencyRangeKeys) {
-  auto s = parent.optional_section(key, keys);
-  if (!s) return dflt;
-  T out = dflt;
-  out.latency_min_cycles = uint32_t(s->optional_uint("latency_min_cycles", 0, 1000000, dflt.latency_min_cycles));
-  out.latency_max_cycles = uint32_t(s->optional_uint("latency_max_cycles", 0, 1000000, dflt.latency_max_cycles));
-  if (out.latency_max_cycles < out.latency_min_cycles) {
-    s->fail(s->has("latency_max_cycles") ? "latency_max_cycles" : "latency_min_cycles",
-            "latency_max_cycles (" + std::to_string(out.latency_max_cycles) +
-                ") is less than latency_min_cycles (" + std::to_string(out.latency_min_cycles) + ")");
-  }
-  return out;
-}
+// The checks schema.yaml's `check:` names, beyond a key's range (the generated reads call
+// them with the value as written, or for a decimal in the struct's unit).
 
-TileConfig read_tile(const Section& s) {
-  TileConfig t;
-  uint64_t kib = s.required_uint("sram_kib", 0, std::numeric_limits<uint64_t>::max());
-  if (kib < 16) s.fail("sram_kib", "must be at least 16 KiB, got " + std::to_string(kib));
-  if (kib % 4 != 0) s.fail("sram_kib", "must be a multiple of 4 KiB, got " + std::to_string(kib));
+void check_sram_kib(const Section& s, std::string_view key, uint64_t kib) {
+  if (kib < 16) s.fail(key, "must be at least 16 KiB, got " + std::to_string(kib));
+  if (kib % 4 != 0) s.fail(key, "must be a multiple of 4 KiB, got " + std::to_string(kib));
   // The tile address space is IPU_ADDRESS_BITS (32) bits and SRAM starts at SRAM_BASE
   // (docs/xipu.md); the same bound as iss::kSramMaxBytes, which this library does not see.
   constexpr uint64_t kSramLimit = (uint64_t(1) << IPU_ADDRESS_BITS) - IPU_SRAM_BASE;
@@ -442,66 +396,43 @@ TileConfig read_tile(const Section& s) {
   if (kib >= kSramLimit / kKiB) {
     std::ostringstream base;
     base << std::hex << std::showbase << IPU_SRAM_BASE;
-    s.fail("sram_kib", "must be less than " + std::to_string(kSramLimit / kKiB) + " KiB (4 GiB minus the SRAM base " +
-                           base.str() + "), got " + std::to_string(kib));
+    s.fail(key, "must be less than " + std::to_string(kSramLimit / kKiB) + " KiB (4 GiB minus the SRAM base " +
+                    base.str() + "), got " + std::to_string(kib));
   }
-  t.sram_bytes = kib * kKiB;
-  t.workers = uint32_t(s.optional_uint("workers", 1, IPU_MAX_WORKERS, t.workers));
-  t.thread_quantum = uint32_t(s.optional_uint("thread_quantum", 1, 1u << 30, t.thread_quantum));
-  // The memory paths (docs/xipu.md "Timing"): a power of two from one word (4) to 64
-  // bytes, so an access of 4..16 bytes takes a whole number of slots that is itself a
-  // power of two, and a path never narrower than lw / sw.
-  for (const char* key : {"load_bytes_per_cycle", "store_bytes_per_cycle"}) {
-    uint32_t& field = std::string_view(key) == "load_bytes_per_cycle" ? t.load_bytes_per_cycle : t.store_bytes_per_cycle;
-    const uint64_t bytes = s.optional_uint(key, 4, 64, field);
-    if ((bytes & (bytes - 1)) != 0)
-      s.fail(key, "must be a power of two (4, 8, 16, 32 or 64), got " + std::to_string(bytes));
-    field = uint32_t(bytes);
-  }
-  t.co_issue = s.optional_bool("co_issue", t.co_issue);
-  t.exchange_in_bytes_per_cycle =
-      uint32_t(s.optional_uint("exchange_in_bytes_per_cycle", 1, 1024, t.exchange_in_bytes_per_cycle));
-  t.exchange_out_bytes_per_cycle =
-      uint32_t(s.optional_uint("exchange_out_bytes_per_cycle", 1, 1024, t.exchange_out_bytes_per_cycle));
-  // amp.mac does a tile's MACs per cycle as rows of 4 (docs/xipu.md, custom-1): the ISS
-  // takes no other figure, so no file with another one may load.
-  for (const char* key : {"amp_f16_macs_per_cycle", "amp_f32_macs_per_cycle"}) {
-    const uint64_t macs = s.required_uint(key, 0, 4 * IPU_AMP_MAX_ROWS);
-    if (macs % 4 != 0)
-      s.fail(key, "must be a multiple of 4 (amp.mac does it as rows of 4 MACs), got " + std::to_string(macs));
-    (std::string_view(key) == "amp_f16_macs_per_cycle" ? t.amp_f16_macs_per_cycle : t.amp_f32_macs_per_cycle) =
-        uint32_t(macs);
-  }
-  return t;
+}
+
+// The memory paths (docs/xipu.md "Timing"): a power of two from one word (4) to 64 bytes,
+// so an access of 4..16 bytes takes a whole number of slots that is itself a power of
+// two, and a path never narrower than lw / sw.
+void check_power_of_two(const Section& s, std::string_view key, uint64_t bytes) {
+  if ((bytes & (bytes - 1)) != 0)
+    s.fail(key, "must be a power of two (4, 8, 16, 32 or 64), got " + std::to_string(bytes));
+}
+
+// amp.mac does a tile's MACs per cycle as rows of 4 (docs/xipu.md, custom-1): the ISS
+// takes no other figure, so no file with another one may load.
+void check_amp_rows(const Section& s, std::string_view key, uint64_t macs) {
+  if (macs % 4 != 0)
+    s.fail(key, "must be a multiple of 4 (amp.mac does it as rows of 4 MACs), got " + std::to_string(macs));
+}
+
+// The models count time in whole cycles of a clock of whole Hz (common/clock.h).
+void check_at_least_1hz(const Section& s, std::string_view key, double hz) {
+  if (hz < 1) s.fail(key, "must be at least 0.000001 (1 Hz)");
+}
+
+#include "config/config_schema_read.inc"
+
+KeyList keys_for(const std::string& kind) {
+  if (kind == "chip") return kChipKeys;
+  if (kind == "board") return kBoardKeys;
+  return kSystemKeys;
 }
 
 ChipConfig read_chip(const Section& s) {
   ChipConfig c;
   c.source = s.file();
-  c.name = read_name(s);
-  c.tiles = uint32_t(s.required_uint("tiles", 1, kMaxTiles));
-  c.clock_hz = s.required_decimal("clock_mhz", {0, 100000, true}, 6);
-  // The models count time in whole cycles of a clock of whole Hz (common/clock.h).
-  if (c.clock_hz < 1) s.fail("clock_mhz", "must be at least 0.000001 (1 Hz)");
-  c.tile = read_tile(s.required_section("tile", kTileKeys));
-  if (auto links = s.optional_section("ipu_links", kLinkKeys)) {
-    c.ipu_links.count = uint32_t(links->optional_uint("count", 0, 64, c.ipu_links.count));
-    c.ipu_links.bytes_per_second = links->optional_decimal(
-        "gbytes_per_s_each_way", {0, 100000, true}, 9, c.ipu_links.bytes_per_second);
-    c.ipu_links.latency_ns =
-        links->optional_decimal("latency_ns", {0, 1e9}, 0, c.ipu_links.latency_ns);
-    c.ipu_links.sync_hop_ns = links->optional_decimal("sync_hop_ns", {0, 1e6}, 0, c.ipu_links.sync_hop_ns);
-  }
-  c.exchange = read_latency_range(s, "exchange", c.exchange);
-  if (auto sync = s.optional_section("sync", kSyncKeys); sync && sync->has("group_latency_cycles"))
-    sync->fail("group_latency_cycles",
-               "no longer a key: a zone-2 sync's latency follows the IPU-Link hops between the sync "
-               "group's IPUs; set ipu_links.sync_hop_ns (one hop of the external sync) instead (docs/sync.md)");
-  c.sync = read_latency_range(s, "sync", c.sync, kSyncKeys);
-  if (auto pub = s.optional_section("published", kPublishedKeys)) {
-    c.published_f16_tflops = pub->optional_decimal("f16_tflops", {0, 1e6}, 0, 0);
-    c.published_f32_tflops = pub->optional_decimal("f32_tflops", {0, 1e6}, 0, 0);
-  }
+  read_chip_keys(s, c);
   return c;
 }
 
@@ -695,23 +626,21 @@ LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
   return faults;
 }
 
-// `cosim`: `tlm` or `rtl` for each block that has an RTL (docs/cosim.md); absent: tlm.
+// `cosim`: `tlm` or `rtl` for each block that has an RTL (kCosimBlocks; docs/cosim.md);
+// absent: tlm.
 CosimConfig read_cosim(const Section& s) {
   const Section c = s.required_section("cosim", kCosimKeys);
   CosimConfig cosim;
-  auto model = [&](std::string_view key, BlockModel& out) {
-    if (!c.has(key)) return;
-    const std::string v = c.required_string(key);
+  for (const CosimBlock& block : kCosimBlocks) {
+    if (!c.has(block.name)) continue;
+    const std::string v = c.required_string(block.name);
     if (v == "rtl")
-      out = BlockModel::Rtl;
+      cosim.*block.model = BlockModel::Rtl;
     else if (v == "tlm")
-      out = BlockModel::Tlm;
+      cosim.*block.model = BlockModel::Tlm;
     else
-      c.fail(key, "expected 'tlm' (the SystemC model) or 'rtl' (the Verilated RTL), got '" + v + "'");
-  };
-  model("sync", cosim.sync);
-  model("link", cosim.link);
-  model("amp", cosim.amp);
+      c.fail(block.name, "expected 'tlm' (the SystemC model) or 'rtl' (the Verilated RTL), got '" + v + "'");
+  }
   return cosim;
 }
 
@@ -764,7 +693,7 @@ class Loader {
   }
 
   void read_system(const Section& s, SystemConfig& sys) {
-    sys.name = read_name(s);
+    read_system_keys(s, sys);  // name, boards
     sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) {
       // Link indices are the system's: a board's own faults would number other links.
       if (b.has("link_faults"))
@@ -772,7 +701,6 @@ class Loader {
                                   "): link indices are the system's (`ipusim info --links`)");
       return read_board(b);
     });
-    sys.boards = uint32_t(s.required_uint("boards", 1, kMaxBoards));
     uint64_t ipus = uint64_t(sys.boards) * sys.board.ipus;
     if (ipus > kMaxTotalIpus) {
       s.fail("boards", std::to_string(sys.boards) + " boards of " + std::to_string(sys.board.ipus) +
@@ -799,26 +727,8 @@ class Loader {
   BoardConfig read_board(const Section& s) {
     BoardConfig b;
     b.source = s.file();
-    b.name = read_name(s);
+    read_board_keys(s, b);  // name, ipus, streaming_memory, host_link
     b.chip = follow<ChipConfig>(s, "chip", "chip", [](const Section& c) { return read_chip(c); });
-    b.ipus = uint32_t(s.required_uint("ipus", 1, kMaxIpusPerBoard));
-    if (auto mem = s.optional_section("streaming_memory", kStreamingKeys)) {
-      double gib = mem->optional_decimal("size_gib", {0, 1 << 20}, 0, double(b.streaming_memory_bytes) / kGiB);
-      double bytes = gib * double(kGiB);  // exact: a power-of-two scale
-      if (bytes != double(uint64_t(bytes))) {
-        mem->fail("size_gib", "is not a whole number of bytes: " + detail::format_decimal(gib));
-      }
-      b.streaming_memory_bytes = uint64_t(bytes);
-      b.streaming_memory_bytes_per_second = mem->optional_decimal(
-          "gbytes_per_s", {0, 1e6, true}, 9, b.streaming_memory_bytes_per_second);
-      b.streaming_memory_latency_ns =
-          mem->optional_decimal("latency_ns", {0, 1e9}, 0, b.streaming_memory_latency_ns);
-    }
-    if (auto host = s.optional_section("host_link", kHostLinkKeys)) {
-      b.host_link_bytes_per_second = host->optional_decimal(
-          "gbytes_per_s_each_way", {0, 1e6, true}, 9, b.host_link_bytes_per_second);
-      b.host_link_latency_ns = host->optional_decimal("latency_ns", {0, 1e9}, 0, b.host_link_latency_ns);
-    }
     check_one_wiring(s);
     if (s.has("links")) {
       b.topology.clear();

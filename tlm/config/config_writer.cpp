@@ -1,12 +1,15 @@
 // to_yaml(): SystemConfig -> YAML text with yaml-cpp's emitter. Numbers are
 // formatted by config_numbers so that they parse back to the identical doubles;
-// key names and order follow docs/config.md (and config_loader.cpp).
+// key names, units and order are the schema's (tlm/config/schema.yaml): the per-section
+// code is generated (config_schema_write.inc); this file writes the keys marked `hand`.
 #include "config/config_writer.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <string_view>
 
 #include "config/config_numbers.h"
 
@@ -14,8 +17,6 @@ namespace ipusim::config {
 namespace {
 
 using detail::format_decimal;
-
-constexpr double kGiB = double(uint64_t(1) << 30);
 
 class Writer {
  public:
@@ -41,41 +42,10 @@ class Writer {
   }
   void end() { out_ << YAML::EndMap; }
 
-  void chip_body(const ChipConfig& c) {
-    text("name", c.name);
-    number("tiles", c.tiles);
-    decimal("clock_mhz", c.clock_hz, 6);
-    begin("tile");
-    number("sram_kib", c.tile.sram_bytes / 1024);
-    number("workers", c.tile.workers);
-    number("thread_quantum", c.tile.thread_quantum);
-    number("load_bytes_per_cycle", c.tile.load_bytes_per_cycle);
-    number("store_bytes_per_cycle", c.tile.store_bytes_per_cycle);
-    flag("co_issue", c.tile.co_issue);
-    number("exchange_in_bytes_per_cycle", c.tile.exchange_in_bytes_per_cycle);
-    number("exchange_out_bytes_per_cycle", c.tile.exchange_out_bytes_per_cycle);
-    number("amp_f16_macs_per_cycle", c.tile.amp_f16_macs_per_cycle);
-    number("amp_f32_macs_per_cycle", c.tile.amp_f32_macs_per_cycle);
-    end();
-    begin("ipu_links");
-    number("count", c.ipu_links.count);
-    decimal("gbytes_per_s_each_way", c.ipu_links.bytes_per_second, 9);
-    decimal("latency_ns", c.ipu_links.latency_ns);
-    decimal("sync_hop_ns", c.ipu_links.sync_hop_ns);
-    end();
-    begin("exchange");
-    number("latency_min_cycles", c.exchange.latency_min_cycles);
-    number("latency_max_cycles", c.exchange.latency_max_cycles);
-    end();
-    begin("sync");
-    number("latency_min_cycles", c.sync.latency_min_cycles);
-    number("latency_max_cycles", c.sync.latency_max_cycles);
-    end();
-    begin("published");
-    decimal("f16_tflops", c.published_f16_tflops);
-    decimal("f32_tflops", c.published_f32_tflops);
-    end();
-  }
+  // Written at the file's top level (to_yaml), not inside a part: `kind`, `link_faults`
+  // and `cosim` (the file given on the command line holds them).
+  void chip_body(const ChipConfig& c);
+  void board_body(const BoardConfig& b);
 
   // A named wiring as its name (the loader wires it again), else the links one by one.
   void wiring(const std::string& topology, const std::vector<LinkWire>& links) {
@@ -95,27 +65,27 @@ class Writer {
     out_ << YAML::EndSeq;
   }
 
-  void board_body(const BoardConfig& b) {
-    text("name", b.name);
-    begin("chip", "from " + b.chip.source);
-    chip_body(b.chip);
-    end();
-    number("ipus", b.ipus);
-    wiring(b.topology, b.links);
-    begin("streaming_memory");
-    decimal("size_gib", double(b.streaming_memory_bytes) / kGiB);
-    decimal("gbytes_per_s", b.streaming_memory_bytes_per_second, 9);
-    decimal("latency_ns", b.streaming_memory_latency_ns);
-    end();
-    begin("host_link");
-    decimal("gbytes_per_s_each_way", b.host_link_bytes_per_second, 9);
-    decimal("latency_ns", b.host_link_latency_ns);
-    end();
-  }
-
  private:
   YAML::Emitter& out_;
 };
+
+#include "config/config_schema_write.inc"
+
+void Writer::chip_body(const ChipConfig& c) {
+  write_chip_keys(*this, c, [](std::string_view) {});  // kind, cosim: top level only
+}
+
+void Writer::board_body(const BoardConfig& b) {
+  write_board_keys(*this, b, [&](std::string_view key) {
+    if (key == "chip") {
+      begin("chip", "from " + b.chip.source);
+      chip_body(b.chip);
+      end();
+    } else if (key == "topology") {
+      wiring(b.topology, b.links);  // the name, or else the `links` list
+    }
+  });
+}
 
 // True when a chip file can say everything: one board of one IPU, all of whose
 // board-level fields are the defaults a bare chip gets.
@@ -146,18 +116,21 @@ std::string to_yaml(const SystemConfig& s) {
     w.board_body(s.board);
   } else {
     w.text("kind", "system");
-    w.text("name", s.name);
-    w.begin("board", "from " + s.board.source);
-    w.board_body(s.board);
-    w.end();
-    w.number("boards", s.boards);
-    // A system's named topology joins its boards (and the board keeps its own wiring);
-    // anything else (a struct built in code, a board's wiring name at system level) is
-    // written link by link, so that loading it gives the same links.
-    if (s.topology == "ladder" || s.topology == "torus2d")
-      w.text("topology", s.topology);
-    else
-      w.wiring("", s.links);
+    write_system_keys(w, s, [&](std::string_view key) {
+      if (key == "board") {
+        w.begin("board", "from " + s.board.source);
+        w.board_body(s.board);
+        w.end();
+      } else if (key == "topology") {
+        // A system's named topology joins its boards (and the board keeps its own wiring);
+        // anything else (a struct built in code, a board's wiring name at system level) is
+        // written link by link, so that loading it gives the same links.
+        if (s.topology == "ladder" || s.topology == "torus2d")
+          w.text("topology", s.topology);
+        else
+          w.wiring("", s.links);
+      }
+    });
   }
   if (s.link_faults.any()) {
     if (s.link_faults.links.empty()) {
@@ -171,10 +144,7 @@ std::string to_yaml(const SystemConfig& s) {
   }
   if (s.cosim.any_rtl()) {
     w.begin("cosim");
-    auto text = [](BlockModel m) { return m == BlockModel::Rtl ? "rtl" : "tlm"; };
-    w.text("sync", text(s.cosim.sync));
-    w.text("link", text(s.cosim.link));
-    w.text("amp", text(s.cosim.amp));
+    for (const CosimBlock& b : kCosimBlocks) w.text(b.name, s.cosim.*b.model == BlockModel::Rtl ? "rtl" : "tlm");
     w.end();
   }
   out << YAML::EndMap;

@@ -1,4 +1,5 @@
-// CosimConfig's text forms (common/config.h): the `--rtl` list and its inverse.
+// CosimConfig's text forms (common/config_schema.h, generated): the `--rtl` list and its
+// inverse, over kCosimBlocks, the one list of the blocks that have an RTL model.
 #include <stdexcept>
 
 #include "common/config.h"
@@ -6,16 +7,16 @@
 namespace ipusim::config {
 
 namespace {
-struct Block {
-  const char* name;
-  BlockModel CosimConfig::*model;
-};
-constexpr Block kBlocks[] = {{"sync", &CosimConfig::sync}, {"link", &CosimConfig::link}, {"amp", &CosimConfig::amp}};
+std::string block_names() {
+  std::string names;
+  for (const CosimBlock& b : kCosimBlocks) names += (names.empty() ? "" : ", ") + std::string(b.name);
+  return names;
+}
 }  // namespace
 
 std::string CosimConfig::rtl_list() const {
   std::string out;
-  for (const Block& b : kBlocks)
+  for (const CosimBlock& b : kCosimBlocks)
     if (this->*b.model == BlockModel::Rtl) out += (out.empty() ? "" : ",") + std::string(b.name);
   return out.empty() ? "none" : out;
 }
@@ -27,11 +28,11 @@ CosimConfig CosimConfig::parse_rtl_list(const std::string& list) {
   while (true) {
     const size_t comma = list.find(',', start);
     const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const Block* found = nullptr;
-    for (const Block& b : kBlocks)
+    const CosimBlock* found = nullptr;
+    for (const CosimBlock& b : kCosimBlocks)
       if (item == b.name) found = &b;
     if (!found)
-      throw std::invalid_argument("'" + item + "' is not a block with RTL (sync, link, amp; or 'none' for none)");
+      throw std::invalid_argument("'" + item + "' is not a block with RTL (" + block_names() + "; or 'none' for none)");
     if (c.*found->model == BlockModel::Rtl) throw std::invalid_argument("'" + item + "' is given twice");
     c.*found->model = BlockModel::Rtl;
     if (comma == std::string::npos) break;

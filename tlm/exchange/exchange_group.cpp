@@ -12,7 +12,7 @@ namespace ipusim::exchange {
 ExchangeGroup::ExchangeGroup(const links::Topology& topology, const links::LinkTimingConfig& links,
                              ExchangeTiming timing)
     : timing_(timing) {
-  ticks_per_cycle_ = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
+  ticks_per_cycle_ = timing.ticks_per_cycle();
   scheduler_ = std::make_unique<links::LinkScheduler>(topology, links, ticks_per_cycle_);
   timing_.links = scheduler_.get();
 }

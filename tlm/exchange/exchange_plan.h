@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/config.h"  // exchange_ticks_per_cycle
 #include "common/problem.h"
 #include "iss/posting_log.h"
 #include "links/link_timing.h"
@@ -34,6 +35,8 @@ struct ExchangeTiming {
   // The IPU of a global tile id (tile / tiles_per_ipu; a 0 there counts as 1).
   uint32_t ipu_of(uint32_t tile) const { return tile / (tiles_per_ipu ? tiles_per_ipu : 1); }
   bool between_ipus(uint32_t a, uint32_t b) const { return ipu_of(a) != ipu_of(b); }
+  // The unit every time of the plan is kept in (plan_timing.cpp), the config's figure.
+  uint64_t ticks_per_cycle() const { return config::exchange_ticks_per_cycle(in_bytes_per_cycle, out_bytes_per_cycle); }
 };
 
 // One tile's side of an exchange phase: its postings as the ISS keeps them (`log`), or

@@ -79,7 +79,7 @@ class InPort {
 std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& matches,
                                        const std::vector<uint64_t>& leaves, const ExchangeTiming& timing,
                                        links::LinkScheduler& links) {
-  const uint64_t ticks_per_cycle = 2 * uint64_t(timing.out_bytes_per_cycle) * timing.in_bytes_per_cycle;
+  const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint64_t on_chip = uint64_t(std::max(timing.latency_max_cycles, timing.latency_min_cycles)) * ticks_per_cycle;
   std::vector<links::LinkLeg> legs;
   for (size_t i = 0; i < matches.deliveries.size(); ++i) {
@@ -104,7 +104,7 @@ std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& ma
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
                                        const Matches& matches, const ExchangeTiming& timing) {
   const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
-  const uint64_t ticks_per_cycle = 2 * out_rate * in_rate;
+  const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint32_t n = index.size();
   std::vector<TileOutcome> outcome(n);
   std::vector<uint64_t> start(n), done(n);

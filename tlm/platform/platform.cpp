@@ -586,8 +586,7 @@ Problem Platform::describe_stuck() const {
 // The exchange group's scheduler sees every IPU's traffic.
 std::vector<LinkResult> Platform::link_results() const {
   std::vector<LinkResult> out;
-  const uint64_t ticks_per_cycle =
-      2 * uint64_t(config_.board.chip.tile.exchange_in_bytes_per_cycle) * config_.board.chip.tile.exchange_out_bytes_per_cycle;
+  const uint64_t ticks_per_cycle = config_.board.chip.tile.exchange_ticks_per_cycle();
   for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) {
     LinkResult l;
     l.link = d / 2;

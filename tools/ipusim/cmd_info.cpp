@@ -182,8 +182,8 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
       {"peak f32 system", si(c.peak_f32_flops() * ipus, "FLOPS")},
       {"exchange per tile",
        fmt::format("{} B/cycle in ({}), {} B/cycle out ({})", c.tile.exchange_in_bytes_per_cycle,
-                   si(c.tile.exchange_in_bytes_per_cycle * c.clock_hz, "B/s"),
-                   c.tile.exchange_out_bytes_per_cycle, si(c.tile.exchange_out_bytes_per_cycle * c.clock_hz, "B/s"))},
+                   si(c.tile_exchange_in_bytes_per_second(), "B/s"), c.tile.exchange_out_bytes_per_cycle,
+                   si(c.tile_exchange_out_bytes_per_second(), "B/s"))},
       {"exchange per IPU", fmt::format("{} in, {} out (all tiles)", si(c.exchange_bytes_per_second(), "B/s"),
                                        si(c.exchange_out_bytes_per_second(), "B/s"))},
       {"exchange latency", fmt::format("{}..{} cycles", c.exchange.latency_min_cycles, c.exchange.latency_max_cycles)},
@@ -292,35 +292,14 @@ void print_topology(const SystemConfig& s, const Wiring& wiring, bool all) {
   }
 }
 
+// put_<section>_json(): every config key's struct member (config.h's names and units),
+// generated from tlm/config/schema.yaml.
+#include "info_config_json.inc"
+
 nlohmann::ordered_json chip_json(const config::ChipConfig& c) {
-  return {
-      {"name", c.name},
-      {"source", c.source},
-      {"tiles", c.tiles},
-      {"clock_hz", c.clock_hz},
-      {"tile",
-       {{"sram_bytes", c.tile.sram_bytes},
-        {"workers", c.tile.workers},
-        {"thread_quantum", c.tile.thread_quantum},
-        {"load_bytes_per_cycle", c.tile.load_bytes_per_cycle},
-        {"store_bytes_per_cycle", c.tile.store_bytes_per_cycle},
-        {"co_issue", c.tile.co_issue},
-        {"exchange_in_bytes_per_cycle", c.tile.exchange_in_bytes_per_cycle},
-        {"exchange_out_bytes_per_cycle", c.tile.exchange_out_bytes_per_cycle},
-        {"amp_f16_macs_per_cycle", c.tile.amp_f16_macs_per_cycle},
-        {"amp_f32_macs_per_cycle", c.tile.amp_f32_macs_per_cycle}}},
-      {"ipu_links",
-       {{"count", c.ipu_links.count},
-        {"bytes_per_second", c.ipu_links.bytes_per_second},
-        {"latency_ns", c.ipu_links.latency_ns},
-        {"sync_hop_ns", c.ipu_links.sync_hop_ns}}},
-      {"exchange",
-       {{"latency_min_cycles", c.exchange.latency_min_cycles},
-        {"latency_max_cycles", c.exchange.latency_max_cycles}}},
-      {"sync", {{"latency_min_cycles", c.sync.latency_min_cycles}, {"latency_max_cycles", c.sync.latency_max_cycles}}},
-      {"published_f16_tflops", c.published_f16_tflops},
-      {"published_f32_tflops", c.published_f32_tflops},
-  };
+  nlohmann::ordered_json j = {{"name", c.name}, {"source", c.source}};
+  put_chip_json(j, c);
+  return j;
 }
 
 nlohmann::ordered_json links_json(const std::vector<config::LinkWire>& wires) {
@@ -364,19 +343,10 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
   const auto& b = s.board;
   const auto& c = b.chip;
   const double ipus = s.total_ipus();
-  nlohmann::ordered_json board = {
-      {"name", b.name},
-      {"source", b.source},
-      {"ipus", b.ipus},
-      {"chip", chip_json(c)},
-      {"streaming_memory_bytes", b.streaming_memory_bytes},
-      {"streaming_memory_bytes_per_second", b.streaming_memory_bytes_per_second},
-      {"streaming_memory_latency_ns", b.streaming_memory_latency_ns},
-      {"host_link_bytes_per_second", b.host_link_bytes_per_second},
-      {"host_link_latency_ns", b.host_link_latency_ns},
-      {"topology", b.topology},
-      {"links", links_json(b.links)},
-  };
+  nlohmann::ordered_json board = {{"name", b.name}, {"source", b.source}, {"chip", chip_json(c)}};
+  put_board_json(board, b);
+  board["topology"] = b.topology;
+  board["links"] = links_json(b.links);
   nlohmann::ordered_json derived = {
       {"ipus_total", s.total_ipus()},
       {"tiles_total", s.total_tiles()},
@@ -388,8 +358,8 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
       {"peak_f32_flops_per_ipu", c.peak_f32_flops()},
       {"peak_f32_flops_total", c.peak_f32_flops() * ipus},
       {"peak_f32_vs_published_percent", percent_difference(c.peak_f32_flops(), c.published_f32_tflops)},
-      {"exchange_in_bytes_per_second_per_tile", c.tile.exchange_in_bytes_per_cycle * c.clock_hz},
-      {"exchange_out_bytes_per_second_per_tile", c.tile.exchange_out_bytes_per_cycle * c.clock_hz},
+      {"exchange_in_bytes_per_second_per_tile", c.tile_exchange_in_bytes_per_second()},
+      {"exchange_out_bytes_per_second_per_tile", c.tile_exchange_out_bytes_per_second()},
       {"exchange_in_bytes_per_second_per_ipu", c.exchange_bytes_per_second()},
       {"exchange_out_bytes_per_second_per_ipu", c.exchange_out_bytes_per_second()},
       {"ipu_links_bytes_per_second_per_ipu", c.ipu_links_bytes_per_second_total()},
@@ -398,11 +368,13 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
       {"memory_estimate_upper_bytes", platform::estimate_memory(s).upper_bytes},
       {"address_space_estimate_bytes", platform::estimate_memory(s).address_bytes},
   };
-  return {
-      {"name", s.name}, {"kind", s.kind},   {"source", s.source},   {"topology", s.topology},
-      {"boards", s.boards}, {"board", board}, {"links", links_json(s.links)}, {"derived", derived},
-      {"wiring", wiring_json(s, wiring)},
-  };
+  nlohmann::ordered_json out = {{"name", s.name}, {"kind", s.kind}, {"source", s.source}, {"topology", s.topology}};
+  put_system_json(out, s);  // boards
+  out["board"] = std::move(board);
+  out["links"] = links_json(s.links);
+  out["derived"] = std::move(derived);
+  out["wiring"] = wiring_json(s, wiring);
+  return out;
 }
 
 int run_info(const InfoOptions& options) {
