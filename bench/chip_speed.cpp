@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
                          {"max_rss_mib", r.max_rss_kib / 1024.0}};
       // kernel_share: host time the SystemC kernel thread spends outside the ISS (exact on
       // one thread, an overstatement on more: part of it hides behind other threads' ISS
-      // work); serial_share: host time in which no tile computes at all (docs/chip.md);
+      // work); serial_share: host time in which one host thread works alone (docs/chip.md);
       // jit_*: the translator's regions, code bytes, translation seconds and their share of
       // host seconds (docs/iss.md "Translator").
       for (const char* key : {"iss_core", "iss_seconds", "kernel_share", "serial_share", "jit_regions", "jit_code_bytes",

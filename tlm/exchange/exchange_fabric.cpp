@@ -164,7 +164,7 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
     return true;
   }
   const auto start = std::chrono::steady_clock::now();
-  const ExchangePlan plan = plan_exchange(tiles, config_.timing);
+  const ExchangePlan plan = plan_exchange(tiles, config_.timing, plan_threads_);
   plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Reported in this order: messages between IPUs, the plan's, the copies'.
   std::vector<Problem> copy_errors = std::move(errors_);
@@ -226,29 +226,75 @@ std::optional<Problem> ExchangeFabric::write(const Delivery& d, std::vector<uint
   return std::nullopt;
 }
 
-std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer) {
-  if (d.len == 0) return std::nullopt;
+std::optional<Problem> ExchangeFabric::copy(ExchangeFabric& src, const Delivery& d, tlm::tlm_generic_payload& trans,
+                                            std::vector<uint8_t>& buffer) {
   if (buffer.size() < d.len) buffer.resize(d.len);
   const uint32_t s = d.src_tile - src.config_.ipu * src.config_.tiles;
   const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
-  if (!src.tile_access(transfer_, tlm::TLM_READ_COMMAND, s, d.src_addr, buffer.data(), d.len) ||
-      !tile_access(transfer_, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, buffer.data(), d.len))
+  if (!src.tile_access(trans, tlm::TLM_READ_COMMAND, s, d.src_addr, buffer.data(), d.len) ||
+      !tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, buffer.data(), d.len))
     return src.fabric_problem("tile access failed", s,
                               fmt::format("exchange fabric: copying {} bytes from tile {} at 0x{:08x} to tile {} at "
                                           "0x{:08x} failed: {}",
                                           d.len, d.src_tile, d.src_addr, d.dst_tile, d.dst_addr,
-                                          transfer_.get_response_string()));
+                                          trans.get_response_string()));
+  return std::nullopt;
+}
+
+std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer) {
+  if (d.len == 0) return std::nullopt;
+  if (std::optional<Problem> problem = copy(src, d, transfer_, buffer)) return problem;
   ++messages_;
   bytes_ += d.len;
   return std::nullopt;
 }
 
+// The deliveries come by destination tile; they are cut into parts of whole
+// destinations, each copied with its own payload and buffer on the plan's threads. No part
+// reads bytes that another writes: each writes only its destinations' receive buffers,
+// and a tile's receive buffers overlap none of its send buffers (docs/exchange.md,
+// "Buffers"). The counts and the problem reported are those of copying in plan order up
+// to the first failed access (a tile refusing a buffer the ISS accepted: a model error).
 void ExchangeFabric::deliver(const ExchangePlan& plan) {
-  for (const Delivery& d : plan.deliveries)
-    if (std::optional<Problem> problem = move(*this, d, buffer_)) {
-      errors_.push_back(std::move(*problem));
+  const std::vector<Delivery>& all = plan.deliveries;
+  const size_t parts = std::clamp<size_t>(all.size() / kDeliveriesPerPart, 1, kMaxDeliveryParts);
+  std::vector<size_t> begin(parts + 1, all.size());
+  begin[0] = 0;
+  for (size_t p = 1; p < parts; ++p) {
+    size_t i = std::max(begin[p - 1], p * all.size() / parts);
+    while (i > 0 && i < all.size() && all[i].dst_tile == all[i - 1].dst_tile) ++i;
+    begin[p] = i;
+  }
+  struct Part {
+    uint64_t messages = 0, bytes = 0;
+    std::optional<Problem> problem;
+  };
+  std::vector<Part> done(parts);
+  auto copy_part = [&](size_t p) {
+    tlm::tlm_generic_payload trans;
+    std::vector<uint8_t> buffer;
+    Part& part = done[p];
+    for (size_t i = begin[p]; i < begin[p + 1]; ++i) {
+      const Delivery& d = all[i];
+      if (d.len == 0) continue;
+      if ((part.problem = copy(*this, d, trans, buffer))) return;
+      ++part.messages;
+      part.bytes += d.len;
+    }
+  };
+  if (plan_threads_ && *plan_threads_ && parts > 1) {
+    (*plan_threads_)(parts, copy_part);
+  } else {
+    for (size_t p = 0; p < parts; ++p) copy_part(p);
+  }
+  for (Part& part : done) {
+    messages_ += part.messages;
+    bytes_ += part.bytes;
+    if (part.problem) {
+      errors_.push_back(std::move(*part.problem));
       return;
     }
+  }
 }
 
 void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes,

@@ -38,7 +38,10 @@
 //   memory_socket  TLM-2.0 initiator (multi-passthrough; binding i = tile i's mem_socket).
 //                  Blocking transport with zero delay, one read and one write per
 //                  delivery; the data passes through a buffer of the fabric. The tiles'
-//                  b_transport never waits.
+//                  b_transport never waits, and a phase's deliveries are made on the
+//                  plan's host threads (set_plan_threads), by parts of whole destination
+//                  tiles: a tile's b_transport must take concurrent calls for different
+//                  tiles' parts (reads of its send buffers while it is written elsewhere).
 //   gateway_socket TLM-2.0 initiator (zero or one binding: the board's
 //                  streaming::Gateway::copy_socket). Blocking transport of
 //                  streaming::GatewayRequest (streaming/gateway_payload.h). Unbound: every
@@ -104,6 +107,9 @@ class ExchangeFabric : public sc_core::sc_module {
   // The run domain's group for phases after a zone-2 sync (null: every phase stays on the
   // IPU). join_group(): once the participants are set, join it if there are any.
   void set_group(ExchangeGroup* group) { group_ = group; }
+  // Host threads for this IPU's plans (null: the calling thread alone); the plan is the
+  // same either way (docs/exchange.md, "Planning on several host threads").
+  void set_plan_threads(const PlanThreads* threads) { plan_threads_ = threads; }
   void join_group();
   // Delivery `d` from a tile of `src` (this fabric or another IPU's) to one of this
   // fabric's tiles, through both memory sockets and `buffer`; counted here. A problem if a
@@ -150,6 +156,11 @@ class ExchangeFabric : public sc_core::sc_module {
   void exchange_thread();  // SC_THREAD
   std::vector<Problem> cross_ipu_errors(const std::vector<Entry>& entries) const;
   void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
+  // One delivery through `trans` and `buffer`, not counted; a problem if a tile refused.
+  std::optional<Problem> copy(ExchangeFabric& src, const Delivery& d, tlm::tlm_generic_payload& trans,
+                              std::vector<uint8_t>& buffer);
+  // deliver() cuts a phase's deliveries into parts of about this many (whole destinations).
+  static constexpr size_t kDeliveriesPerPart = 4096, kMaxDeliveryParts = 64;
   // Plans the phase: alone, or with the group. Fills outcomes (postings order) or errors_;
   // false if a reset dropped the phase meanwhile.
   bool plan_phase(const Phase& phase, std::vector<TileOutcome>& outcomes);
@@ -181,6 +192,7 @@ class ExchangeFabric : public sc_core::sc_module {
   uint32_t zone_ = 1;              // of the current phase (the latest entry's)
   std::deque<Phase> complete_;     // phases every participant finished, oldest first
   ExchangeGroup* group_ = nullptr;
+  const PlanThreads* plan_threads_ = nullptr;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
   std::vector<uint8_t> buffer_;

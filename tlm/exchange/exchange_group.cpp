@@ -85,7 +85,7 @@ void ExchangeGroup::plan_and_deliver() {
   for (const auto& [fabric, part] : parts_) all_.insert(all_.end(), part->postings->begin(), part->postings->end());
   scheduler_->clear_frames();
   const auto start = std::chrono::steady_clock::now();
-  ExchangePlan plan = plan_exchange(all_, timing_);
+  ExchangePlan plan = plan_exchange(all_, timing_, plan_threads_);
   plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++phases_;
 

@@ -59,6 +59,8 @@ class ExchangeGroup {
   // through the link layer frame by frame, and each phase lasts the cycles its links
   // lost longer (links/link_faults.h).
   void set_faults(std::unique_ptr<links::LinkFaults> faults);
+  // Host threads for the joint plans (null: the calling thread alone).
+  void set_plan_threads(const PlanThreads* threads) { plan_threads_ = threads; }
   const links::LinkFaults* faults() const { return faults_.get(); }
 
   // Totals since the last reset.
@@ -79,6 +81,7 @@ class ExchangeGroup {
   std::unique_ptr<links::LinkFaults> faults_;
   uint64_t ticks_per_cycle_ = 1;
   ExchangeTiming timing_;
+  const PlanThreads* plan_threads_ = nullptr;
   std::vector<ExchangeFabric*> members_;
   std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
   std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)

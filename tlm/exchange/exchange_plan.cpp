@@ -58,7 +58,15 @@ void check_routes(const TileIndex& index, const Postings& postings, const Matche
 
 }  // namespace
 
-ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
+ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                           const PlanThreads* threads) {
+  return plan_exchange_in_chunks(tiles, timing, threads, kTilesPerChunk);
+}
+
+namespace detail {
+
+ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                                     const PlanThreads* threads, uint32_t tiles_per_chunk) {
   ExchangePlan plan;
   ErrorList errors(plan.errors, timing.tiles_per_ipu ? timing.tiles_per_ipu : 1);
   TileIndex index;
@@ -66,10 +74,11 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
     fail(tiles, plan, errors);
     return plan;
   }
+  const Chunks chunks(index.size(), tiles_per_chunk, threads);
   Postings postings;
-  collect_postings(index, timing, postings, errors);
-  check_overlaps(index, postings, errors);
-  Matches matches = match_postings(index, postings, errors);
+  collect_postings(index, timing, chunks, postings, errors);
+  check_overlaps(index, postings, chunks, errors);
+  Matches matches = match_postings(index, postings, chunks, errors);
   std::vector<RecvLeg>().swap(postings.recvs);  // matched: timing needs the sends only
   if (!errors.any() && timing.links) check_routes(index, postings, matches, timing, errors);
   if (errors.any()) {
@@ -77,15 +86,19 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
     return plan;
   }
 
-  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing);
+  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing, chunks);
   plan.tiles.resize(tiles.size());
   for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
-  for (Delivery& d : matches.deliveries) {
-    d.src_tile = index.global(d.src_tile);
-    d.dst_tile = index.global(d.dst_tile);
-  }
+  chunks.run([&](size_t c) {
+    for (size_t i = matches.chunk_begin[c]; i < matches.chunk_begin[c + 1]; ++i) {
+      Delivery& d = matches.deliveries[i];
+      d.src_tile = index.global(d.src_tile);
+      d.dst_tile = index.global(d.dst_tile);
+    }
+  });
   plan.deliveries = std::move(matches.deliveries);
   return plan;
 }
 
+}  // namespace detail
 }  // namespace ipusim::exchange

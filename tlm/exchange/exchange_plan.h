@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -94,8 +95,15 @@ uint32_t max_tile_distance(const ExchangeTiming& timing);
 // the farthest pair, linear in distance. Tiles of different IPUs: latency_max_cycles.
 uint32_t latency_cycles(const ExchangeTiming& timing, uint32_t src_tile, uint32_t dst_tile);
 
+// Host threads for a plan: run(count, body) calls body(i) once for every i in
+// [0, count), on any threads in any order, and returns when every call has returned (the
+// platform's is the tile engine's pool, tile::HostPool::run). The plan does not depend on
+// it (docs/exchange.md, "Planning on several host threads").
+using PlanThreads = std::function<void(size_t count, const std::function<void(size_t)>& body)>;
+
 // Pure function of its inputs: the same postings give the same plan, whatever the order
-// of `tiles`.
-ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing);
+// of `tiles` and whatever `threads` (null: the calling thread alone).
+ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                           const PlanThreads* threads = nullptr);
 
 }  // namespace ipusim::exchange

@@ -88,9 +88,9 @@ struct Counts {
   size_t sends = 0, send_peers = 0, recvs = 0;
 };
 
-Counts count(const TileIndex& index) {
+Counts count(const TileIndex& index, uint32_t first, uint32_t end) {
   Counts c;
-  for (uint32_t t = 0; t < index.size(); ++t) {
+  for (uint32_t t = first; t < end; ++t) {
     const iss::PostingsRef& ref = index.postings[t];
     if (ref.log) {
       c.sends += ref.log->sends();
@@ -111,18 +111,19 @@ Counts count(const TileIndex& index) {
   return c;
 }
 
-}  // namespace
-
-void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
-                      ErrorList& errors) {
-  const uint32_t tiles_per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
-  const Counts counts = count(index);
+// The tiles [first, end) into `out` (its destinations' offsets and per-tile begins
+// relative to this part).
+void collect_part(const TileIndex& index, uint32_t tiles_per_ipu, uint32_t first, uint32_t end, Postings& out,
+                  ErrorList& errors) {
+  const Counts counts = count(index, first, end);
   out.sends.reserve(counts.sends);
   out.send_dests.reserve(counts.send_peers);
   out.recvs.reserve(counts.recvs);
-  out.recv_begin.assign(size_t(index.size()) + 1, 0);
-  for (uint32_t t = 0; t < index.size(); ++t) {
-    out.recv_begin[t] = uint32_t(out.recvs.size());
+  out.send_begin.resize(end - first);
+  out.recv_begin.resize(end - first);
+  for (uint32_t t = first; t < end; ++t) {
+    out.send_begin[t - first] = uint32_t(out.sends.size());
+    out.recv_begin[t - first] = uint32_t(out.recvs.size());
     for (uint32_t p = 0; p < index.post_count(t); ++p) {
       const iss::PostingView post = index.post(t, p);
       if (post.kind == ExchangePost::Kind::Send) {
@@ -132,7 +133,54 @@ void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Post
       }
     }
   }
-  out.recv_begin[index.size()] = uint32_t(out.recvs.size());
+}
+
+}  // namespace
+
+// Each chunk of tiles is collected on its own, then the parts are laid end to end in
+// chunk order: the same arrays as one pass over the tiles.
+void collect_postings(const TileIndex& index, const ExchangeTiming& timing, const Chunks& chunks, Postings& out,
+                      ErrorList& errors) {
+  const uint32_t tiles_per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
+  const size_t k = chunks.size();
+  std::vector<Postings> part(k);
+  std::vector<ChunkErrors> part_errors(k);
+  chunks.run([&](size_t c) {
+    ErrorList list(part_errors[c].problems, tiles_per_ipu);
+    collect_part(index, tiles_per_ipu, chunks.begin(c), chunks.end(c), part[c], list);
+    part_errors[c].dropped = list.dropped();
+  });
+  for (ChunkErrors& e : part_errors) errors.take(e.problems, e.dropped);
+
+  std::vector<size_t> sends_at(k + 1, 0), dests_at(k + 1, 0), recvs_at(k + 1, 0);
+  for (size_t c = 0; c < k; ++c) {
+    sends_at[c + 1] = sends_at[c] + part[c].sends.size();
+    dests_at[c + 1] = dests_at[c] + part[c].send_dests.size();
+    recvs_at[c + 1] = recvs_at[c] + part[c].recvs.size();
+  }
+  out.sends.resize(sends_at[k]);
+  out.send_dests.resize(dests_at[k]);
+  out.recvs.resize(recvs_at[k]);
+  out.send_begin.resize(size_t(index.size()) + 1);
+  out.recv_begin.resize(size_t(index.size()) + 1);
+  chunks.run([&](size_t c) {
+    Postings& p = part[c];
+    const uint32_t dest_offset = uint32_t(dests_at[c]);
+    SendInfo* sends = out.sends.data() + sends_at[c];
+    for (size_t i = 0; i < p.sends.size(); ++i) {
+      sends[i] = p.sends[i];
+      sends[i].dest_begin += dest_offset;
+    }
+    std::copy(p.send_dests.begin(), p.send_dests.end(), out.send_dests.begin() + dests_at[c]);
+    std::copy(p.recvs.begin(), p.recvs.end(), out.recvs.begin() + recvs_at[c]);
+    for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
+      out.send_begin[t] = uint32_t(sends_at[c]) + p.send_begin[t - chunks.begin(c)];
+      out.recv_begin[t] = uint32_t(recvs_at[c]) + p.recv_begin[t - chunks.begin(c)];
+    }
+    p = Postings{};  // its memory back as soon as it is copied
+  });
+  out.send_begin[index.size()] = uint32_t(sends_at[k]);
+  out.recv_begin[index.size()] = uint32_t(recvs_at[k]);
 }
 
 }  // namespace ipusim::exchange::detail

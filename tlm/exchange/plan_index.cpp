@@ -1,4 +1,5 @@
-// The plan's bookkeeping: dense tile ids (ascending global id) and the capped error list.
+// The plan's bookkeeping: dense tile ids (ascending global id), the capped error list and
+// the chunks the plan's work is cut into.
 #include <algorithm>
 #include <numeric>
 
@@ -29,6 +30,36 @@ void ErrorList::add(std::string kind, uint32_t tile, uint32_t pc, uint32_t peer,
   }
   p.detail = std::move(detail);
   out_.push_back(std::move(p));
+}
+
+void ErrorList::take(std::vector<Problem>& problems, size_t dropped) {
+  // A chunk kept its first kMaxPlanErrors problems, so the first kMaxPlanErrors of all the
+  // chunks' problems in chunk order are among those kept: the same as one list.
+  for (Problem& p : problems) {
+    if (out_.size() >= kMaxPlanErrors) {
+      ++dropped_;
+    } else {
+      out_.push_back(std::move(p));
+    }
+  }
+  dropped_ += dropped;
+}
+
+Chunks::Chunks(uint32_t tiles, uint32_t tiles_per_chunk, const PlanThreads* threads) : threads_(threads) {
+  const uint32_t per = std::max<uint32_t>(tiles_per_chunk, 1);
+  const uint32_t count = std::clamp<uint32_t>((tiles + per - 1) / per, 1, kMaxChunks);
+  begin_.resize(size_t(count) + 1);
+  for (uint32_t c = 0; c <= count; ++c) begin_[c] = uint32_t(uint64_t(tiles) * c / count);
+}
+
+void Chunks::run(const std::function<void(size_t)>& body) const { run(size(), body); }
+
+void Chunks::run(size_t count, const std::function<void(size_t)>& body) const {
+  if (threads_ && *threads_ && count > 1) {
+    (*threads_)(count, body);
+    return;
+  }
+  for (size_t c = 0; c < count; ++c) body(c);
 }
 
 void ErrorList::finish() {

@@ -5,7 +5,9 @@
 // plan does not depend on the order of the input.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,11 @@ class ErrorList {
   void add(std::string kind, uint32_t tile, uint32_t pc, uint32_t peer, uint32_t peer_pc, std::string detail);
   void add(std::string kind, std::string detail) { add(std::move(kind), kNoTile, kNoTile, kNoTile, kNoTile, std::move(detail)); }
   bool any() const { return !out_.empty() || dropped_ > 0; }
+  size_t dropped() const { return dropped_; }
+  uint32_t tiles_per_ipu() const { return tiles_per_ipu_; }
+  // Appends a chunk's problems (the first kMaxPlanErrors it found, and how many it
+  // dropped) as if they had been added here one by one.
+  void take(std::vector<Problem>& problems, size_t dropped);
   void finish();  // appends the "N further errors" problem
 
  private:
@@ -51,6 +58,38 @@ struct TileIndex {
 // Builds the index; false (with an error) if a tile id is given twice.
 bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorList& errors);
 
+// The plan's work is cut into chunks of consecutive dense tiles (by sender, by receiver,
+// or by tile, depending on the step). The cut depends on the tile count alone, each
+// chunk writes only its own results, and the chunks' results are put together in chunk
+// order: the plan is the same whichever host thread runs a chunk, and when
+// (docs/exchange.md, "Planning on several host threads").
+inline constexpr uint32_t kTilesPerChunk = 32;
+inline constexpr uint32_t kMaxChunks = 64;
+
+class Chunks {
+ public:
+  // `tiles_per_chunk`: the plan's kTilesPerChunk; tests choose others to prove that the
+  // cut does not change the plan.
+  Chunks(uint32_t tiles, uint32_t tiles_per_chunk, const PlanThreads* threads);
+  size_t size() const { return begin_.size() - 1; }
+  uint32_t begin(size_t c) const { return begin_[c]; }
+  uint32_t end(size_t c) const { return begin_[c + 1]; }
+  // body(c) for every chunk, on the plan's threads (or this one); returns when all have.
+  void run(const std::function<void(size_t)>& body) const;
+  // body(c) for `count` items (not necessarily chunks), likewise.
+  void run(size_t count, const std::function<void(size_t)>& body) const;
+
+ private:
+  std::vector<uint32_t> begin_;  // chunk c: tiles [begin_[c], begin_[c + 1])
+  const PlanThreads* threads_;
+};
+
+// A chunk's own error list, put into the plan's in chunk order (ErrorList::take).
+struct ChunkErrors {
+  std::vector<Problem> problems;
+  size_t dropped = 0;
+};
+
 // The plan keeps per message only 32-bit indices; a posting's address and length are
 // read back from the tile's postings when needed (docs/exchange.md, "Planning cost").
 
@@ -75,6 +114,7 @@ struct Postings {
   std::vector<SendInfo> sends;       // grouped by tile, in posting order
   std::vector<uint32_t> send_dests;  // dense | kPairBit, sorted and unique per send (known tiles only)
   std::vector<RecvLeg> recvs;        // grouped by receiving tile, in posting order
+  std::vector<uint32_t> send_begin;  // per dense tile t: its sends are sends[send_begin[t], send_begin[t + 1])
   std::vector<uint32_t> recv_begin;  // per dense tile t: its receives are recvs[recv_begin[t], recv_begin[t + 1])
 
   size_t dest_begin(size_t send) const { return sends[send].dest_begin; }
@@ -85,26 +125,32 @@ struct Postings {
 
 // Sends and receive legs of every tile; errors for malformed postings and for peers that
 // are not in the input.
-void collect_postings(const TileIndex& index, const ExchangeTiming& timing, Postings& out,
+void collect_postings(const TileIndex& index, const ExchangeTiming& timing, const Chunks& chunks, Postings& out,
                       ErrorList& errors);
 
 // Receive buffers of one tile must not overlap each other or one of its send buffers.
-void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors);
+void check_overlaps(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors);
 
 // The matched legs: one delivery each, with dense tile ids until plan_exchange() renames
 // them, and per delivery its send (SendInfo index << 1) | pair rule: 24 bytes.
 struct Matches {
   std::vector<Delivery> deliveries;
   std::vector<uint32_t> send_pair;
+  std::vector<size_t> chunk_begin;  // per receiver chunk c: its matches start at chunk_begin[c]
 };
 
 // The k-th send from A naming B matches the k-th receive on B from A. Matches come in
 // (dst, receive posting order on dst); errors for unmatched legs and length mismatches.
-Matches match_postings(const TileIndex& index, const Postings& postings, ErrorList& errors);
+Matches match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors);
 
 // done_cycle / bytes of every tile (dense order) for a valid exchange.
-std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
-                                       const Matches& matches, const ExchangeTiming& timing);
+std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
+                                       const ExchangeTiming& timing, const Chunks& chunks);
+
+// plan_exchange() with its work cut into chunks of `tiles_per_chunk` tiles (at most
+// kMaxChunks); plan_exchange() uses kTilesPerChunk. Any cut gives the same plan.
+ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                                     const PlanThreads* threads, uint32_t tiles_per_chunk);
 
 // Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
 // tile place and per distance, for the hot loop of the timing.

@@ -6,7 +6,8 @@
 // destination, 4 bytes each (the send and its pair bit); receive legs are already grouped
 // by dst in posting order. For each destination, per-source cursors into its sends pair
 // every receive with the next unmatched send from its source. O(postings + tiles);
-// matches come out in (dst, receive posting order).
+// matches come out in (dst, receive posting order). Both the sort and the matching run
+// by chunks of tiles (senders, then receivers) on the plan's threads.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -24,20 +25,51 @@ struct SendLegs {
   std::vector<uint32_t> begin;  // per dense tile d: its legs are legs[begin[d], begin[d + 1])
 };
 
-// A stable counting sort on the destination, written straight from the sends.
-SendLegs send_legs_by_destination(const Postings& p, uint32_t tiles) {
+// A stable counting sort on the destination, written straight from the sends. The
+// senders are cut into groups (whole chunks, as many as the legs make worth a table of
+// groups x tiles counts); group j writes its legs for destination d after those of
+// groups before it, so the order is that of one pass over the sends.
+SendLegs send_legs_by_destination(const Postings& p, uint32_t tiles, const Chunks& chunks) {
   SendLegs out;
+  const size_t groups =
+      std::clamp<size_t>(p.send_dests.size() / (8 * (size_t(tiles) + 1)), 1, chunks.size());
+  auto group_sends = [&](size_t j) {  // [first, end) in p.sends
+    const uint32_t first_tile = chunks.begin(j * chunks.size() / groups);
+    const uint32_t end_tile = chunks.begin((j + 1) * chunks.size() / groups);
+    return std::pair<size_t, size_t>(p.send_begin[first_tile], p.send_begin[end_tile]);
+  };
+  std::vector<std::vector<uint32_t>> next(groups);  // then: where group j's next leg to d goes
+  chunks.run(groups, [&](size_t j) {
+    std::vector<uint32_t>& count = next[j];
+    count.assign(tiles, 0);
+    const auto [first, end] = group_sends(j);
+    const size_t dest_first = first < p.sends.size() ? p.dest_begin(first) : p.send_dests.size();
+    const size_t dest_end = end < p.sends.size() ? p.dest_begin(end) : p.send_dests.size();
+    for (size_t i = dest_first; i < dest_end; ++i) ++count[dest_tile(p.send_dests[i])];
+  });
   out.begin.assign(size_t(tiles) + 1, 0);
-  for (uint32_t d : p.send_dests) ++out.begin[dest_tile(d) + 1];
-  for (size_t i = 1; i <= tiles; ++i) out.begin[i] += out.begin[i - 1];
-  std::vector<uint32_t> next(out.begin.begin(), out.begin.end() - 1);
-  out.legs.resize(p.send_dests.size());
-  for (size_t s = 0; s < p.sends.size(); ++s) {
-    for (size_t i = p.dest_begin(s); i < p.dest_end(s); ++i) {
-      const uint32_t d = p.send_dests[i];
-      out.legs[next[dest_tile(d)]++] = SendLeg(s) << 1 | (d & kPairBit ? 1 : 0);
+  uint32_t at = 0;
+  for (uint32_t d = 0; d < tiles; ++d) {
+    out.begin[d] = at;
+    for (size_t j = 0; j < groups; ++j) {
+      const uint32_t n = next[j][d];
+      next[j][d] = at;
+      at += n;
     }
   }
+  out.begin[tiles] = at;
+  out.legs.resize(p.send_dests.size());
+  chunks.run(groups, [&](size_t j) {
+    std::vector<uint32_t>& to = next[j];
+    const auto [first, end] = group_sends(j);
+    for (size_t s = first; s < end; ++s) {
+      for (size_t i = p.dest_begin(s); i < p.dest_end(s); ++i) {
+        const uint32_t d = p.send_dests[i];
+        out.legs[to[dest_tile(d)]++] = SendLeg(s) << 1 | (d & kPairBit ? 1 : 0);
+      }
+    }
+    std::vector<uint32_t>().swap(to);
+  });
   return out;
 }
 
@@ -82,7 +114,8 @@ class Matcher {
     }
   }
 
-  void match(SendLeg leg, const RecvLeg& r, uint32_t dst, Matches& out) {
+  // The match of receive leg `slot` (its index in Postings::recvs).
+  void match(SendLeg leg, const RecvLeg& r, uint32_t dst, size_t slot, Matches& out) {
     const iss::PostingView send = send_post(leg), recv = index_.post(dst, r.post);
     if (send.len != recv.len) {
       const uint32_t a = index_.global(src(leg)), b = index_.global(dst);
@@ -91,8 +124,8 @@ class Matcher {
           a, send.len, b, pc_text(send.pc), b, a, recv.len, pc_text(recv.pc)));
       return;
     }
-    out.deliveries.push_back({src(leg), send.addr, dst, recv.addr, send.len});
-    out.send_pair.push_back(leg);
+    out.deliveries[slot] = {src(leg), send.addr, dst, recv.addr, send.len};
+    out.send_pair[slot] = leg;
   }
 
  private:
@@ -115,20 +148,20 @@ struct SourceCursor {
   uint32_t seen = 0;           // of those, walked so far
 };
 
-}  // namespace
+// Per-source cursors for one destination at a time, one array per host thread: every
+// entry is zero between destinations (a destination resets what it touched).
+std::vector<SourceCursor>& cursors(uint32_t tiles) {
+  thread_local std::vector<SourceCursor> from;
+  if (from.size() < tiles) from.resize(tiles);
+  return from;
+}
 
-Matches match_postings(const TileIndex& index, const Postings& postings, ErrorList& errors) {
-  const uint32_t n = index.size();
-  const SendLegs by_dst = send_legs_by_destination(postings, n);
+// The destinations [first, end).
+void match_part(const Postings& postings, const SendLegs& by_dst, uint32_t first, uint32_t end, Matcher& matcher,
+                std::vector<SourceCursor>& from, Matches& matches) {
   const std::vector<SendLeg>& sends = by_dst.legs;
   const std::vector<RecvLeg>& recvs = postings.recvs;
-
-  Matcher matcher(index, postings, errors);
-  Matches matches;
-  matches.deliveries.reserve(std::min(sends.size(), recvs.size()));
-  matches.send_pair.reserve(std::min(sends.size(), recvs.size()));
-  std::vector<SourceCursor> from(n);
-  for (uint32_t dst = 0; dst < n; ++dst) {
+  for (uint32_t dst = first; dst < end; ++dst) {
     const uint32_t i = by_dst.begin[dst], i_end = by_dst.begin[dst + 1];
     const uint32_t j = postings.recv_begin[dst], j_end = postings.recv_begin[dst + 1];
 
@@ -144,7 +177,7 @@ Matches match_postings(const TileIndex& index, const Postings& postings, ErrorLi
     for (uint32_t r = j; r < j_end; ++r) {  // receives in posting order
       SourceCursor& c = from[recvs[r].src];
       if (c.next < c.end) {
-        matcher.match(sends[c.next++], recvs[r], dst, matches);
+        matcher.match(sends[c.next++], recvs[r], dst, r, matches);
       } else {
         matcher.unmatched_recv(recvs[r], dst, c.seen, c.received, c.sent);
       }
@@ -161,6 +194,36 @@ Matches match_postings(const TileIndex& index, const Postings& postings, ErrorLi
     }
     for (uint32_t r = j; r < j_end; ++r) from[recvs[r].src] = SourceCursor{};
   }
+}
+
+}  // namespace
+
+// Receive leg r's match goes to slot r: in a valid exchange every receive has exactly
+// one, so the slots are the matches in (dst, receive posting order) with no gap, each
+// chunk of destinations writing its own. With any error the plan keeps no match.
+Matches match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors) {
+  const uint32_t n = index.size();
+  const SendLegs by_dst = send_legs_by_destination(postings, n, chunks);
+  Matches matches;
+  matches.deliveries.resize(postings.recvs.size());
+  matches.send_pair.resize(postings.recvs.size());
+  matches.chunk_begin.resize(chunks.size() + 1);
+  for (size_t c = 0; c <= chunks.size(); ++c)
+    matches.chunk_begin[c] = c < chunks.size() ? postings.recv_begin[chunks.begin(c)] : postings.recvs.size();
+  std::vector<ChunkErrors> part(chunks.size());
+  chunks.run([&](size_t c) {
+    ErrorList list(part[c].problems, errors.tiles_per_ipu());
+    Matcher matcher(index, postings, list);
+    std::vector<SourceCursor>& from = cursors(n);
+    try {
+      match_part(postings, by_dst, chunks.begin(c), chunks.end(c), matcher, from, matches);
+    } catch (...) {
+      from.clear();  // possibly left dirty
+      throw;
+    }
+    part[c].dropped = list.dropped();
+  });
+  for (ChunkErrors& e : part) errors.take(e.problems, e.dropped);
   return matches;
 }
 

@@ -45,18 +45,30 @@ class TileChecker {
     for (const RecvLeg* r = recvs; r != recvs_end; ++r) add(recvs_, tile, r->post);
     if (recvs_.empty()) return;
     for (const SendInfo* s = sends; s != sends_end; ++s) add(sends_, tile, s->post);
-    auto by_place = [](const Span& a, const Span& b) {
-      return a.begin != b.begin ? a.begin < b.begin : a.post < b.post;
-    };
-    // Buffers are usually posted in address order: skip the sort then.
-    if (!std::is_sorted(recvs_.begin(), recvs_.end(), by_place)) std::sort(recvs_.begin(), recvs_.end(), by_place);
+    sort_by_place(recvs_);
     check_receives(tile);
     if (sends_.empty()) return;
-    if (!std::is_sorted(sends_.begin(), sends_.end(), by_place)) std::sort(sends_.begin(), sends_.end(), by_place);
+    sort_by_place(sends_);
     check_sends_against_receives(tile);
   }
 
  private:
+  // In (address, posting order). Buffers are usually posted in address order: no sort
+  // then. Otherwise the spans are sorted through 8-byte keys (address, position), which
+  // sort several times faster than the spans themselves.
+  void sort_by_place(std::vector<Span>& spans) {
+    auto by_place = [](const Span& a, const Span& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.post < b.post;
+    };
+    if (std::is_sorted(spans.begin(), spans.end(), by_place)) return;
+    keys_.resize(spans.size());
+    for (size_t i = 0; i < spans.size(); ++i) keys_[i] = spans[i].begin << 32 | i;  // spans are in posting order
+    std::sort(keys_.begin(), keys_.end());
+    sorted_.resize(spans.size());
+    for (size_t i = 0; i < spans.size(); ++i) sorted_[i] = spans[uint32_t(keys_[i])];
+    spans.swap(sorted_);
+  }
+
   void add(std::vector<Span>& to, uint32_t tile, uint32_t post) {
     const PostingView p = index_.post(tile, post);
     if (p.len > 0) to.push_back({p.addr, uint64_t(p.addr) + p.len, post});
@@ -120,23 +132,27 @@ class TileChecker {
 
   const TileIndex& index_;
   ErrorList& errors_;
-  std::vector<Span> recvs_, sends_, runs_;
+  std::vector<Span> recvs_, sends_, runs_, sorted_;
+  std::vector<uint64_t> keys_;
   std::vector<size_t> reach_;
 };
 
 }  // namespace
 
-void check_overlaps(const TileIndex& index, const Postings& postings, ErrorList& errors) {
-  TileChecker checker(index, errors);
-  const SendInfo* s = postings.sends.data();
-  const SendInfo* s_end = s + postings.sends.size();
-  const RecvLeg* r = postings.recvs.data();
-  for (uint32_t t = 0; t < index.size(); ++t) {
-    const SendInfo* s_next = s;
-    while (s_next != s_end && s_next->tile == t) ++s_next;
-    checker.check(t, s, s_next, r + postings.recv_begin[t], r + postings.recv_begin[t + 1]);
-    s = s_next;
-  }
+void check_overlaps(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors) {
+  std::vector<ChunkErrors> part(chunks.size());
+  chunks.run([&](size_t c) {
+    ErrorList list(part[c].problems, errors.tiles_per_ipu());
+    TileChecker checker(index, list);
+    const SendInfo* s = postings.sends.data();
+    const RecvLeg* r = postings.recvs.data();
+    for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
+      checker.check(t, s + postings.send_begin[t], s + postings.send_begin[t + 1], r + postings.recv_begin[t],
+                    r + postings.recv_begin[t + 1]);
+    }
+    part[c].dropped = list.dropped();
+  });
+  for (ChunkErrors& e : part) errors.take(e.problems, e.dropped);
 }
 
 }  // namespace ipusim::exchange::detail

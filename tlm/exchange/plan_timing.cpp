@@ -7,7 +7,9 @@
 //   the sender and all its destinations have reached `xwait`;
 // - in port: a fluid queue drained at in_rate; each message's (possibly halved, pair
 //   rule) charge arrives uniformly while its bytes arrive, latency after they leave.
-// O(postings log postings) for the per-receiver sorts.
+// O(postings log postings) for the per-receiver sorts. Out ports run by chunks of
+// senders, in ports by chunks of receivers, on the plan's threads; the links' schedule
+// (one queue per link direction, shared by every tile) runs on the calling thread.
 #include <algorithm>
 
 #include "exchange/plan_internal.h"
@@ -75,14 +77,18 @@ class InPort {
 };
 
 // The messages between IPUs, timed by the links: legs[k] is the k-th such delivery in
-// match order (the in-port loop walks them in the same order).
+// match order (the in-port loop walks them in the same order); first_leg[c] is the first
+// of receiver chunk c's.
 std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& matches,
                                        const std::vector<uint64_t>& leaves, const ExchangeTiming& timing,
-                                       links::LinkScheduler& links) {
+                                       links::LinkScheduler& links, std::vector<size_t>& first_leg) {
   const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint64_t on_chip = uint64_t(std::max(timing.latency_max_cycles, timing.latency_min_cycles)) * ticks_per_cycle;
   std::vector<links::LinkLeg> legs;
+  first_leg.assign(matches.chunk_begin.size(), 0);
+  size_t chunk = 0;
   for (size_t i = 0; i < matches.deliveries.size(); ++i) {
+    while (chunk + 1 < matches.chunk_begin.size() && matches.chunk_begin[chunk + 1] <= i) first_leg[++chunk] = legs.size();
     const Delivery& m = matches.deliveries[i];
     const uint32_t src = index.global(m.src_tile), dst = index.global(m.dst_tile);
     if (!timing.between_ipus(src, dst)) continue;
@@ -95,14 +101,15 @@ std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& ma
     leg.ticks_per_byte = 2 * uint64_t(timing.in_bytes_per_cycle);
     legs.push_back(leg);
   }
+  while (chunk + 1 < first_leg.size()) first_leg[++chunk] = legs.size();
   if (!legs.empty()) links.schedule(legs);
   return legs;
 }
 
 }  // namespace
 
-std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings,
-                                       const Matches& matches, const ExchangeTiming& timing) {
+std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
+                                       const ExchangeTiming& timing, const Chunks& chunks) {
   const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
   const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint32_t n = index.size();
@@ -112,48 +119,54 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
 
   // Out ports: the sends of a tile are consecutive in `sends`, in posting order.
   std::vector<uint64_t> leaves(postings.sends.size());
-  uint64_t port_free = 0;
-  for (size_t i = 0; i < postings.sends.size(); ++i) {
-    const SendInfo& s = postings.sends[i];
-    const uint32_t len = index.post(s.tile, s.post).len;
-    if (i == 0 || postings.sends[i - 1].tile != s.tile) port_free = start[s.tile];
-    uint64_t ready = start[s.tile];
-    for (size_t d = postings.dest_begin(i); d < postings.dest_end(i); ++d)
-      ready = std::max(ready, start[dest_tile(postings.send_dests[d])]);
-    leaves[i] = std::max(port_free, ready);
-    port_free = leaves[i] + 2 * in_rate * uint64_t(len);  // len / out_rate cycles
-    done[s.tile] = std::max(done[s.tile], port_free);
-    outcome[s.tile].bytes_out += len;
-  }
+  chunks.run([&](size_t c) {
+    for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
+      uint64_t port_free = start[t];
+      for (size_t i = postings.send_begin[t]; i < postings.send_begin[t + 1]; ++i) {
+        const SendInfo& s = postings.sends[i];
+        const uint32_t len = index.post(t, s.post).len;
+        uint64_t ready = start[t];
+        for (size_t d = postings.dest_begin(i); d < postings.dest_end(i); ++d)
+          ready = std::max(ready, start[dest_tile(postings.send_dests[d])]);
+        leaves[i] = std::max(port_free, ready);
+        port_free = leaves[i] + 2 * in_rate * uint64_t(len);  // len / out_rate cycles
+        outcome[t].bytes_out += len;
+      }
+      done[t] = std::max(done[t], port_free);
+    }
+  });
 
   const LatencyTable latency(index, timing);
   const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
   // Messages between IPUs: the links decide when their last byte is in; it enters the
   // receiver's port at the sender's rate, ending then.
   std::vector<links::LinkLeg> link_legs;
-  if (timing.links) link_legs = time_links(index, matches, leaves, timing, *timing.links);
-  size_t link_leg = 0;
+  std::vector<size_t> first_link_leg;
+  if (timing.links) link_legs = time_links(index, matches, leaves, timing, *timing.links, first_link_leg);
 
   // In ports: the matches of a receiver are consecutive (match order is by dst).
-  InPort port;
-  for (size_t i = 0; i < legs.size();) {
-    const uint32_t dst = legs[i].dst_tile;
-    port.clear();
-    for (; i < legs.size() && legs[i].dst_tile == dst; ++i) {
-      const Delivery& m = legs[i];
-      const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
-      const uint64_t duration = 2 * in_rate * uint64_t(m.len);
-      uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
-      if (!link_legs.empty() && timing.between_ipus(index.global(m.src_tile), index.global(dst))) {
-        const links::LinkLeg& leg = link_legs[link_leg++];
-        // Never before the bytes could have come over an ideal fabric at the sender's rate.
-        arrive = std::max(leg.last, leg.ready + duration) - duration;
+  chunks.run([&](size_t c) {
+    InPort port;
+    size_t link_leg = link_legs.empty() ? 0 : first_link_leg[c];
+    for (size_t i = matches.chunk_begin[c]; i < matches.chunk_begin[c + 1];) {
+      const uint32_t dst = legs[i].dst_tile;
+      port.clear();
+      for (; i < matches.chunk_begin[c + 1] && legs[i].dst_tile == dst; ++i) {
+        const Delivery& m = legs[i];
+        const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
+        const uint64_t duration = 2 * in_rate * uint64_t(m.len);
+        uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
+        if (!link_legs.empty() && timing.between_ipus(index.global(m.src_tile), index.global(dst))) {
+          const links::LinkLeg& leg = link_legs[link_leg++];
+          // Never before the bytes could have come over an ideal fabric at the sender's rate.
+          arrive = std::max(leg.last, leg.ready + duration) - duration;
+        }
+        port.add(arrive, duration, pair ? 1 : 2);
+        outcome[dst].bytes_in += m.len;
       }
-      port.add(arrive, duration, pair ? 1 : 2);
-      outcome[dst].bytes_in += m.len;
+      done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
     }
-    done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
-  }
+  });
 
   for (uint32_t t = 0; t < n; ++t) outcome[t].done_cycle = (done[t] + ticks_per_cycle - 1) / ticks_per_cycle;
   return outcome;

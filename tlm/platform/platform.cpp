@@ -125,6 +125,11 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   const uint32_t ipus = config.total_ipus();
   if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
+  plan_threads_ = [this](size_t count, const std::function<void(size_t)>& body) {
+    const auto begin = std::chrono::steady_clock::now();
+    engine_->pool().run(count, body);
+    exchange_parallel_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  };
   // A zone-2 sync spans every IPU over the links, so each must reach IPU 0 (the loader
   // checks the whole system for files; a config built in code is checked here).
   for (uint32_t i = 0; i < ipus; ++i)
@@ -137,6 +142,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   dom.exchange = std::make_unique<exchange::ExchangeGroup>(
       topology_, links::LinkTimingConfig::from(config.board.chip),
       exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
+  dom.exchange->set_plan_threads(&plan_threads_);
   if (config.cosim.link == config::BlockModel::Rtl) {
     std::vector<std::string> names;
     for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) names.push_back(cosim::link::RtlLinkCarrier::instance_name(d));
@@ -159,6 +165,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
       if (!ipus_.back()->failure().empty()) throw ElaborationError(ipus_.back()->failure());
       ipus_.back()->sync_controller().set_observer(this);
       ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
+      ipus_.back()->exchange_fabric().set_plan_threads(&plan_threads_);
       ipus_.back()->set_epoch(&dom.epoch);
     }
     for (uint32_t b = 0; b < config.boards; ++b) {
@@ -395,6 +402,7 @@ RunResult Platform::run() {
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();
+  result.exchange_parallel_seconds = exchange_parallel_seconds_;
   result.host_threads = engine_->host_threads();
   result.batches = engine_->batches();
   console_.flush();

@@ -186,6 +186,9 @@ struct RunResult {
   unsigned host_threads = 1;
   uint64_t batches = 0;           // compute batches the engine ran
   double exchange_plan_seconds = 0;  // inside plan_exchange(), all fabrics
+  // Of host_seconds, the exchange's work on the engine's pool of host threads (the plans'
+  // chunks, the deliveries' parts): parallel, like the batches.
+  double exchange_parallel_seconds = 0;
   // The tiles' ISS engine (docs/iss.md "Translator (--iss jit)"), as they ran it: jit
   // only where the translator is built. Tiles traced by --itrace step on the interpreter
   // whatever the engine (every instruction is reported). For jit, what the translator did,
@@ -214,8 +217,11 @@ struct RunResult {
   // Counts the kernel thread's model work during batches too, though other threads compute
   // meanwhile: an upper bound with several host threads.
   double kernel_share() const { return host_seconds > 0 ? 1.0 - iss_seconds / host_seconds : 0; }
-  // The share of the run's wall time outside the batches, when no tile computes.
-  double serial_share() const { return host_seconds > 0 ? 1.0 - batch_seconds / host_seconds : 0; }
+  // The share of the run's wall time in which one host thread works alone: outside the
+  // batches and the exchange's parallel work.
+  double serial_share() const {
+    return host_seconds > 0 ? 1.0 - (batch_seconds + exchange_parallel_seconds) / host_seconds : 0;
+  }
   // The share of the run's wall time spent translating (summed over threads: with several
   // host threads an upper bound).
   double jit_share() const { return host_seconds > 0 ? jit_seconds / host_seconds : 0; }
@@ -385,6 +391,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
   std::unique_ptr<tile::TileEngine> engine_;
+  exchange::PlanThreads plan_threads_;  // the exchange plans run on the engine's pool
+  double exchange_parallel_seconds_ = 0;  // wall time inside plan_threads_
   Domain domain_;
   links::FaultPlan initial_link_faults_;
   // `cosim: {link: rtl}`: the link RTL carries every exchange phase over the IPU-Links

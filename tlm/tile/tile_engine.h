@@ -99,6 +99,9 @@ class TileEngine : public sc_core::sc_module {
   void set_lockstep(LockstepControl* control);
 
   unsigned host_threads() const { return pool_.threads(); }
+  // The pool, for other parallel work on the kernel's thread (the exchange plans): it is
+  // free whenever another process runs, as a batch never yields.
+  HostPool& pool() { return pool_; }
   uint64_t batches() const { return batches_; }
   uint64_t tiles_computed() const { return tiles_computed_; }
   double iss_seconds() const;

@@ -197,6 +197,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["host_threads"] = res.host_threads;
   j["batches"] = res.batches;
   j["exchange_plan_seconds"] = res.exchange_plan_seconds;
+  j["exchange_parallel_seconds"] = res.exchange_parallel_seconds;
   j["exchanges"] = res.exchanges;
   j["exchange_messages"] = res.exchange_messages;
   j["exchange_bytes"] = res.exchange_bytes;

@@ -37,7 +37,8 @@ Result ipusim_run(const std::string& args) { return test::run_cli(kBin, "chip_cl
 nlohmann::json simulated_part(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(read_file(path));
   for (const char* key : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
-                          "host_threads", "exchange_plan_seconds", "batch_seconds", "serial_share",
+                          "host_threads", "exchange_plan_seconds", "exchange_parallel_seconds", "batch_seconds",
+                          "serial_share",
                           // which tile reaches a region first, and so where regions start, depends on the threads
                           "jit_regions", "jit_code_bytes", "jit_seconds", "jit_share"}) {
     EXPECT_TRUE(j.contains(key)) << key;
