@@ -323,99 +323,119 @@ struct DeviceServer::Impl {
     end_session("refused: " + why);
   }
 
-  // Returns false when the session ended.
+  // Returns false when the session ended. One handler per request type (on() below): a
+  // request added to wire::Body without one does not compile; a message the server sends
+  // (wire::is_request false) arriving from the client is refused.
   bool handle(const wire::Message& m) {
     const uint32_t seq = m.seq;
     if (!session->hello && !std::holds_alternative<wire::Hello>(m.body)) {
       refuse(seq, "the first message must be HELLO", wire::ErrorCode::kNotHello);
       return false;
     }
-    if (const auto* h = std::get_if<wire::Hello>(&m.body)) {
-      if (session->hello) {
-        refuse(seq, "HELLO twice");
-        return false;
-      }
-      session->hello = true;
-      session->hello_deadline.cancel();
-      for (uint32_t b = 0; b < boards.size(); ++b) install_interrupt_handler(b);
-      check_idle();
-      log("client " + std::to_string(session->id) + " is '" + h->name + "', protocol " + std::to_string(h->major) + "." +
-          std::to_string(h->minor));
-      send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, uint32_t(boards.size()), options.name});
-      return true;
-    }
-    if (const auto* r = std::get_if<wire::Read32>(&m.body)) {
-      if (auto* link = board_link(seq, r->board, "READ32")) send(seq, wire::Read32Reply{link->read32(r->offset)});
-      return true;
-    }
-    if (const auto* w = std::get_if<wire::Write32>(&m.body)) {
-      if (auto* link = board_link(seq, w->board, "WRITE32")) {
-        link->write32(w->offset, w->value);
-        send(seq, wire::Ok{});
-      }
-      return true;
-    }
-    if (const auto* mp = std::get_if<wire::Map>(&m.body)) return map(seq, *mp);
-    if (const auto* u = std::get_if<wire::Unmap>(&m.body)) {
-      auto* link = board_link(seq, u->board, "UNMAP");
-      if (!link) return true;
-      auto it = session->mappings.find({u->board, u->bus_addr});
-      if (it == session->mappings.end()) {
-        send(seq, wire::Error{wire::ErrorCode::kUnmapFailed, "UNMAP: no mapping of board " + std::to_string(u->board) +
-                                                                 " at bus address " + std::to_string(u->bus_addr)});
-        return true;
-      }
-      link->unmap_host_memory(u->bus_addr);
-      ::munmap(it->second.data, it->second.bytes);
-      session->mappings.erase(it);
-      send(seq, wire::Ok{});
-      return true;
-    }
-    if (const auto* tr = std::get_if<wire::SetTrace>(&m.body)) {
-      auto* link = board_link(seq, tr->board, "SET_TRACE");
-      if (!link) return true;
-      try {
-        link->set_trace_file(tr->path);
-      } catch (const std::exception& e) {
-        send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
-        return true;  // a refused path leaves the session intact
-      }
-      send(seq, wire::Ok{});
-      return true;
-    }
-    if (const auto* q = std::get_if<wire::Supersteps>(&m.body)) return supersteps(seq, *q);
-    if (const auto* lf = std::get_if<wire::SetLinkFaults>(&m.body)) {
-      auto* link = board_link(seq, lf->board, "SET_LINK_FAULTS");
-      if (!link) return true;
-      try {
-        link->set_link_faults(lf->items);
-      } catch (const std::exception& e) {
-        send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});  // names the bad item; the session goes on
-        return true;
-      }
-      session->set_link_faults = true;
-      send(seq, wire::Ok{});
-      return true;
-    }
-    if (const auto* q = std::get_if<wire::LinkFigures>(&m.body)) return link_figures(seq, *q);
-    if (const auto* sc = std::get_if<wire::SetConsole>(&m.body)) {
-      if (board_link(seq, sc->board, "SET_CONSOLE")) {
-        route_console(sc->route);
-        send(seq, wire::Ok{});
-      }
-      return true;
-    }
-    if (const auto* cr = std::get_if<wire::ConsoleRead>(&m.body)) {
-      if (board_link(seq, cr->board, "CONSOLE_READ"))  // nothing waits when the server prints it
-        send(seq, session->console ? session->console->read() : wire::ConsoleLines{});
-      return true;
-    }
-    if (std::holds_alternative<wire::Bye>(m.body)) {
-      send(seq, wire::Ok{});
-      end_session("client said BYE");
+    return std::visit([&](const auto& body) { return on(seq, body); }, m.body);
+  }
+
+  template <class M>
+    requires(!wire::is_request<M>)
+  bool on(uint32_t seq, const M&) {
+    refuse(seq, std::string(wire::type_name(uint16_t(M::kType))) + " is not a request");
+    return false;
+  }
+
+  bool on(uint32_t seq, const wire::Hello& h) {
+    if (session->hello) {
+      refuse(seq, "HELLO twice");
       return false;
     }
-    refuse(seq, std::string(wire::type_name(uint16_t(wire::type_of(m.body)))) + " is not a request");
+    session->hello = true;
+    session->hello_deadline.cancel();
+    for (uint32_t b = 0; b < boards.size(); ++b) install_interrupt_handler(b);
+    check_idle();
+    log("client " + std::to_string(session->id) + " is '" + h.name + "', protocol " + std::to_string(h.major) + "." +
+        std::to_string(h.minor));
+    send(seq, wire::HelloReply{wire::kVersionMajor, wire::kVersionMinor, uint32_t(boards.size()), options.name});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::Read32& r) {
+    if (auto* link = board_link(seq, r.board, "READ32")) send(seq, wire::Read32Reply{link->read32(r.offset)});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::Write32& w) {
+    if (auto* link = board_link(seq, w.board, "WRITE32")) {
+      link->write32(w.offset, w.value);
+      send(seq, wire::Ok{});
+    }
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::Map& mp) { return map(seq, mp); }
+
+  bool on(uint32_t seq, const wire::Unmap& u) {
+    auto* link = board_link(seq, u.board, "UNMAP");
+    if (!link) return true;
+    auto it = session->mappings.find({u.board, u.bus_addr});
+    if (it == session->mappings.end()) {
+      send(seq, wire::Error{wire::ErrorCode::kUnmapFailed, "UNMAP: no mapping of board " + std::to_string(u.board) +
+                                                               " at bus address " + std::to_string(u.bus_addr)});
+      return true;
+    }
+    link->unmap_host_memory(u.bus_addr);
+    ::munmap(it->second.data, it->second.bytes);
+    session->mappings.erase(it);
+    send(seq, wire::Ok{});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::SetTrace& tr) {
+    auto* link = board_link(seq, tr.board, "SET_TRACE");
+    if (!link) return true;
+    try {
+      link->set_trace_file(tr.path);
+    } catch (const std::exception& e) {
+      send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
+      return true;  // a refused path leaves the session intact
+    }
+    send(seq, wire::Ok{});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::Supersteps& q) { return supersteps(seq, q); }
+
+  bool on(uint32_t seq, const wire::SetLinkFaults& lf) {
+    auto* link = board_link(seq, lf.board, "SET_LINK_FAULTS");
+    if (!link) return true;
+    try {
+      link->set_link_faults(lf.items);
+    } catch (const std::exception& e) {
+      send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});  // names the bad item; the session goes on
+      return true;
+    }
+    session->set_link_faults = true;
+    send(seq, wire::Ok{});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::LinkFigures& q) { return link_stats(seq, q); }
+
+  bool on(uint32_t seq, const wire::SetConsole& sc) {
+    if (board_link(seq, sc.board, "SET_CONSOLE")) {
+      route_console(sc.route);
+      send(seq, wire::Ok{});
+    }
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::ConsoleRead& cr) {
+    if (board_link(seq, cr.board, "CONSOLE_READ"))  // nothing waits when the server prints it
+      send(seq, session->console ? session->console->read() : wire::ConsoleLines{});
+    return true;
+  }
+
+  bool on(uint32_t seq, const wire::Bye&) {
+    send(seq, wire::Ok{});
+    end_session("client said BYE");
     return false;
   }
 
@@ -433,7 +453,7 @@ struct DeviceServer::Impl {
   bool supersteps(uint32_t seq, const wire::Supersteps& q) {
     auto* link = board_link(seq, q.board, "SUPERSTEPS");
     if (!link) return true;
-    std::vector<ipusim::host_if::SuperstepFigures> all;
+    std::vector<ipusim::records::SuperstepStats> all;
     try {
       all = link->supersteps(q.ipu);
     } catch (const std::exception& e) {
@@ -449,14 +469,14 @@ struct DeviceServer::Impl {
     return true;
   }
 
-  // A page of the system's IPU-Link figures (through board q.board's link): from
-  // q.first, as many as fit a reply.
-  bool link_figures(uint32_t seq, const wire::LinkFigures& q) {
+  // A page of the system's IPU-Link stats (through board q.board's link): from q.first,
+  // as many as fit a reply.
+  bool link_stats(uint32_t seq, const wire::LinkFigures& q) {
     auto* link = board_link(seq, q.board, "LINK_FIGURES");
     if (!link) return true;
-    std::vector<ipusim::host_if::LinkFigures> all;
+    std::vector<ipusim::records::LinkStats> all;
     try {
-      all = link->link_figures();
+      all = link->link_stats();
     } catch (const std::exception& e) {
       send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
       return true;

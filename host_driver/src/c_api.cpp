@@ -12,6 +12,7 @@
 #include <ipu/hostif_regs.h>
 
 #include "ipudrv/device.h"
+#include "c_records.h"
 #include "transport.h"
 
 // ipudrv.h is plain C and spells its arrays' sizes out: they are the register windows'.
@@ -307,7 +308,7 @@ int ipudrv_supersteps(ipudrv_device* dev, uint32_t ipu, ipudrv_superstep* out, s
     const std::vector<ipudrv::SuperstepStats> steps = checked(dev).superstep_stats(ipu);  // this IPU's only
     if (capacity > 0) need(out, "out");
     for (size_t i = 0; i < std::min(capacity, steps.size()); ++i)
-      out[i] = ipudrv::detail::superstep_as<ipudrv_superstep>(steps[i]);
+      out[i] = ipudrv::detail::to_c(steps[i]);
     *count = steps.size();
   });
 }
@@ -322,7 +323,7 @@ int ipudrv_link_stats(ipudrv_device* dev, ipudrv_link* out, size_t capacity, siz
     const std::vector<ipudrv::LinkStats> links = checked(dev).link_stats();
     if (capacity > 0) need(out, "out");
     for (size_t i = 0; i < std::min(capacity, links.size()); ++i)
-      out[i] = ipudrv::detail::link_as<ipudrv_link>(links[i]);
+      out[i] = ipudrv::detail::to_c(links[i]);
     *count = links.size();
   });
 }
@@ -395,9 +396,7 @@ size_t ipudrv_dtype_size(int dtype) {
 }
 int ipudrv_get_dma_stats(ipudrv_device* dev, ipudrv_dma_stats* o) {
   return guarded([&] {
-    const ipudrv::DmaStats s = checked(dev).dma_stats();
-    *need(o, "stats") = {s.to_device.descriptors, s.to_device.batches, s.to_device.bytes,
-                         s.from_device.descriptors, s.from_device.batches, s.from_device.bytes};
+    *need(o, "stats") = ipudrv::detail::to_c(checked(dev).dma_stats());
   });
 }
 

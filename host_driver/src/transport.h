@@ -99,40 +99,6 @@ class Transport {
 // and two sessions on one in-process link never collide.
 uint64_t allocate_bus_range(size_t bytes);
 
-// One superstep's figures copied between the records that carry them, which name them
-// alike: the device link's (host_if::SuperstepFigures), the C++ API's (SuperstepStats)
-// and the C API's (ipudrv_superstep).
-template <typename To, typename From>
-To superstep_as(const From& f) {
-  return {.tiles = f.tiles,
-          .exchanging_tiles = f.exchanging_tiles,
-          .incomplete_tiles = f.incomplete_tiles,
-          .begin_cycle = f.begin_cycle,
-          .end_cycle = f.end_cycle,
-          .compute_cycles = f.compute_cycles,
-          .sync_cycles = f.sync_cycles,
-          .exchange_cycles = f.exchange_cycles,
-          .instructions = f.instructions,
-          .exchange_bytes = f.exchange_bytes};
-}
-
-// One link direction's figures between the device link's record and the API's, which
-// name them alike.
-template <typename To, typename From>
-To link_as(const From& f) {
-  return {.link = f.link,
-          .from_ipu = f.from_ipu,
-          .to_ipu = f.to_ipu,
-          .frames = f.frames,
-          .bytes = f.bytes,
-          .frames_replayed = f.frames_replayed,
-          .crc_errors = f.crc_errors,
-          .seq_errors = f.seq_errors,
-          .replays = f.replays,
-          .retrains = f.retrains,
-          .cycles_lost = f.cycles_lost};
-}
-
 size_t round_to_pages(size_t bytes);
 
 // A 64-bit _LO/_HI register pair. _LO is read first, in its own statement: reading _LO

@@ -9,13 +9,11 @@
 //   UNMAP        board, u64 bus address                 INTERRUPT     board, u64 count
 //   ERROR        u32 code, text                         OK, BYE       empty
 //   SET_TRACE    board, text path ("" = none)           SUPERSTEPS    board, u32 ipu, u32 first
-//   SUPERSTEPS_REPLY  u32 total, u32 count (<= 14), count x (u32 tiles, u32 exchanging,
-//                u32 incomplete, u64 begin, end, compute, sync, exchange cycles,
-//                instructions, exchange bytes)
+//   SUPERSTEPS_REPLY  u32 total, u32 count (<= kMaxSuperstepsPerReply), count x SuperstepStats
 //   SET_LINK_FAULTS  board, text items          LINK_FIGURES  board, u32 first
-//   LINK_FIGURES_REPLY  u32 total, u32 count (<= 13), count x (u32 link, u32 from IPU,
-//                u32 to IPU, u64 frames, bytes, frames replayed, CRC errors, sequence
-//                errors, replays, retrains, cycles lost)
+//   LINK_FIGURES_REPLY  u32 total, u32 count (<= kMaxLinkFiguresPerReply), count x LinkStats
+// A record (hw/host_if/records.yaml, docs/host_records.md) is its fields in order, each
+// u32 or u64 as declared, no padding: put_record / get_record walk records::Fields.
 //   SET_CONSOLE  board, u32 route (0 server, 1 drop, 2 client)       CONSOLE_READ  board
 //   CONSOLE_LINES  u64 dropped, u32 more (0 / 1), u32 count, count x (u32 ipu, u32 tile,
 //                u32 thread, u32 flags (bit 0: continued by the next record), text), the
@@ -26,6 +24,8 @@
 #include <ipu/hostif_regs.h>
 
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 namespace ipusim::wire {
 namespace {
@@ -46,6 +46,15 @@ void put_text(std::vector<uint8_t>& out, const std::string& s) {
   put16(out, uint16_t(n));
   put16(out, 0);
   out.insert(out.end(), s.begin(), s.begin() + n);
+}
+
+template <records::Record R>
+void put_record(std::vector<uint8_t>& out, const R& rec) {
+  records::Fields<R>::each([&](const char*, auto member) {
+    const auto v = rec.*member;
+    if constexpr (sizeof(v) == 8) put64(out, v);
+    else put32(out, v);
+  });
 }
 
 // Reads fields from a payload, remembering the first field that did not fit.
@@ -98,6 +107,17 @@ class Reader {
   size_t at_ = 0;
   std::string error_;
 };
+
+template <records::Record R>
+R get_record(Reader& r) {
+  R rec;
+  records::Fields<R>::each([&](const char* name, auto member) {
+    using T = std::remove_reference_t<decltype(rec.*member)>;
+    static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>, "a wire record has u32 / u64 fields");
+    rec.*member = T(r.get(sizeof(T), name));
+  });
+  return rec;
+}
 
 void check_offset(Reader& r, uint32_t offset) {
   if (offset >= IPU_BAR0_BYTES)
@@ -250,20 +270,7 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       const uint32_t count = r.u32("count");
       if (r.ok() && count > kMaxSuperstepsPerReply)
         r.fail("count " + std::to_string(count) + ", at most " + std::to_string(kMaxSuperstepsPerReply));
-      for (uint32_t i = 0; i < count && r.ok(); ++i) {
-        SuperstepRecord s;
-        s.tiles = r.u32("tiles");
-        s.exchanging_tiles = r.u32("exchanging_tiles");
-        s.incomplete_tiles = r.u32("incomplete_tiles");
-        s.begin_cycle = r.u64("begin_cycle");
-        s.end_cycle = r.u64("end_cycle");
-        s.compute_cycles = r.u64("compute_cycles");
-        s.sync_cycles = r.u64("sync_cycles");
-        s.exchange_cycles = r.u64("exchange_cycles");
-        s.instructions = r.u64("instructions");
-        s.exchange_bytes = r.u64("exchange_bytes");
-        m.records.push_back(s);
-      }
+      for (uint32_t i = 0; i < count && r.ok(); ++i) m.records.push_back(get_record<records::SuperstepStats>(r));
       r.expect_end();
       return m;
     }
@@ -287,21 +294,7 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
       const uint32_t count = r.u32("count");
       if (r.ok() && count > kMaxLinkFiguresPerReply)
         r.fail("count " + std::to_string(count) + ", at most " + std::to_string(kMaxLinkFiguresPerReply));
-      for (uint32_t i = 0; i < count && r.ok(); ++i) {
-        LinkRecord l;
-        l.link = r.u32("link");
-        l.from_ipu = r.u32("from_ipu");
-        l.to_ipu = r.u32("to_ipu");
-        l.frames = r.u64("frames");
-        l.bytes = r.u64("bytes");
-        l.frames_replayed = r.u64("frames_replayed");
-        l.crc_errors = r.u64("crc_errors");
-        l.seq_errors = r.u64("seq_errors");
-        l.replays = r.u64("replays");
-        l.retrains = r.u64("retrains");
-        l.cycles_lost = r.u64("cycles_lost");
-        m.records.push_back(l);
-      }
+      for (uint32_t i = 0; i < count && r.ok(); ++i) m.records.push_back(get_record<records::LinkStats>(r));
       r.expect_end();
       return m;
     }
@@ -349,15 +342,16 @@ Body decode_body(Type type, Reader& r, bool& version_error) {
 
 }  // namespace
 
+// The variant holds the messages in type order, so a decoded type indexes it directly.
+template <size_t... I>
+constexpr bool body_in_type_order(std::index_sequence<I...>) {
+  return ((uint16_t(std::variant_alternative_t<I, Body>::kType) == I + 1) && ...);
+}
+static_assert(body_in_type_order(std::make_index_sequence<std::variant_size_v<Body>>{}));
+static_assert(uint16_t(kLastType) == std::variant_size_v<Body>);
+
 Type type_of(const Body& body) {
-  static constexpr Type kTypes[] = {Type::kHello, Type::kHelloReply, Type::kRead32, Type::kRead32Reply,
-                                    Type::kWrite32, Type::kMap, Type::kUnmap, Type::kInterrupt,
-                                    Type::kOk, Type::kError, Type::kBye, Type::kSetTrace,
-                                    Type::kSupersteps, Type::kSuperstepsReply, Type::kSetLinkFaults,
-                                    Type::kLinkFigures, Type::kLinkFiguresReply, Type::kSetConsole,
-                                    Type::kConsoleRead, Type::kConsoleLines, Type::kConsolePending};
-  static_assert(std::size(kTypes) == std::variant_size_v<Body>);
-  return kTypes[body.index()];
+  return std::visit([](const auto& m) { return std::decay_t<decltype(m)>::kType; }, body);
 }
 
 const char* type_name(uint16_t type) {
@@ -418,13 +412,7 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
           // Encoding truncates rather than fails, as put_text: the decoder refuses more.
           const size_t n = std::min(m.records.size(), kMaxSuperstepsPerReply);
           put32(p, m.total), put32(p, uint32_t(n));
-          for (size_t i = 0; i < n; ++i) {
-            const SuperstepRecord& s = m.records[i];
-            put32(p, s.tiles), put32(p, s.exchanging_tiles), put32(p, s.incomplete_tiles);
-            for (uint64_t v : {s.begin_cycle, s.end_cycle, s.compute_cycles, s.sync_cycles, s.exchange_cycles,
-                               s.instructions, s.exchange_bytes})
-              put64(p, v);
-          }
+          for (size_t i = 0; i < n; ++i) put_record(p, m.records[i]);
         } else if constexpr (std::is_same_v<T, SetLinkFaults>) {
           put32(p, m.board), put_text(p, m.items);
         } else if constexpr (std::is_same_v<T, LinkFigures>) {
@@ -432,13 +420,7 @@ void encode(const Message& msg, std::vector<uint8_t>& out) {
         } else if constexpr (std::is_same_v<T, LinkFiguresReply>) {
           const size_t n = std::min(m.records.size(), kMaxLinkFiguresPerReply);  // truncates, as put_text
           put32(p, m.total), put32(p, uint32_t(n));
-          for (size_t i = 0; i < n; ++i) {
-            const LinkRecord& l = m.records[i];
-            put32(p, l.link), put32(p, l.from_ipu), put32(p, l.to_ipu);
-            for (uint64_t v : {l.frames, l.bytes, l.frames_replayed, l.crc_errors, l.seq_errors, l.replays, l.retrains,
-                               l.cycles_lost})
-              put64(p, v);
-          }
+          for (size_t i = 0; i < n; ++i) put_record(p, m.records[i]);
         } else if constexpr (std::is_same_v<T, SetConsole>) {
           put32(p, m.board), put32(p, uint32_t(m.route));
         } else if constexpr (std::is_same_v<T, ConsoleRead> || std::is_same_v<T, ConsolePending>) {

@@ -20,10 +20,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
-#include "host_if/device_link.h"
+#include <ipu/host_records.h>  // SuperstepStats, LinkStats: the records the replies carry
 
 namespace ipusim::wire {
 
@@ -45,6 +46,10 @@ inline constexpr uint64_t kPageBytes = 4096;
 // Boards a system may have (the config loader's limit): a board index or count above it
 // is malformed; one past the served system's count is ERROR NO_BOARD.
 inline constexpr uint32_t kMaxBoards = 16384;
+
+// Which way a message goes: every message struct says its Type and Direction (kType,
+// kDirection), so that the type list, type_of() and the server's dispatch cannot disagree.
+enum class Direction { kToServer, kToClient };
 
 enum class Type : uint16_t {
   kHello = 1,         // c->s: version, name
@@ -84,40 +89,122 @@ enum class ErrorCode : uint32_t {
   kIdle = 9,            // the client held the device idle too long (ServerOptions::idle_timeout)
 };
 
-struct Hello { uint16_t major = kVersionMajor, minor = kVersionMinor; std::string name; };
+struct Hello {
+  static constexpr Type kType = Type::kHello;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint16_t major = kVersionMajor, minor = kVersionMinor;
+  std::string name;
+};
 // `board` is last in the structs (so that a one-board caller may leave it 0) and first on
 // the wire (the layouts in wire_protocol.cpp).
-struct HelloReply { uint16_t major = kVersionMajor, minor = kVersionMinor; uint32_t boards = 1; std::string name; };
-struct Read32 { uint32_t offset = 0; uint32_t board = 0; };
-struct Read32Reply { uint32_t value = 0; };
-struct Write32 { uint32_t offset = 0, value = 0; uint32_t board = 0; };
+struct HelloReply {
+  static constexpr Type kType = Type::kHelloReply;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint16_t major = kVersionMajor, minor = kVersionMinor;
+  uint32_t boards = 1;
+  std::string name;
+};
+struct Read32 {
+  static constexpr Type kType = Type::kRead32;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint32_t offset = 0;
+  uint32_t board = 0;
+};
+struct Read32Reply {
+  static constexpr Type kType = Type::kRead32Reply;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint32_t value = 0;
+};
+struct Write32 {
+  static constexpr Type kType = Type::kWrite32;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint32_t offset = 0, value = 0;
+  uint32_t board = 0;
+};
 // Host memory of one board: the board's DMA reaches it at bus_addr (as the in-process
 // transport maps a range into one board's DeviceLink).
-struct Map { uint64_t bus_addr = 0, bytes = 0, fd_offset = 0; uint32_t board = 0; };
-struct Unmap { uint64_t bus_addr = 0; uint32_t board = 0; };
-struct Interrupt { uint64_t count = 0; uint32_t board = 0; };  // `board`'s interrupts since the session began
-struct Ok {};
-struct Error { ErrorCode code = ErrorCode::kMalformed; std::string text; };
-struct Bye {};
-struct SetTrace { std::string path; uint32_t board = 0; };  // "" stops tracing
-struct Supersteps { uint32_t ipu = 0, first = 0; uint32_t board = 0; };  // ipu: of the board
-// One superstep of one IPU: the DeviceLink's record itself, since the wire carries the
-// DeviceLink's calls to a device in another process.
-using SuperstepRecord = ipusim::host_if::SuperstepFigures;
-inline constexpr size_t kSuperstepRecordBytes = 3 * 4 + 7 * 8;
-inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / kSuperstepRecordBytes;  // 14
+struct Map {
+  static constexpr Type kType = Type::kMap;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint64_t bus_addr = 0, bytes = 0, fd_offset = 0;
+  uint32_t board = 0;
+};
+struct Unmap {
+  static constexpr Type kType = Type::kUnmap;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint64_t bus_addr = 0;
+  uint32_t board = 0;
+};
+// Interrupt: `board`'s interrupts since the session began
+struct Interrupt {
+  static constexpr Type kType = Type::kInterrupt;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint64_t count = 0;
+  uint32_t board = 0;
+};
+struct Ok {
+  static constexpr Type kType = Type::kOk;
+  static constexpr Direction kDirection = Direction::kToClient;
+};
+struct Error {
+  static constexpr Type kType = Type::kError;
+  static constexpr Direction kDirection = Direction::kToClient;
+  ErrorCode code = ErrorCode::kMalformed;
+  std::string text;
+};
+struct Bye {
+  static constexpr Type kType = Type::kBye;
+  static constexpr Direction kDirection = Direction::kToServer;
+};
+// SetTrace: "" stops tracing
+struct SetTrace {
+  static constexpr Type kType = Type::kSetTrace;
+  static constexpr Direction kDirection = Direction::kToServer;
+  std::string path;
+  uint32_t board = 0;
+};
+// Supersteps: ipu: of the board
+struct Supersteps {
+  static constexpr Type kType = Type::kSupersteps;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint32_t ipu = 0, first = 0;
+  uint32_t board = 0;
+};
+// One superstep of one IPU: the DeviceLink's record itself (hw/host_if/records.yaml), since
+// the wire carries the DeviceLink's calls to a device in another process; its wire size
+// is the generator's.
+inline constexpr size_t kMaxSuperstepsPerReply = (kMaxPayload - 8) / records::SuperstepStats::kWireBytes;
 // Supersteps [first, first + records.size()) of `total`.
-struct SuperstepsReply { uint32_t total = 0; std::vector<SuperstepRecord> records; };
+struct SuperstepsReply {
+  static constexpr Type kType = Type::kSuperstepsReply;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint32_t total = 0;
+  std::vector<records::SuperstepStats> records;
+};
 // The system's IPU-Links are shared by its boards: any board's DeviceLink sets and reads
 // them; the board field says whose (as for every request that reaches a board).
-struct SetLinkFaults { std::string items; uint32_t board = 0; };  // as `ipusim run --link-faults`
-struct LinkFigures { uint32_t first = 0; uint32_t board = 0; };
-// One direction of one link: the DeviceLink's record itself.
-using LinkRecord = ipusim::host_if::LinkFigures;
-inline constexpr size_t kLinkRecordBytes = 3 * 4 + 8 * 8;
-inline constexpr size_t kMaxLinkFiguresPerReply = (kMaxPayload - 8) / kLinkRecordBytes;  // 13
+// SetLinkFaults: as `ipusim run --link-faults`
+struct SetLinkFaults {
+  static constexpr Type kType = Type::kSetLinkFaults;
+  static constexpr Direction kDirection = Direction::kToServer;
+  std::string items;
+  uint32_t board = 0;
+};
+struct LinkFigures {
+  static constexpr Type kType = Type::kLinkFigures;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint32_t first = 0;
+  uint32_t board = 0;
+};
+// One direction of one link: the DeviceLink's record itself, as SuperstepStats.
+inline constexpr size_t kMaxLinkFiguresPerReply = (kMaxPayload - 8) / records::LinkStats::kWireBytes;
 // Link directions [first, first + records.size()) of `total`.
-struct LinkFiguresReply { uint32_t total = 0; std::vector<LinkRecord> records; };
+struct LinkFiguresReply {
+  static constexpr Type kType = Type::kLinkFiguresReply;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint32_t total = 0;
+  std::vector<records::LinkStats> records;
+};
 
 // The tiles' console is the system's (any board's request sets and reads it). Routes:
 enum class ConsoleRoute : uint32_t {
@@ -125,8 +212,17 @@ enum class ConsoleRoute : uint32_t {
   kDrop = 1,    // nowhere: lines are dropped and counted
   kClient = 2,  // queued for CONSOLE_READ; a full queue makes the simulation wait
 };
-struct SetConsole { ConsoleRoute route = ConsoleRoute::kServer; uint32_t board = 0; };
-struct ConsoleRead { uint32_t board = 0; };
+struct SetConsole {
+  static constexpr Type kType = Type::kSetConsole;
+  static constexpr Direction kDirection = Direction::kToServer;
+  ConsoleRoute route = ConsoleRoute::kServer;
+  uint32_t board = 0;
+};
+struct ConsoleRead {
+  static constexpr Type kType = Type::kConsoleRead;
+  static constexpr Direction kDirection = Direction::kToServer;
+  uint32_t board = 0;
+};
 // A line, or a piece of one: a line longer than kMaxText travels in pieces, each but the
 // last with `continued` set.
 struct ConsoleRecord {
@@ -139,12 +235,26 @@ inline constexpr size_t kConsoleLinesHeaderBytes = 8 + 4 + 4;  // dropped, more,
 inline constexpr size_t kConsoleRecordHeaderBytes = 4 * 4 + 4;  // ipu, tile, thread, flags, text length
 // `dropped`: lines the session's console dropped so far (route DROP); `more`: lines still
 // wait after these.
-struct ConsoleLines { uint64_t dropped = 0; bool more = false; std::vector<ConsoleRecord> records; };
-struct ConsolePending { uint32_t board = 0; };
+struct ConsoleLines {
+  static constexpr Type kType = Type::kConsoleLines;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint64_t dropped = 0;
+  bool more = false;
+  std::vector<ConsoleRecord> records;
+};
+struct ConsolePending {
+  static constexpr Type kType = Type::kConsolePending;
+  static constexpr Direction kDirection = Direction::kToClient;
+  uint32_t board = 0;
+};
 
 using Body = std::variant<Hello, HelloReply, Read32, Read32Reply, Write32, Map, Unmap, Interrupt, Ok, Error, Bye,
                           SetTrace, Supersteps, SuperstepsReply, SetLinkFaults, LinkFigures, LinkFiguresReply,
                           SetConsole, ConsoleRead, ConsoleLines, ConsolePending>;
+
+// A client's request (the server has one handler for each and refuses the others).
+template <class M>
+inline constexpr bool is_request = M::kDirection == Direction::kToServer;
 
 struct Message {
   uint32_t seq = 0;

@@ -20,39 +20,9 @@
 #include <string>
 #include <vector>
 
+#include <ipu/host_records.h>  // SuperstepStats, LinkStats (hw/host_if/records.yaml)
+
 namespace ipusim::host_if {
-
-// One superstep of one IPU, summed over its tiles (docs/chip.md "Accounting"): the figures
-// `ipusim run --json` reports as supersteps[k].ipus[i].
-struct SuperstepFigures {
-  uint32_t tiles = 0;             // tiles that ran the superstep
-  uint32_t exchanging_tiles = 0;  // of which posted messages
-  uint32_t incomplete_tiles = 0;  // of which the run ended inside it
-  uint64_t begin_cycle = 0;       // earliest tile begin
-  uint64_t end_cycle = 0;         // latest tile end
-  uint64_t compute_cycles = 0;    // sums over the tiles
-  uint64_t sync_cycles = 0;
-  uint64_t exchange_cycles = 0;
-  uint64_t instructions = 0;
-  uint64_t exchange_bytes = 0;    // received
-  bool operator==(const SuperstepFigures&) const = default;
-};
-
-// One direction of one IPU-Link of the system over the runs since the last RUN from
-// READY: what it carried and what its link layer saw under injected faults (docs/links.md,
-// "Statistics"): the figures `ipusim run --json` reports as links[].
-struct LinkFigures {
-  uint32_t link = 0;                 // index in the config's links (`ipusim info --links`)
-  uint32_t from_ipu = 0, to_ipu = 0; // system IPUs
-  uint64_t frames = 0, bytes = 0;    // sent by the exchange over this direction
-  uint64_t frames_replayed = 0;      // retransmissions
-  uint64_t crc_errors = 0;           // errors the receiver detected: bad CRC / length ...
-  uint64_t seq_errors = 0;           // ... and good frames ahead of the expected one
-  uint64_t replays = 0;              // go-back-N events
-  uint64_t retrains = 0;
-  uint64_t cycles_lost = 0;          // what the faults added to the exchanges
-  bool operator==(const LinkFigures&) const = default;
-};
 
 // One line of a tile's console (printf; docs/firmware.md): what `ipusim run` prints as
 // "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K).
@@ -98,8 +68,8 @@ class DeviceLink {
   }
   // IPU `ipu` of the board, per superstep since the last RUN from READY, as of the last
   // stop of the run (RUN_DONE); empty after RESET. Throws std::out_of_range for an IPU the
-  // board does not have.
-  virtual std::vector<SuperstepFigures> supersteps(uint32_t ipu) {
+  // board does not have. The records' fields: docs/host_records.md.
+  virtual std::vector<records::SuperstepStats> supersteps(uint32_t ipu) {
     (void)ipu;
     return {};
   }
@@ -112,9 +82,9 @@ class DeviceLink {
     (void)items;
     throw std::runtime_error("this device injects no IPU-Link faults");
   }
-  // Every link direction of the system that carried something, as of the last stop of
-  // the run (RUN_DONE); empty after RESET.
-  virtual std::vector<LinkFigures> link_figures() { return {}; }
+  // Every link direction of the system that carried something, over the runs since the
+  // last RUN from READY, as of the last stop of the run (RUN_DONE); empty after RESET.
+  virtual std::vector<records::LinkStats> link_stats() { return {}; }
   // The tiles' console, the system's (any board's link sets it for all): every line, in
   // the order `ipusim run` prints them, goes to `handler` instead of the device's own
   // output (empty: back to it). A run's lines all reach it before the run's RUN_DONE (and

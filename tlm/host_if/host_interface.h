@@ -79,9 +79,9 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   void unmap_host_memory(uint64_t bus_addr) override;
   void set_interrupt_handler(InterruptHandler handler) override;
   void set_trace_file(const std::string& path) override;
-  std::vector<SuperstepFigures> supersteps(uint32_t ipu) override;
+  std::vector<records::SuperstepStats> supersteps(uint32_t ipu) override;
   void set_link_faults(const std::string& items) override;
-  std::vector<LinkFigures> link_figures() override;
+  std::vector<records::LinkStats> link_stats() override;
   void set_console_handler(ConsoleHandler handler) override;
 
   // Streaming memory and stream FIFO endpoints (elaboration time; null: not available).
@@ -167,7 +167,7 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   uint32_t irq_status_ = 0, irq_mask_ = 0;
   platform::BoardStats stats_;
   std::string trace_path_;                               // set_trace_file: for the next RUN from READY
-  std::vector<std::vector<SuperstepFigures>> supersteps_;  // per IPU of the board, at the last stop
+  std::vector<std::vector<records::SuperstepStats>> supersteps_;  // per IPU of the board, at the last stop
   Error error_;
   std::string error_text_;  // ERR_TEXT: to_text(error_) fitted to the window
   uint32_t error_count_ = 0;

@@ -1,5 +1,5 @@
 // The host interface's side channels: profiling (DeviceLink::set_trace_file / supersteps),
-// the IPU-Links' fault injection and figures (set_link_faults / link_figures) and the
+// the IPU-Links' fault injection and figures (set_link_faults / link_stats) and the
 // tiles' console (set_console_handler).
 // Profiling:
 // the board's superstep trace and per-superstep totals, the same figures and file as
@@ -29,11 +29,11 @@ void HostInterface::set_trace_file(const std::string& path) {
   trace_path_ = path;
 }
 
-std::vector<SuperstepFigures> HostInterface::supersteps(uint32_t ipu) {
+std::vector<records::SuperstepStats> HostInterface::supersteps(uint32_t ipu) {
   if (ipu >= config_.board.ipus)
     throw std::out_of_range(fmt::format("supersteps: IPU {} (the board has {})", ipu, config_.board.ipus));
   std::lock_guard<std::mutex> lock(mutex_);
-  return ipu < supersteps_.size() ? supersteps_[ipu] : std::vector<SuperstepFigures>{};
+  return ipu < supersteps_.size() ? supersteps_[ipu] : std::vector<records::SuperstepStats>{};
 }
 
 // The system's links: the domain keeps them for every board.
@@ -52,7 +52,7 @@ void HostInterface::set_link_faults(const std::string& items) {
   domain_.set_link_faults(plan);
 }
 
-std::vector<LinkFigures> HostInterface::link_figures() { return domain_.link_figures(); }
+std::vector<records::LinkStats> HostInterface::link_stats() { return domain_.link_stats(); }
 
 // The platform's console is the system's, ordered across its boards: handed over whole.
 // The collector's own mutex orders this against the tiles' lines of a run going on.
@@ -68,7 +68,7 @@ void HostInterface::set_console_handler(ConsoleHandler handler) {
 }
 
 void HostInterface::update_supersteps() {
-  std::vector<std::vector<SuperstepFigures>> figures;
+  std::vector<std::vector<records::SuperstepStats>> figures;
   for (uint32_t i = 0; i < config_.board.ipus; ++i) {
     const std::vector<platform::SuperstepTotals>& steps = platform_.ipu_supersteps(board_ * config_.board.ipus + i);
     auto& out = figures.emplace_back();
@@ -83,7 +83,7 @@ void HostInterface::update_supersteps() {
                      .sync_cycles = t.sync_cycles,
                      .exchange_cycles = t.exchange_cycles,
                      .instructions = t.instructions,
-                     .exchange_bytes = t.bytes_in});
+                     .exchange_bytes = t.exchange_bytes});
   }
   std::lock_guard<std::mutex> lock(mutex_);
   if (domain_.current_locked()) supersteps_ = std::move(figures);

@@ -334,13 +334,13 @@ void RunDomain::set_link_faults(const links::FaultPlan& plan) {
   next_faults_ = plan;
 }
 
-std::vector<LinkFigures> RunDomain::link_figures() {
+std::vector<records::LinkStats> RunDomain::link_stats() {
   std::lock_guard<std::mutex> lock(mutex);
   return links_;
 }
 
 void RunDomain::mirror_links() {
-  std::vector<LinkFigures> figures;
+  std::vector<records::LinkStats> figures;
   for (const platform::LinkResult& l : platform_.link_results())
     figures.push_back({.link = l.link,
                        .from_ipu = l.from_ipu,

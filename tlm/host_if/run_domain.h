@@ -112,7 +112,7 @@ class RunDomain {
   void set_link_faults(const links::FaultPlan& plan);
   void set_link_faults_locked(const links::FaultPlan& plan) { next_faults_ = plan; }  // `mutex` held
   // The link figures as of the last stop of a run.
-  std::vector<LinkFigures> link_figures();
+  std::vector<records::LinkStats> link_stats();
 
  private:
   void apply(const Command& c);
@@ -122,7 +122,7 @@ class RunDomain {
   void end_run(uint32_t state);  // every board: statistics, then STATE and RUN_DONE
   void record_all(const Problem& e, const std::string& text = {});
   std::string trace_path();
-  void mirror_links();  // the link figures of the run so far, for link_figures()
+  void mirror_links();  // the link figures of the run so far, for link_stats()
 
   platform::Platform& platform_;
   std::function<void()> wake_;
@@ -136,7 +136,7 @@ class RunDomain {
   bool join_resumes_ = false;             // mutex: the joined run continues a paused one
   platform::RunLimits joined_limits_;     // mutex: the tightest RUN_MAX_* of the boards joined
   std::optional<links::FaultPlan> next_faults_;  // mutex: for the next RUN from READY
-  std::vector<LinkFigures> links_;        // mutex: as of the last stop
+  std::vector<records::LinkStats> links_;       // mutex: as of the last stop
   // Model thread.
   uint64_t model_epoch_ = 0;
   bool running_ = false;

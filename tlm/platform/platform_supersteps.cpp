@@ -12,7 +12,7 @@ void SuperstepTotals::add(const tile::SuperstepRecord& r) {
   sync_cycles += r.sync_cycles;
   exchange_cycles += r.exchange_cycles;
   instructions += r.instructions;
-  bytes_in += r.bytes_in;
+  exchange_bytes += r.bytes_in;
   begin_cycle = std::min(begin_cycle, r.begin);
   end_cycle = std::max(end_cycle, r.end);
 }

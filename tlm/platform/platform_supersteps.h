@@ -19,7 +19,7 @@ struct SuperstepTotals {
   uint64_t sync_cycles = 0;
   uint64_t exchange_cycles = 0;
   uint64_t instructions = 0;
-  uint64_t bytes_in = 0;              // received in the exchange (sum over the tiles)
+  uint64_t exchange_bytes = 0;        // received in the exchange (sum over the tiles)
   uint64_t begin_cycle = std::numeric_limits<uint64_t>::max();  // earliest tile begin
   uint64_t end_cycle = 0;                                       // latest tile end
 

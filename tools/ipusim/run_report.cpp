@@ -125,7 +125,7 @@ nlohmann::ordered_json supersteps_json(const platform::RunResult& res) {
       j["sync_cycles"] = t.sync_cycles;
       j["exchange_cycles"] = t.exchange_cycles;
       j["instructions"] = t.instructions;
-      j["exchange_bytes"] = t.bytes_in;
+      j["exchange_bytes"] = t.exchange_bytes;
       nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
       for (const auto& tile : res.tiles) {
         if (tile.ipu != i) continue;

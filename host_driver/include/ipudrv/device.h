@@ -38,6 +38,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <ipu/host_records.h>
+
 #include "ipudrv/elf.h"
 #include "ipudrv/errors.h"
 #include "ipudrv/tensor.h"
@@ -123,37 +125,12 @@ struct RunStats {
   uint32_t booted_tiles = 0;    // summed over boards
 };
 
-// One superstep of one IPU, summed over the tiles that ran it (docs/chip.md
-// "Accounting"): what `ipusim run --json` reports as supersteps[k].ipus[i].
-struct SuperstepStats {
-  uint32_t tiles = 0;             // tiles that ran the superstep
-  uint32_t exchanging_tiles = 0;  // of which posted messages
-  uint32_t incomplete_tiles = 0;  // of which the run ended inside it
-  uint64_t begin_cycle = 0;       // earliest tile begin
-  uint64_t end_cycle = 0;         // latest tile end
-  uint64_t compute_cycles = 0;    // sums over the tiles
-  uint64_t sync_cycles = 0;
-  uint64_t exchange_cycles = 0;
-  uint64_t instructions = 0;
-  uint64_t exchange_bytes = 0;    // received in the exchange
-  bool operator==(const SuperstepStats&) const = default;
-};
-
-// One direction of one IPU-Link since the program started (the first run after load), as
-// of a run's end: what it carried and what the link layer saw under injected faults
-// (docs/links.md, "Statistics"; what `ipusim run --json` reports as links[]).
-struct LinkStats {
-  uint32_t link = 0;                 // link index (`ipusim info --links`)
-  uint32_t from_ipu = 0, to_ipu = 0; // device IPUs
-  uint64_t frames = 0, bytes = 0;    // the exchange's frames and bytes over it
-  uint64_t frames_replayed = 0;
-  uint64_t crc_errors = 0;           // errors the receiver detected: bad CRC or length ...
-  uint64_t seq_errors = 0;           // ... and good frames ahead of the expected one
-  uint64_t replays = 0;              // go-back-N replays
-  uint64_t retrains = 0;
-  uint64_t cycles_lost = 0;          // cycles the faults added to the exchanges
-  bool operator==(const LinkStats&) const = default;
-};
+// The host records (hw/host_if/records.yaml; fields: docs/host_records.md), the structs
+// the model fills and the wire carries: one superstep of one IPU, summed over the tiles
+// that ran it; one direction of one IPU-Link since the program started (the first run
+// after load), as of a run's end, with its IPUs the device's.
+using SuperstepStats = ipusim::records::SuperstepStats;
+using LinkStats = ipusim::records::LinkStats;
 
 struct RunResult {
   RunState state = RunState::kHalted;

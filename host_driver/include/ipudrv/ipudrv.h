@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ipudrv_superstep, ipudrv_link, ipudrv_dma_stats: generated from the host records
+   (hw/host_if/records.yaml; fields: docs/host_records.md). */
+#include "ipudrv/ipudrv_records.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,19 +70,6 @@ typedef struct ipudrv_run_result {
   uint64_t cycles, instructions, exchange_bytes, sim_time_ns;
   uint32_t supersteps, stream_services;
 } ipudrv_run_result;
-
-/* One superstep of one IPU, summed over its tiles (ipudrv::SuperstepStats). */
-typedef struct ipudrv_superstep {
-  uint32_t tiles, exchanging_tiles, incomplete_tiles;
-  uint64_t begin_cycle, end_cycle, compute_cycles, sync_cycles, exchange_cycles;
-  uint64_t instructions, exchange_bytes;
-} ipudrv_superstep;
-
-/* One direction of one IPU-Link (ipudrv::LinkStats). */
-typedef struct ipudrv_link {
-  uint32_t link, from_ipu, to_ipu;
-  uint64_t frames, bytes, frames_replayed, crc_errors, seq_errors, replays, retrains, cycles_lost;
-} ipudrv_link;
 
 typedef struct ipudrv_program {
   uint32_t ipu, tile_first, tile_count;
@@ -220,11 +211,8 @@ int ipudrv_write_per_tile(ipudrv_device* dev, const ipudrv_tile* tiles, size_t c
                           size_t bytes_per_tile, const void* data);
 /* Bytes per element of an ipudrv_dtype (0: not a dtype). */
 size_t ipudrv_dtype_size(int dtype);
-/* What the DMA channels of every board posted since open (Device::dma_stats). */
-typedef struct ipudrv_dma_stats {
-  uint64_t h2d_descriptors, h2d_batches, h2d_bytes; /* channel 0: host to device */
-  uint64_t d2h_descriptors, d2h_batches, d2h_bytes; /* channel 1: device to host */
-} ipudrv_dma_stats;
+/* What the DMA channels of every board posted since open (Device::dma_stats; the struct
+   is ipudrv_records.h's). */
 int ipudrv_get_dma_stats(ipudrv_device* dev, ipudrv_dma_stats* out);
 
 #ifdef __cplusplus

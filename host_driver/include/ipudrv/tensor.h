@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include <ipu/host_records.h>
+
 namespace ipudrv {
 
 struct DeviceInfo;
@@ -86,12 +88,9 @@ struct TensorLayout {
 
 // DMA figures since the device was opened, summed over its boards: what the channels
 // posted (descriptors, doorbell batches, descriptor bytes: the bytes the host link
-// carries), per direction. Device::dma_stats().
-struct DmaDirectionStats {
-  uint64_t descriptors = 0, batches = 0, bytes = 0;
-};
-struct DmaStats {
-  DmaDirectionStats to_device, from_device;
-};
+// carries), per direction. Device::dma_stats(). Host records (hw/host_if/records.yaml,
+// docs/host_records.md).
+using DmaDirectionStats = ipusim::records::DmaDirectionStats;
+using DmaStats = ipusim::records::DmaStats;
 
 }  // namespace ipudrv

@@ -143,6 +143,7 @@ std::chrono::milliseconds timeout_ms(const std::optional<double>& seconds);
 // The binding files.
 void bind_errors(py::module_& m);                      // errors.cpp: the exception classes
 void bind_elf(py::module_& m);                         // elf.cpp: Elf, ElfSegment
+void bind_records(py::module_& m);                     // records_bindings.cpp (generated): SuperstepStats, LinkStats, DmaStats, ...
 void bind_stats(py::module_& m);                       // stats.cpp: DeviceInfo, RunResult, ... constants
 void bind_device(py::module_& m, py::class_<PyDevice>& cls);  // device.cpp: open, enumerate, load, control
 void bind_memory(py::class_<PyDevice>& cls);           // memory.cpp: tiles, symbols, streaming memory

@@ -1,7 +1,7 @@
 // The driver's plain records as Python objects with attributes (DeviceInfo, RunStats,
-// SuperstepStats, LinkStats, RunResult, ConsoleLine, SmemBuffer, TileRange), the
-// per-superstep figures as a numpy structured array for plotting, and the register map's
-// STATE_* / ERR_* constants.
+// RunResult, ConsoleLine, SmemBuffer, TileRange; the host records, SuperstepStats,
+// LinkStats, ..., are records_bindings.cpp's, generated), the per-superstep figures as a
+// numpy structured array for plotting, and the register map's STATE_* / ERR_* constants.
 #include <ipu/hostif_regs.h>
 
 #include <pybind11/operators.h>
@@ -37,9 +37,6 @@ constexpr const char* kSuperstepArrayDoc =
 }  // namespace
 
 void bind_stats(py::module_& m) {
-  PYBIND11_NUMPY_DTYPE(ipudrv::SuperstepStats, tiles, exchanging_tiles, incomplete_tiles, begin_cycle, end_cycle,
-                       compute_cycles, sync_cycles, exchange_cycles, instructions, exchange_bytes);
-
   using ipudrv::DeviceInfo;
   py::class_<DeviceInfo>(m, "DeviceInfo", "What the device's boards report in their identification registers.")
       .def_readonly("locator", &DeviceInfo::locator, "how it was found ('unix:/tmp/s', 'config:configs/pod16.yaml')")
@@ -90,58 +87,6 @@ void bind_stats(py::module_& m) {
                                      {{"supersteps", &RunStats::supersteps}, {"booted_tiles", &RunStats::booted_tiles}});
       });
 
-  using ipudrv::SuperstepStats;
-  py::class_<SuperstepStats>(m, "SuperstepStats",
-                             "One superstep of one IPU, summed over the tiles that ran it (`ipusim run --json`'s "
-                             "supersteps[k].ipus[i]).")
-      .def_readonly("tiles", &SuperstepStats::tiles, "tiles that ran the superstep")
-      .def_readonly("exchanging_tiles", &SuperstepStats::exchanging_tiles, "of which posted messages")
-      .def_readonly("incomplete_tiles", &SuperstepStats::incomplete_tiles, "of which the run ended inside it")
-      .def_readonly("begin_cycle", &SuperstepStats::begin_cycle, "earliest tile begin")
-      .def_readonly("end_cycle", &SuperstepStats::end_cycle, "latest tile end")
-      .def_readonly("compute_cycles", &SuperstepStats::compute_cycles, "summed over the tiles")
-      .def_readonly("sync_cycles", &SuperstepStats::sync_cycles, "summed over the tiles")
-      .def_readonly("exchange_cycles", &SuperstepStats::exchange_cycles, "summed over the tiles")
-      .def_readonly("instructions", &SuperstepStats::instructions, "retired in the superstep")
-      .def_readonly("exchange_bytes", &SuperstepStats::exchange_bytes, "received in the exchange")
-      .def(py::self == py::self)
-      .def("__repr__", [](const SuperstepStats& s) {
-        return fields_repr<SuperstepStats>("SuperstepStats", s,
-                                           {{"begin_cycle", &SuperstepStats::begin_cycle},
-                                            {"end_cycle", &SuperstepStats::end_cycle},
-                                            {"compute_cycles", &SuperstepStats::compute_cycles},
-                                            {"sync_cycles", &SuperstepStats::sync_cycles},
-                                            {"exchange_cycles", &SuperstepStats::exchange_cycles},
-                                            {"instructions", &SuperstepStats::instructions},
-                                            {"exchange_bytes", &SuperstepStats::exchange_bytes}},
-                                           {{"tiles", &SuperstepStats::tiles}});
-      });
-
-  using ipudrv::LinkStats;
-  py::class_<LinkStats>(m, "LinkStats", "One direction of one IPU-Link since the program started (docs/links.md).")
-      .def_readonly("link", &LinkStats::link, "link index (`ipusim info --links`)")
-      .def_readonly("from_ipu", &LinkStats::from_ipu, "device IPU it leaves")
-      .def_readonly("to_ipu", &LinkStats::to_ipu, "device IPU it reaches")
-      .def_readonly("frames", &LinkStats::frames, "the exchange's frames over it")
-      .def_readonly("bytes", &LinkStats::bytes, "the exchange's bytes over it")
-      .def_readonly("frames_replayed", &LinkStats::frames_replayed, "frames sent again")
-      .def_readonly("crc_errors", &LinkStats::crc_errors, "errors the receiver detected: bad CRC or length")
-      .def_readonly("seq_errors", &LinkStats::seq_errors, "good frames ahead of the expected one")
-      .def_readonly("replays", &LinkStats::replays, "go-back-N replays")
-      .def_readonly("retrains", &LinkStats::retrains, "link retrains")
-      .def_readonly("cycles_lost", &LinkStats::cycles_lost, "cycles the faults added to the exchanges")
-      .def(py::self == py::self)
-      .def("__repr__", [](const LinkStats& s) {
-        return fields_repr<LinkStats>("LinkStats", s,
-                                      {{"frames", &LinkStats::frames},
-                                       {"bytes", &LinkStats::bytes},
-                                       {"replays", &LinkStats::replays},
-                                       {"cycles_lost", &LinkStats::cycles_lost}},
-                                      {{"link", &LinkStats::link},
-                                       {"from_ipu", &LinkStats::from_ipu},
-                                       {"to_ipu", &LinkStats::to_ipu}});
-      });
-
   using ipudrv::RunResult;
   py::class_<RunResult>(m, "RunResult", "What a run() returns.")
       .def_readonly("state", &RunResult::state, "RunState.HALTED or RunState.PAUSED")
@@ -165,7 +110,7 @@ void bind_stats(py::module_& m) {
                " exit_code=" + std::to_string(r.exit_code) + " cycles=" + std::to_string(r.stats.cycles) +
                " supersteps=" + std::to_string(r.stats.supersteps) + ">";
       });
-  m.attr("SUPERSTEP_DTYPE") = py::dtype::of<SuperstepStats>();
+  m.attr("SUPERSTEP_DTYPE") = py::dtype::of<ipudrv::SuperstepStats>();  // bind_records registered it
 
   using ipudrv::ConsoleLine;
   py::class_<ConsoleLine>(m, "ConsoleLine", "One line a tile printed, without the newline.")

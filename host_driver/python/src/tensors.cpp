@@ -235,14 +235,6 @@ void bind_tensors(py::module_& m, py::class_<PyDevice>& cls) {
                py::repr(py::cast(l.location)).cast<std::string>() + ">";
       });
 
-  py::class_<ipudrv::DmaDirectionStats>(m, "DmaDirectionStats", "What one direction's DMA channels posted.")
-      .def_readonly("descriptors", &ipudrv::DmaDirectionStats::descriptors, "descriptors posted")
-      .def_readonly("batches", &ipudrv::DmaDirectionStats::batches, "doorbell batches")
-      .def_readonly("bytes", &ipudrv::DmaDirectionStats::bytes, "descriptor bytes (what the host link carries)");
-  py::class_<ipudrv::DmaStats>(m, "DmaStats", "DMA figures since the device was opened, summed over its boards.")
-      .def_readonly("to_device", &ipudrv::DmaStats::to_device, "channel 0: host to device")
-      .def_readonly("from_device", &ipudrv::DmaStats::from_device, "channel 1: device to host");
-
   cls.def(
          "write_tensor",
          [](PyDevice& self, const TensorLayout& layout, const py::object& data) {

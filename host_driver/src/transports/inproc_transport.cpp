@@ -93,11 +93,7 @@ class InprocTransport : public Transport {
       throw UsageError(std::string("set_trace: ") + e.what());
     }
   }
-  std::vector<SuperstepStats> supersteps(uint32_t ipu) override {
-    std::vector<SuperstepStats> out;
-    for (const ipusim::host_if::SuperstepFigures& f : link_.supersteps(ipu)) out.push_back(superstep_as<SuperstepStats>(f));
-    return out;
-  }
+  std::vector<SuperstepStats> supersteps(uint32_t ipu) override { return link_.supersteps(ipu); }
   void set_link_faults(const std::string& items) override {
     try {
       link_.set_link_faults(items);
@@ -105,11 +101,7 @@ class InprocTransport : public Transport {
       throw UsageError(std::string("set_link_faults: ") + e.what());
     }
   }
-  std::vector<LinkStats> link_stats() override {
-    std::vector<LinkStats> out;
-    for (const ipusim::host_if::LinkFigures& f : link_.link_figures()) out.push_back(link_as<LinkStats>(f));
-    return out;
-  }
+  std::vector<LinkStats> link_stats() override { return link_.link_stats(); }
   // The queue stops collecting before the handler changes: a device thread waiting for
   // room in it holds the model's console, which set_console_handler needs.
   void set_console(ConsoleRoute route) override {

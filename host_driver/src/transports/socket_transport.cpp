@@ -258,7 +258,7 @@ class SocketBoard : public Transport {
       auto reply = c_->request(board_, wire::Supersteps{ipu, uint32_t(out.size()), board_});
       const auto* r = std::get_if<wire::SuperstepsReply>(&reply);
       if (!r) throw ProtocolError(describe() + ": SUPERSTEPS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-      for (const wire::SuperstepRecord& s : r->records) out.push_back(superstep_as<SuperstepStats>(s));
+      out.insert(out.end(), r->records.begin(), r->records.end());
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }
@@ -277,7 +277,7 @@ class SocketBoard : public Transport {
       auto reply = c_->request(board_, wire::LinkFigures{uint32_t(out.size()), board_});
       const auto* r = std::get_if<wire::LinkFiguresReply>(&reply);
       if (!r) throw ProtocolError(describe() + ": LINK_FIGURES answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
-      for (const wire::LinkRecord& l : r->records) out.push_back(link_as<LinkStats>(l));
+      out.insert(out.end(), r->records.begin(), r->records.end());
       if (out.size() >= r->total || r->records.empty()) return out;
     }
   }

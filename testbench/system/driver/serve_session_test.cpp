@@ -90,6 +90,29 @@ TEST_F(Serve, RequestsBeforeHelloAreRefused) {
   EXPECT_TRUE(c.closed_by_server());
 }
 
+// A message only the server sends (a reply, INTERRUPT, ...) is no request: refused by
+// name, and the client dropped; the next client is served.
+TEST_F(Serve, AServerMessageFromTheClientIsRefusedAsNoRequest) {
+  ServerThread s(device, path);
+  const std::vector<std::pair<wire::Body, std::string>> cases = {
+      {wire::Ok{}, "OK is not a request"},
+      {wire::Interrupt{1, 0}, "INTERRUPT is not a request"},
+      {wire::LinkFiguresReply{0, {}}, "LINK_FIGURES_REPLY is not a request"},
+  };
+  for (const auto& [body, says] : cases) {
+    RawClient c(path);
+    c.hello();
+    c.send(7, body);
+    const auto m = c.next();
+    EXPECT_EQ(error_code(m), wire::ErrorCode::kMalformed) << says;
+    EXPECT_EQ(error_text(m), says);
+    EXPECT_TRUE(c.closed_by_server()) << says;
+  }
+  RawClient good(path);
+  good.hello();
+  EXPECT_EQ(good.read32(IPU_REG_ID), IPU_ID_MAGIC);
+}
+
 TEST_F(Serve, InvalidFramesGetAnErrorAndTheServerServesTheNextClient) {
   ServerThread s(device, path);
   const std::vector<std::vector<uint8_t>> bad = {

@@ -77,6 +77,29 @@ TEST(WireProtocol, SuperstepRecordsRoundTripExactly) {
   EXPECT_EQ(got.records, full.records);
 }
 
+// A host record travels as its fields in declaration order, u32s then u64s, little-endian
+// and unpadded: the layout of protocol 2 (hw/host_if/records.yaml generates the structs;
+// these numbers are the protocol's, written out so that a change of the source that would
+// change the bytes fails here).
+TEST(WireProtocol, RecordsTravelAsTheirFieldsInOrder) {
+  const auto le = [](const uint8_t* p, size_t n) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) v |= uint64_t(p[i]) << (8 * i);
+    return v;
+  };
+  const auto step = wire::encode({1, wire::SuperstepsReply{1, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}}});
+  ASSERT_EQ(step.size(), wire::kHeaderBytes + 8 + 3 * 4 + 7 * 8);
+  const uint8_t* p = step.data() + wire::kHeaderBytes + 8;
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(le(p + 4 * i, 4), i + 1) << "u32 field " << i;
+  for (uint32_t i = 0; i < 7; ++i) EXPECT_EQ(le(p + 12 + 8 * i, 8), i + 4) << "u64 field " << i;
+  const auto link = wire::encode({1, wire::LinkFiguresReply{1, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}}});
+  ASSERT_EQ(link.size(), wire::kHeaderBytes + 8 + 3 * 4 + 8 * 8);
+  p = link.data() + wire::kHeaderBytes + 8;
+  for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(le(p + 4 * i, 4), i + 1) << "u32 field " << i;
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(le(p + 12 + 8 * i, 8), i + 4) << "u64 field " << i;
+  EXPECT_EQ(wire::kMaxSuperstepsPerReply, 14u);
+}
+
 TEST(WireProtocol, EveryMessageRoundTrips) {
   uint32_t seq = 1;
   for (const auto& body : every_message()) {
