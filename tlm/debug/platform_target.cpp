@@ -25,7 +25,7 @@ PlatformTarget::PlatformTarget(platform::Platform& platform)
   // a host's abort or reset all stop the system, and the debugger reports the stop.
   bounds_.interrupt = &platform_.budget().interrupt_flag();
   set_tile_bounds(&bounds_);
-  platform_.set_lockstep(this);
+  platform_.set_cycle_stepping(this);
 }
 
 PlatformTarget::~PlatformTarget() { detach(); }
@@ -34,7 +34,7 @@ void PlatformTarget::detach() {
   if (!attached_) return;
   attached_ = false;
   set_tile_bounds(platform_.budget().bounds());  // the run's own bounds again
-  platform_.set_lockstep(nullptr);
+  platform_.set_cycle_stepping(nullptr);
 }
 
 void PlatformTarget::set_tile_bounds(const iss::RunBounds* bounds) {
@@ -195,7 +195,7 @@ bool PlatformTarget::remove_watchpoint(uint32_t ipu, WatchKind kind, uint32_t ad
 
 void PlatformTarget::set_catches(std::vector<Catch> catches) { catches_ = std::move(catches); }
 
-// ---- the probe and the lockstep ----------------------------------------------------------
+// ---- the probe and cycle stepping ---------------------------------------------------
 
 void PlatformTarget::begin_pass(uint64_t, bool check) { checking_ = check; }
 
@@ -293,7 +293,7 @@ void PlatformTarget::begin_resume(const Resume& how) {
   only_ = only_thread_ ? tile_of(*only_thread_) : nullptr;
   stop_.reset();
   // Free, nothing is asked before each instruction: the fast loop runs, and only the
-  // interrupt flag can pause a tile. In lockstep the flag is read between passes
+  // interrupt flag can pause a tile. In cycle stepping the flag is read between passes
   // (stop_requested), so an interrupt never splits the tiles of one cycle.
   const bool free = free_run();
   bounds_.probe = free ? nullptr : this;

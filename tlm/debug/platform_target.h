@@ -1,5 +1,5 @@
 // The simulator as a debugger sees it (debug_target.h): a Platform's tiles, stopped and
-// resumed through the tile engine's lockstep (tile/lockstep.h), with breakpoints,
+// resumed through the tile engine's cycle stepping (tile/cycle_stepping.h), with breakpoints,
 // watchpoints, single steps and catches checked by a probe before every instruction
 // (iss::DebugProbe). docs/debugging.md.
 //
@@ -24,11 +24,11 @@
 
 #include "debug/debug_target.h"
 #include "platform/platform.h"
-#include "tile/lockstep.h"
+#include "tile/cycle_stepping.h"
 
 namespace ipusim::debug {
 
-class PlatformTarget : public DebugTarget, private tile::LockstepControl, private iss::DebugProbe {
+class PlatformTarget : public DebugTarget, private tile::CycleStepControl, private iss::DebugProbe {
  public:
   explicit PlatformTarget(platform::Platform& platform);
   ~PlatformTarget() override;
@@ -80,7 +80,7 @@ class PlatformTarget : public DebugTarget, private tile::LockstepControl, privat
     bool operator==(const Watch&) const = default;
   };
 
-  // tile::LockstepControl
+  // tile::CycleStepControl
   iss::RunBounds& bounds() override { return bounds_; }
   void begin_pass(uint64_t cycle, bool check) override;
   bool stop_requested() override;

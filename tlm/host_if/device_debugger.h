@@ -8,7 +8,7 @@
 // abort, reset): the debugger's requests are run on it between kernel steps
 // (DeviceModel::run_on_model), and a stop the debugger asked for holds the run (RunHold)
 // instead of ending it. A device with a debugger runs its tiles serially in the engine's
-// lockstep (free at full interpreter speed when gdb has nothing set).
+// cycle stepping (free at full interpreter speed when gdb has nothing set).
 #pragma once
 
 #include <atomic>

@@ -7,4 +7,4 @@ add_library(ipusim_fpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fpu_compare.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fpu_convert.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fpu_host_flags.cpp)
-target_include_directories(ipusim_fpu PUBLIC ${PROJECT_SOURCE_DIR}/tlm)
+ipusim_export_folder(ipusim_fpu)

@@ -312,8 +312,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void set_console_write_error_hook(std::function<void(const std::string&)> hook) {
     console_.set_write_error_hook(std::move(hook));
   }
-  // The engine's lockstep (a debugger: tlm/debug); nullptr: batches.
-  void set_lockstep(tile::LockstepControl* control) { engine_->set_lockstep(control); }
+  // The engine's cycle stepping (a debugger: tlm/debug); nullptr: batches.
+  void set_cycle_stepping(tile::CycleStepControl* control) { engine_->set_cycle_stepping(control); }
   // Replaces run()'s one simulate(): `drive` calls simulate() as often as it needs until
   // the run is over (a debugger stopping and resuming it). Before run().
   void set_run_driver(std::function<void()> drive) { run_driver_ = std::move(drive); }

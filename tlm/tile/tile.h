@@ -169,7 +169,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // `batch`, and sends the stop through the sockets.
   void compute();
   void finish_compute(uint64_t batch);
-  // After a compute that paused (lockstep): only the stretch's console lines so far.
+  // After a compute that paused (cycle stepping): only the stretch's console lines so far.
   void deliver_console(uint64_t batch);
   // The last compute paused because the console buffer was full
   // (kConsoleBufferBytes): finish_compute() delivered the lines and nothing else; the

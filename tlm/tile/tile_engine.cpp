@@ -78,8 +78,8 @@ void TileEngine::drive() {
       wait(sc_core::SC_ZERO_TIME);  // runs when the kernel is started again
       continue;
     }
-    if (lockstep_)
-      run_lockstep();
+    if (cycle_stepping_)
+      run_cycle_stepping();
     else
       run_batch();
   }

@@ -40,9 +40,9 @@
 // and pausing changes no cycle (iss::ConsoleSink). Only printing more than a buffer per
 // stretch serialises those tiles.
 //
-// Lockstep (set_lockstep; a debugger): instead of batches, the tiles advance one cycle
+// Cycle stepping (set_cycle_stepping; a debugger): instead of batches, the tiles advance one cycle
 // at a time in simulated order, never ahead of the next SystemC activity, serially on the
-// kernel's thread (lockstep.h). Slow (a few tile-instructions per microsecond), exact, and
+// kernel's thread (cycle_stepping.h). Slow (a few tile-instructions per microsecond), exact, and
 // the same bytes and cycles as batches.
 //
 // Statistics: batches(), host_threads(), batch_seconds() (wall time of the batches; the
@@ -62,7 +62,7 @@
 #include <systemc>
 
 #include "tile/host_pool.h"
-#include "tile/lockstep.h"
+#include "tile/cycle_stepping.h"
 
 namespace ipusim::tile {
 
@@ -83,7 +83,7 @@ class TileEngine : public sc_core::sc_module {
   void set_attention(const std::atomic<bool>* flag) { attention_ = flag; }
   // Called on the kernel's thread after every batch, a point fixed by simulated figures
   // alone (the platform's run budget checks there, and its progress line); not in
-  // lockstep, which has no batches.
+  // cycle stepping, which has no batches.
   void set_batch_end(std::function<void()> f) { batch_end_ = std::move(f); }
   // Called on the kernel's thread when every console line of batch `batch` ordered up to
   // `through` (its (ipu, tile); nullptr: the whole batch) has been delivered to the
@@ -94,9 +94,9 @@ class TileEngine : public sc_core::sc_module {
   // Tiles of a frozen IPU (a board stopped on an error, or being reset) are
   // dropped from the ready list and never scheduled again until unfrozen.
   void set_frozen(uint32_t ipu, bool frozen);
-  // Lockstep under `control` (nullptr: batches again; tiles in the middle of a lockstep
+  // Cycle stepping under `control` (nullptr: batches again; tiles in the middle of a cycle-stepped
   // stretch finish it in the next batch). From the kernel's thread or between runs.
-  void set_lockstep(LockstepControl* control);
+  void set_cycle_stepping(CycleStepControl* control);
 
   unsigned host_threads() const { return pool_.threads(); }
   // The pool, for other parallel work on the kernel's thread (the exchange plans): it is
@@ -113,10 +113,10 @@ class TileEngine : public sc_core::sc_module {
   void drive();  // SC_THREAD
   void run_batch();
   void finish_console_stretches(uint64_t batch);
-  void run_lockstep();
-  void lockstep_join(Tile& tile);  // a released tile joins at its first instruction
-  void lockstep_settle(Tile& tile);
-  bool pause_in_lockstep(const LockstepControl& control);
+  void run_cycle_stepping();
+  void stepping_join(Tile& tile);  // a released tile joins at its first instruction
+  void stepping_settle(Tile& tile);
+  bool pause_in_cycle_stepping(const CycleStepControl& control);
   uint64_t stamp_of(const Tile& tile) const;
 
   HostPool pool_;
@@ -127,8 +127,8 @@ class TileEngine : public sc_core::sc_module {
   std::vector<Tile*> ready_;
   std::vector<Tile*> batch_;   // the running batch, in its order
   std::vector<Tile*> console_full_;  // tiles of the batch paused on a full console buffer
-  LockstepControl* lockstep_ = nullptr;
-  // Lockstep: the tiles in the middle of a stretch, paused before their next instruction
+  CycleStepControl* cycle_stepping_ = nullptr;
+  // Cycle stepping: the tiles in the middle of a stretch, paused before their next instruction
   // (Tile::pause().pause_cycle), in (ipu, tile) order.
   std::vector<Tile*> stepping_;
   std::unordered_map<const Tile*, uint64_t> stamps_;  // the batch number of each stretch

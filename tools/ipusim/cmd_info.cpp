@@ -28,13 +28,6 @@ namespace {
 
 using config::SystemConfig;
 
-struct InfoOptions {
-  std::string config;
-  bool json = false;
-  bool yaml = false;
-  bool links = false;  // the port table and hop matrix even for a large system
-};
-
 // Up to this many IPUs the drawing shows every port and every hop count; above it, a
 // summary per board (--links shows all).
 constexpr uint32_t kDrawAllIpus = 16;
@@ -377,6 +370,8 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
   return out;
 }
 
+}  // namespace
+
 int run_info(const InfoOptions& options) {
   SystemConfig system;
   try {
@@ -397,22 +392,6 @@ int run_info(const InfoOptions& options) {
     print_topology(system, wiring, options.links);
   }
   return 0;
-}
-
-}  // namespace
-
-void add_info_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<InfoOptions>();
-  CLI::App* info = app.add_subcommand("info", "Print a chip, board or system configuration, resolved");
-  info->add_option("-c,--config", options->config, "Chip, board or system YAML file (configs/*.yaml)")
-      ->required();
-  auto* json = info->add_flag("--json", options->json, "Print machine-readable JSON");
-  auto* yaml = info->add_flag("--yaml", options->yaml, "Print the effective configuration as YAML")->excludes(json);
-  info->add_flag("--links", options->links,
-                 "Draw every IPU's ports and the hop matrix even above 16 IPUs (else one line per board)")
-      ->excludes(json)
-      ->excludes(yaml);
-  info->callback([options, &exit_code] { exit_code = run_info(*options); });
 }
 
 }  // namespace ipusim::cli

@@ -43,8 +43,6 @@
 #include "platform/memory_estimate.h"
 #include "platform/platform.h"
 #include "tile/tile.h"
-#include "cosim_option.h"
-#include "iss_option.h"
 #include "progress_line.h"
 #include "run_report.h"
 
@@ -54,30 +52,6 @@ namespace {
 constexpr int kFaultStatus = 3;
 constexpr int kKilledStatus = 137;  // as a process killed by SIGKILL
 constexpr int kConsoleErrorStatus = 5;
-
-struct RunOptions {
-  std::string config;
-  std::string elf;
-  std::optional<std::string> tiles;  // given (even empty: an error) or not (every tile)
-  std::string json;
-  std::string console = "tagged";
-  std::string itrace;
-  std::string itrace_ipus, itrace_tiles, itrace_threads, itrace_cycles;  // empty: all
-  std::string trace;
-  uint32_t trace_tiles_max = 64;
-  unsigned threads = 0;  // 0: every core of the host
-  uint64_t console_buffer = tile::kConsoleBufferBytes;
-  std::vector<std::string> link_faults;
-  std::optional<uint16_t> gdb_port;
-  std::string core_dir;  // --core: core files when the run ends on a problem
-  std::string max_memory;  // --max-memory; empty: the machine's limits
-  std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
-  std::string waves;               // --waves; empty: none
-  std::optional<std::string> iss;  // --iss: the tiles' ISS engine; unset: iss::default_core()
-  StopOptions stop;
-  bool quiet = false;
-  bool progress = false, no_progress = false;
-};
 
 unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -145,7 +119,9 @@ config::SystemConfig with_rtl(config::SystemConfig system, const std::optional<s
   return system;
 }
 
-int run(const RunOptions& o) {
+}  // namespace
+
+int run_run(const RunOptions& o) {
   const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
   const std::optional<uint64_t> max_memory = max_memory_bytes(o.max_memory);
   if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
@@ -177,7 +153,7 @@ int run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
-  options.console_buffer_bytes = size_t(o.console_buffer);
+  options.console_buffer_bytes = size_t(o.console_buffer.value_or(tile::kConsoleBufferBytes));
   if (!o.waves.empty()) {
     if (!system.cosim.any_rtl())
       throw std::invalid_argument("--waves '" + o.waves + "': no block runs as RTL (choose some with --rtl or the "
@@ -316,76 +292,6 @@ int run(const RunOptions& o) {
     write_effective_config(o.json, system);
   }
   return report.exit_code;
-}
-
-}  // namespace
-
-void add_run_command(CLI::App& app, int& exit_code) {
-  auto o = std::make_shared<RunOptions>();
-  CLI::App* cmd = app.add_subcommand("run", "Run a firmware ELF on the tiles of a simulated system");
-  cmd->add_option("--config", o->config, "chip, board or system YAML file")->required();
-  cmd->add_option("--elf", o->elf, "tile firmware (rv32 ELF executable)")->required();
-  cmd->add_option("--tiles", o->tiles,
-                  "tiles of every IPU to load and run: A-B or A,B,C (default: all)");
-  cmd->add_option("--json", o->json,
-                  "write the summary as JSON to FILE, and the effective config to FILE.config.yaml");
-  cmd->add_option("--console", o->console, "console lines: tagged with ipu/tile, or raw")
-      ->check(CLI::IsMember({"tagged", "raw"}));
-  cmd->add_option("--console-buffer", o->console_buffer,
-                  "bytes of console lines a tile holds before it pauses to hand them over (default 8192; "
-                  "memory only: the output and every cycle are the same for any size)")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 32));
-  cmd->add_option("--itrace", o->itrace,
-                  "trace retired instructions to FILE, one line each: ipu tile thread cycle pc "
-                  "<func+off> insn disasm [; xN|fN value] [mem addr [stored]] [fcsr v] (docs/platform.md)");
-  cmd->add_option("--itrace-ipus", o->itrace_ipus, "trace only these IPUs: A-B or A,B,C (default: all)");
-  cmd->add_option("--itrace-tiles", o->itrace_tiles,
-                  "trace only these tiles of every traced IPU: A-B or A,B,C (default: all); the "
-                  "others run untraced at full speed");
-  cmd->add_option("--itrace-threads", o->itrace_threads,
-                  "trace only these threads: A-B or A,B,C, 0 = supervisor, 1.. = workers (default: all)");
-  cmd->add_option("--itrace-cycles", o->itrace_cycles,
-                  "trace only instructions issued in the tile-cycle window FROM:TO (FROM <= cycle < TO; "
-                  "FROM: or :TO leave an end open)");
-  cmd->add_option("--threads", o->threads,
-                  "host threads simulating tiles (default: every core of the host); results "
-                  "do not depend on it")
-      ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--trace", o->trace,
-                  "write the supersteps (compute / sync / exchange per tile) as a Chrome / "
-                  "Perfetto trace-event JSON file");
-  cmd->add_option("--trace-tiles-max", o->trace_tiles_max,
-                  "tracks per IPU in the --trace file; more tiles are grouped (default 64)")
-      ->check(CLI::Range(1u, 1u << 20));
-  cmd->add_option("--link-faults", o->link_faults,
-                  "inject faults on the IPU-Links, replacing the config's link_faults: [LINK:]SPEC, "
-                  "repeatable or ';'-separated, e.g. ber=1e-6,seed=7 (every link) or 3:burst=1000:16 "
-                  "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
-      ->allow_extra_args(false)
-      ->delimiter(';');
-  add_debug_options(cmd, o->gdb_port, o->core_dir, "the run",
-                    "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or Ctrl-C");
-  add_max_memory_option(cmd, o->max_memory);
-  add_cosim_options(cmd, o->rtl, o->waves);
-  cmd->add_option("--max-cycles", o->stop.max_cycles,
-                  "cycle budget: no tile issues at or after tile cycle N and the run ends there "
-                  "(exit 4, naming the tiles still running); exact on every --threads")
-      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
-  cmd->add_option("--max-instructions", o->stop.max_instructions,
-                  "instruction budget: the run ends after the compute batch in which all tiles "
-                  "together reach N instructions (exit 4); exact on every --threads")
-      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
-  cmd->add_option("--timeout", o->stop.timeout,
-                  "wall-clock limit in seconds (decimal): the run ends where simulated time is "
-                  "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "
-                  "the elaboration before the run has the same limit");
-  add_iss_option(cmd, o->iss, "the tiles' ISS engine");
-  cmd->add_flag("--quiet", o->quiet, "do not print the summary");
-  auto* progress = cmd->add_flag("--progress", o->progress,
-                                 "show a progress line on stderr (supersteps, simulated time, MIPS, wall time) "
-                                 "even when stderr is no terminal (default: on a terminal, for runs over 1 s)");
-  cmd->add_flag("--no-progress", o->no_progress, "never show the progress line")->excludes(progress);
-  cmd->callback([o, &exit_code] { exit_code = run(*o); });
 }
 
 }  // namespace ipusim::cli

@@ -31,25 +31,9 @@
 #include "device_server.h"
 #include "ipudrv/errors.h"
 #include "socket_path.h"
-#include "cosim_option.h"
-#include "iss_option.h"
 
 namespace ipusim::cli {
 namespace {
-
-struct ServeOptions {
-  std::string config;
-  std::string socket;
-  std::optional<uint16_t> gdb_port;
-  std::string core_dir;
-  std::string max_memory;  // empty: the machine's limits
-  std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
-  std::string waves;               // --waves; empty: none
-  std::optional<std::string> iss;  // --iss; unset: IPUSIM_ISS, else jit where the translator is built
-  double idle_timeout = 600;  // seconds; ServerOptions::idle_timeout
-  bool exit_with_parent = false;  // ServerOptions::parent_fd = standard input
-  bool quiet = false;
-};
 
 // The config's `link_faults` as DeviceLink::set_link_faults items (the spec of every link,
 // then "LINK:SPEC" for the links set apart): what a session that changed them leaves
@@ -59,6 +43,8 @@ std::string link_fault_items(const config::LinkFaultsConfig& f) {
   for (const auto& [link, spec] : f.links) items += ";" + std::to_string(link) + ":" + spec;
   return items;
 }
+
+}  // namespace
 
 int run_serve(const ServeOptions& o) {
   // Checked before anything opens a descriptor, which would take the number 0.
@@ -102,38 +88,6 @@ int run_serve(const ServeOptions& o) {
     return 2;
   }
   return 0;
-}
-
-}  // namespace
-
-void add_serve_command(CLI::App& app, int& exit_code) {
-  auto options = std::make_shared<ServeOptions>();
-  CLI::App* cmd = app.add_subcommand("serve", "Serve a system's host interface (every board) on a Unix socket (for ipudrv) until SIGINT / SIGTERM");
-  cmd->add_option("--config", options->config, "System, board or chip YAML")->required();
-  cmd->add_option("--socket", options->socket, "Unix socket path to create (mode 0600)")->required();
-  add_debug_options(cmd, options->gdb_port, options->core_dir, "every run",
-                    "when a run ends on a fault, an exchange error, a deadlock or a budget");
-  add_max_memory_option(cmd, options->max_memory);
-  add_cosim_options(cmd, options->rtl, options->waves);
-  add_iss_option(cmd, options->iss, "the tiles' ISS engine for every run");
-  cmd->add_option("--idle-timeout", options->idle_timeout,
-                  "seconds a client past HELLO may hold the device sending nothing while no run is in progress "
-                  "(STATE RUNNING, also while gdb holds it stopped, PAUSED or STREAM_WAIT); then it is told why "
-                  "(ERROR IDLE) and dropped, and every board is reset for the next client (default 600; 0: never; a "
-                  "client that sends no HELLO is dropped after 10 s)")
-      ->check(CLI::Range(0.0, 1e6));
-  cmd->add_flag("--exit-with-parent", options->exit_with_parent,
-                "End (as on SIGTERM) when standard input reaches end of file: give it the read end of a pipe whose "
-                "write end only the parent holds, and the server ends when the parent process does, however it ends "
-                "(ipudrv starts its own servers so)");
-  cmd->add_flag("--quiet", options->quiet, "No session log on stderr");
-  cmd->footer(
-      "One client at a time. A client that sends no HELLO within 10 s, or holds the device idle for --idle-timeout, "
-      "is told why and dropped, and every board is reset for the next client. SIGINT or SIGTERM end the server "
-      "promptly whatever its session is doing (a run in progress, a host stream waiting, a client half-way through "
-      "a message or not reading its replies, gdb attached) and remove the socket (exit 0). docs/host_driver.md, "
-      "\"ipusim serve\".");
-  cmd->callback([options, &exit_code] { exit_code = run_serve(*options); });
 }
 
 }  // namespace ipusim::cli

@@ -25,14 +25,4 @@ void serve_gdb(platform::Platform& platform, uint16_t port) {
   });
 }
 
-void add_debug_options(CLI::App* cmd, std::optional<uint16_t>& gdb_port, std::string& core_dir,
-                       const std::string& runs, const std::string& core_when) {
-  cmd->add_option("--gdb", gdb_port,
-                  runs + " waits for gdb on 127.0.0.1:PORT (0: any free port, printed on stderr), which stops, "
-                         "steps and inspects any tile thread (docs/debugging.md)")
-      ->check(CLI::Range(0, 65535));
-  cmd->add_option("--core", core_dir,
-                  core_when + ", write one ELF core per IPU to DIR/ipu<N>.core for gdb (docs/debugging.md)");
-}
-
 }  // namespace ipusim::cli

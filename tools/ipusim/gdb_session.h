@@ -5,8 +5,6 @@
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "platform/platform.h"
 
 namespace ipusim::cli {
@@ -19,10 +17,5 @@ struct KilledFromDebugger {};
 // until the run is over. When gdb detaches or disconnects, the run goes on to its end
 // at full speed. Throws std::runtime_error when the port cannot be listened on.
 void serve_gdb(platform::Platform& platform, uint16_t port);
-
-// --gdb PORT and --core DIR, as `run` and `serve` both take them: `runs` says which runs
-// wait for gdb ("the run", "every run"), `core_when` when cores are written.
-void add_debug_options(CLI::App* cmd, std::optional<uint16_t>& gdb_port, std::string& core_dir,
-                       const std::string& runs, const std::string& core_when);
 
 }  // namespace ipusim::cli

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/platform.h"
+#include "stop_options.h"
 
 namespace ipusim::cli {
 
@@ -22,12 +23,6 @@ namespace ipusim::cli {
 inline constexpr int kBudgetStatus = 4;
 inline constexpr int kTimeoutStatus = 124;
 inline constexpr int kInterruptStatus = 130;
-
-struct StopOptions {
-  uint64_t max_cycles = 0;        // 0: none
-  uint64_t max_instructions = 0;  // 0: none
-  std::string timeout;            // seconds as given ("" none); checked by timeout_seconds()
-};
 
 // --timeout's seconds (0: none). Throws std::invalid_argument naming the option and the
 // value for anything but a positive decimal number of seconds.

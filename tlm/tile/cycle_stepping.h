@@ -1,6 +1,6 @@
-// The debugger's side of the tile engine's lockstep mode (tile_engine.h, "Lockstep").
+// The debugger's side of the tile engine's cycle-stepping mode (tile_engine.h, "Cycle stepping").
 //
-// In lockstep the engine advances every running tile one cycle at a time, in simulated
+// In cycle stepping the engine advances every running tile one cycle at a time, in simulated
 // order, in two passes per cycle: a check pass, where the debugger's probe sees the
 // first instruction every tile would issue at that cycle (the tiles pause before it),
 // and an execute pass, where they issue. A stop requested after the check pass leaves
@@ -15,10 +15,10 @@ namespace ipusim::tile {
 
 class Tile;
 
-class LockstepControl {
+class CycleStepControl {
  public:
-  virtual ~LockstepControl() = default;
-  // The bounds every tile computes with while in lockstep (their probe is the
+  virtual ~CycleStepControl() = default;
+  // The bounds every tile computes with while in cycle stepping (their probe is the
   // debugger's); the engine sets cycle_limit before each compute.
   virtual iss::RunBounds& bounds() = 0;
   // Nothing can stop a thread before an instruction (no breakpoint, watchpoint or step):
@@ -35,7 +35,7 @@ class LockstepControl {
   // That tile has no instruction to issue (it waits on others): stop_requested() decides
   // what now.
   virtual void only_tile_blocked() = 0;
-  // `tile` ended a compute stretch in lockstep (a sync, an exchange, a halt, a fault):
+  // `tile` ended a compute stretch in cycle stepping (a sync, an exchange, a halt, a fault):
   // its state says which.
   virtual void stretch_ended(const Tile& tile) = 0;
 };

@@ -1,4 +1,4 @@
-// The tile engine's lockstep mode (tile_engine.h, lockstep.h): one cycle at a time, a
+// The tile engine's cycle-stepping mode (tile_engine.h, cycle_stepping.h): one cycle at a time, a
 // check pass and an execute pass per cycle, never ahead of the next SystemC activity.
 #include <algorithm>
 #include <limits>
@@ -18,8 +18,8 @@ bool is_paused(const Tile& t) { return t.pause().reason == iss::StopReason::Paus
 
 }  // namespace
 
-void TileEngine::set_lockstep(LockstepControl* control) {
-  lockstep_ = control;
+void TileEngine::set_cycle_stepping(CycleStepControl* control) {
+  cycle_stepping_ = control;
   if (control) return;
   // Back to batches: the stretches in progress go on from where they paused.
   for (Tile* t : stepping_) ready_.push_back(t);
@@ -27,17 +27,17 @@ void TileEngine::set_lockstep(LockstepControl* control) {
 }
 
 // The kernel stops (sc_start returns to the debugger); this thread goes on from here when
-// it is started again. False if the lockstep was left meanwhile (gdb detached).
-bool TileEngine::pause_in_lockstep(const LockstepControl& control) {
+// it is started again. False if cycle stepping was left meanwhile (gdb detached).
+bool TileEngine::pause_in_cycle_stepping(const CycleStepControl& control) {
   sc_core::sc_pause();
   wait(sc_core::SC_ZERO_TIME);
-  return lockstep_ == &control;
+  return cycle_stepping_ == &control;
 }
 
 
-// A compute in lockstep ended: paused before an instruction, the tile stays in the
-// lockstep (its console lines delivered); stopped, its stretch ends as in a batch.
-void TileEngine::lockstep_settle(Tile& tile) {
+// A compute in cycle stepping ended: paused before an instruction, the tile stays in the
+// cycle stepping (its console lines delivered); stopped, its stretch ends as in a batch.
+void TileEngine::stepping_settle(Tile& tile) {
   ++tiles_computed_;
   if (is_paused(tile)) {
     tile.deliver_console(stamp_of(tile));
@@ -48,31 +48,31 @@ void TileEngine::lockstep_settle(Tile& tile) {
   }
   std::erase(stepping_, &tile);
   tile.finish_compute(stamp_of(tile));
-  lockstep_->stretch_ended(tile);
+  cycle_stepping_->stretch_ended(tile);
 }
 
 // Console lines carry the number of the batch their stretch ran in (the collector orders
-// by it); in lockstep a stretch's number is that of the tiles joining at the same
+// by it); in cycle stepping a stretch's number is that of the tiles joining at the same
 // simulated time, as the tiles one sync releases share a batch.
 uint64_t TileEngine::stamp_of(const Tile& tile) const {
   const auto it = stamps_.find(&tile);
   return it == stamps_.end() ? batches_ : it->second;
 }
 
-void TileEngine::lockstep_join(Tile& tile) {
+void TileEngine::stepping_join(Tile& tile) {
   if (join_time_ != sc_core::sc_time_stamp() || batches_ == 0) {
     join_time_ = sc_core::sc_time_stamp();
     ++batches_;
   }
   stamps_[&tile] = batches_;
   // Up to the first instruction, issuing none; free, the whole stretch.
-  lockstep_->bounds().cycle_limit = lockstep_->free_run() ? iss::RunBounds::kNone : 0;
+  cycle_stepping_->bounds().cycle_limit = cycle_stepping_->free_run() ? iss::RunBounds::kNone : 0;
   tile.compute();
-  lockstep_settle(tile);
+  stepping_settle(tile);
 }
 
-void TileEngine::run_lockstep() {
-  LockstepControl& control = *lockstep_;
+void TileEngine::run_cycle_stepping() {
+  CycleStepControl& control = *cycle_stepping_;
   iss::RunBounds& bounds = control.bounds();
   std::vector<Tile*> at_cycle;
   for (;;) {
@@ -81,10 +81,10 @@ void TileEngine::run_lockstep() {
       joining.swap(ready_);
       wake_pending_ = false;
       std::sort(joining.begin(), joining.end(), in_order);
-      for (Tile* t : joining) lockstep_join(*t);
+      for (Tile* t : joining) stepping_join(*t);
     }
     if (attention_ && attention_->load(std::memory_order_acquire)) {
-      if (!pause_in_lockstep(control)) return;
+      if (!pause_in_cycle_stepping(control)) return;
       continue;
     }
     if (stepping_.empty()) return;
@@ -93,10 +93,10 @@ void TileEngine::run_lockstep() {
       const std::vector<Tile*> running = stepping_;
       for (Tile* t : running) {
         t->compute();
-        lockstep_settle(*t);
+        stepping_settle(*t);
       }
       if (control.stop_requested()) {
-        if (!pause_in_lockstep(control)) return;
+        if (!pause_in_cycle_stepping(control)) return;
       }
       continue;
     }
@@ -110,7 +110,7 @@ void TileEngine::run_lockstep() {
       control.only_tile_blocked();
       if (!control.only_tile()) continue;  // every tile runs on
       if (control.stop_requested()) {
-        if (!pause_in_lockstep(control)) return;
+        if (!pause_in_cycle_stepping(control)) return;
         continue;
       }
       return;
@@ -137,7 +137,7 @@ void TileEngine::run_lockstep() {
       }
     }
     if (control.stop_requested()) {
-      if (!pause_in_lockstep(control)) return;
+      if (!pause_in_cycle_stepping(control)) return;
       continue;
     }
     at_cycle.clear();
@@ -148,17 +148,17 @@ void TileEngine::run_lockstep() {
     control.begin_pass(cycle, /*check=*/true);
     for (Tile* t : at_cycle) t->compute();  // each pauses before its first instruction
     if (control.stop_requested()) {
-      if (!pause_in_lockstep(control)) return;
+      if (!pause_in_cycle_stepping(control)) return;
       continue;  // the same cycle again: its instructions have not issued
     }
     control.begin_pass(cycle, /*check=*/false);
     for (Tile* t : at_cycle) {
       bounds.cycle_limit = cycle + 1;
       t->compute();
-      lockstep_settle(*t);
+      stepping_settle(*t);
     }
     if (control.stop_requested()) {
-      if (!pause_in_lockstep(control)) return;
+      if (!pause_in_cycle_stepping(control)) return;
     }
   }
 }
