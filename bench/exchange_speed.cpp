@@ -19,6 +19,7 @@
 // the runs must end with the same tile cycles, instructions and messages (exit 1 if not).
 //
 //   exchange_speed [--ipusim I] [--base-ipusim B] [--threads 1 2] [--reps 3] [--runs NAME...]
+//                  [--firmware-dir D] [--plan-only]
 #include <unistd.h>
 
 #include <algorithm>
@@ -149,6 +150,7 @@ int main(int argc, char** argv) {
   unsigned reps = 3;
   std::vector<std::string> names{"m2000_ipu_allreduce", "gc200_allreduce"};
   bool plan_only = false;
+  std::string fw = IPUSIM_FIRMWARE_DIR;
   app.add_option("--ipusim", ipusim, "the ipusim binary")->check(CLI::ExistingFile);
   app.add_option("--base-ipusim", base, "another ipusim binary to run alternately (the build before a change)")
       ->check(CLI::ExistingFile);
@@ -158,9 +160,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"m2000_ipu_allreduce", "gc200_allreduce"}))
       ->expected(0, 2);
   app.add_flag("--plan-only", plan_only, "the planner alone, no system run");
+  app.add_option("--firmware-dir", fw, "where allreduce.elf and ipu_allreduce.elf are")->check(CLI::ExistingDirectory);
   CLI11_PARSE(app, argc, argv);
 
-  const std::string fw = IPUSIM_FIRMWARE_DIR;
   const std::map<std::string, RunSpec> specs{
       {"m2000_ipu_allreduce", {"m2000_ipu_allreduce", "configs/m2000.yaml", fw + "/ipu_allreduce.elf"}},
       {"gc200_allreduce", {"gc200_allreduce", "configs/gc200.yaml", fw + "/allreduce.elf"}}};
