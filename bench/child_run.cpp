@@ -1,39 +1,23 @@
 #include "child_run.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-
-#include <chrono>
-
-extern char** environ;
+#include "child_process.h"
 
 namespace ipusim::bench {
 
 ChildRun run_child(const std::vector<std::string>& argv, bool discard_stderr) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  if (discard_stderr) posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  proc::Command command = proc::Command::program(argv);
+  command.out = proc::Stream::null();
+  command.err = discard_stderr ? proc::Stream::null() : proc::Stream::inherit();
+  command.in = proc::Stream::inherit();
+  command.timeout_seconds = 3600;  // the longest benchmark runs minutes
+  const proc::Outcome o = proc::run(command);
   ChildRun run;
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const bool spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) == 0;
-  posix_spawn_file_actions_destroy(&actions);
-  if (!spawned) return run;
-  rusage usage{};
-  int status = 0;
-  wait4(pid, &status, 0, &usage);
+  if (!o.started) return run;
   run.started = true;
-  run.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
-                    usage.ru_stime.tv_usec * 1e-6;
-  run.max_rss_kib = usage.ru_maxrss;
+  run.wall_seconds = o.wall_seconds;
+  run.exit_status = o.exited ? o.exit_status : -1;
+  run.cpu_seconds = o.cpu_seconds;
+  run.max_rss_kib = o.max_rss_kib;
   return run;
 }
 

@@ -18,7 +18,14 @@ from __future__ import annotations
 import sys as _sys
 from typing import Any, Callable, Dict, Optional, TextIO
 
-from . import _ipusim
+try:
+    from . import _ipusim
+except ImportError as _error:
+    # Another interpreter than the one the module was built for (another ABI, no numpy):
+    # say which, and what is missing.
+    from ._import_error import explain as _explain
+
+    raise ImportError(_explain(_error)) from _error
 from ._ipusim import *  # noqa: F401,F403  (the API; _ipusim.pyi lists it)
 from ._ipusim import SUPERSTEP_DTYPE, ConsoleLine
 

@@ -5,6 +5,15 @@
 
 PYBIND11_MODULE(_ipusim, m) {
   namespace py = pybind11;
+  // numpy first: pybind11 reports a failed import inside the bindings only as
+  // "initialization failed" (the package's __init__.py adds which interpreter it was built for).
+  try {
+    py::module_::import("numpy");
+  } catch (py::error_already_set& e) {
+    throw std::runtime_error("ipusim._ipusim needs numpy, which " +
+                             py::str(py::module_::import("sys").attr("executable")).cast<std::string>() +
+                             " cannot import (" + e.what() + ")");
+  }
   m.doc() = "ipusim's host driver (ipudrv) for Python: open a simulated IPU device, load ELFs, move numpy arrays "
             "through tile and streaming memory and host streams, run it, read its statistics.";
   ipusim_py::bind_errors(m);

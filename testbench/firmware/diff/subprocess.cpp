@@ -1,16 +1,10 @@
 #include "subprocess.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-extern char** environ;
+#include "child_process.h"
 
 namespace ipusim::fwtest {
 
@@ -30,33 +24,17 @@ std::string read_file(const std::filesystem::path& path) {
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::filesystem::path& stdout_file,
                           const std::filesystem::path& stderr_file) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, stdout_file.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, stderr_file.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, argv.at(0).c_str(), &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(rc));
-
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("waitpid failed for " + argv[0]);
-  }
+  ipusim::proc::Command command = ipusim::proc::Command::program(argv);
+  command.out = ipusim::proc::Stream::file(stdout_file.string());
+  command.err = ipusim::proc::Stream::file(stderr_file.string());
+  const ipusim::proc::Outcome o = ipusim::proc::run(command);
+  if (!o.started) throw std::runtime_error(o.start_error);
   ProcessResult result;
-  result.exited = WIFEXITED(status);
-  result.exit_status = result.exited ? WEXITSTATUS(status) : -1;
-  result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-  result.out = read_file(stdout_file);
-  result.err = read_file(stderr_file);
+  result.exited = o.exited;
+  result.exit_status = o.exit_status;
+  result.signal = o.signal;
+  result.out = o.out;
+  result.err = o.err;
   return result;
 }
 

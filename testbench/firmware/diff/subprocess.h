@@ -19,8 +19,8 @@ struct ProcessResult {
 };
 
 // Runs argv[0] (a path) with argv, stdout and stderr going to `stdout_file` and
-// `stderr_file` (kept for inspection), and waits for it. Throws std::runtime_error if it
-// cannot be started.
+// `stderr_file` (kept for inspection), and waits for it (proc::run: killed after its
+// timeout). Throws std::runtime_error if it cannot be started.
 ProcessResult run_process(const std::vector<std::string>& argv,
                           const std::filesystem::path& stdout_file,
                           const std::filesystem::path& stderr_file);

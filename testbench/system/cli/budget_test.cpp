@@ -162,26 +162,16 @@ TEST(IpusimBudget, BadValuesAreUsageErrors) {
 // Ctrl-C: the run ends where it is, exit 130, and the JSON and the trace are written.
 TEST(IpusimBudget, SigintStillWritesTheJsonAndTheTrace) {
   const std::string json = temp_path("run.json"), trace = temp_path("trace.json"), err = temp_path("stderr");
-  const std::string cmd = "exec " + kBin + " run --config " + kGc200 + " --elf " + kEndless + " --threads 2 --json " +
-                          json + " --trace " + trace + " >/dev/null 2>" + err;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  ASSERT_GT(pid, 0);
+  proc::Command command = proc::Command::program(
+      {kBin, "run", "--config", kGc200, "--elf", kEndless, "--threads", "2", "--json", json, "--trace", trace});
+  command.out = proc::Stream::null();
+  command.err = proc::Stream::file(err);
+  proc::Child child(command);
+  ASSERT_TRUE(child.started());
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // elaborated, tile 3 looping
-  ASSERT_EQ(::kill(pid, SIGINT), 0);
-  int status = 0;
-  const auto deadline = Clock::now() + std::chrono::seconds(30);
-  pid_t done = 0;
-  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  if (done == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    FAIL() << "ipusim run did not end within 30 s of SIGINT";
-  }
+  ASSERT_TRUE(child.send_signal(SIGINT));
+  ASSERT_TRUE(child.ended_within(30)) << "ipusim run did not end within 30 s of SIGINT";
+  const int status = child.wait().wait_status;
   const std::string text = test::read_file(err);
   ASSERT_TRUE(WIFEXITED(status)) << "wait status " << status << ": " << text;
   EXPECT_EQ(WEXITSTATUS(status), 130) << text;

@@ -50,54 +50,42 @@ struct Streamed {
 
 template <typename OnLine>
 Streamed run_streamed(const std::string& args, OnLine on_line) {
-  int fds[2];
-  EXPECT_EQ(::pipe(fds), 0);
-  const std::string err = temp_path("stderr");
-  const std::string cmd = "exec " + kBin + " run " + args + " 2>" + err;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(fds[1], 1);
-    ::close(fds[0]);
-    ::close(fds[1]);
-    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::FILE* in = ::fdopen(fds[0], "r");
+  proc::Command command = proc::Command::shell("exec " + kBin + " run " + args);
+  command.out = proc::Stream::pipe();
+  command.err = proc::Stream::file(temp_path("stderr"));
+  proc::Child child(command);
+  EXPECT_TRUE(child.started());
+  // A stdio stream of its own over the pipe (the Child closes the pipe itself).
+  std::FILE* in = child.started() ? ::fdopen(::dup(child.stdout_fd()), "r") : nullptr;
   char* buf = nullptr;
   size_t cap = 0;
   ssize_t n;
-  while ((n = ::getline(&buf, &cap, in)) > 0) {
+  while (in && (n = ::getline(&buf, &cap, in)) > 0) {
     std::string_view line(buf, size_t(n));
     if (line.back() == '\n') line.remove_suffix(1);
     if (!on_line(line)) break;
   }
   std::free(buf);
-  std::fclose(in);
+  if (in) std::fclose(in);
+  // The parent's end closed: what it still writes fails (SIGPIPE).
+  child.close_stdout();
+  const proc::Outcome o = child.wait();
   Streamed r;
-  int raw = 0;
-  rusage usage{};
-  if (::wait4(pid, &raw, 0, &usage) == pid) {
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.max_rss_kib = usage.ru_maxrss;
-  }
-  r.err = test::read_file(err);
+  r.status = o.exited ? o.exit_status : -1;
+  r.max_rss_kib = o.max_rss_kib;
+  r.err = o.err;
   return r;
 }
 
 // `ipusim run ARGS` with stdout on /dev/full.
 test::CliResult run_to_full_device(const std::string& args) {
-  const std::string err = temp_path("stderr");
-  const std::string cmd = "exec " + kBin + " run " + args + " >/dev/full 2>" + err;
+  proc::Command command = proc::Command::shell("exec " + kBin + " run " + args);
+  command.out = proc::Stream::file("/dev/full");
+  command.err = proc::Stream::file(temp_path("stderr"));
+  const proc::Outcome o = proc::run(command);
   test::CliResult r;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int raw = 0;
-  if (pid > 0 && ::waitpid(pid, &raw, 0) == pid) r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.err = test::read_file(err);
+  r.status = o.exited ? o.exit_status : -1;
+  r.err = o.err;
   return r;
 }
 

@@ -204,8 +204,8 @@ TEST(Memory, ABadMaxMemoryIsAnError) {
   }
 }
 
-// `ipusim ARGS` in a child whose address space is limited to `as_bytes` (RLIMIT_AS, set
-// in the forked child): its exit status (-1 when killed), how long it took, its stderr.
+// `ipusim ARGS` in a child whose address space is limited to `as_bytes` (RLIMIT_AS): its
+// exit status (-1 when killed), how long it took, its stderr.
 // A child still running after `limit` is killed.
 struct Limited {
   int status = -1;
@@ -213,34 +213,16 @@ struct Limited {
   std::string err;
 };
 Limited run_with_address_limit(const std::string& args, uint64_t as_bytes, std::chrono::seconds limit) {
-  const std::string err = temp_path("stderr");
-  const auto t0 = Clock::now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(fd, 2);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    const rlimit as{as_bytes, as_bytes};
-    ::setrlimit(RLIMIT_AS, &as);
-    const std::string cmd = "exec " + kBin + " " + args;
-    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
+  proc::Command command = proc::Command::shell("exec " + kBin + " " + args);
+  command.out = proc::Stream::null();
+  command.err = proc::Stream::file(temp_path("stderr"));
+  command.address_space_bytes = as_bytes;
+  command.timeout_seconds = double(limit.count());
+  const proc::Outcome o = proc::run(command);
   Limited r;
-  int raw = 0;
-  for (;;) {
-    if (::waitpid(pid, &raw, WNOHANG) == pid) break;
-    if (Clock::now() - t0 > limit) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &raw, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  r.seconds = seconds_since(t0);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.err = test::read_file(err);
+  r.seconds = o.wall_seconds;
+  r.status = o.exited ? o.exit_status : -1;
+  r.err = o.err;
   return r;
 }
 

@@ -5,8 +5,6 @@
 // and cycle counts equal those of the run without gdb.
 #include <gtest/gtest.h>
 
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "child_process.h"
 #include "cli_run.h"
 
 namespace ipusim {
@@ -30,36 +29,23 @@ std::string temp_path(const std::string& name) { return test::temp_path("gdb_cli
 // A child `sh -c cmd`; never outlives the test.
 class Child {
  public:
-  explicit Child(const std::string& cmd) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ~Child() {
-    if (pid_ > 0 && status_ < 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  // The exit status, or -1 if it did not end within `limit` (then it is killed).
+  explicit Child(const std::string& cmd) : child_(shell(cmd)) {}
+  // The exit status (128 + the signal that ended it), or -1 if it did not end within
+  // `limit` (then it is killed, when the Child goes).
   int wait(std::chrono::seconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (status_ < 0 && std::chrono::steady_clock::now() < deadline) {
-      int raw = 0;
-      if (waitpid(pid_, &raw, WNOHANG) == pid_) {
-        status_ = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return status_;
+    if (!child_.ended_within(double(limit.count()))) return -1;
+    const proc::Outcome o = child_.wait();
+    return o.exited ? o.exit_status : 128 + o.signal;
   }
 
  private:
-  pid_t pid_ = -1;
-  int status_ = -1;
+  static proc::Command shell(const std::string& cmd) {
+    proc::Command command = proc::Command::shell(cmd);
+    command.out = command.err = proc::Stream::inherit();  // cmd redirects them
+    command.timeout_seconds = 600;  // each wait() has its own limit
+    return command;
+  }
+  proc::Child child_;
 };
 
 // The port `ipusim run --gdb 0` printed on stderr, waiting for it at most 20 s.

@@ -14,6 +14,7 @@
 
 #include "debug/platform_target.h"
 #include "platform/platform.h"
+#include "child_process.h"
 #include "test_system.h"
 
 namespace ipusim {
@@ -92,16 +93,14 @@ std::string figures(const platform::RunResult& r) {
 std::string plain_figures() {
   char self[4096] = {};
   if (::readlink("/proc/self/exe", self, sizeof self - 1) <= 0) return "readlink failed";
-  const std::string cmd = std::string(self) + " --gtest_filter=PlatformTarget.PlainRun 2>/dev/null";
-  std::FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return "popen failed";
+  ipusim::proc::Command command = ipusim::proc::Command::program({self, "--gtest_filter=PlatformTarget.PlainRun"});
+  command.err = ipusim::proc::Stream::null();
+  const ipusim::proc::Outcome o = ipusim::proc::run(command);
+  if (!o.started) return o.start_error;
   std::string out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) {
-    const std::string line = buf;
-    if (line.rfind("FIGURES", 0) == 0) out = line.substr(0, line.size() - 1);
-  }
-  ::pclose(p);
+  std::istringstream lines(o.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("FIGURES", 0) == 0) out = line;
   return out;
 }
 

@@ -1,14 +1,9 @@
 #include "serve_child.h"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -16,8 +11,6 @@
 #include <vector>
 
 #include "ipudrv/device.h"
-
-extern char** environ;
 
 namespace devapi {
 namespace {
@@ -38,43 +31,26 @@ bool answers(const std::string& path) {
 ServeChild::ServeChild(const std::string& config, const std::string& socket, const std::string& extra_args,
                        const std::string& stdout_path)
     : socket_(socket), stderr_path_(socket + ".stderr") {
-  std::vector<std::string> args = {IPUSIM_BIN, "serve", "--config", config, "--socket", socket, "--quiet"};
+  using ipusim::proc::Stream;
+  ipusim::proc::Command command =
+      ipusim::proc::Command::program({IPUSIM_BIN, "serve", "--config", config, "--socket", socket, "--quiet"});
   std::istringstream extra(extra_args);
-  for (std::string a; extra >> a;) args.push_back(a);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-
-  // The child's environment: this one's, with the firmware console off and one host
-  // thread (the CI machine has two cores and other tests running).
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e; ++e) {
-    if (std::strncmp(*e, "IPUSIM_CONSOLE=", 15) && std::strncmp(*e, "IPUSIM_THREADS=", 15)) env_text.push_back(*e);
-  }
-  env_text.push_back(stdout_path.empty() ? "IPUSIM_CONSOLE=none" : "IPUSIM_CONSOLE=stdout");
-  env_text.push_back("IPUSIM_THREADS=1");
-  std::vector<char*> envp;
-  for (auto& e : env_text) envp.push_back(e.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, stderr_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (stdout_path.empty())
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  else
-    posix_spawn_file_actions_addopen(&actions, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error(std::string("spawn ") + IPUSIM_BIN + ": " + std::strerror(rc));
+  for (std::string a; extra >> a;) command.argv.push_back(a);
+  // The firmware console off and one host thread (the CI machine has two cores and other
+  // tests running).
+  command.env = {stdout_path.empty() ? "IPUSIM_CONSOLE=none" : "IPUSIM_CONSOLE=stdout", "IPUSIM_THREADS=1"};
+  command.out = stdout_path.empty() ? Stream::null() : Stream::file(stdout_path);
+  command.err = Stream::file(stderr_path_);
+  command.timeout_seconds = 3600;  // a server lives as long as its test; the destructor ends it
+  child_ = std::make_unique<ipusim::proc::Child>(command);
+  if (!child_->started()) throw std::runtime_error(child_->wait().start_error);
 
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (!answers(socket_)) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      throw std::runtime_error("ipusim serve exited (status " + std::to_string(status) + ") before listening: " +
-                               stderr_text());
+    if (child_->ended()) {
+      const ipusim::proc::Outcome o = child_->wait();
+      child_.reset();
+      throw std::runtime_error("ipusim serve exited (" + o.describe() + ") before listening: " + stderr_text());
     }
     if (std::chrono::steady_clock::now() > deadline) {
       kill_now();
@@ -85,38 +61,28 @@ ServeChild::ServeChild(const std::string& config, const std::string& socket, con
 }
 
 ServeChild::~ServeChild() {
-  if (pid_ > 0) kill_now();
+  child_.reset();  // kills and reaps a server still running
   ::unlink(stderr_path_.c_str());
 }
 
-int ServeChild::wait_for_exit() {
-  if (pid_ <= 0) return -1;
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
-  pid_ = -1;
+int ServeChild::reap() {
+  const int status = child_->wait().wait_status;
+  child_.reset();
   return status;
 }
 
 int ServeChild::stop() {
-  if (pid_ <= 0) return -1;
-  ::kill(pid_, SIGTERM);
+  if (!child_) return -1;
+  child_->send_signal(SIGTERM);
   // A server that ignores SIGTERM is a failure the caller sees (killed by SIGKILL).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return status;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  if (child_->ended_within(10)) return reap();
   return kill_now();
 }
 
 int ServeChild::kill_now() {
-  if (pid_ > 0) ::kill(pid_, SIGKILL);
-  return wait_for_exit();
+  if (!child_) return -1;
+  child_->send_signal(SIGKILL);
+  return reap();
 }
 
 std::string ServeChild::stderr_text() const {

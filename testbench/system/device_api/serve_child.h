@@ -5,7 +5,10 @@
 
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
+
+#include "child_process.h"
 
 namespace devapi {
 
@@ -23,7 +26,7 @@ class ServeChild {
   ServeChild& operator=(const ServeChild&) = delete;
 
   const std::string& socket() const { return socket_; }
-  pid_t pid() const { return pid_; }
+  pid_t pid() const { return child_ ? child_->pid() : -1; }
   // SIGTERM, then waits; the raw wait status (-1 if the child was already reaped).
   int stop();
   // SIGKILL, then waits: the server vanishes mid-session.
@@ -31,10 +34,10 @@ class ServeChild {
   std::string stderr_text() const;
 
  private:
-  int wait_for_exit();
   std::string socket_;
   std::string stderr_path_;
-  pid_t pid_ = -1;
+  int reap();  // the raw wait status; the child is gone after it
+  std::unique_ptr<ipusim::proc::Child> child_;
 };
 
 }  // namespace devapi

@@ -18,9 +18,11 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <thread>
 
+#include "child_process.h"
 #include "driver_backend.h"
 #include "fd_passing.h"
 #include "raw_client.h"
@@ -29,6 +31,8 @@
 
 namespace drvtest {
 namespace {
+
+namespace proc = ipusim::proc;
 
 wire::ErrorCode error_code(const std::optional<wire::Message>& m) {
   if (!m || !std::holds_alternative<wire::Error>(m->body)) return wire::ErrorCode(0);
@@ -526,41 +530,34 @@ TEST_F(ServeSystem, TheDriverOpensOneDeviceOfEveryBoard) {
   EXPECT_GT(board1.counters().interrupts, 0u) << "board 1's DMA completions were interrupts";
 }
 
-// fake_serve on `path` as a child (with `option`, and `stdin_fd` as its standard input
-// when not -1); returns its pid once it listens (-1 if it did not).
-pid_t start_fake_serve(const std::string& path, const char* option = nullptr, int stdin_fd = -1) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (stdin_fd >= 0) {
-      ::dup2(stdin_fd, 0);
-      ::close(stdin_fd);
-    }
-    ::execl(FAKE_SERVE_BIN, FAKE_SERVE_BIN, path.c_str(), option, static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  for (int i = 0; i < 500 && pid > 0; ++i) {
+// fake_serve on `path` as a child (with `option`, and its standard input a pipe this
+// process holds when `stdin_pipe`), once it listens; nullptr if it did not.
+std::unique_ptr<proc::Child> start_fake_serve(const std::string& path, const char* option = nullptr,
+                                              bool stdin_pipe = false) {
+  proc::Command command = proc::Command::program({FAKE_SERVE_BIN, path});
+  if (option) command.argv.push_back(option);
+  command.in = stdin_pipe ? proc::Stream::pipe() : proc::Stream::inherit();
+  command.out = command.err = proc::Stream::inherit();
+  command.timeout_seconds = 600;  // the tests stop it; the Child kills one they did not
+  auto child = std::make_unique<proc::Child>(command);
+  for (int i = 0; i < 500 && child->started(); ++i) {
     struct stat st {};
-    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return pid;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) return child;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (pid > 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-  }
-  return -1;
+  return nullptr;
 }
 
 TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
   const std::string path = scratch_socket("proc");
-  const pid_t pid = start_fake_serve(path);
-  ASSERT_GT(pid, 0) << "fake_serve did not create " << path;
+  const auto server = start_fake_serve(path);
+  ASSERT_TRUE(server) << "fake_serve did not create " << path;
   {
     auto dev = ipudrv::open("unix:" + path);
     EXPECT_EQ(dev->info().tiles_per_ipu, 4u);
   }
-  ASSERT_EQ(::kill(pid, SIGTERM), 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(server->send_signal(SIGTERM));
+  const int status = server->wait().wait_status;
   EXPECT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
@@ -571,12 +568,9 @@ TEST(ServeProcess, SigtermStopsTheServerAndRemovesTheSocket) {
 // bytes arriving on it change nothing.
 TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
   const std::string path = scratch_socket("parent");
-  int life[2];
-  ASSERT_EQ(::pipe(life), 0);
-  ::fcntl(life[1], F_SETFD, FD_CLOEXEC);  // the child must not hold the write end
-  const pid_t pid = start_fake_serve(path, "--exit-with-parent", life[0]);
-  ::close(life[0]);
-  ASSERT_GT(pid, 0) << "fake_serve did not create " << path;
+  // Its standard input: a pipe only this process (its parent) holds the write end of.
+  const auto server = start_fake_serve(path, "--exit-with-parent", true);
+  ASSERT_TRUE(server) << "fake_serve did not create " << path;
   std::unique_ptr<ipudrv::Device> dev;
   for (int i = 0; i < 500 && !dev; ++i) {
     try {
@@ -586,22 +580,14 @@ TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
     }
   }
   ASSERT_TRUE(dev) << "fake_serve did not listen on " << path;
-  ASSERT_EQ(::write(life[1], "still here", 10), 10);
+  ASSERT_EQ(::write(server->stdin_fd(), "still here", 10), 10);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  int status = 0;
-  EXPECT_EQ(::waitpid(pid, &status, WNOHANG), 0) << "input that is not its end changes nothing";
+  EXPECT_FALSE(server->ended()) << "input that is not its end changes nothing";
   EXPECT_EQ(dev->info().tiles_per_ipu, 4u);
-  const auto t0 = std::chrono::steady_clock::now();
-  ::close(life[1]);  // what the parent's end does to it
-  bool exited = false;
-  while (!(exited = ::waitpid(pid, &status, WNOHANG) == pid) &&
-         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  if (!exited) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-  }
+  server->close_stdin();  // what the parent's end does to it
+  const bool exited = server->ended_within(5);
   ASSERT_TRUE(exited) << "fake_serve outlived its input";
+  const int status = server->wait().wait_status;
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
   EXPECT_THROW(dev->read_register(IPU_REG_ID), ipudrv::TransportError);
@@ -609,17 +595,10 @@ TEST(ServeProcess, ExitWithParentEndsTheServerAtEndOfInput) {
 
 // SIGTERM, then the child's wait status within `limit`; a child still there is killed
 // (SIGKILL) and the status says so.
-int sigterm_and_wait(pid_t pid, std::chrono::milliseconds limit) {
-  ::kill(pid, SIGTERM);
-  const auto end = std::chrono::steady_clock::now() + limit;
-  int status = 0;
-  while (std::chrono::steady_clock::now() < end) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return status;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, &status, 0);
-  return status;
+int sigterm_and_wait(proc::Child& child, std::chrono::milliseconds limit) {
+  child.send_signal(SIGTERM);
+  if (!child.ended_within(limit.count() / 1000.0)) child.send_signal(SIGKILL);
+  return child.wait().wait_status;
 }
 
 int raw_connect(const std::string& path) {
@@ -634,15 +613,15 @@ int raw_connect(const std::string& path) {
 // SIGTERM ends the server promptly with a client half-way through a message.
 TEST(ServeProcess, SigtermEndsTheServerWithAClientHalfWayThroughAMessage) {
   const std::string path = scratch_socket("half");
-  const pid_t pid = start_fake_serve(path);
-  ASSERT_GT(pid, 0);
+  const auto server = start_fake_serve(path);
+  ASSERT_TRUE(server);
   const int fd = raw_connect(path);
   ASSERT_TRUE(wire::send_all(fd, wire::encode({1, wire::Hello{wire::kVersionMajor, 0, "half"}})));
   const auto frame = wire::encode({2, wire::Write32{IPU_REG_CTRL, 0, 0}});
   ASSERT_TRUE(wire::send_all(fd, std::span(frame).first(frame.size() / 2)));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the server has read the half
   const auto t0 = std::chrono::steady_clock::now();
-  const int status = sigterm_and_wait(pid, std::chrono::seconds(5));
+  const int status = sigterm_and_wait(*server, std::chrono::seconds(5));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "socket left behind";
@@ -653,8 +632,8 @@ TEST(ServeProcess, SigtermEndsTheServerWithAClientHalfWayThroughAMessage) {
 // must not wait on it (it waited for room for ever, deaf to SIGTERM).
 TEST(ServeProcess, SigtermEndsTheServerWithAClientThatReadsNoReplies) {
   const std::string path = scratch_socket("deaf");
-  const pid_t pid = start_fake_serve(path);
-  ASSERT_GT(pid, 0);
+  const auto server = start_fake_serve(path);
+  ASSERT_TRUE(server);
   const int fd = raw_connect(path);
   ASSERT_TRUE(wire::send_all(fd, wire::encode({1, wire::Hello{wire::kVersionMajor, 0, "deaf"}})));
   // READ32 requests, as many as the sockets take in a second: the replies back up.
@@ -670,7 +649,7 @@ TEST(ServeProcess, SigtermEndsTheServerWithAClientThatReadsNoReplies) {
   }
   EXPECT_TRUE(backed_up);
   const auto t0 = std::chrono::steady_clock::now();
-  const int status = sigterm_and_wait(pid, std::chrono::seconds(5));
+  const int status = sigterm_and_wait(*server, std::chrono::seconds(5));
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status;
   ::close(fd);

@@ -4,13 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "child_process.h"
 
 namespace ipusim::test {
 
@@ -38,24 +36,17 @@ inline std::string temp_path(const std::string& prefix, const std::string& name)
 }
 
 // `bin ARGS` (ARGS are shell words; the tests' paths have no spaces). The shell execs
-// the binary, so wait4's peak RSS is the simulator's.
+// the binary, so the peak RSS is the simulator's.
 inline CliResult run_command(const std::string& bin, const std::string& prefix, const std::string& args) {
-  const std::string out = temp_path(prefix, "stdout"), err = temp_path(prefix, "stderr");
-  const std::string cmd = "exec " + bin + " " + args + " >" + out + " 2>" + err;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int raw = 0;
-  rusage usage{};
+  proc::Command command = proc::Command::shell("exec " + bin + " " + args);
+  command.out = proc::Stream::file(temp_path(prefix, "stdout"));
+  command.err = proc::Stream::file(temp_path(prefix, "stderr"));
+  const proc::Outcome o = proc::run(command);
   CliResult r;
-  if (pid > 0 && wait4(pid, &raw, 0, &usage) == pid) {
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.max_rss_kib = usage.ru_maxrss;
-  }
-  r.out = read_file(out);
-  r.err = read_file(err);
+  r.status = o.exited ? o.exit_status : -1;
+  r.max_rss_kib = o.max_rss_kib;
+  r.out = o.out;
+  r.err = o.err;
   return r;
 }
 

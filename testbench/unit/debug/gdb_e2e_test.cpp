@@ -10,6 +10,7 @@
 #include <iostream>
 #include <regex>
 
+#include "child_process.h"
 #include "rsp_client.h"
 #include "test_elf.h"
 
@@ -40,12 +41,14 @@ std::string run_gdb(uint16_t port, const std::string& commands, const std::strin
     cmd = std::string("timeout --foreground -k 5 60 ") + kGdb + " -batch -nx -x " + script + " 2>&1";
     cmd = "{ " + cmd + " & p=$!; sleep " + std::to_string(interrupt_after) + "; kill -INT $p; wait $p; }";
   }
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) return "<popen failed>";
-  std::string text;
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
-  int status = ::pclose(pipe);
+  ipusim::proc::Command command = ipusim::proc::Command::shell(cmd);
+  command.in = ipusim::proc::Stream::inherit();
+  command.err = ipusim::proc::Stream::inherit();  // the script sends gdb's to stdout
+  command.timeout_seconds = 90;                   // past timeout(1)'s 60 + 5
+  const ipusim::proc::Outcome o = ipusim::proc::run(command);
+  if (!o.started) return "<" + o.start_error + ">";
+  std::string text = o.out;
+  const int status = o.wait_status;
   text += "\n<exit " + std::to_string(status) + ">\n";
   return text;
 }

@@ -120,19 +120,19 @@ TEST(IssVsQemu, RandomRv32imfProgramsMatchQemu) {
   uint32_t programs = 0;
   // kBatch qemu processes at once: most of a qemu run is its start-up, which overlaps.
   for (uint32_t first = 1; first <= kSeeds && !HasFailure(); first += kBatch) {
-    std::vector<std::pair<uint32_t, FILE*>> running;
+    std::vector<std::pair<uint32_t, std::unique_ptr<ipusim::proc::Child>>> running;
     for (uint32_t seed = first; seed < first + kBatch && seed <= kSeeds; ++seed) {
       const std::string elf = testing::TempDir() + "/qemu_random_test_" + std::to_string(seed - first) + ".elf";
       write_qemu_elf(seed, elf);
       running.emplace_back(seed, start_qemu(*qemu, elf));
     }
-    for (const auto& [seed, pipe] : running) {
+    for (const auto& [seed, qemu_run] : running) {
       const auto interp = run_tile(seed, TileParams::Core::interp, 1);
       // Without the translator a jit tile is an interp tile: nothing more to compare.
       const bool jit = translator_built();
       const auto jit_hot1 = jit ? run_tile(seed, TileParams::Core::jit, 1) : interp;
       const auto jit_hot4 = jit ? run_tile(seed, TileParams::Core::jit, 4) : interp;
-      const QemuRun q = finish_qemu(pipe);
+      const QemuRun q = finish_qemu(*qemu_run);
       if (HasFailure()) continue;  // collect the rest of the batch's processes
       EXPECT_EQ(q.status, 0) << "seed " << seed << ": qemu-riscv32 did not exit(0)";
       EXPECT_EQ(q.out.size(), kDumpBytes) << "seed " << seed << ": qemu wrote the wrong amount";

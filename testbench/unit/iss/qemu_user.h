@@ -2,24 +2,19 @@
 // returns what it wrote to stdout: the reference side of qemu_random_test.cpp.
 #pragma once
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdio>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "child_process.h"
 
 namespace isstest {
 
 // The qemu-riscv32 on PATH, or nullopt.
 inline std::optional<std::string> find_qemu_riscv32() {
-  FILE* p = popen("command -v qemu-riscv32 2>/dev/null", "r");
-  if (!p) return std::nullopt;
-  char buf[512];
-  std::string path;
-  while (fgets(buf, sizeof buf, p)) path += buf;
-  pclose(p);
+  std::string path = ipusim::proc::run(ipusim::proc::Command::shell("command -v qemu-riscv32")).out;
   while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
   if (path.empty()) return std::nullopt;
   return path;
@@ -27,25 +22,25 @@ inline std::optional<std::string> find_qemu_riscv32() {
 
 struct QemuRun {
   std::vector<uint8_t> out;
-  int status = -1;  // the exit status (timeout(1) makes a hang 124), -1 if it did not exit
+  int status = -1;  // the exit status, -1 if it did not exit (killed at its timeout)
 };
 
-// `qemu path` started, killed after `seconds` (coreutils timeout) so a looping program
-// fails the test instead of hanging it; finish_qemu collects it. Started before the
-// caller's own work, qemu runs alongside it.
-inline FILE* start_qemu(const std::string& qemu, const std::string& elf, unsigned seconds = 10) {
-  const std::string cmd = "timeout " + std::to_string(seconds) + " '" + qemu + "' '" + elf + "'";
-  return popen(cmd.c_str(), "r");
+// `qemu path` started, killed after `seconds` so a looping program fails the test instead
+// of hanging it; finish_qemu collects it. Started before the caller's own work, qemu runs
+// alongside it.
+inline std::unique_ptr<ipusim::proc::Child> start_qemu(const std::string& qemu, const std::string& elf,
+                                                       unsigned seconds = 10) {
+  ipusim::proc::Command command = ipusim::proc::Command::program({qemu, elf});
+  command.err = ipusim::proc::Stream::inherit();
+  command.timeout_seconds = seconds;
+  return std::make_unique<ipusim::proc::Child>(command);
 }
 
-inline QemuRun finish_qemu(FILE* p) {
+inline QemuRun finish_qemu(ipusim::proc::Child& qemu) {
+  const ipusim::proc::Outcome o = qemu.wait();
   QemuRun r;
-  if (!p) return r;
-  uint8_t buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.insert(r.out.end(), buf, buf + n);
-  const int st = pclose(p);
-  if (st != -1 && WIFEXITED(st)) r.status = WEXITSTATUS(st);
+  r.out.assign(o.out.begin(), o.out.end());
+  if (o.exited) r.status = o.exit_status;
   return r;
 }
 
