@@ -93,17 +93,27 @@ RunInterrupts::~RunInterrupts() {
 }
 
 
-std::string stop_reason(const platform::RunResult& result, bool timed_out) {
-  const Problem* stopped = result.end.stopped();
-  if (!stopped) return {};
+StopReason stop_reason(const platform::RunResult& result, bool timed_out) {
+  if (!result.end.stopped()) return StopReason::None;
   // A console that could not be written wins over a budget, a timeout or Ctrl-C that
   // ended the same run: its status (5) and its line are the ones `ipusim run` gives.
-  if (result.console_error) return "console error";
-  if (result.end.kind == RunEndKind::Budget) return stopped->kind;  // "cycle budget", ...
-  return timed_out ? "timeout" : "interrupt";
+  if (result.console_error) return StopReason::ConsoleError;
+  if (result.end.kind == RunEndKind::Budget) return StopReason::Budget;
+  return timed_out ? StopReason::Timeout : StopReason::Interrupt;
 }
 
-int report_end(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {
+std::string stop_reason_text(StopReason reason, const platform::RunResult& result) {
+  switch (reason) {
+    case StopReason::None: return {};
+    case StopReason::Budget: return result.end.stopped() ? result.end.stopped()->kind : "budget";  // "cycle budget", ...
+    case StopReason::Timeout: return "timeout";
+    case StopReason::Interrupt: return "interrupt";
+    case StopReason::ConsoleError: return "console error";
+  }
+  return {};
+}
+
+int report_end(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err) {
   const RunEnd& end = result.end;
   switch (end.kind) {
     case RunEndKind::Fault:
@@ -126,13 +136,13 @@ int report_end(const platform::RunResult& result, const std::string& reason, dou
   }
 }
 
-int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {
+int report_stop(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err) {
   const std::string text = to_text(*result.end.stopped());
   int status = kInterruptStatus;
-  if (reason == "timeout") {
+  if (reason == StopReason::Timeout) {
     std::fprintf(err, "ipusim: timeout: --timeout %s s expired: %s\n", fmt::format("{}", timeout).c_str(), text.c_str());
     status = kTimeoutStatus;
-  } else if (reason == "interrupt") {
+  } else if (reason == StopReason::Interrupt) {
     std::fprintf(err, "ipusim: interrupted: %s\n", text.c_str());
   } else {
     std::fprintf(err, "ipusim: budget: %s\n", text.c_str());
@@ -162,8 +172,8 @@ int report_stop(const platform::RunResult& result, const std::string& reason, do
   return status;
 }
 
-void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, const std::string& reason,
-                   const StopOptions& options) {
+void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, StopReason reason,
+                  const StopOptions& options) {
   const RunEnd& end = result.end;
   const auto text_or_null = [](const Problem* p) {
     return p ? nlohmann::ordered_json(to_text(*p)) : nlohmann::ordered_json(nullptr);
@@ -173,7 +183,8 @@ void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, 
   j["exchange_errors"] = nlohmann::ordered_json::array();
   for (const Problem& e : end.exchange_errors()) j["exchange_errors"].push_back(to_text(e));
   j["error"] = end.problem() ? problem_json(*end.problem()) : nlohmann::ordered_json(nullptr);
-  j["stop_reason"] = reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(reason);
+  j["stop_reason"] = reason == StopReason::None ? nlohmann::ordered_json(nullptr)
+                                               : nlohmann::ordered_json(stop_reason_text(reason, result));
   const auto limit = [](uint64_t v) { return v ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["limits"] = {{"max_cycles", limit(options.max_cycles)},
                  {"max_instructions", limit(options.max_instructions)},

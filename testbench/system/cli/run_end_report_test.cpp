@@ -51,7 +51,7 @@ struct Rendered {
   std::string err;
 };
 
-Rendered render(const platform::RunResult& r, const std::string& reason = {}, double timeout = 0) {
+Rendered render(const platform::RunResult& r, StopReason reason = StopReason::None, double timeout = 0) {
   Rendered out;
   out.err = captured([&](std::FILE* f) { out.status = report_end(r, reason, timeout, f); });
   return out;
@@ -87,7 +87,7 @@ TEST(RunEndReport, HaltedExitsWithTheTilesStatusAndPrintsNothing) {
   const Rendered out = render(r);
   EXPECT_EQ(out.status, 255);  // the lowest-numbered non-zero code, clamped
   EXPECT_EQ(out.err, "");
-  EXPECT_EQ(stop_reason(r, false), "");
+  EXPECT_EQ(stop_reason(r, false), StopReason::None);
   r.console_error = "No space left on device";
   EXPECT_EQ(render(r).status, kConsoleErrorStatus);
 }
@@ -95,8 +95,9 @@ TEST(RunEndReport, HaltedExitsWithTheTilesStatusAndPrintsNothing) {
 TEST(RunEndReport, BudgetNamesTheBudgetAndTheTilesStillRunning) {
   platform::RunResult r = ended(RunEndKind::Budget, {problem(ProblemCode::Budget, "cycle budget", "1000 cycles")});
   r.end.running = {{.ipu = 0, .tile = 3, .thread = 1, .pc = 0x40010, .cycle = 1000, .function = "spin"}};
-  const std::string reason = stop_reason(r, false);
-  EXPECT_EQ(reason, "cycle budget");
+  const StopReason reason = stop_reason(r, false);
+  EXPECT_EQ(reason, StopReason::Budget);
+  EXPECT_EQ(stop_reason_text(reason, r), "cycle budget");
   const Rendered out = render(r, reason);
   EXPECT_EQ(out.status, kBudgetStatus);
   EXPECT_EQ(out.err, "ipusim: budget: " + to_text(r.end.problems[0]) +
@@ -106,12 +107,14 @@ TEST(RunEndReport, BudgetNamesTheBudgetAndTheTilesStillRunning) {
 TEST(RunEndReport, InterruptedIsATimeoutOrACtrlC) {
   const platform::RunResult r = ended(RunEndKind::Interrupted, {problem(ProblemCode::Interrupted, "", "stopped")});
   const std::string text = to_text(r.end.problems[0]);
-  EXPECT_EQ(stop_reason(r, true), "timeout");
-  const Rendered timeout = render(r, "timeout", 2.5);
+  EXPECT_EQ(stop_reason(r, true), StopReason::Timeout);
+  EXPECT_EQ(stop_reason_text(StopReason::Timeout, r), "timeout");
+  const Rendered timeout = render(r, StopReason::Timeout, 2.5);
   EXPECT_EQ(timeout.status, kTimeoutStatus);
   EXPECT_EQ(timeout.err, "ipusim: timeout: --timeout 2.5 s expired: " + text + "\n");
-  EXPECT_EQ(stop_reason(r, false), "interrupt");
-  const Rendered ctrl_c = render(r, "interrupt");
+  EXPECT_EQ(stop_reason(r, false), StopReason::Interrupt);
+  EXPECT_EQ(stop_reason_text(StopReason::Interrupt, r), "interrupt");
+  const Rendered ctrl_c = render(r, StopReason::Interrupt);
   EXPECT_EQ(ctrl_c.status, kInterruptStatus);
   EXPECT_EQ(ctrl_c.err, "ipusim: interrupted: " + text + "\n");
 }
@@ -119,8 +122,9 @@ TEST(RunEndReport, InterruptedIsATimeoutOrACtrlC) {
 TEST(RunEndReport, AConsoleErrorWinsOverTheStopThatEndedTheSameRun) {
   platform::RunResult r = ended(RunEndKind::Interrupted, {problem(ProblemCode::Interrupted, "", "stopped")});
   r.console_error = "Broken pipe";
-  EXPECT_EQ(stop_reason(r, true), "console error");
-  const Rendered out = render(r, "console error");
+  EXPECT_EQ(stop_reason(r, true), StopReason::ConsoleError);
+  EXPECT_EQ(stop_reason_text(StopReason::ConsoleError, r), "console error");
+  const Rendered out = render(r, StopReason::ConsoleError);
   EXPECT_EQ(out.status, kConsoleErrorStatus);
   EXPECT_EQ(out.err, "");  // its line is the caller's, after the end's
 }
@@ -135,7 +139,7 @@ TEST(RunEndJson, EachKindFillsItsKeysAndNullsTheOthers) {
   const Problem d = problem(ProblemCode::Deadlock, "never finished", "d");
   const Problem x = problem(ProblemCode::Exchange, "length mismatch", "x");
   const Problem b = problem(ProblemCode::Budget, "instruction budget", "b");
-  const auto json_of = [](const platform::RunResult& r, const std::string& reason = {}) {
+  const auto json_of = [](const platform::RunResult& r, StopReason reason = StopReason::None) {
     nlohmann::ordered_json j;
     add_end_json(j, r, reason, StopOptions{.max_instructions = 5});
     return j;
@@ -163,7 +167,7 @@ TEST(RunEndJson, EachKindFillsItsKeysAndNullsTheOthers) {
   {
     platform::RunResult r = ended(RunEndKind::Budget, {b});
     r.end.running = {{.ipu = 1, .tile = 2, .pc = 0x40000, .cycle = 9}};
-    const auto j = json_of(r, "instruction budget");
+    const auto j = json_of(r, StopReason::Budget);
     EXPECT_TRUE(j["fault"].is_null());
     EXPECT_EQ(j["error"]["code"], "BUDGET");
     EXPECT_EQ(j["stop_reason"], "instruction budget");
