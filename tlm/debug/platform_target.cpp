@@ -340,13 +340,13 @@ StopEvent PlatformTarget::resume(const Resume& how) {
 }
 
 StopEvent PlatformTarget::run_over(bool starved) {
-  const platform::RunOutcome out = platform_.outcome(starved);
+  const std::optional<RunEnd> end = platform_.outcome(starved);
   StopEvent e = event(StopEvent::Kind::Exited, first_thread().value_or(ThreadRef{}));
-  if (out.kind == platform::RunOutcome::Kind::Halted) {
+  if (end && end->kind == RunEndKind::Halted) {
     e.exit_code = platform_.exit_status();  // as `ipusim run` exits
-  } else if (!out.problems.empty()) {
-    const Problem& p = out.problems.front();
-    if (out.stop && out.stop->kind == platform::StopRequest::Kind::Fault && p.has_tile()) {
+  } else if (end && end->problem()) {
+    const Problem& p = *end->problem();
+    if (end->kind == RunEndKind::Fault && p.has_tile()) {
       e.kind = StopEvent::Kind::Fault;
       e.thread = ThreadRef{p.ipu, p.tile, p.thread == Problem::kNone ? 0 : p.thread};
     } else {

@@ -106,30 +106,18 @@ bool RunDomain::dma_busy() {
   return std::ranges::any_of(boards_, [](HostInterface* b) { return b->dma_busy(); });
 }
 
-bool RunDomain::busy() { return (running_ && !(hold_ && hold_->holding())) || dma_busy(); }
+bool RunDomain::busy() { return (running() && !(hold_ && hold_->holding())) || dma_busy(); }
 
 // One step of the kernel. Paused on a host stream, SystemC time must not move (the run
 // would go on under the host's feet): only delta cycles at this time, until the DMA the
-// host posted has retired (in zero time, dma_channel.cpp).
+// host posted has retired (in zero time, dma_channel.cpp); drain_dma() steps again while
+// any is left.
 void RunDomain::step() {
-  if (still_) {
-    constexpr int kMaxDeltas = 1 << 20;  // a bound on a model bug
+  if (still()) {
+    constexpr int kMaxDeltas = 1 << 20;  // a bound on one step
     for (int i = 0; i < kMaxDeltas && dma_busy(); ++i)
       if (!platform_.simulate_delta())
         for (HostInterface* b : boards_) b->kick_all();  // a channel asleep: look again
-    if (dma_busy() && running_) {
-      // Never silently: the host would wait on STREAM_WAIT for ever.
-      platform_.freeze();
-      platform_.finish_run();
-      running_ = still_ = false;
-      Problem e;
-      e.code = ProblemCode::State;
-      e.detail = fmt::format("model error: the host's DMA did not retire in {} delta cycles while the run waited on a "
-                             "host stream",
-                             kMaxDeltas);
-      record_all(e);
-      end_run(IPU_STATE_ERROR);
-    }
     return;
   }
   const bool starved = platform_.simulate();
@@ -169,8 +157,7 @@ void RunDomain::apply(const Command& c) {
   HostInterface& board = *boards_.at(c.board);
   switch (c.kind) {
     case Command::Kind::Reset:
-      if (hold_ && running_) hold_->run_ended();
-      running_ = still_ = paused_ = false;
+      if (hold_ && running()) hold_->run_ended();
       platform_.reset_run();
       platform_.budget().clear_interrupt();  // every tile it paused is unbooted
       ++model_epoch_;
@@ -187,7 +174,6 @@ void RunDomain::apply(const Command& c) {
       std::vector<uint32_t> limits;  // by system IPU: its board's RUN_SUPERSTEPS
       const uint32_t per_board = platform_.config().board.ipus;
       for (uint32_t s : c.supersteps) limits.insert(limits.end(), per_board, s);
-      still_ = paused_ = false;
       if (c.resume) {
         for (HostInterface* b : boards_) b->gateway_.hold_streams(false);  // waiting copies look again
         platform_.continue_run(limits);
@@ -202,7 +188,6 @@ void RunDomain::apply(const Command& c) {
         platform_.start_run(limits, trace_path());
         if (hold_) hold_->run_started();
       }
-      running_ = true;
       return;
     }
     case Command::Kind::Abort: {
@@ -210,7 +195,7 @@ void RunDomain::apply(const Command& c) {
       e.code = ProblemCode::State;
       // Tiles paused by the interrupt stay paused: frozen below, or unbooted by a RESET.
       platform_.budget().clear_interrupt();
-      if (!running_ && !paused_) {
+      if (!platform_.run_in_progress()) {
         e.detail = "CTRL.ABORT with no run in progress";
         board.record(e);
         return;
@@ -219,10 +204,8 @@ void RunDomain::apply(const Command& c) {
       platform_.freeze();
       platform_.finish_run();
       platform_.flush_console();
-      running_ = still_ = paused_ = false;
       e.detail = fmt::format("aborted: CTRL.ABORT (board {}) during the run", c.board);
-      record_all(e);
-      end_run(IPU_STATE_ERROR);
+      end_run(RunEnd{.kind = RunEndKind::Aborted, .problems = {e}});
       return;
     }
     case Command::Kind::Kick:
@@ -238,13 +221,20 @@ void RunDomain::update_stats() {
   for (HostInterface* b : boards_) b->update_stats();
 }
 
-void RunDomain::record_all(const Problem& e, const std::string& text) {
+// Every board records it, naming the system's IPUs; its ERR_TEXT is rendered once, to fit
+// the window with its NUL (lists summarised, not cut).
+void RunDomain::record_all(const Problem& e) {
+  const std::string text = to_text(e, IPU_ERR_TEXT_BYTES - 1);
   for (HostInterface* b : boards_) b->record(e, text);
 }
 
-void RunDomain::end_run(uint32_t end_state) {
+void RunDomain::end_run(const RunEnd& end) {
+  if (const Problem* e = end.problem()) {
+    record_all(*e);
+    if (end.kind != RunEndKind::Aborted) write_cores(*e);  // the run's own problem, not the host's abort
+  }
   // Paused (RUN_SUPERSTEPS) or waiting on a host stream, the run goes on later: gdb waits.
-  if (hold_ && (end_state == IPU_STATE_HALTED || end_state == IPU_STATE_ERROR)) hold_->run_ended();
+  if (hold_ && end.over()) hold_->run_ended();
   for (HostInterface* b : boards_) {
     b->update_stats();
     b->update_supersteps();
@@ -253,7 +243,7 @@ void RunDomain::end_run(uint32_t end_state) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!current_locked()) return;
-    state = end_state;
+    state = ipu_state(end.kind);
   }
   for (HostInterface* b : boards_) b->raise(IPU_IRQ_STATUS_RUN_DONE_MASK);
 }
@@ -263,57 +253,48 @@ void RunDomain::after_simulate(bool starved) {
   // some); the tiles' counts stand still (a boot, a reset and a run's end update them
   // themselves), and recounting them visits every tile: 7 ms a DMA batch on a POD64,
   // 20 minutes for multi_ipu_demo's 188k reads of its results.
-  if (!running_) {
+  if (!running()) {
     for (HostInterface* b : boards_) b->update_sim_time();
     return;
   }
   // A RESET or ABORT is queued and its interrupt paused the tiles: they say nothing about
   // the run (a kernel that starved for it is no deadlock); the command ends it.
   if (platform_.budget().interrupted()) return;
-  const platform::RunOutcome out = platform_.outcome(starved);
-  using Kind = platform::RunOutcome::Kind;
-  switch (out.kind) {
-    case Kind::Running:
-      update_stats();
-      return;
-    case Kind::Paused:
-      running_ = false;
-      paused_ = true;
+  const std::optional<RunEnd> end = platform_.outcome(starved);
+  if (!end) {  // still running
+    update_stats();
+    return;
+  }
+  switch (end->kind) {
+    case RunEndKind::Paused:
+      platform_.hold_run(end->kind);
       platform_.flush_console();
-      end_run(IPU_STATE_PAUSED);
-      return;
-    case Kind::Halted:
-      running_ = false;
-      platform_.finish_run();
-      platform_.flush_console();
-      end_run(IPU_STATE_HALTED);
-      return;
-    case Kind::StreamWait:
+      break;
+    case RunEndKind::StreamWait: {
       // Held until CTRL.RUN: the host's DMA changes the FIFO levels, nothing else does,
-      // and simulated time stands still (still_) while the host serves them.
-      running_ = false;
-      still_ = paused_ = true;
+      // and simulated time stands still (still()) while the host serves them.
+      platform_.hold_run(end->kind);
+      const auto streams = platform_.stream_waits();
       for (uint32_t b = 0; b < boards_.size(); ++b) {
         boards_[b]->gateway_.hold_streams(true);
-        boards_[b]->set_stream_wait(b < out.streams.size() ? out.streams[b] : std::nullopt);
+        boards_[b]->set_stream_wait(b < streams.size() ? streams[b] : std::nullopt);
         boards_[b]->kick_all();  // a channel asleep on a later retirement retires now
       }
       platform_.flush_console();
-      end_run(IPU_STATE_STREAM_WAIT);
-      return;
-    case Kind::Error:
+      break;
+    }
+    case RunEndKind::Halted:
+      platform_.finish_run();
+      platform_.flush_console();
+      break;
+    default:  // a problem as found (the tile's fault, the exchange's first problem, the
+              // deadlock, the budget), or the stuck state
+      platform_.freeze();
+      platform_.finish_run();
+      platform_.flush_console();
       break;
   }
-  running_ = false;
-  platform_.freeze();
-  platform_.finish_run();
-  platform_.flush_console();
-  // The problem as found (the tile's fault, the exchange's first problem, the deadlock),
-  // or the stuck state; every board records it, naming the system's IPUs.
-  const Problem& e = out.problems.front();
-  record_all(e, to_text(e, IPU_ERR_TEXT_BYTES - 1));
-  write_cores(e);
-  end_run(IPU_STATE_ERROR);
+  end_run(*end);
 }
 
 void RunDomain::set_core_dir(std::string dir) { core_dir_ = std::move(dir); }

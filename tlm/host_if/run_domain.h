@@ -10,8 +10,10 @@
 //     queue          every board's commands in the order written, whatever the board, so
 //                    a RESET written to one board acts before a doorbell written after it
 //                    to another
-//     model side     the run itself (running, paused on a host stream, the classification
-//                    after each simulate()), reflected into every board's registers
+//     model side     the run itself: its state is the platform's run state machine
+//                    (common/run_state.h); how it ended or stopped after each simulate()
+//                    (common/run_end.h) is rendered into every board's registers (STATE,
+//                    ERR_*, RUN_DONE)
 //
 // Threads: the host side (under `mutex`) from any host thread through HostInterface; the
 // model side (take_commands, after_simulate, busy, still) on the model thread only.
@@ -103,7 +105,7 @@ class RunDomain {
   // The kernel has work: a run, or DMA descriptors to retire.
   bool busy();
   // Paused on a host stream: simulated time stands still (the host's DMA takes none).
-  bool still() const { return still_; }
+  bool still() const { return platform_.run_state() == RunState::StreamWait; }
   // Every board's statistics registers follow the model (the ticker's refresh).
   void update_stats();
 
@@ -119,8 +121,10 @@ class RunDomain {
   void after_simulate(bool starved);
   void drain_dma();
   bool dma_busy();
-  void end_run(uint32_t state);  // every board: statistics, then STATE and RUN_DONE
-  void record_all(const Problem& e, const std::string& text = {});
+  // Every board: the end's problem (if it failed) to ERR_*, statistics, then STATE and
+  // RUN_DONE.
+  void end_run(const RunEnd& end);
+  void record_all(const Problem& e);
   std::string trace_path();
   void mirror_links();  // the link figures of the run so far, for link_stats()
 
@@ -139,9 +143,7 @@ class RunDomain {
   std::vector<records::LinkStats> links_;       // mutex: as of the last stop
   // Model thread.
   uint64_t model_epoch_ = 0;
-  bool running_ = false;
-  bool still_ = false;
-  bool paused_ = false;  // the run ended PAUSED or STREAM_WAIT: an ABORT still ends it
+  bool running() const { return platform_.run_state() == RunState::Running; }
 };
 
 }  // namespace ipusim::host_if

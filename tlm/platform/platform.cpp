@@ -135,14 +135,13 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   for (uint32_t i = 0; i < ipus; ++i)
     if (topology_.hops(0, i) == links::Topology::kUnreachable)
       throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name, i));
-  Domain& dom = domain_;
-  dom.control = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
-  dom.control->set_epoch(&dom.epoch);
-  dom.group = std::make_unique<sync::GroupSync>();  // its latency is set at each start
-  dom.exchange = std::make_unique<exchange::ExchangeGroup>(
+  control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
+  control_->set_epoch(&epoch_);
+  group_ = std::make_unique<sync::GroupSync>();  // its latency is set at each start
+  exchange_group_ = std::make_unique<exchange::ExchangeGroup>(
       topology_, links::LinkTimingConfig::from(config.board.chip),
       exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
-  dom.exchange->set_plan_threads(&plan_threads_);
+  exchange_group_->set_plan_threads(&plan_threads_);
   if (config.cosim.link == config::BlockModel::Rtl) {
     std::vector<std::string> names;
     for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) names.push_back(cosim::link::RtlLinkCarrier::instance_name(d));
@@ -152,7 +151,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   }
   initial_link_faults_ = options_.link_faults ? *options_.link_faults : fault_plan(config);
   set_link_faults(initial_link_faults_);
-  dom.timeline = std::move(timeline);
+  timeline_ = std::move(timeline);
   std::string building = "ipu 0";  // for the error of an elaboration that fails (out of memory)
   MemoryReserve reserve(kElaborationReserveBytes);  // room to report a failure (memory_reserve.h)
   try {
@@ -160,13 +159,13 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     for (uint32_t i = 0; i < ipus; ++i) {
       building = "ipu " + std::to_string(i);
       const std::string name = "ipu" + std::to_string(i);
-      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config_.board.chip, i, ipus, *dom.group, config.cosim,
+      ipus_.push_back(std::make_unique<Ipu>(name.c_str(), config_.board.chip, i, ipus, *group_, config.cosim,
                                             options_.waves.get()));
       if (!ipus_.back()->failure().empty()) throw ElaborationError(ipus_.back()->failure());
       ipus_.back()->sync_controller().set_observer(this);
-      ipus_.back()->exchange_fabric().set_group(dom.exchange.get());
+      ipus_.back()->exchange_fabric().set_group(exchange_group_.get());
       ipus_.back()->exchange_fabric().set_plan_threads(&plan_threads_);
-      ipus_.back()->set_epoch(&dom.epoch);
+      ipus_.back()->set_epoch(&epoch_);
     }
     for (uint32_t b = 0; b < config.boards; ++b) {
       streaming::GatewayConfig gc = streaming::GatewayConfig::from(config.board, b);
@@ -180,7 +179,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
       // A copy that starts to wait on the host pauses the run where it is (a host's run;
       // without a host such a copy is an error instead): the host hears of it at once,
       // not when the rest of the system has run out of work.
-      gateways_.back()->set_wait_listener([this] { domain_.control->request_pause(); });
+      gateways_.back()->set_wait_listener([this] { control_->request_pause(); });
       for (uint32_t i = b * config.board.ipus; i < (b + 1) * config.board.ipus; ++i)
         ipus_.at(i)->exchange_fabric().gateway_socket.bind(gateways_.back()->copy_socket);
     }
@@ -245,15 +244,12 @@ void Platform::check_fits(const iss::Program& program, const config::ChipConfig&
 }
 
 void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelection& tiles) {
-  if (ran_) throw std::logic_error("Platform::load after run");
+  run_.boot(0);  // before anything is loaded: a load after the run is refused
   check_fits(*program, config_.board.chip);
   for (uint32_t i = 0; i < ipus_.size(); ++i) {
     for (uint32_t t : tiles.tiles(ipus_[i]->tile_count())) {
       tile::Tile& tile = ipus_[i]->tile(t);
-      if (!tile.loaded()) {
-        ++loaded_;
-        ++domain_.loaded;
-      }
+      if (!tile.loaded()) run_.boot(1);
       set_tile_trace(tile, i, t);
       try {
         tile.load(program, *engine_, *this);
@@ -283,31 +279,30 @@ void Platform::tile_stopped(const tile::Tile& tile) {
   r.cycle = tile.stop_cycle();
   r.ipu = tile.identity().ipu;
   r.tile = tile.identity().tile;
-  Domain& dom = domain_;
   switch (tile.state()) {
     case tile::TileState::Halted:
-      dom.last_halt_cycle = std::max(dom.last_halt_cycle, tile.stop_cycle());
-      if (++dom.halted < dom.loaded) return;
-      r.kind = StopRequest::Kind::Finished;
-      r.cycle = dom.last_halt_cycle;
+      last_halt_cycle_ = std::max(last_halt_cycle_, tile.stop_cycle());
+      if (++halted_ < run_.booted()) return;
+      r.kind = RunEndKind::Halted;
+      r.cycle = last_halt_cycle_;
       break;
     case tile::TileState::Faulted:
-      r.kind = StopRequest::Kind::Fault;
+      r.kind = RunEndKind::Fault;
       break;
     case tile::TileState::ExchangeFailed:
-      r.kind = StopRequest::Kind::ExchangeError;
+      r.kind = RunEndKind::ExchangeError;
       r.cycle = tile.exchange_failure_cycle();
       break;
     default:
       return;
   }
-  dom.control->request(std::move(r));
+  control_->request(std::move(r));
 }
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
   const iss::TileIdentity& id = tile.identity();
   accounts_.add(id.ipu, record);
-  if (Timeline* timeline = domain_.timeline.get()) timeline->add(id.ipu, id.tile, record);
+  if (Timeline* timeline = timeline_.get()) timeline->add(id.ipu, id.tile, record);
   if (keep_tile_supersteps_)
     tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
 }
@@ -321,12 +316,12 @@ void Platform::batch_ended() {
   if (progress_clock_ && progress_clock_->due()) options_.progress(progress(progress_clock_->seconds()));
   if (!budget_.acts_after_batch()) return;  // the common case: one test per batch
   if (auto r = budget_.batch_ended(budget_.counts_instructions() ? total_instructions() : 0, now_cycle()))
-    domain_.control->request(*r);
+    control_->request(*r);
 }
 
 uint64_t Platform::now_cycle() const {
   TileClock clock(config_.board.chip.clock_hz);
-  clock.set_epoch(&domain_.epoch);
+  clock.set_epoch(&epoch_);
   return clock.cycle_at(sc_core::sc_time_stamp());
 }
 
@@ -368,23 +363,23 @@ std::vector<RunningTile> Platform::running_tiles(uint64_t end_cycle) const {
 
 void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
   StopRequest r;
-  r.kind = StopRequest::Kind::Deadlock;
+  r.kind = RunEndKind::Deadlock;
   r.cycle = deadlock.cycle;
   if (!deadlock.waiting.empty()) {  // the controller whose tiles wait keeps the deadlock
     r.ipu = deadlock.waiting.front().ipu;
     r.tile = deadlock.waiting.front().tile;
   }
-  domain_.control->request(std::move(r));
+  control_->request(std::move(r));
 }
 
 // ---- the run ---------------------------------------------------------------------------
 
 // `ipusim run`: the lifecycle once.
 RunResult Platform::run() {
-  if (ran_) throw std::logic_error("Platform::run called twice");
-  ran_ = true;
+  // A second run() is refused by the state machine (start in state 'ended').
+  if (!run_.allows(RunEvent::Start)) throw RunStateError(run_.state(), RunEvent::Start);
   budget_.set_end_on_interrupt(true);  // no host to take a command: an interrupt ends the run
-  keep_tile_supersteps_ = loaded_ <= options_.per_tile_supersteps_max;
+  keep_tile_supersteps_ = loaded_tiles() <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
   start_run({});
 
@@ -392,7 +387,7 @@ RunResult Platform::run() {
   result.tile_supersteps_kept = keep_tile_supersteps_;
   const auto start = std::chrono::steady_clock::now();
   if (options_.progress) progress_clock_ = std::make_unique<ProgressClock>(options_.progress_period_seconds);
-  if (loaded_ > 0) {
+  if (loaded_tiles() > 0) {
     if (run_driver_)
       run_driver_();
     else
@@ -408,26 +403,16 @@ RunResult Platform::run() {
   console_.flush();
   if (trace_) trace_->close();
 
-  // The run has stopped or starved: its outcome as a host would see it.
-  const RunOutcome out = outcome(/*starved=*/true);
-  const uint64_t end_cycle = out.stop ? out.stop->cycle : std::numeric_limits<uint64_t>::max();
-  finish_run();
-  collect(result, end_cycle);
-
-  using Kind = StopRequest::Kind;
-  if (out.stop && out.stop->kind == Kind::Fault)
-    result.fault = out.problems.at(0);
-  else if (out.stop && out.stop->kind == Kind::ExchangeError)
-    result.exchange_errors = out.problems;
-  else if (out.stop && (out.stop->kind == Kind::Budget || out.stop->kind == Kind::Interrupted)) {
-    result.stopped = out.problems.at(0);
-    result.running = out.running;
-  } else if (out.kind == RunOutcome::Kind::Error)  // a deadlock, or tiles left waiting
-    result.deadlock = out.problems.at(0);
-  else if (out.kind != RunOutcome::Kind::Halted) {  // no host to serve a stream or a hold
-    result.deadlock = describe_stuck();
-    locate(*result.deadlock);
+  // The run has stopped or starved: its outcome as a host would see it. A stream or a
+  // hold with no host to serve it is a deadlock here.
+  std::optional<RunEnd> end = outcome(/*starved=*/true);
+  if (!end || !end->over()) {
+    end = RunEnd{.kind = RunEndKind::Deadlock, .problems = {describe_stuck()}};
+    locate(end->problems.front());
   }
+  finish_run();
+  collect(result, end->cycle.value_or(std::numeric_limits<uint64_t>::max()));
+  result.end = std::move(*end);
   return result;
 }
 
@@ -506,7 +491,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
-  result.exchange_plan_seconds += domain_.exchange->plan_seconds();
+  result.exchange_plan_seconds += exchange_group_->plan_seconds();
   result.links = link_results();
   for (const LinkResult& l : result.links) result.link_cycles_lost += l.layer.cycles_lost;
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);
@@ -519,17 +504,17 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
 std::vector<Problem> Platform::stop_problems(const StopRequest& stop, const std::vector<RunningTile>& running) const {
   const tile::Tile& tile = ipus_.at(stop.ipu)->tile(stop.tile);
   switch (stop.kind) {
-    case StopRequest::Kind::Fault:
+    case RunEndKind::Fault:
       return {*tile.fault()};
-    case StopRequest::Kind::ExchangeError:
+    case RunEndKind::ExchangeError:
       return tile.exchange_errors();
-    case StopRequest::Kind::Deadlock:
+    case RunEndKind::Deadlock:
       // Described now, not when it was found: every tile that arrived by the end is named.
       return {ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem()};
-    case StopRequest::Kind::Budget:
-    case StopRequest::Kind::Interrupted:
+    case RunEndKind::Budget:
+    case RunEndKind::Interrupted:
       return {budget_.problem(stop, running, total_instructions())};
-    case StopRequest::Kind::Finished:
+    default:  // Halted; the run control makes no other stops
       break;
   }
   return {};
@@ -601,10 +586,10 @@ std::vector<LinkResult> Platform::link_results() const {
     const config::LinkWire& w = topology_.wires()[l.link];
     l.from_ipu = d % 2 == 0 ? w.ipu_a : w.ipu_b;
     l.to_ipu = d % 2 == 0 ? w.ipu_b : w.ipu_a;
-    const links::LinkLoad& load = domain_.exchange->links().load(d);
+    const links::LinkLoad& load = exchange_group_->links().load(d);
     l.frames = load.frames;
     l.bytes = load.bytes;
-    if (const links::LinkFaults* f = domain_.exchange->faults()) l.layer = f->stats(d);
+    if (const links::LinkFaults* f = exchange_group_->faults()) l.layer = f->stats(d);
     l.busy_cycles = double(load.busy_ticks) / double(ticks_per_cycle);
     if (l.frames == 0 && l.layer.frames_sent == 0) continue;
     out.push_back(l);
@@ -628,7 +613,7 @@ void Platform::set_link_faults(const links::FaultPlan& plan) {
                                                 std::span<const links::ScheduledFrame> frames) {
       return rtl->carry(direction, layer, injector, frames);
     });
-  domain_.exchange->set_faults(std::move(faults));
+  exchange_group_->set_faults(std::move(faults));
 }
 
 }  // namespace ipusim::platform

@@ -15,13 +15,15 @@
 //                system's IPUs over the IPU-Links
 //
 // A process elaborates one Platform (SystemC allows one elaboration per process). The
-// whole system is one run domain: every run goes through one lifecycle — boot tiles over
-// their SRAM, start the run, simulate, read its outcome, finish it, collect results;
-// `ipusim run` does it once (load() + run()), the host interface (tlm/host_if) as often
-// as the host asks. A run lasts until every booted tile has halted, or until the first
-// (in simulated time) fault, failed exchange or sync deadlock; a host's run also pauses
-// where a copy starts to wait on a host stream. Console lines are printed as each compute
-// batch ends (platform_console.h). docs/platform.md and docs/chip.md.
+// whole system runs as one: every run goes through one lifecycle — boot tiles over their
+// SRAM, start the run, simulate, read its outcome, finish it, collect results — whose
+// steps the run's state machine (common/run_state.h) allows or refuses; `ipusim run` does
+// it once (load() + run()), the host interface (tlm/host_if) as often as the host asks. A
+// run lasts until every booted tile has halted, or until the first (in simulated time)
+// fault, failed exchange or sync deadlock; a host's run also pauses where a copy starts
+// to wait on a host stream. How it ended is one value, common/run_end.h's RunEnd. Console
+// lines are printed as each compute batch ends (platform_console.h). docs/platform.md and
+// docs/chip.md.
 #pragma once
 
 #include <atomic>
@@ -37,6 +39,8 @@
 
 #include "iss/program.h"
 #include "common/config.h"
+#include "common/run_end.h"
+#include "common/run_state.h"
 #include "cosim/waves.h"
 #include "exchange/exchange_group.h"
 #include "links/fault_plan.h"
@@ -102,24 +106,6 @@ struct LinkResult {
   links::LinkStats layer;              // all zero without faults
 };
 
-// How the run stands after a simulate().
-struct RunOutcome {
-  // StreamWait: copies wait on host streams (the run paused where the first began to
-  // wait, or the kernel starved with one waiting).
-  enum class Kind { Running, Paused, Halted, Error, StreamWait };
-  Kind kind = Kind::Running;
-  std::optional<StopRequest> stop;  // Error (Fault, ExchangeError, Deadlock) or Halted
-  // Error: what stopped the run, the first being the one to report: the stop's fault,
-  // every problem of its failed exchange or its deadlock; without a stop, why the kernel
-  // starved with tiles waiting.
-  std::vector<Problem> problems;
-  // A Budget or Interrupted stop: every tile still running, where it stands.
-  std::vector<RunningTile> running;
-  // StreamWait, by board: the board's oldest copy blocked on a host stream (none: no
-  // copy of the board waits).
-  std::vector<std::optional<streaming::StreamWait>> streams;
-};
-
 // One board's figures since the last reset (its own tiles and fabrics).
 struct BoardStats {
   uint64_t cycles = 0;          // max over the board's booted tiles (where simulated time reached)
@@ -160,24 +146,10 @@ struct RunResult {
   std::optional<std::string> console_error;
   // Per IPU (index = IPU), per superstep: totals over the IPU's tiles.
   std::vector<std::vector<SuperstepTotals>> supersteps;
-  // Set when the run did not end with every tile halted (at most one of the three).
-  // Problem records; the CLI renders them (text, JSON).
-  std::optional<Problem> fault;          // the first fault
-  std::vector<Problem> exchange_errors;  // every problem of the first failed exchange
-  std::optional<Problem> deadlock;       // tiles left waiting at a sync nobody completes
-  // A run budget ran out or the run was interrupted (run_budget.h): code BUDGET or
-  // INTERRUPTED, naming the first tile still running; `running` lists every one, (ipu,
-  // tile) order.
-  std::optional<Problem> stopped;
-  std::vector<RunningTile> running;
-  // The problem that ended the run (the fault, the exchange's first, the deadlock, the
-  // budget or interrupt), or null.
-  const Problem* error() const {
-    if (fault) return &*fault;
-    if (!exchange_errors.empty()) return &exchange_errors.front();
-    if (deadlock) return &*deadlock;
-    return stopped ? &*stopped : nullptr;
-  }
+  // How the run ended (common/run_end.h): Halted, or Fault, ExchangeError, Deadlock (a
+  // stream or a hold with no host to serve it included), Budget or Interrupted with its
+  // problems (and the tiles still running); the CLI renders it (text, JSON, exit status).
+  RunEnd end;
 
   // Host figures (differ from run to run and with host_threads; nothing else does).
   double host_seconds = 0;        // wall time of the simulation itself
@@ -253,16 +225,21 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   const Ipu& ipu(uint32_t i) const { return *ipus_.at(i); }
   // The gateway of board `b` (streaming memory and host streams).
   streaming::Gateway& gateway(uint32_t b) { return *gateways_.at(b); }
-  uint32_t loaded_tiles() const { return loaded_; }
+  // Tiles booted (or loaded) since the last reset_run.
+  uint32_t loaded_tiles() const { return run_.booted(); }
   // The run's exit status as RunResult::exit_status() gives it, from the tiles as they are.
   int exit_status() const;
   const tile::TileEngine& engine() const { return *engine_; }
 
   // ---- the lifecycle of a run (docs/platform.md "How a run proceeds") -----------------
-  // boot tiles -> start_run -> simulate ... -> outcome -> finish_run -> results; then
-  // reset_run to boot again. load() + run() are this lifecycle once (`ipusim run`); the
-  // host interface drives it as the host's commands come, on the thread that runs the
-  // kernel, between simulate()s.
+  // boot tiles -> start_run -> simulate ... -> outcome -> [hold_run -> continue_run ...]
+  // -> finish_run -> results; then reset_run to boot again. load() + run() are this
+  // lifecycle once (`ipusim run`); the host interface drives it as the host's commands
+  // come, on the thread that runs the kernel, between simulate()s. Each step is an event
+  // of the run's state machine (common/run_state.h): a step out of order throws
+  // RunStateError naming the state and the event.
+  RunState run_state() const { return run_.state(); }
+  bool run_in_progress() const { return run_.in_run(); }  // Running, Paused or StreamWait
   // Creates tile `tile` of IPU `ipu`'s core over its SRAM as it is (tile::Tile::boot).
   void boot_tile(uint32_t ipu, uint32_t tile, std::shared_ptr<const iss::Program> program);
   // A run from the booted state: cycle 0 becomes the current SystemC time; the booted
@@ -287,16 +264,27 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   RunBudget& budget() { return budget_; }
   // The tiles computing at `end_cycle` (state_at Running): where each stands.
   std::vector<RunningTile> running_tiles(uint64_t end_cycle) const;
-  // How the run stands; `starved`: what simulate() returned.
-  RunOutcome outcome(bool starved) const;
+  // How the run stands; `starved`: what simulate() returned. None: it is still running.
+  // Otherwise how it ended (its problems located), or Paused / StreamWait: every IPU
+  // holds a release, or copies wait on host streams (the run paused where the first began
+  // to wait, or the kernel starved with one waiting). Deadlock without a stop: why the
+  // kernel starved with tiles waiting.
+  std::optional<RunEnd> outcome(bool starved) const;
+  // The run stops where outcome() found it Paused or StreamWait (`why`), until
+  // continue_run.
+  void hold_run(RunEndKind why);
+  // By board: the board's oldest copy blocked on a host stream (none: no copy of the
+  // board waits); empty if none waits.
+  std::vector<std::optional<streaming::StreamWait>> stream_waits() const;
   // Stops every tile where it is (an error or an abort): nothing runs again until
   // reset_run().
   void freeze();
   // The run is over (halted, error, abort): closes the supersteps of the tiles that did
-  // not halt (marked incomplete) and writes the run's trace. Once per run.
+  // not halt (marked incomplete) and writes the run's trace. Once per run (the state
+  // machine's End).
   void finish_run();
   // Unboots every tile, zeroes their SRAM, clears the controllers, fabrics, run control
-  // and figures (a paused run is finished first: its trace is written).
+  // and figures (a run in progress is finished first: its trace is written).
   void reset_run();
   // Board `board`'s figures: its tiles and fabrics, where the run's time reached.
   BoardStats board_stats(uint32_t board) const;
@@ -352,25 +340,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // sync::SyncObserver
   void sync_deadlock(const sync::SyncDeadlock& deadlock) override;
 
-  // The run domain: what one RunControl ends, with the sync group, the exchange group and
-  // the cycle-0 epoch of every IPU.
-  struct Domain {
-    std::unique_ptr<RunControl> control;
-    std::unique_ptr<sync::GroupSync> group;
-    std::unique_ptr<exchange::ExchangeGroup> exchange;  // phases after a zone-2 sync
-    sc_core::sc_time epoch;  // SystemC time of cycle 0: the domain's last start
-    std::unique_ptr<Timeline> timeline;  // the superstep trace of the current run, if any
-    bool timeline_is_hosts = false;      // from start_domain's trace_path: its failure is no run error
-    bool finished = true;                // no run, or finish_domain done for it
-    uint32_t loaded = 0, halted = 0;
-    uint64_t last_halt_cycle = 0;
-  };
   // The global indices of a board's IPUs.
   auto board_ipus(uint32_t board) const {
     return std::views::iota(board * config_.board.ipus, (board + 1) * config_.board.ipus);
   }
-  // Every board's oldest host-stream copy that waits for the host; empty if none waits.
-  std::vector<std::optional<streaming::StreamWait>> stream_waits() const;
   Problem describe_stuck() const;
   // The problem records of what `stop` reports (described now: a deadlock names every
   // tile that arrived by the end).
@@ -393,7 +366,17 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<tile::TileEngine> engine_;
   exchange::PlanThreads plan_threads_;  // the exchange plans run on the engine's pool
   double exchange_parallel_seconds_ = 0;  // wall time inside plan_threads_
-  Domain domain_;
+  // The run: its state, what ends it (control), the sync group, the exchange group and
+  // the cycle-0 epoch of every IPU.
+  RunStateMachine run_;
+  std::unique_ptr<RunControl> control_;
+  std::unique_ptr<sync::GroupSync> group_;
+  std::unique_ptr<exchange::ExchangeGroup> exchange_group_;  // phases after a zone-2 sync
+  sc_core::sc_time epoch_;  // SystemC time of cycle 0: the run's last start
+  std::unique_ptr<Timeline> timeline_;  // the superstep trace of the current run, if any
+  bool timeline_is_hosts_ = false;      // from start_run's trace_path: its failure is no run error
+  uint32_t halted_ = 0;                 // booted tiles halted in this run
+  uint64_t last_halt_cycle_ = 0;
   links::FaultPlan initial_link_faults_;
   // `cosim: {link: rtl}`: the link RTL carries every exchange phase over the IPU-Links
   // (one Verilated model per link direction); null when the links run as TLM.
@@ -404,8 +387,6 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   RunBudget budget_;
   std::vector<std::vector<tile::SuperstepRecord>> tile_supersteps_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;
-  uint32_t loaded_ = 0;
-  bool ran_ = false;
   std::function<void()> run_driver_;  // set_run_driver
   std::unique_ptr<ProgressClock> progress_clock_;  // during run(), with PlatformOptions::progress
 };

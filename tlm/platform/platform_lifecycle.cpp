@@ -1,7 +1,8 @@
-// The lifecycle of a run: boot, start, simulate, outcome, finish, reset, over and over in
-// one elaboration (docs/platform.md "How a run proceeds"). Platform::run calls them once;
+// The lifecycle of a run: boot, start, simulate, outcome, hold / continue, finish, reset,
+// over and over in one elaboration (docs/platform.md "How a run proceeds"), each step an
+// event of the run's state machine (common/run_state.h). Platform::run calls them once;
 // the host interface (tlm/host_if) as the host's commands come, between simulate()s, on
-// the kernel's thread. The whole system is one run domain.
+// the kernel's thread. The whole system runs as one.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -16,10 +17,7 @@ namespace ipusim::platform {
 
 void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<const iss::Program> program) {
   tile::Tile& tile = ipus_.at(ipu)->tile(tile_index);
-  if (!tile.loaded()) {
-    ++loaded_;
-    ++domain_.loaded;
-  }
+  run_.boot(tile.loaded() ? 0 : 1);
   set_tile_trace(tile, ipu, tile_index);
   tile.boot(std::move(program), *engine_, *this);
 }
@@ -31,15 +29,14 @@ uint32_t limit_of(std::span<const uint32_t> supersteps, uint32_t ipu) { return i
 }  // namespace
 
 void Platform::start_run(std::span<const uint32_t> supersteps, const std::string& trace_path) {
+  run_.take(RunEvent::Start);
   // Cycle 0 is now: DMA before the run moved SystemC time on.
-  Domain& dom = domain_;
-  dom.epoch = sc_core::sc_time_stamp();
-  dom.finished = false;
-  dom.control->resume();
+  epoch_ = sc_core::sc_time_stamp();
+  control_->resume();
   if (!trace_path.empty()) {
     try {
-      dom.timeline = std::make_unique<Timeline>(trace_path, config_.board.chip.clock_hz, options_.timeline_tracks_max);
-      dom.timeline_is_hosts = true;
+      timeline_ = std::make_unique<Timeline>(trace_path, config_.board.chip.clock_hz, options_.timeline_tracks_max);
+      timeline_is_hosts_ = true;
     } catch (const std::runtime_error& e) {
       // The host interface checked the path when the host set it; a directory that went
       // away since costs the trace only, not the run.
@@ -50,7 +47,7 @@ void Platform::start_run(std::span<const uint32_t> supersteps, const std::string
     Ipu& ipu = *p;
     accounts_.clear(ipu.index());
     ipu.prepare_run();
-    if (dom.timeline) add_timeline_ipu(*dom.timeline, ipu);
+    if (timeline_) add_timeline_ipu(*timeline_, ipu);
     ipu.sync_controller().set_superstep_limit(limit_of(supersteps, ipu.index()));
     for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).start();
   }
@@ -59,15 +56,13 @@ void Platform::start_run(std::span<const uint32_t> supersteps, const std::string
   std::vector<uint32_t> members;
   for (const auto& ipu : ipus_)
     if (ipu->loaded_tiles() > 0) members.push_back(ipu->index());
-  dom.group->set_latency_cycles(
+  group_->set_latency_cycles(
       members.empty() ? 0 : links::sync_group_path(topology_, members, config_.board.chip).latency_cycles);
-  if (auto r = budget_.start()) dom.control->request(*r);  // the cycle budget's end
+  if (auto r = budget_.start()) control_->request(*r);  // the cycle budget's end
 }
 
 void Platform::finish_run() {
-  Domain& dom = domain_;
-  if (dom.finished) return;
-  dom.finished = true;
+  run_.take(RunEvent::End);
   for (auto& ipu : ipus_) {
     for (uint32_t t = 0; t < ipu->tile_count(); ++t)
       if (ipu->tile(t).loaded() && ipu->tile(t).state() != tile::TileState::Halted) ipu->tile(t).end_accounting();
@@ -88,10 +83,10 @@ void Platform::finish_run() {
       std::fprintf(stderr, "ipusim: error: closing the waveforms: %s\n", e.what());
     }
   }
-  if (!dom.timeline) return;
+  if (!timeline_) return;
   // Dropped even if writing fails: the next run starts a trace of its own.
-  std::unique_ptr<Timeline> timeline = std::move(dom.timeline);
-  const bool hosts = std::exchange(dom.timeline_is_hosts, false);
+  std::unique_ptr<Timeline> timeline = std::move(timeline_);
+  const bool hosts = std::exchange(timeline_is_hosts_, false);
   try {
     timeline->write();
   } catch (const std::runtime_error& e) {
@@ -100,8 +95,19 @@ void Platform::finish_run() {
   }
 }
 
+void Platform::hold_run(RunEndKind why) {
+  if (why == RunEndKind::Paused)
+    run_.take(RunEvent::Pause);
+  else if (why == RunEndKind::StreamWait)
+    run_.take(RunEvent::WaitStream);
+  else
+    throw std::logic_error(std::string("Platform::hold_run: a run does not stop for '") + kind_name(why) +
+                           "' to go on (finish_run)");
+}
+
 void Platform::continue_run(std::span<const uint32_t> supersteps) {
-  domain_.control->resume();
+  run_.take(RunEvent::Resume);
+  control_->resume();
   for (auto& ipu : ipus_) ipu->sync_controller().continue_run(limit_of(supersteps, ipu->index()));
 }
 
@@ -115,29 +121,20 @@ bool Platform::simulate_delta() {
   return sc_core::sc_pending_activity_at_current_time();
 }
 
-RunOutcome Platform::outcome(bool starved) const {
-  const Domain& dom = domain_;
-  RunOutcome out;
-  if (const auto& stop = dom.control->fired()) {
-    out.stop = stop;
-    if (stop->kind == StopRequest::Kind::Budget || stop->kind == StopRequest::Kind::Interrupted)
-      out.running = running_tiles(stop->cycle);
-    out.problems = stop_problems(*stop, out.running);
-    for (Problem& p : out.problems) locate(p);
-    out.kind = stop->kind == StopRequest::Kind::Finished ? RunOutcome::Kind::Halted : RunOutcome::Kind::Error;
-    return out;
+std::optional<RunEnd> Platform::outcome(bool starved) const {
+  if (const auto& stop = control_->fired()) {
+    RunEnd end{.kind = stop->kind, .cycle = stop->cycle};
+    if (stop->kind == RunEndKind::Budget || stop->kind == RunEndKind::Interrupted)
+      end.running = running_tiles(stop->cycle);
+    end.problems = stop_problems(*stop, end.running);
+    for (Problem& p : end.problems) locate(p);
+    return end;
   }
   // A copy waiting on a host stream comes first: its IPU cannot reach a sync until the
   // host serves the stream, whatever the others hold. The run paused at the end of the
   // time the first copy began to wait (RunControl::request_pause), so every copy that
   // waits by then is named.
-  if (dom.control->paused() || starved) {
-    out.streams = stream_waits();
-    if (!out.streams.empty()) {
-      out.kind = RunOutcome::Kind::StreamWait;
-      return out;
-    }
-  }
+  if ((control_->paused() || starved) && !stream_waits().empty()) return RunEnd{.kind = RunEndKind::StreamWait};
   if (!starved) {
     // Something else keeps the kernel busy (DMA): the run is paused all the same if each
     // IPU holds a release or has no tile left (nothing of it can move until RUN).
@@ -147,24 +144,17 @@ RunOutcome Platform::outcome(bool starved) const {
       if (sc.holding())
         holds = true;
       else if (sc.departed() < sc.participants())
-        return out;  // Running
+        return std::nullopt;  // running
     }
-    if (holds) out.kind = RunOutcome::Kind::Paused;
-    return out;
+    if (holds) return RunEnd{.kind = RunEndKind::Paused};
+    return std::nullopt;
   }
   for (const auto& ipu : ipus_)
-    if (ipu->sync_controller().holding()) {
-      out.kind = RunOutcome::Kind::Paused;
-      return out;
-    }
-  if (dom.halted == dom.loaded) {
-    out.kind = RunOutcome::Kind::Halted;
-    return out;
-  }
-  out.kind = RunOutcome::Kind::Error;
-  out.problems = {describe_stuck()};
-  locate(out.problems.front());
-  return out;
+    if (ipu->sync_controller().holding()) return RunEnd{.kind = RunEndKind::Paused};
+  if (halted_ == run_.booted()) return RunEnd{.kind = RunEndKind::Halted};
+  RunEnd end{.kind = RunEndKind::Deadlock, .problems = {describe_stuck()}};
+  locate(end.problems.front());
+  return end;
 }
 
 void Platform::freeze() {
@@ -172,37 +162,32 @@ void Platform::freeze() {
 }
 
 void Platform::reset_run() {
-  finish_run();  // a paused run's trace is written with what it did
-  Domain& dom = domain_;
+  if (run_.in_run()) finish_run();  // a paused run's trace is written with what it did
   for (auto& p : ipus_) {
     Ipu& ipu = *p;
     engine_->set_frozen(ipu.index(), true);  // drops its ready tiles
-    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
-      tile::Tile& tile = ipu.tile(t);
-      if (tile.loaded()) --loaded_;
-      tile.unboot();
-    }
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) ipu.tile(t).unboot();
     ipu.sync_controller().reset();
     ipu.exchange_fabric().reset();
     engine_->set_frozen(ipu.index(), false);
   }
   console_.flush();
-  dom.group->reset();
-  dom.exchange->reset();
-  dom.control->rearm();
-  dom.loaded = dom.halted = 0;
-  dom.last_halt_cycle = 0;
+  group_->reset();
+  exchange_group_->reset();
+  control_->rearm();
+  run_.take(RunEvent::Reset);  // no tile booted
+  halted_ = 0;
+  last_halt_cycle_ = 0;
   for (auto& ipu : ipus_) accounts_.clear(ipu->index());
-  dom.epoch = sc_core::sc_time_stamp();
+  epoch_ = sc_core::sc_time_stamp();
 }
 
 BoardStats Platform::board_stats(uint32_t board) const {
-  const Domain& dom = domain_;
-  const auto& stop = dom.control->fired();
+  const auto& stop = control_->fired();
   // Where simulated time has reached: tiles compute ahead of it, and a run paused (a host
   // stream, the ticker) must not count cycles the kernel has not got to.
   TileClock clock(config_.board.chip.clock_hz);
-  clock.set_epoch(&dom.epoch);
+  clock.set_epoch(&epoch_);
   const uint64_t end = stop ? stop->cycle : clock.cycle_at(sc_core::sc_time_stamp());
   BoardStats s;
   bool counted_supersteps = false;
@@ -230,7 +215,7 @@ BoardStats Platform::board_stats(uint32_t board) const {
 
 uint64_t Platform::sim_time_ps() const {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  return now > domain_.epoch ? uint64_t((now - domain_.epoch).to_seconds() * 1e12 + 0.5) : 0;
+  return now > epoch_ ? uint64_t((now - epoch_).to_seconds() * 1e12 + 0.5) : 0;
 }
 
 }  // namespace ipusim::platform

@@ -23,7 +23,7 @@ std::optional<StopRequest> RunBudget::start() {
   reached_ = 0;
   if (!limits_.max_cycles) return std::nullopt;
   StopRequest r;
-  r.kind = StopRequest::Kind::Budget;
+  r.kind = RunEndKind::Budget;
   r.cycle = limits_.max_cycles;
   return r;
 }
@@ -42,12 +42,12 @@ std::optional<StopRequest> RunBudget::batch_ended(uint64_t total, uint64_t now) 
   // never reach a quantum's end.
   if (end_on_interrupt_ && !interrupt_requested_ && interrupted()) {
     interrupt_requested_ = true;
-    r.kind = StopRequest::Kind::Interrupted;
+    r.kind = RunEndKind::Interrupted;
     return r;
   }
   if (!limits_.max_instructions || instruction_stop_ || total < limits_.max_instructions) return std::nullopt;
   instruction_stop_ = r.cycle;
-  r.kind = StopRequest::Kind::Budget;
+  r.kind = RunEndKind::Budget;
   return r;
 }
 
@@ -62,7 +62,7 @@ Problem RunBudget::problem(const StopRequest& stop, const std::vector<RunningTil
     p.pc = running.front().pc;
   }
   const std::string still = fmt::format("{} tile(s) still running", running.size());
-  if (stop.kind == StopRequest::Kind::Interrupted) {
+  if (stop.kind == RunEndKind::Interrupted) {
     p.code = ProblemCode::Interrupted;
     p.kind = "interrupted";
     p.detail = fmt::format("the run was interrupted at cycle {} with {}", stop.cycle, still);

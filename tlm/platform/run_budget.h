@@ -45,15 +45,8 @@ struct RunLimits {
   bool operator==(const RunLimits&) const = default;
 };
 
-// A tile still computing when a run stopped short: where its next instruction is.
-struct RunningTile {
-  uint32_t ipu = 0, tile = 0;
-  uint32_t thread = 0;   // the thread that issues next (0 = supervisor)
-  uint32_t pc = 0;
-  uint64_t cycle = 0;    // the cycle that instruction would issue at (a cycle budget's: >= it)
-  std::string function;  // the function pc lies in (iss::Program::locate), "" if unknown
-  bool operator==(const RunningTile&) const = default;
-};
+// A tile still computing when a run stopped short (common/run_end.h).
+using ipusim::RunningTile;
 
 class RunBudget {
  public:

@@ -3,7 +3,7 @@
 // Tiles compute ahead of SystemC time, so what stops a run (a fault, a failed exchange, a
 // sync deadlock, the last halt) is known before simulated time reaches it. Each is a
 // request at its tile cycle; the control keeps the earliest (cycle, then kind in the
-// order of Kind, then ipu, tile) and pauses the kernel (sc_pause) when SystemC time gets
+// order of RunEndKind, then ipu, tile) and pauses the kernel (sc_pause) when SystemC time gets
 // there. Any
 // earlier event still happens first, so the run ends at the first stop in simulated
 // time whatever order the requests came in, and SystemC time ends at that cycle.
@@ -23,15 +23,16 @@
 #include <systemc>
 
 #include "common/clock.h"
+#include "common/run_end.h"
 
 namespace ipusim::platform {
 
 struct StopRequest {
-  // Budget and Interrupted come last: a run that ends otherwise at the same cycle ended
+  // Fault, ExchangeError, Deadlock, Halted (the last tile halted), Budget or Interrupted:
+  // Budget and Interrupted come last, so a run that ends otherwise at the same cycle ended
   // so (run_budget.h).
-  enum class Kind { Fault = 0, ExchangeError = 1, Deadlock = 2, Finished = 3, Budget = 4, Interrupted = 5 };
   uint64_t cycle = 0;
-  Kind kind = Kind::Finished;
+  RunEndKind kind = RunEndKind::Halted;
   uint32_t ipu = 0, tile = 0;  // the tile that stopped (Deadlock: one that waits; Budget: none)
 
   bool before(const StopRequest& other) const;

@@ -49,9 +49,7 @@
 namespace ipusim::cli {
 namespace {
 
-constexpr int kFaultStatus = 3;
 constexpr int kKilledStatus = 137;  // as a process killed by SIGKILL
-constexpr int kConsoleErrorStatus = 5;
 
 unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -249,24 +247,7 @@ int run_run(const RunOptions& o) {
   std::fflush(stdout);
 
   const platform::RunResult& result = report.result;
-  if (result.fault) {
-    std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.fault).c_str());
-    if (result.fault->registers) std::fputs(registers_text(*result.fault->registers).c_str(), stderr);
-    report.exit_code = kFaultStatus;
-  } else if (!result.exchange_errors.empty()) {
-    for (const Problem& e : result.exchange_errors)
-      std::fprintf(stderr, "ipusim: exchange error: %s\n", to_text(e).c_str());
-    report.exit_code = kFaultStatus;
-  } else if (result.deadlock) {
-    std::fprintf(stderr, "ipusim: fault: %s\n", to_text(*result.deadlock).c_str());
-    report.exit_code = kFaultStatus;
-  } else if (result.console_error) {
-    report.exit_code = kConsoleErrorStatus;
-  } else if (result.stopped) {
-    report.exit_code = report_stop(result, report.stop_reason, timeout, stderr);
-  } else {
-    report.exit_code = result.exit_status();
-  }
+  report.exit_code = report_end(result, report.stop_reason, timeout, stderr);
   if (result.console_error)
     // Under gdb the error stops the tiles for gdb, which may continue them to the end.
     std::fprintf(stderr,
@@ -274,10 +255,10 @@ int run_run(const RunOptions& o) {
                  "later ones lost)\n",
                  result.console_error->c_str(), o.gdb_port ? "the tiles stopped for gdb there" : "the run ended there",
                  static_cast<unsigned long long>(result.console_lines));
-  if (!o.core_dir.empty() && result.error()) {
+  if (!o.core_dir.empty() && result.end.problem()) {
     // A core that cannot be written costs the core, not the run's report and status.
     try {
-      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.error(), o.elf))
+      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.end.problem(), o.elf))
         std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ipusim: error: %s\n", e.what());

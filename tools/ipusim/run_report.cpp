@@ -217,14 +217,8 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
                           {"cycles_lost", s.cycles_lost}});
   }
   j["exit_code"] = r.exit_code;
-  // The texts as the CLI prints them, and the problem that ended the run as fields.
-  j["fault"] = res.fault ? nlohmann::ordered_json(to_text(*res.fault)) : nlohmann::ordered_json(nullptr);
-  j["deadlock"] = res.deadlock ? nlohmann::ordered_json(to_text(*res.deadlock)) : nlohmann::ordered_json(nullptr);
-  j["exchange_errors"] = nlohmann::ordered_json::array();
-  for (const Problem& e : res.exchange_errors) j["exchange_errors"].push_back(to_text(e));
-  const Problem* error = res.error();
-  j["error"] = error ? problem_json(*error) : nlohmann::ordered_json(nullptr);
-  add_stop_json(j, res, r.stop_reason, r.stop_options);
+  // How the run ended: the texts as the CLI prints them, the problem as fields, the stop.
+  add_end_json(j, res, r.stop_reason, r.stop_options);
   // One shape for every tile count: both always (a POD16's 23552 entries make 7.9 MB
   // in ~0.2 s of a 7 s run: cheap enough; docs/platform.md).
   j["tile_summary"] = tile_summary(res.tiles);

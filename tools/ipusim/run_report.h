@@ -21,7 +21,7 @@ struct RunReport {
   std::string iss_source;       // what chose the ISS engine: "--iss jit", "IPUSIM_ISS=interp", "the default"
   int exit_code = 0;            // the process exit status
   StopOptions stop_options;     // --max-cycles, --max-instructions, --timeout
-  std::string stop_reason;      // run_stop.h: "" unless the run stopped short
+  StopReason stop_reason = StopReason::None;  // run_stop.h: None unless the run stopped short
 };
 
 // Every tile's superstep records (supersteps[k].ipus[i].per_tile) are kept up to this

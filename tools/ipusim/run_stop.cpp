@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "problem_json.h"
+
 namespace ipusim::cli {
 namespace {
 
@@ -91,28 +93,62 @@ RunInterrupts::~RunInterrupts() {
 }
 
 
-std::string stop_reason(const platform::RunResult& result, bool timed_out) {
-  if (!result.stopped) return {};
+StopReason stop_reason(const platform::RunResult& result, bool timed_out) {
+  if (!result.end.stopped()) return StopReason::None;
   // A console that could not be written wins over a budget, a timeout or Ctrl-C that
   // ended the same run: its status (5) and its line are the ones `ipusim run` gives.
-  if (result.console_error) return "console error";
-  if (result.stopped->code == ProblemCode::Budget) return result.stopped->kind;  // "cycle budget", ...
-  return timed_out ? "timeout" : "interrupt";
+  if (result.console_error) return StopReason::ConsoleError;
+  if (result.end.kind == RunEndKind::Budget) return StopReason::Budget;
+  return timed_out ? StopReason::Timeout : StopReason::Interrupt;
 }
 
-int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err) {
-  const std::string text = to_text(*result.stopped);
+std::string stop_reason_text(StopReason reason, const platform::RunResult& result) {
+  switch (reason) {
+    case StopReason::None: return {};
+    case StopReason::Budget: return result.end.stopped() ? result.end.stopped()->kind : "budget";  // "cycle budget", ...
+    case StopReason::Timeout: return "timeout";
+    case StopReason::Interrupt: return "interrupt";
+    case StopReason::ConsoleError: return "console error";
+  }
+  return {};
+}
+
+int report_end(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err) {
+  const RunEnd& end = result.end;
+  switch (end.kind) {
+    case RunEndKind::Fault:
+      std::fprintf(err, "ipusim: fault: %s\n", to_text(*end.fault()).c_str());
+      if (end.fault()->registers) std::fputs(registers_text(*end.fault()->registers).c_str(), err);
+      return kFaultStatus;
+    case RunEndKind::ExchangeError:
+      for (const Problem& e : end.exchange_errors()) std::fprintf(err, "ipusim: exchange error: %s\n", to_text(e).c_str());
+      return kFaultStatus;
+    case RunEndKind::Deadlock:
+      std::fprintf(err, "ipusim: fault: %s\n", to_text(*end.deadlock()).c_str());
+      return kFaultStatus;
+    case RunEndKind::Budget:
+    case RunEndKind::Interrupted:
+      return result.console_error ? kConsoleErrorStatus : report_stop(result, reason, timeout, err);
+    case RunEndKind::Halted:
+      return result.console_error ? kConsoleErrorStatus : result.exit_status();
+    default:  // Aborted, Paused, StreamWait: a host's ends, never Platform::run's
+      throw std::logic_error(std::string("ipusim run: the run ended '") + kind_name(end.kind) + "', which no run without a host ends");
+  }
+}
+
+int report_stop(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err) {
+  const std::string text = to_text(*result.end.stopped());
   int status = kInterruptStatus;
-  if (reason == "timeout") {
+  if (reason == StopReason::Timeout) {
     std::fprintf(err, "ipusim: timeout: --timeout %s s expired: %s\n", fmt::format("{}", timeout).c_str(), text.c_str());
     status = kTimeoutStatus;
-  } else if (reason == "interrupt") {
+  } else if (reason == StopReason::Interrupt) {
     std::fprintf(err, "ipusim: interrupted: %s\n", text.c_str());
   } else {
     std::fprintf(err, "ipusim: budget: %s\n", text.c_str());
     status = kBudgetStatus;
   }
-  const auto& running = result.running;
+  const auto& running = result.end.running;
   if (running.size() <= kListed) {
     for (const platform::RunningTile& t : running)
       std::fprintf(err, "ipusim: still running: ipu %u tile %u thread %u %s, cycle %llu\n", t.ipu, t.tile, t.thread,
@@ -136,16 +172,26 @@ int report_stop(const platform::RunResult& result, const std::string& reason, do
   return status;
 }
 
-void add_stop_json(nlohmann::ordered_json& j, const platform::RunResult& result, const std::string& reason,
-                   const StopOptions& options) {
-  j["stop_reason"] = reason.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(reason);
+void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, StopReason reason,
+                  const StopOptions& options) {
+  const RunEnd& end = result.end;
+  const auto text_or_null = [](const Problem* p) {
+    return p ? nlohmann::ordered_json(to_text(*p)) : nlohmann::ordered_json(nullptr);
+  };
+  j["fault"] = text_or_null(end.fault());
+  j["deadlock"] = text_or_null(end.deadlock());
+  j["exchange_errors"] = nlohmann::ordered_json::array();
+  for (const Problem& e : end.exchange_errors()) j["exchange_errors"].push_back(to_text(e));
+  j["error"] = end.problem() ? problem_json(*end.problem()) : nlohmann::ordered_json(nullptr);
+  j["stop_reason"] = reason == StopReason::None ? nlohmann::ordered_json(nullptr)
+                                               : nlohmann::ordered_json(stop_reason_text(reason, result));
   const auto limit = [](uint64_t v) { return v ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["limits"] = {{"max_cycles", limit(options.max_cycles)},
                  {"max_instructions", limit(options.max_instructions)},
                  {"timeout_seconds", options.timeout.empty() ? nlohmann::ordered_json(nullptr)
                                                              : nlohmann::ordered_json(timeout_seconds(options.timeout))}};
   nlohmann::ordered_json running = nlohmann::ordered_json::array();
-  for (const platform::RunningTile& t : result.running)
+  for (const platform::RunningTile& t : end.running)
     running.push_back({{"ipu", t.ipu}, {"tile", t.tile}, {"thread", t.thread}, {"pc", t.pc}, {"cycle", t.cycle},
                        {"function", t.function.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.function)}});
   j["running"] = running;

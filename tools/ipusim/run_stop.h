@@ -1,6 +1,7 @@
-// Run budgets and interrupts of `ipusim run` (docs/platform.md "Run budgets and
-// interrupts"): the options, the timeout's watchdog and Ctrl-C, and how a run that
-// stopped short is reported (stderr lines, JSON keys, exit status).
+// How `ipusim run` ends a run and says how it ended: run budgets and interrupts
+// (docs/platform.md "Run budgets and interrupts": the options, the timeout's watchdog and
+// Ctrl-C), and the run's end (common/run_end.h) rendered as stderr lines, JSON keys and
+// the exit status.
 #pragma once
 
 #include <atomic>
@@ -18,8 +19,11 @@
 
 namespace ipusim::cli {
 
-// Exit statuses of a run stopped short (distinct from a fault's 3): a budget used up, the
-// --timeout (as coreutils `timeout`), Ctrl-C (128 + SIGINT, as a shell reports it).
+// Exit statuses: a fault, a failed exchange or a deadlock; a console (stdout) that could
+// not be written. A run stopped short: a budget used up, the --timeout (as coreutils
+// `timeout`), Ctrl-C (128 + SIGINT, as a shell reports it).
+inline constexpr int kFaultStatus = 3;
+inline constexpr int kConsoleErrorStatus = 5;
 inline constexpr int kBudgetStatus = 4;
 inline constexpr int kTimeoutStatus = 124;
 inline constexpr int kInterruptStatus = 130;
@@ -68,16 +72,32 @@ class ElaborationDeadline {
   std::thread watchdog_;
 };
 
-// What stopped the run short: "cycle budget", "instruction budget", "timeout",
-// "console error" (stdout could not be written), "interrupt", or "" (it was not).
-std::string stop_reason(const platform::RunResult& result, bool timed_out);
+// What stopped the run short, where the run's end (Budget, Interrupted) does not say it
+// alone: the interrupt flag has three sources, and a console error wins over the stop.
+enum class StopReason { None, Budget, Timeout, Interrupt, ConsoleError };
+
+// The run's StopReason: None unless it ended on a budget or an interrupt; ConsoleError
+// when the console could not be written (its status (5) and line win over the stop's).
+StopReason stop_reason(const platform::RunResult& result, bool timed_out);
+// The JSON `stop_reason`: "cycle budget" / "instruction budget" (the budget's kind),
+// "timeout", "interrupt", "console error", or "" (None: null in the JSON).
+std::string stop_reason_text(StopReason reason, const platform::RunResult& result);
+
+// Prints how the run ended to `err` and returns the exit status: a fault ("ipusim: fault:
+// ..." and its registers), every problem of a failed exchange ("ipusim: exchange error:
+// ..."), a deadlock ("ipusim: fault: ...") exit 3; a console error 5 (its line is the
+// caller's); a stop (report_stop); else the tiles' exit status (RunResult::exit_status).
+// `reason`: stop_reason()'s.
+int report_end(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err);
 
 // Prints the stop and the tiles still running to `err` (a summary when there are many:
 // tiles grouped by where they are) and returns the exit status.
-int report_stop(const platform::RunResult& result, const std::string& reason, double timeout, std::FILE* err);
+int report_stop(const platform::RunResult& result, StopReason reason, double timeout, std::FILE* err);
 
-// The JSON keys of the stop: `stop_reason`, `limits`, `running` (every tile still running).
-void add_stop_json(nlohmann::ordered_json& j, const platform::RunResult& result, const std::string& reason,
-                   const StopOptions& options);
+// The JSON keys of the run's end: `fault`, `deadlock`, `exchange_errors` (texts as the CLI
+// prints them), `error` (the problem that ended the run, as fields), then those of the
+// stop: `stop_reason`, `limits`, `running` (every tile still running).
+void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, StopReason reason,
+                  const StopOptions& options);
 
 }  // namespace ipusim::cli

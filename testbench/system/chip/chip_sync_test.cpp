@@ -81,8 +81,8 @@ TEST(ChipSync, IpuReleaseCyclesFollowTheDistanceModel) {
   Platform platform(system, quiet_options());
   platform.load(test::program(staggered_syncs(1, 3)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
-  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
+  ASSERT_FALSE(r.end.deadlock()) << *r.end.deadlock();
   ASSERT_EQ(r.tiles.size(), 16u);
   const sync::SyncLatency latency(16, 20, 95);
   for (uint32_t step = 0; step < 3; ++step) {
@@ -109,8 +109,8 @@ TEST(ChipSync, GroupSyncReleasesEveryIpuFromTheLastGather) {
   Platform platform(system, quiet_options());
   platform.load(test::program(staggered_syncs(2, 2)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
-  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
+  ASSERT_FALSE(r.end.deadlock()) << *r.end.deadlock();
   ASSERT_EQ(r.tiles.size(), 12u);
   const sync::SyncLatency latency(4, 16, 80);
   for (uint32_t step = 0; step < 2; ++step) {
@@ -132,8 +132,8 @@ void expect_group_latency(const config::SystemConfig& system, uint64_t group_cyc
   Platform platform(system, quiet_options());
   platform.load(test::program(staggered_syncs(2, 1)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
-  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
+  ASSERT_FALSE(r.end.deadlock()) << *r.end.deadlock();
   const sync::SyncLatency latency(4, 16, 80);
   uint64_t gather = 0;
   for (const auto& t : r.tiles) gather = std::max(gather, t.supersteps[0].sync_arrival + latency.to_controller(t.tile));
@@ -164,7 +164,7 @@ TEST(ChipSync, SuperstepAccountingAddsUp) {
   Platform platform(test::small_system(8, 2), quiet_options());
   platform.load(test::program(staggered_syncs(1, 3)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
   ASSERT_EQ(r.supersteps.size(), 2u);
   for (uint32_t ipu = 0; ipu < 2; ++ipu) {
     ASSERT_EQ(r.supersteps[ipu].size(), 4u);
@@ -221,13 +221,13 @@ TEST(ChipSync, HaltedTileMakesADeadlockNamingIt) {
   Platform platform(test::small_system(4), quiet_options());
   platform.load(test::program(one_tile_differs(2, /*halts=*/true)));
   const RunResult r = platform.run();
-  EXPECT_FALSE(r.fault);
-  ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 3 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 0 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 3 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("1 tile(s) never arrive: ipu 0 tile 2 (halted at cycle"), std::string::npos)
-      << *r.deadlock;
+  EXPECT_FALSE(r.end.fault());
+  ASSERT_TRUE(r.end.deadlock());
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("sync deadlock: 3 tile(s) wait"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 0 (zone 1, since cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 3 (zone 1, since cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("1 tile(s) never arrive: ipu 0 tile 2 (halted at cycle"), std::string::npos)
+      << *r.end.deadlock();
   EXPECT_EQ(r.tiles[2].state, TileState::Halted);
   EXPECT_EQ(r.tiles[0].state, TileState::AtSync);
 }
@@ -236,11 +236,11 @@ TEST(ChipSync, TilesWaitingAtDifferentZonesAreADeadlock) {
   Platform platform(test::small_system(4), quiet_options());
   platform.load(test::program(one_tile_differs(1, /*halts=*/false)));
   const RunResult r = platform.run();
-  ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 4 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (zone 2, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (waits at zone 2)"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 0 (waits at zone 1)"), std::string::npos) << *r.deadlock;
+  ASSERT_TRUE(r.end.deadlock());
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("sync deadlock: 4 tile(s) wait"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 1 (zone 2, since cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 1 (waits at zone 2)"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 0 (waits at zone 1)"), std::string::npos) << *r.end.deadlock();
 }
 
 TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
@@ -258,10 +258,10 @@ TEST(ChipSync, GroupSyncWithAHaltedTileElsewhereIsADeadlock) {
   Platform platform(test::small_system(2, 2), quiet_options());
   platform.load(test::program(a));
   const RunResult r = platform.run();
-  ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("(zone 2, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.deadlock;
+  ASSERT_TRUE(r.end.deadlock());
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("(zone 2, since cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 1 (halted at cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 1 tile 0 (halted at cycle"), std::string::npos) << *r.end.deadlock();
 }
 
 // Tile `halts` (of IPU `halt_ipu`) halts at once; tile `busy` of every IPU computes
@@ -304,9 +304,9 @@ void expect_deadlock_when_it_happens(uint32_t halts, uint32_t busy) {
   Platform platform(test::small_system(4), quiet_options());
   platform.load(test::program(deadlock_while_one_computes(1, 0, halts, busy, kSpin)));
   const RunResult r = platform.run();
-  EXPECT_FALSE(r.fault);
-  ASSERT_TRUE(r.deadlock);
-  const Problem& d = *r.deadlock;
+  EXPECT_FALSE(r.end.fault());
+  ASSERT_TRUE(r.end.deadlock());
+  const Problem& d = *r.end.deadlock();
   EXPECT_EQ(d.code, ProblemCode::Deadlock);
   EXPECT_EQ(d.kind, "sync");
   EXPECT_EQ(d.detail, "") << "the end-of-run fallback's record: " << d.detail;
@@ -347,9 +347,9 @@ TEST(ChipSync, GroupDeadlockIsReportedWhenItHappensNotWhenTheRunEnds) {
   Platform platform(test::small_system(4, 2), quiet_options());
   platform.load(test::program(deadlock_while_one_computes(2, 1, 0, 3, kSpin)));
   const RunResult r = platform.run();
-  EXPECT_FALSE(r.fault);
-  ASSERT_TRUE(r.deadlock);
-  const Problem& d = *r.deadlock;
+  EXPECT_FALSE(r.end.fault());
+  ASSERT_TRUE(r.end.deadlock());
+  const Problem& d = *r.end.deadlock();
   EXPECT_EQ(d.kind, "sync");
   EXPECT_EQ(d.detail, "") << "the end-of-run fallback's record: " << d.detail;
   ASSERT_TRUE(d.cycle);
@@ -387,8 +387,8 @@ TEST(ChipModules, IpuHasOneOptionalPortPairPerConfiguredLink) {
   LinkPeer peer("peer");
   peer.socket.bind(platform.ipu(0).link_in[1]);
   const RunResult r = platform.run();
-  EXPECT_FALSE(r.fault);
-  EXPECT_FALSE(r.deadlock);
+  EXPECT_FALSE(r.end.fault());
+  EXPECT_FALSE(r.end.deadlock());
   tlm::tlm_generic_payload p;
   uint8_t byte = 0;
   p.set_command(tlm::TLM_WRITE_COMMAND);

@@ -56,13 +56,13 @@ Outcome run(const std::string& elf, unsigned threads = 2) {
 const std::vector<uint32_t> kUntouched(4, 0xa5a5a5a5u);
 
 void expect_failed_exchange(const Outcome& r, const std::string& message_start) {
-  EXPECT_FALSE(r.result.fault);
-  EXPECT_FALSE(r.result.deadlock);
-  ASSERT_EQ(r.result.exchange_errors.size(), 1u);
-  EXPECT_EQ(ipusim::to_text(r.result.exchange_errors[0]).rfind(message_start, 0), 0u) << r.result.exchange_errors[0];
+  EXPECT_FALSE(r.result.end.fault());
+  EXPECT_FALSE(r.result.end.deadlock());
+  ASSERT_EQ(r.result.end.exchange_errors().size(), 1u);
+  EXPECT_EQ(ipusim::to_text(r.result.end.exchange_errors()[0]).rfind(message_start, 0), 0u) << r.result.end.exchange_errors()[0];
   // Each of these firmwares fails at its first exchange, after one sync: the text says so.
-  EXPECT_EQ(r.result.exchange_errors[0].superstep, 1u);
-  EXPECT_TRUE(ipusim::to_text(r.result.exchange_errors[0]).ends_with(", in superstep 1")) << r.result.exchange_errors[0];
+  EXPECT_EQ(r.result.end.exchange_errors()[0].superstep, 1u);
+  EXPECT_TRUE(ipusim::to_text(r.result.end.exchange_errors()[0]).ends_with(", in superstep 1")) << r.result.end.exchange_errors()[0];
   for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t << "'s receive buffer";
   for (const auto& t : r.result.tiles) {
     EXPECT_NE(t.state, tile::TileState::Halted) << "tile " << t.tile << " went on after the failed exchange";
@@ -73,9 +73,9 @@ void expect_failed_exchange(const Outcome& r, const std::string& message_start) 
 TEST(ExchangeErrors, SendWithoutReceive) {
   const Outcome r = run("xerr_no_recv.elf");
   ASSERT_NO_FATAL_FAILURE(expect_failed_exchange(r, "tile 0 sends 16 bytes to tile 1 (pc 0x"));
-  EXPECT_NE(ipusim::to_text(r.result.exchange_errors[0]).find("but tile 1 posts no receive from tile 0"), std::string::npos)
-      << r.result.exchange_errors[0];
-  const Problem& e = r.result.exchange_errors[0];  // the record names both tiles
+  EXPECT_NE(ipusim::to_text(r.result.end.exchange_errors()[0]).find("but tile 1 posts no receive from tile 0"), std::string::npos)
+      << r.result.end.exchange_errors()[0];
+  const Problem& e = r.result.end.exchange_errors()[0];  // the record names both tiles
   EXPECT_EQ(e.code, ProblemCode::Exchange);
   EXPECT_EQ(e.kind, "send without receive");
   EXPECT_EQ(e.ipu, 0u);
@@ -93,15 +93,15 @@ TEST(ExchangeErrors, SendWithoutReceive) {
 TEST(ExchangeErrors, ReceiveWithoutSend) {
   const Outcome r = run("xerr_no_send.elf");
   ASSERT_NO_FATAL_FAILURE(expect_failed_exchange(r, "tile 1 expects 16 bytes from tile 0 (pc 0x"));
-  EXPECT_NE(ipusim::to_text(r.result.exchange_errors[0]).find("but tile 0 sends nothing to tile 1"), std::string::npos)
-      << r.result.exchange_errors[0];
+  EXPECT_NE(ipusim::to_text(r.result.end.exchange_errors()[0]).find("but tile 0 sends nothing to tile 1"), std::string::npos)
+      << r.result.end.exchange_errors()[0];
 }
 
 // The record of a length mismatch: both tiles and both postings' pcs; the lengths are in
 // its detail (the record has no length fields).
 void expect_length_mismatch(const Outcome& r, uint32_t sent, uint32_t expected) {
   ASSERT_NO_FATAL_FAILURE(expect_failed_exchange(r, fmt::format("tile 0 sends {} bytes to tile 1 (pc 0x", sent)));
-  const Problem& e = r.result.exchange_errors[0];
+  const Problem& e = r.result.end.exchange_errors()[0];
   EXPECT_EQ(e.code, ProblemCode::Exchange);
   EXPECT_EQ(e.kind, "length mismatch");
   EXPECT_EQ(e.ipu, 0u);
@@ -127,9 +127,9 @@ TEST(ExchangeErrors, ShortSendIsALengthMismatch) {
 
 TEST(ExchangeErrors, SendDuringComputeIsAFault) {
   const Outcome r = run("xerr_compute.elf");
-  ASSERT_TRUE(r.result.fault);
-  EXPECT_TRUE(r.result.exchange_errors.empty());
-  const std::string f = ipusim::to_text(*r.result.fault);
+  ASSERT_TRUE(r.result.end.fault());
+  EXPECT_TRUE(r.result.end.exchange_errors().empty());
+  const std::string f = ipusim::to_text(*r.result.end.fault());
   EXPECT_EQ(f.rfind("tile 2 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
   EXPECT_NE(f.find("send during compute: send of 16 bytes at 0x"), std::string::npos) << f;
   EXPECT_NE(f.find("to tile 3 outside an exchange phase"), std::string::npos) << f;
@@ -138,8 +138,8 @@ TEST(ExchangeErrors, SendDuringComputeIsAFault) {
 
 TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
   const Outcome r = run("xerr_outside.elf");
-  ASSERT_TRUE(r.result.fault);
-  const std::string f = ipusim::to_text(*r.result.fault);
+  ASSERT_TRUE(r.result.end.fault());
+  const std::string f = ipusim::to_text(*r.result.end.fault());
   EXPECT_EQ(f.rfind("tile 1 (ipu 0) thread 0 pc 0x", 0), 0u) << f;
   EXPECT_NE(f.find("access fault: recv of 16 bytes into 0x00001000 from tile 0"), std::string::npos) << f;
   EXPECT_NE(f.find("outside SRAM"), std::string::npos) << f;
@@ -149,8 +149,8 @@ TEST(ExchangeErrors, ReceiveOutsideTheTileIsAFault) {
 TEST(ExchangeErrors, TheValidPairAloneDelivers) {
   // The positive control: the same valid pair without the broken one.
   const Outcome r = run("xok_pair.elf");
-  EXPECT_FALSE(r.result.fault) << *r.result.fault;
-  EXPECT_TRUE(r.result.exchange_errors.empty());
+  EXPECT_FALSE(r.result.end.fault()) << *r.result.end.fault();
+  EXPECT_TRUE(r.result.end.exchange_errors().empty());
   EXPECT_EQ(r.rx[3], (std::vector<uint32_t>{0x11111111u, 0x22222222u, 0x33333333u, 0x44444444u}));
   for (uint32_t t = 0; t < 3; ++t) EXPECT_EQ(r.rx[t], kUntouched) << "tile " << t;
   for (const auto& t : r.result.tiles) {

@@ -108,7 +108,7 @@ std::string plain_figures() {
 TEST(PlatformTarget, PlainRun) {
   Fixture f;
   const platform::RunResult r = f.platform.run();
-  ASSERT_FALSE(r.error());
+  ASSERT_FALSE(r.end.problem());
   std::printf("%s\n", figures(r).c_str());
 }
 
@@ -153,7 +153,7 @@ TEST(PlatformTarget, BreakpointStopsTheSystemAtOneCycleAndTheRunEndsAsWithout) {
     EXPECT_EQ(end.exit_code, (1275 * 3) & 0x7f);
   });
   result = f.platform.run();
-  ASSERT_FALSE(result.error());
+  ASSERT_FALSE(result.end.problem());
   EXPECT_EQ(result.tiles.at(3).exit_code, (3 * ((80 * 81) / 2)) & 0x7f);
   EXPECT_EQ(figures(result), plain_figures());
 }
@@ -190,7 +190,7 @@ TEST(PlatformTarget, StepRetiresOneInstructionOfItsThread) {
     EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);
   });
   result = f.platform.run();
-  ASSERT_FALSE(result.error());
+  ASSERT_FALSE(result.end.problem());
   EXPECT_EQ(figures(result), plain_figures());
 }
 
@@ -213,7 +213,7 @@ TEST(PlatformTarget, WatchpointStopsBeforeTheStore) {
     EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);
   });
   result = f.platform.run();
-  ASSERT_FALSE(result.error());
+  ASSERT_FALSE(result.end.problem());
   EXPECT_EQ(figures(result), plain_figures());
 }
 
@@ -235,7 +235,7 @@ TEST(PlatformTarget, CatchStopsAtATilesSyncAndInterruptStopsAnywhere) {
     EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);  // over: the same again
   });
   result = f.platform.run();
-  ASSERT_FALSE(result.error());
+  ASSERT_FALSE(result.end.problem());
   EXPECT_EQ(figures(result), plain_figures());
 }
 
@@ -275,7 +275,7 @@ void expect_wide_watch_hit(debug::WatchKind kind, uint32_t address, const char* 
     EXPECT_EQ(target.resume({}).kind, StopEvent::Kind::Exited);
   });
   const platform::RunResult result = platform.run();
-  ASSERT_FALSE(result.error());
+  ASSERT_FALSE(result.end.problem());
 }
 
 // Any byte of a wide access is watched: the last 4 of a 16-byte store, and the load and

@@ -46,6 +46,39 @@ Asm hello_program() {
   return a;
 }
 
+// The run's steps follow its state machine (common/run_state.h): once run, the platform is
+// ended, and a second run() or a load() is an error naming the state and the event, not
+// a silent no-op.
+TEST(PlatformRun, ASecondRunOrALoadAfterTheRunIsARunStateError) {
+  Platform platform(test::small_system(2, 1), quiet_options());
+  EXPECT_EQ(platform.run_state(), RunState::Idle);
+  platform.load(test::program(hello_program()));
+  EXPECT_EQ(platform.run_state(), RunState::Loaded);
+  EXPECT_EQ(platform.loaded_tiles(), 2u);
+  const RunResult r = platform.run();
+  EXPECT_EQ(r.end.kind, RunEndKind::Halted);
+  EXPECT_EQ(platform.run_state(), RunState::Ended);
+  EXPECT_EQ(platform.loaded_tiles(), 2u);  // the results still name them
+  try {
+    platform.run();
+    ADD_FAILURE() << "a second run() was taken";
+  } catch (const RunStateError& e) {
+    EXPECT_EQ(e.state(), RunState::Ended);
+    EXPECT_EQ(e.event(), RunEvent::Start);
+  }
+  try {
+    platform.load(test::program(hello_program()));
+    ADD_FAILURE() << "a load() after the run was taken";
+  } catch (const RunStateError& e) {
+    EXPECT_EQ(e.event(), RunEvent::Boot);
+  }
+  EXPECT_THROW(platform.finish_run(), RunStateError);  // no run in progress
+  EXPECT_THROW(platform.hold_run(RunEndKind::Paused), RunStateError);
+  platform.reset_run();  // one reset: no tile booted, the machine idle
+  EXPECT_EQ(platform.run_state(), RunState::Idle);
+  EXPECT_EQ(platform.loaded_tiles(), 0u);
+}
+
 TEST(PlatformRun, HelloPrintsOneLinePerTileInOrder) {
   const config::SystemConfig system = test::small_system(4, 2);
   test::CapturedFile out;
@@ -55,8 +88,8 @@ TEST(PlatformRun, HelloPrintsOneLinePerTileInOrder) {
   platform.load(test::program(hello_program()));
   const RunResult r = platform.run();
 
-  EXPECT_FALSE(r.fault);
-  EXPECT_FALSE(r.deadlock);
+  EXPECT_FALSE(r.end.fault());
+  EXPECT_FALSE(r.end.deadlock());
   EXPECT_EQ(out.text(),
             "[ipu 0 tile 0] hello 00000000\n[ipu 0 tile 1] hello 00000001\n"
             "[ipu 0 tile 2] hello 00000002\n[ipu 0 tile 3] hello 00000003\n"
@@ -141,8 +174,8 @@ TEST(PlatformRun, IpuSyncReleasesEveryTileAfterTheSlowestArrival) {
   Platform platform(system, options);
   platform.load(test::program(skewed_sync_program(1)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
-  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
+  ASSERT_FALSE(r.end.deadlock()) << *r.end.deadlock();
   // Superstep by superstep, tile by tile.
   EXPECT_EQ(out.text(),
             "[ipu 0 tile 0] a\n[ipu 0 tile 1] a\n[ipu 0 tile 2] a\n[ipu 0 tile 3] a\n"
@@ -168,8 +201,8 @@ TEST(PlatformRun, GroupSyncSpansIpus) {
   Platform platform(test::small_system(2, 2), options);
   platform.load(test::program(skewed_sync_program(2, /*skew_by_ipu=*/true)));
   const RunResult r = platform.run();
-  ASSERT_FALSE(r.fault) << *r.fault;
-  ASSERT_FALSE(r.deadlock) << *r.deadlock;
+  ASSERT_FALSE(r.end.fault()) << *r.end.fault();
+  ASSERT_FALSE(r.end.deadlock()) << *r.end.deadlock();
   ASSERT_EQ(r.tiles.size(), 4u);
   for (const auto& t : r.tiles) EXPECT_EQ(t.cycles, r.tiles[3].cycles);
   EXPECT_GE(r.tiles[0].sync_stall_cycles, 6u * 4096 * 2) << "IPU 0 waits for IPU 1";
@@ -196,14 +229,14 @@ TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
   platform.load(test::program(a));
   const RunResult r = platform.run();
 
-  ASSERT_TRUE(r.fault);
-  EXPECT_FALSE(r.deadlock);
-  EXPECT_NE(ipusim::to_text(*r.fault).find("tile 2 (ipu 0)"), std::string::npos) << *r.fault;
-  EXPECT_NE(ipusim::to_text(*r.fault).find("access fault"), std::string::npos) << *r.fault;
-  EXPECT_NE(ipusim::to_text(*r.fault).find("pc 0x0004000c"), std::string::npos) << *r.fault;
+  ASSERT_TRUE(r.end.fault());
+  EXPECT_FALSE(r.end.deadlock());
+  EXPECT_NE(ipusim::to_text(*r.end.fault()).find("tile 2 (ipu 0)"), std::string::npos) << *r.end.fault();
+  EXPECT_NE(ipusim::to_text(*r.end.fault()).find("access fault"), std::string::npos) << *r.end.fault();
+  EXPECT_NE(ipusim::to_text(*r.end.fault()).find("pc 0x0004000c"), std::string::npos) << *r.end.fault();
   ASSERT_EQ(r.tiles.size(), 4u);
   EXPECT_EQ(r.tiles[2].state, TileState::Faulted);
-  EXPECT_EQ(r.tiles[2].fault, *r.fault);
+  EXPECT_EQ(r.tiles[2].fault, *r.end.fault());
   // The simulation stopped at the fault: no tile reached its (much later) halt time,
   // though its core ran ahead to it.
   EXPECT_EQ(r.tiles[0].state, TileState::Running);
@@ -227,12 +260,12 @@ TEST(PlatformRun, SyncThatNeverCompletesIsADeadlock) {
   Platform platform(test::small_system(3), quiet_options());
   platform.load(test::program(a));
   const RunResult r = platform.run();
-  EXPECT_FALSE(r.fault);
-  ASSERT_TRUE(r.deadlock);
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("sync deadlock: 2 tile(s) wait"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("ipu 0 tile 1 (zone 1, since cycle"), std::string::npos) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle"), std::string::npos)
-      << *r.deadlock;
+  EXPECT_FALSE(r.end.fault());
+  ASSERT_TRUE(r.end.deadlock());
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("sync deadlock: 2 tile(s) wait"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("ipu 0 tile 1 (zone 1, since cycle"), std::string::npos) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("1 tile(s) never arrive: ipu 0 tile 0 (halted at cycle"), std::string::npos)
+      << *r.end.deadlock();
   EXPECT_EQ(r.tiles[1].state, TileState::AtSync);
 }
 

@@ -42,7 +42,7 @@ TEST(StreamingPlatform, MemoryHoldsEveryTilesLastRound) {
   Platform& p = make_platform("configs/test/tiny16_smem.yaml");
   p.load(iss::Program::load(kFirmware + "smem_rw3.elf"));
   const platform::RunResult r = p.run();
-  ASSERT_FALSE(r.fault || r.deadlock || !r.exchange_errors.empty());
+  ASSERT_FALSE(r.end.fault() || r.end.deadlock() || !r.end.exchange_errors().empty());
   EXPECT_EQ(r.exit_status(), 0);
   const smemplan::Plan plan{77, 3};
   const streaming::Gateway& g = p.gateway(0);
@@ -64,8 +64,8 @@ TEST(StreamingPlatform, FailureIsStructuredAndNothingMoves) {
   Platform& p = make_platform("configs/test/tiny4x2_smem.yaml");
   p.load(iss::Program::load(kFirmware + "smem_error1.elf"));
   const platform::RunResult r = p.run();
-  ASSERT_EQ(r.exchange_errors.size(), 1u);
-  const Problem& f = r.exchange_errors[0];
+  ASSERT_EQ(r.end.exchange_errors().size(), 1u);
+  const Problem& f = r.end.exchange_errors()[0];
   EXPECT_EQ(f.code, ProblemCode::SmemRange);
   EXPECT_EQ(f.kind, "beyond streaming memory");
   EXPECT_EQ(f.ipu, 0u);
@@ -110,7 +110,7 @@ TEST(StreamingPlatform, CopyTimeIsTheTilesExchangeStall) {
   a.halt(zero);
   p.load(program(a), platform::TileSelection::parse("0", 16));
   const platform::RunResult r = p.run();
-  ASSERT_FALSE(r.fault || r.deadlock || !r.exchange_errors.empty()) << r.exchange_errors.size();
+  ASSERT_FALSE(r.end.fault() || r.end.deadlock() || !r.end.exchange_errors().empty()) << r.end.exchange_errors().size();
   ASSERT_EQ(r.tiles.size(), 1u);
   EXPECT_EQ(r.tiles[0].exchanges, 2u);
   EXPECT_EQ(r.tiles[0].exchange_stall_cycles, 1074u + (2048u + 50u));
@@ -146,7 +146,7 @@ TEST(StreamingPlatform, HostStreamServedBeforeTheRun) {
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(3 * i + 1);
   ASSERT_EQ(p.gateway(0).push_h2d(3, bytes).bytes, 80u);
   const platform::RunResult r = p.run();
-  ASSERT_FALSE(r.fault || r.deadlock || !r.exchange_errors.empty());
+  ASSERT_FALSE(r.end.fault() || r.end.deadlock() || !r.end.exchange_errors().empty());
   std::vector<uint8_t> got(64);
   ASSERT_TRUE(p.ipu(0).tile(0).core()->read(buf, got));
   EXPECT_EQ(got, std::vector<uint8_t>(bytes.begin(), bytes.begin() + 64));
@@ -160,9 +160,9 @@ TEST(StreamingPlatform, HostStreamNeverServed) {
   uint32_t buf = 0;
   p.load(program(stream_reader(buf)), platform::TileSelection::parse("0", 16));
   const platform::RunResult r = p.run();
-  ASSERT_TRUE(r.deadlock);
-  EXPECT_EQ(ipusim::to_text(*r.deadlock).rfind("host stream 3: tile 0 (ipu 0) pc 0x", 0), 0u) << *r.deadlock;
-  EXPECT_NE(ipusim::to_text(*r.deadlock).find("waits to read 64 more bytes"), std::string::npos) << *r.deadlock;
+  ASSERT_TRUE(r.end.deadlock());
+  EXPECT_EQ(ipusim::to_text(*r.end.deadlock()).rfind("host stream 3: tile 0 (ipu 0) pc 0x", 0), 0u) << *r.end.deadlock();
+  EXPECT_NE(ipusim::to_text(*r.end.deadlock()).find("waits to read 64 more bytes"), std::string::npos) << *r.end.deadlock();
   const auto wait = p.gateway(0).stream_wait();
   ASSERT_TRUE(wait);
   EXPECT_EQ(wait->stream, 3u);
