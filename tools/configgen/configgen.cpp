@@ -7,24 +7,9 @@
 // With --check nothing is written: the exit status is 1 (and the file is named) if an
 // output differs from what the schema generates. Errors in the schema name the file, line
 // and key, exit status 2.
-#include <fstream>
-#include <sstream>
-
 #include "args.h"
 #include "generated_files.h"
 #include "schema.h"
-
-namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ipusim::gen::SourceError(path + ": cannot open");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace ipusim::configgen;
@@ -44,7 +29,7 @@ int main(int argc, char** argv) {
                                          {(*args)["--reader"], emit_reader(s, source)},
                                          {(*args)["--writer"], emit_writer(s, source)},
                                          {(*args)["--info-json"], emit_info_json(s, source)},
-                                         {doc, emit_doc(s, source, read_all(doc))}},
+                                         {doc, emit_doc(s, source, doc, ipusim::gen::read_text(doc))}},
                                         args->check);
   });
 }

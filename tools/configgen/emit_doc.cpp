@@ -44,14 +44,9 @@ void rows(std::ostringstream& o, const Schema& s, const Section& sec, const std:
 
 }  // namespace
 
-std::string emit_doc(const Schema& s, const std::string& source, const std::string& current) {
-  const size_t begin = current.find(kBegin);
-  const size_t end = current.find(kEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin)
-    throw gen::SourceError(fmt::format("the docs file has no '{} ... -->' / '{}' markers", kBegin, kEnd));
-  const size_t body = current.find('\n', begin) + 1;
+std::string emit_doc(const Schema& s, const std::string& source, const std::string& path, const std::string& current) {
   std::ostringstream o;
-  o << "\n";
+  o << kBegin << " (generated from " << source << ": edit the schema, then cmake --build build --target configgen) -->\n\n";
   for (const Section& sec : s.sections) {
     if (sec.title.empty()) continue;
     o << fmt::format("### {}\n\n| key | unit | range | default | meaning | source of the figure |\n"
@@ -65,8 +60,8 @@ std::string emit_doc(const Schema& s, const std::string& source, const std::stri
     for (const RtlBlock& b : s.rtl_blocks) names += (names.empty() ? "`" : ", `") + b.name + "` (" + b.doc + ")";
     return names;
   }());
-  (void)source;
-  return current.substr(0, body) + o.str() + current.substr(end);
+  o << kEnd << "\n";
+  return gen::splice_region(current, path, kBegin, kEnd, o.str());
 }
 
 }  // namespace ipusim::configgen

@@ -60,6 +60,6 @@ std::string emit_reader(const Schema& s, const std::string& source);
 std::string emit_writer(const Schema& s, const std::string& source);
 std::string emit_info_json(const Schema& s, const std::string& source);
 // `current` with the text between its generated markers replaced by the key tables.
-std::string emit_doc(const Schema& s, const std::string& source, const std::string& current);
+std::string emit_doc(const Schema& s, const std::string& source, const std::string& path, const std::string& current);
 
 }  // namespace ipusim::configgen

@@ -48,6 +48,25 @@ int write_generated(const std::string& tool, const std::string& source, const st
   return status;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SourceError(path + ": cannot read (the file the generated region goes into)");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string splice_region(const std::string& text, const std::string& path, const std::string& begin,
+                          const std::string& end, const std::string& region) {
+  const size_t b = text.find(begin);
+  const size_t e = b == std::string::npos ? std::string::npos : text.find(end, b);
+  if (e == std::string::npos)
+    throw SourceError(path + ": no generated region between a line '" + begin + "...' and a line '" + end + "'");
+  const size_t line_start = text.rfind('\n', b) == std::string::npos ? 0 : text.rfind('\n', b) + 1;
+  const size_t after = text.find('\n', e);
+  return text.substr(0, line_start) + region + (after == std::string::npos ? "" : text.substr(after + 1));
+}
+
 int report_error(const std::string& tool, const std::string& message) {
   std::cerr << tool << ": " << message << "\n";
   return 2;

@@ -33,6 +33,17 @@ struct GeneratedFile {
 int write_generated(const std::string& tool, const std::string& source, const std::string& target,
                     const std::vector<GeneratedFile>& files, bool check);
 
+// A hand-written file that holds a generated region (a docs page, a stub file): its
+// text, or SourceError naming `path` when it cannot be read.
+std::string read_text(const std::string& path);
+
+// `text` (the contents of `path`) with its generated region replaced by `region`: from the
+// start of the line holding `begin` to the end of the line holding `end`, both marker lines
+// included (so `region` writes them again). SourceError naming `path` when a marker is
+// missing or out of order.
+std::string splice_region(const std::string& text, const std::string& path, const std::string& begin,
+                          const std::string& end, const std::string& region);
+
 // Runs `generate` and turns the errors a generator meets into its exit status 2 with one
 // line on stderr ("<tool>: FILE:LINE: problem").
 template <typename F>

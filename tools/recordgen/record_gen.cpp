@@ -13,7 +13,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -266,17 +265,7 @@ std::string pyi_region(const Schema& s, const std::string& source) {
 
 // The stub file with its generated region replaced.
 std::string pyi(const Schema& s, const std::string& source, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw SourceError(path + ": cannot read (the stub file the records' region goes into)");
-  std::stringstream all;
-  all << in.rdbuf();
-  const std::string text = all.str();
-  const size_t begin = text.find(kPyiBegin);
-  const size_t end = text.find(kPyiEnd);
-  if (begin == std::string::npos || end == std::string::npos || end < begin)
-    throw SourceError(path + ": no region between the lines '" + kPyiBegin + "...' and '" + kPyiEnd + "'");
-  const size_t after = text.find('\n', end);
-  return text.substr(0, begin) + pyi_region(s, source) + (after == std::string::npos ? "" : text.substr(after + 1));
+  return ipusim::gen::splice_region(ipusim::gen::read_text(path), path, kPyiBegin, kPyiEnd, pyi_region(s, source));
 }
 
 std::string doc(const Schema& s, const std::string& source) {
