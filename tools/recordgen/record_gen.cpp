@@ -23,6 +23,7 @@
 #include "generated_files.h"
 #include "reader.h"
 #include "text.h"
+#include "wire_gen.h"
 
 namespace {
 
@@ -284,14 +285,39 @@ std::string doc(const Schema& s, const std::string& source) {
     << "3. Fill it where the model computes the record (for `LinkStats`: `tlm/host_if/run_domain.cpp`; "
     << "`SuperstepStats`: `tlm/host_if/host_interface_profile.cpp`).\n"
     << "4. A record that travels on the wire (`SuperstepStats`, `LinkStats`) changes the bytes of its reply: "
-    << "bump `wire::kVersionMajor` (`host_driver/wire/wire_protocol.h`) and the version in docs/host_driver.md "
-    << "\"The wire protocol\", and update the layout `wire_protocol_test` pins "
-    << "(`RecordsTravelAsTheirFieldsInOrder`, the records per reply); the replies' record counts "
-    << "(`kMaxSuperstepsPerReply`, ...) follow from the new size.\n\n"
-    << "Files touched: the source and the model's file that fills the field, plus three for a wire record "
-    << "(the major, its doc, the layout test); the six generated files are rewritten by the build target. "
-    << "Before this schema the same field took twelve hand edits (the model's, the wire's, the C++, C and "
-    << "Python records and their copies, the stubs and three docs and tests).\n";
+    << "bump `wire::kVersionMajor` (`host_driver/wire/wire_limits.h`) and the version in docs/host_driver.md "
+    << "\"The wire protocol\", and update what pins the bytes: `wire_protocol_test` "
+    << "(`RecordsTravelAsTheirFieldsInOrder`, the records per reply) and the golden frames of the replies "
+    << "(`testbench/unit/driver/wire_golden.hex`: `wire_golden_test` names the frames that differ); the "
+    << "replies' record counts (`kMaxSuperstepsPerReply`, ...) follow from the new size.\n\n"
+    << "Files touched: the source and the model's file that fills the field (2), plus four for a wire record "
+    << "(the major, its doc, the layout test, the golden frames); the generated files (six of the records, "
+    << "and the wire's codec for a wire record) are rewritten by the build target. Before the schema the same "
+    << "field took twelve hand edits (the model's, the wire's, the C++, C and Python records and their copies, "
+    << "the stubs and three docs and tests).\n\n"
+    << "## Add a wire message\n\n"
+    << "1. Declare it in `hw/host_if/messages.yaml`: name, the next type code, direction, the minor that adds it, "
+    << "doc, reply (a request's), fields in wire order (a board first, a list last), each of a kind whose checks "
+    << "the decoder runs (the file's \"Types\"; a check of the whole message is a `check_<name>` in "
+    << "`host_driver/wire/wire_fields.cpp`).\n"
+    << "2. `cmake --build build --target recordgen`: its struct, `Type` code, place in `Body`, encoder, validating "
+    << "decoder, name, its place in the server's dispatch and its row of the table in docs/host_driver.md follow.\n"
+    << "3. A request: its handler `on(uint32_t seq, const wire::NewRequest&)` in "
+    << "`host_driver/server/device_server.cpp` (the server does not compile without it), and the client's call "
+    << "in `host_driver/src/transports/socket_transport.cpp`, sent only to a server whose HELLO_REPLY announced "
+    << "the message's minor.\n"
+    << "4. A compatible addition: `wire::kVersionMinor` (`host_driver/wire/wire_limits.h`) and the version in "
+    << "docs/host_driver.md \"The wire protocol\"; a change of an existing message's bytes bumps "
+    << "`kVersionMajor` instead.\n"
+    << "5. A sample of it in `testbench/unit/driver/wire_samples.h` (appended): `wire_golden_test` fails for a "
+    << "message type without one and prints the frame of a new sample, to append to `wire_golden.hex`.\n\n"
+    << "Files touched: 7 by hand (the source, the server's handler, the client's call, `wire_limits.h` and its "
+    << "doc for the version, the sample and its golden frame), one line or one function each, beside what the "
+    << "message does in the device; the build target rewrites the generated three (`wire_messages.h`, "
+    << "`wire_codec.cpp`, the table). Before the schema a message took about 13 hand edits in 7 files: the "
+    << "struct, the type enum, the variant, `kLastType` and the minor (`wire_protocol.h`), the decoder's case, "
+    << "the encoder's branch, the type name and the layout comment (`wire_protocol.cpp`), the handler, the "
+    << "client, the round-trip test's list and the table's row.\n";
   for (const Record& r : s.records) {
     o << fmt::format("\n## {}\n\n{}\n\n", r.name, md_escape(r.doc));
     o << fmt::format("C struct: {}; wire bytes: {}.\n\n", r.c_name.empty() ? "none" : "`" + r.c_name + "`", wire_bytes(r));
@@ -303,6 +329,15 @@ std::string doc(const Schema& s, const std::string& source) {
   return o.str();
 }
 
+// How the generated files name the messages' source: beside the records' source, as
+// that one is named (a relative path in the tree: the build passes absolute paths).
+std::string messages_source_name(const std::string& records_source, const std::string& messages_path) {
+  const size_t slash = records_source.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : records_source.substr(0, slash + 1);
+  const size_t base = messages_path.rfind('/');
+  return dir + (base == std::string::npos ? messages_path : messages_path.substr(base + 1));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -312,18 +347,34 @@ int main(int argc, char** argv) {
                                              {"--c-copies", "CC"},
                                              {"--python", "PY"},
                                              {"--pyi", "PYI"},
-                                             {"--doc", "MD"}});
+                                             {"--doc", "MD"},
+                                             {"--messages", "MESSAGES_YAML"},
+                                             {"--wire-header", "WH"},
+                                             {"--wire-codec", "WCC"},
+                                             {"--wire-doc", "WMD"}});
   if (!args) return 2;
   const std::string& source = args->source;
   return ipusim::gen::run_generator("record_gen", args->yaml, [&] {
     const Schema s = parse(args->yaml);
+    std::map<std::string, recordgen::RecordInfo> infos;
+    for (const Record& r : s.records) {
+      bool scalar = true;
+      for (const Field& f : r.fields) scalar = scalar && !f.record;
+      infos[r.name] = {wire_bytes(r), scalar};
+    }
+    const std::string& messages = (*args)["--messages"];
+    const recordgen::WireSchema w = recordgen::parse_wire(messages, infos);
+    const std::string message_source = messages_source_name(source, messages);
     return ipusim::gen::write_generated("record_gen", source, args->target,
                                         {{(*args)["--header"], header(s, source)},
                                          {(*args)["--c-header"], c_header(s, source)},
                                          {(*args)["--c-copies"], c_copies(s, source)},
                                          {(*args)["--python"], python(s, source)},
                                          {(*args)["--pyi"], pyi(s, source, (*args)["--pyi"])},
-                                         {(*args)["--doc"], doc(s, source)}},
+                                         {(*args)["--doc"], doc(s, source)},
+                                         {(*args)["--wire-header"], recordgen::wire_header(w, message_source)},
+                                         {(*args)["--wire-codec"], recordgen::wire_codec(w, message_source)},
+                                         {(*args)["--wire-doc"], recordgen::wire_doc(w, message_source, (*args)["--wire-doc"])}},
                                         args->check);
   });
 }
