@@ -36,12 +36,21 @@ struct Record;
 struct Field {
   std::string name, type, doc, c_prefix;
   const Record* record = nullptr;  // a record-typed field's record
+  std::string c_length;            // a text of a C struct: the member holding its length
+  bool text() const { return type == "text"; }
 };
 
 struct Record {
   std::string name, doc, c_name;
   bool numpy = false;
   std::vector<Field> fields;
+  // A record with a text has no fixed size: it travels on no wire as a record, and its C
+  // struct's text is a borrowed pointer (valid while the C++ record lives).
+  bool has_text() const {
+    for (const Field& f : fields)
+      if (f.text()) return true;
+    return false;
+  }
 };
 
 struct Schema {
@@ -90,14 +99,26 @@ Schema parse(const std::string& path) {
       r.fail(n["c_name"], "c_name", fmt::format("'{}' is another record's C struct", rec.c_name));
     std::set<std::string> names;
     for (const auto& fn : r.list(n, "fields")) {
-      r.keys(fn, rec.name + " field", {"name", "type", "doc", "c_prefix"});
-      Field f{r.text(fn, "name"), r.text(fn, "type"), r.text(fn, "doc"), r.optional_text(fn, "c_prefix"), nullptr};
+      r.keys(fn, rec.name + " field", {"name", "type", "doc", "c_prefix", "c_length"});
+      Field f{r.text(fn, "name"), r.text(fn, "type"), r.text(fn, "doc"), r.optional_text(fn, "c_prefix"), nullptr,
+              r.optional_text(fn, "c_length")};
       if (!names.insert(f.name).second) r.fail(fn["name"], "name", fmt::format("{}.{} declared twice", rec.name, f.name));
-      if (!scalar_bytes(f.type)) {
+      if (f.text()) {
+        if (!rec.c_name.empty() && f.c_length.empty())
+          r.fail(fn, "c_length", fmt::format("{}.{}: a text of a C struct needs c_length (its length member)", rec.name, f.name));
+        if (rec.numpy) r.fail(fn["type"], "type", fmt::format("{}.{}: a numpy record has no text", rec.name, f.name));
+      } else if (!f.c_length.empty()) {
+        r.fail(fn["c_length"], "c_length", fmt::format("{}.{}: only a text takes c_length", rec.name, f.name));
+      }
+      if (f.text()) {
+      } else if (!scalar_bytes(f.type)) {
         for (const Record& other : s.records)
           if (other.name == f.type) f.record = &other;
         if (!f.record)
-          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' is not u32, u64 or a record declared above", rec.name,
+          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' is not u32, u64, text or a record declared above", rec.name,
+                                                 f.name, f.type));
+        if (f.record && f.record->has_text())
+          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' has a text; a record field has a fixed size", rec.name,
                                                  f.name, f.type));
         if (!rec.c_name.empty() && f.c_prefix.empty())
           r.fail(fn, "c_prefix", fmt::format("{}.{}: a record field of a C struct needs c_prefix", rec.name, f.name));
@@ -115,6 +136,7 @@ Schema parse(const std::string& path) {
 
 std::string cpp_type(const Field& f) {
   if (f.record) return f.record->name;
+  if (f.text()) return "std::string";
   return f.type == "u32" ? "uint32_t" : "uint64_t";
 }
 
@@ -131,14 +153,14 @@ std::string header(const Schema& s, const std::string& source) {
     << "// interface fills, the wire carries and the driver returns. kWireBytes: the record on\n"
     << "// the wire (fields in order, little-endian, no padding). Fields<R>::each(v) calls\n"
     << "// v(name, &R::field) for every field in that order, for the codecs that walk them.\n"
-    << "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n\nnamespace ipusim::records {\n\n"
+    << "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n#include <string>\n\nnamespace ipusim::records {\n\n"
     << "template <class R>\nstruct Fields;  // specialised for every record below\n\n"
     << "template <class T>\nconcept Record = requires { Fields<T>::kName; };\n";
   for (const Record& r : s.records) {
     o << fmt::format("\n// {}\nstruct {} {{\n", r.doc, r.name);
     for (const Field& f : r.fields)
-      o << fmt::format("  {} {}{};  // {}\n", cpp_type(f), f.name, f.record ? "" : " = 0", f.doc);
-    o << fmt::format("\n  static constexpr size_t kWireBytes = {};\n", wire_bytes(r));
+      o << fmt::format("  {} {}{};  // {}\n", cpp_type(f), f.name, f.record || f.text() ? "" : " = 0", f.doc);
+    if (!r.has_text()) o << fmt::format("\n  static constexpr size_t kWireBytes = {};\n", wire_bytes(r));
     o << fmt::format("  bool operator==(const {}&) const = default;\n}};\n\n", r.name);
     o << fmt::format("template <>\nstruct Fields<{}> {{\n  static constexpr const char* kName = \"{}\";\n", r.name, r.name);
     o << "  template <class V>\n  static constexpr void each(V&& v) {\n";
@@ -150,15 +172,23 @@ std::string header(const Schema& s, const std::string& source) {
 }
 
 // The C struct's members: a record-typed field flattened with its prefix.
+// A text is two members: its bytes (NUL-terminated, borrowed) and its length.
 struct CMember {
   std::string name, type, doc, path;  // path: the C++ member ("to_device.bytes")
+  std::string copy;                   // the C++ expression of its value, from `r`
 };
 void c_members(const Record& r, const std::string& prefix, const std::string& path, std::vector<CMember>& out) {
   for (const Field& f : r.fields) {
-    if (f.record)
+    if (f.record) {
       c_members(*f.record, prefix + f.c_prefix, path + f.name + ".", out);
-    else
-      out.push_back({prefix + f.name, f.type == "u32" ? "uint32_t" : "uint64_t", f.doc, path + f.name});
+    } else if (f.text()) {
+      out.push_back({prefix + f.name, "const char*", f.doc + ", NUL-terminated", path + f.name,
+                     "r." + path + f.name + ".c_str()"});
+      out.push_back({prefix + f.c_length, "size_t", "bytes of " + f.name + " before the NUL", path + f.name,
+                     "r." + path + f.name + ".size()"});
+    } else {
+      out.push_back({prefix + f.name, f.type == "u32" ? "uint32_t" : "uint64_t", f.doc, path + f.name, "r." + path + f.name});
+    }
   }
 }
 
@@ -177,15 +207,18 @@ std::string c_header(const Schema& s, const std::string& source) {
     o << fmt::format("\n/* {} (ipudrv::{}) */\ntypedef struct {} {{\n", r.doc, r.name, r.c_name);
     for (const CMember& m : members) o << fmt::format("  {} {}; /* {} */\n", m.type, m.name, m.doc);
     o << fmt::format("}} {};\n", r.c_name);
+    // The layout is pinned up to the first pointer, whose size is the platform's.
     size_t at = 0;
     for (const CMember& m : members) {
+      if (m.type != "uint32_t" && m.type != "uint64_t") break;
       const size_t b = m.type == "uint32_t" ? 4 : 8;
       at = (at + b - 1) / b * b;
       o << fmt::format("IPUDRV_RECORD_ASSERT(offsetof({}, {}) == {}, \"{}.{} offset\");\n", r.c_name, m.name, at,
                        r.c_name, m.name);
       at += b;
     }
-    o << fmt::format("IPUDRV_RECORD_ASSERT(sizeof({}) == {}, \"{} size\");\n", r.c_name, c_size(r), r.c_name);
+    if (!r.has_text())
+      o << fmt::format("IPUDRV_RECORD_ASSERT(sizeof({}) == {}, \"{} size\");\n", r.c_name, c_size(r), r.c_name);
   }
   o << "\n#endif /* IPUDRV_IPUDRV_RECORDS_H */\n";
   return o.str();
@@ -200,8 +233,9 @@ std::string c_copies(const Schema& s, const std::string& source) {
     if (r.c_name.empty()) continue;
     std::vector<CMember> members;
     c_members(r, "", "", members);
-    o << fmt::format("\ninline {} to_c(const ipusim::records::{}& r) {{\n  {} c{{}};\n", r.c_name, r.name, r.c_name);
-    for (const CMember& m : members) o << fmt::format("  c.{} = r.{};\n", m.name, m.path);
+    o << fmt::format("\n{}inline {} to_c(const ipusim::records::{}& r) {{\n  {} c{{}};\n",
+                     r.has_text() ? "// Its text points into `r`: valid while `r` lives.\n" : "", r.c_name, r.name, r.c_name);
+    for (const CMember& m : members) o << fmt::format("  c.{} = {};\n", m.name, m.copy);
     o << "  return c;\n}\n";
   }
   o << "\n}  // namespace ipudrv::detail\n";
@@ -239,7 +273,7 @@ std::string python(const Schema& s, const std::string& source) {
     o << "        .def(py::self == py::self)\n        .def(\"__repr__\", [](const R& r) {\n";
     o << fmt::format("          return std::string(\"<{}\")", r.name);
     for (const Field& f : r.fields) {
-      if (f.record)
+      if (f.record || f.text())
         o << fmt::format(" +\n                 \" {}=\" + py::repr(py::cast(r.{})).cast<std::string>()", f.name, f.name);
       else
         o << fmt::format(" +\n                 \" {}=\" + std::to_string(r.{})", f.name, f.name);
@@ -258,7 +292,8 @@ std::string pyi_region(const Schema& s, const std::string& source) {
   o << kPyiBegin << source << "; do not edit ---\n";
   for (const Record& r : s.records) {
     o << fmt::format("\nclass {}:\n    \"\"\"{}\"\"\"\n", r.name, r.doc);
-    for (const Field& f : r.fields) o << fmt::format("    {}: {}\n    \"\"\"{}\"\"\"\n", f.name, f.record ? f.record->name : "int", f.doc);
+    for (const Field& f : r.fields)
+      o << fmt::format("    {}: {}\n    \"\"\"{}\"\"\"\n", f.name, f.record ? f.record->name : f.text() ? "str" : "int", f.doc);
   }
   o << "\n" << kPyiEnd << "\n";
   return o.str();
@@ -320,11 +355,14 @@ std::string doc(const Schema& s, const std::string& source) {
     << "client, the round-trip test's list and the table's row.\n";
   for (const Record& r : s.records) {
     o << fmt::format("\n## {}\n\n{}\n\n", r.name, md_escape(r.doc));
-    o << fmt::format("C struct: {}; wire bytes: {}.\n\n", r.c_name.empty() ? "none" : "`" + r.c_name + "`", wire_bytes(r));
+    o << fmt::format("C struct: {}; wire bytes: {}.\n\n", r.c_name.empty() ? "none" : "`" + r.c_name + "`",
+                     r.has_text() ? "none (it has a text; it travels on no wire as a record)" : std::to_string(wire_bytes(r)));
     o << "| field | type | description |\n|---|---|---|\n";
     for (const Field& f : r.fields)
       o << fmt::format("| `{}` | {} | {}{} |\n", f.name, f.record ? "`" + f.record->name + "`" : f.type, md_escape(f.doc),
-                       f.c_prefix.empty() ? "" : fmt::format(" (C: `{}*`)", f.c_prefix));
+                       !f.c_prefix.empty() ? fmt::format(" (C: `{}*`)", f.c_prefix)
+                       : f.text() && !f.c_length.empty() ? fmt::format(" (C: `const char*`, its length `{}`)", f.c_length)
+                                                         : "");
   }
   return o.str();
 }
@@ -359,7 +397,7 @@ int main(int argc, char** argv) {
     std::map<std::string, recordgen::RecordInfo> infos;
     for (const Record& r : s.records) {
       bool scalar = true;
-      for (const Field& f : r.fields) scalar = scalar && !f.record;
+      for (const Field& f : r.fields) scalar = scalar && !f.record && !f.text();
       infos[r.name] = {wire_bytes(r), scalar};
     }
     const std::string& messages = (*args)["--messages"];
