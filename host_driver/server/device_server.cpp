@@ -323,22 +323,21 @@ struct DeviceServer::Impl {
     end_session("refused: " + why);
   }
 
-  // Returns false when the session ended. One handler per request type (on() below): a
-  // request added to wire::Body without one does not compile; a message the server sends
-  // (wire::is_request false) arriving from the client is refused.
+  // Returns false when the session ended. One handler per request (on() below), called by
+  // the dispatch generated from hw/host_if/messages.yaml: a request declared there without
+  // its handler does not compile; a message the server sends arriving from the client is
+  // refused (not_a_request).
   bool handle(const wire::Message& m) {
     const uint32_t seq = m.seq;
     if (!session->hello && !std::holds_alternative<wire::Hello>(m.body)) {
       refuse(seq, "the first message must be HELLO", wire::ErrorCode::kNotHello);
       return false;
     }
-    return std::visit([&](const auto& body) { return on(seq, body); }, m.body);
+    return wire::dispatch(*this, seq, m.body);
   }
 
-  template <class M>
-    requires(!wire::is_request<M>)
-  bool on(uint32_t seq, const M&) {
-    refuse(seq, std::string(wire::type_name(uint16_t(M::kType))) + " is not a request");
+  bool not_a_request(uint32_t seq, wire::Type type) {
+    refuse(seq, std::string(wire::type_name(uint16_t(type))) + " is not a request");
     return false;
   }
 
@@ -417,7 +416,7 @@ struct DeviceServer::Impl {
     return true;
   }
 
-  bool on(uint32_t seq, const wire::LinkFigures& q) { return link_stats(seq, q); }
+  bool on(uint32_t seq, const wire::LinkStatsRequest& q) { return link_stats(seq, q); }
 
   bool on(uint32_t seq, const wire::SetConsole& sc) {
     if (board_link(seq, sc.board, "SET_CONSOLE")) {
@@ -471,8 +470,8 @@ struct DeviceServer::Impl {
 
   // A page of the system's IPU-Link stats (through board q.board's link): from q.first,
   // as many as fit a reply.
-  bool link_stats(uint32_t seq, const wire::LinkFigures& q) {
-    auto* link = board_link(seq, q.board, "LINK_FIGURES");
+  bool link_stats(uint32_t seq, const wire::LinkStatsRequest& q) {
+    auto* link = board_link(seq, q.board, "LINK_STATS");
     if (!link) return true;
     std::vector<ipusim::records::LinkStats> all;
     try {
@@ -481,10 +480,10 @@ struct DeviceServer::Impl {
       send(seq, wire::Error{wire::ErrorCode::kDevice, e.what()});
       return true;
     }
-    wire::LinkFiguresReply reply;
+    wire::LinkStatsReply reply;
     reply.total = uint32_t(all.size());
     const size_t first = std::min<size_t>(q.first, all.size());
-    const size_t end = std::min(all.size(), first + wire::kMaxLinkFiguresPerReply);
+    const size_t end = std::min(all.size(), first + wire::kMaxLinkStatsPerReply);
     reply.records.assign(all.begin() + long(first), all.begin() + long(end));
     send(seq, reply);
     return true;

@@ -279,7 +279,7 @@ int ipudrv_set_console(ipudrv_device* dev, ipudrv_console_fn fn, void* user) {
   return guarded([&] {
     if (!fn) return checked(dev).set_console({});
     checked(dev).set_console([fn, user](const ipudrv::ConsoleLine& l) {
-      const ipudrv_console_line line{l.ipu, l.tile, l.thread, l.text.c_str(), l.text.size()};
+      const ipudrv_console_line line = ipudrv::detail::to_c(l);
       fn(user, &line);
     });
   });

@@ -51,4 +51,15 @@ inline ipudrv_dma_stats to_c(const ipusim::records::DmaStats& r) {
   return c;
 }
 
+// Its text points into `r`: valid while `r` lives.
+inline ipudrv_console_line to_c(const ipusim::records::ConsoleLine& r) {
+  ipudrv_console_line c{};
+  c.ipu = r.ipu;
+  c.tile = r.tile;
+  c.thread = r.thread;
+  c.text = r.text.c_str();
+  c.length = r.text.size();
+  return c;
+}
+
 }  // namespace ipudrv::detail

@@ -20,19 +20,13 @@
 #include <string>
 #include <vector>
 
-#include <ipu/host_records.h>  // SuperstepStats, LinkStats (hw/host_if/records.yaml)
+#include <ipu/host_records.h>  // SuperstepStats, LinkStats, ConsoleLine (hw/host_if/records.yaml)
 
 namespace ipusim::host_if {
 
-// One line of a tile's console (printf; docs/firmware.md): what `ipusim run` prints as
-// "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K).
-struct ConsoleLine {
-  uint32_t ipu = 0;     // the system's IPU
-  uint32_t tile = 0;
-  uint32_t thread = 0;  // 0: the supervisor; 1.. : workers
-  std::string text;     // without the newline
-  bool operator==(const ConsoleLine&) const = default;
-};
+// One line of a tile's console: the host record (hw/host_if/records.yaml), the driver's
+// ipudrv::ConsoleLine too.
+using ConsoleLine = records::ConsoleLine;
 
 class DeviceLink {
  public:

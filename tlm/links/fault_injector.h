@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "links/fault_spec.h"
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::links {
 

@@ -127,8 +127,8 @@ void LinkDirection::run() {
                                        delivered_, frames_.size(), tx_.unacked()));
 }
 
-LinkStats LinkDirection::stats() const {
-  LinkStats s = tx_.stats();
+LinkCounters LinkDirection::stats() const {
+  LinkCounters s = tx_.stats();
   s += rx_.stats();
   return s;
 }

@@ -75,7 +75,7 @@ class LinkDirection {
   // The cycle each frame was first put on the wire.
   std::span<const uint64_t> first_send_cycles() const { return first_send_; }
   // Transmitter and receiver counters together (not the injector's).
-  LinkStats stats() const;
+  LinkCounters stats() const;
   const Transmitter& tx() const { return tx_; }
   const Receiver& rx() const { return rx_; }
 

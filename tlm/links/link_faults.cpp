@@ -24,7 +24,7 @@ void LinkFaults::reset() {
     s.seed += 0x9e3779b97f4a7c15ull * (d + 1);
     injectors_.emplace_back(s);
   }
-  std::fill(stats_.begin(), stats_.end(), LinkStats{});
+  std::fill(stats_.begin(), stats_.end(), LinkCounters{});
 }
 
 LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {

@@ -54,7 +54,7 @@ class LinkFaults {
                                             std::span<const ScheduledFrame>)>;
   void set_carrier(Carrier carrier) { carrier_ = std::move(carrier); }
 
-  const LinkStats& stats(uint32_t direction) const { return stats_.at(direction); }
+  const LinkCounters& stats(uint32_t direction) const { return stats_.at(direction); }
   uint32_t directions() const { return uint32_t(stats_.size()); }
   const FaultPlan& plan() const { return plan_; }
   // A new run: every injector back at its seed (a run's faults do not depend on the runs
@@ -67,7 +67,7 @@ class LinkFaults {
   FaultPlan plan_;
   LinkLayerConfig layer_;
   std::vector<FaultInjector> injectors_;
-  std::vector<LinkStats> stats_;
+  std::vector<LinkCounters> stats_;
   std::vector<ScheduledFrame> frames_;
   Carrier carrier_;
 };

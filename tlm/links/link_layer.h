@@ -17,7 +17,7 @@
 #include "links/link_config.h"
 #include "links/link_direction.h"
 #include "links/link_failure.h"
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::links {
 
@@ -26,7 +26,7 @@ struct PhaseResult {
   uint64_t last_delivery_cycle = 0;          // with faults; 0 for a phase without frames
   uint64_t fault_free_last_delivery_cycle = 0;
   uint64_t cycles_lost = 0;                  // == last_delivery_cycle - fault_free_last_delivery_cycle
-  LinkStats stats;                           // this phase only (injected: this phase's share)
+  LinkCounters stats;                           // this phase only (injected: this phase's share)
 };
 
 // One direction of one link carries one exchange phase's frames, in the given order,

@@ -12,7 +12,7 @@
 
 #include "links/dllp.h"
 #include "links/link_config.h"
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::links {
 
@@ -37,7 +37,7 @@ class Receiver {
   uint16_t expected_seq() const { return expected_; }
   bool nak_scheduled() const { return nak_scheduled_; }
   uint64_t buffered() const { return buffered_; }
-  const LinkStats& stats() const { return stats_; }
+  const LinkCounters& stats() const { return stats_; }
 
  private:
   Dllp ack();
@@ -49,7 +49,7 @@ class Receiver {
   std::optional<uint64_t> ack_deadline_;
   uint64_t buffered_ = 0;              // accepted, not yet drained
   uint64_t drained_ = 0;
-  LinkStats stats_;
+  LinkCounters stats_;
 };
 
 }  // namespace ipusim::links

@@ -14,7 +14,7 @@
 
 #include "links/dllp.h"
 #include "links/link_config.h"
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::links {
 
@@ -52,7 +52,7 @@ class Transmitter {
   uint16_t next_seq() const { return next_seq_; }
   uint64_t credits_available() const { return credit_limit_ - credits_used_; }
   uint32_t replay_count() const { return replay_count_; }
-  const LinkStats& stats() const { return stats_; }
+  const LinkCounters& stats() const { return stats_; }
 
   // A link retraining this often without an ACK making progress is broken (the fault
   // spec hits every transmission): LinkFailure rather than running for ever.
@@ -74,7 +74,7 @@ class Transmitter {
   uint32_t replay_count_ = 0;      // replays since the last progress
   uint32_t retrains_without_progress_ = 0;
   std::optional<uint64_t> timer_deadline_;
-  LinkStats stats_;
+  LinkCounters stats_;
 };
 
 }  // namespace ipusim::links

@@ -97,13 +97,13 @@ struct PlatformOptions {
 };
 
 // One direction of one IPU-Link over a run: what it carried and, with faults, what its
-// link layer saw (links::LinkStats: errors detected, replays, retrains, cycles lost).
+// link layer saw (links::LinkCounters: errors detected, replays, retrains, cycles lost).
 struct LinkResult {
   uint32_t link = 0;                   // index in the config's links
   uint32_t from_ipu = 0, to_ipu = 0;
   uint64_t frames = 0, bytes = 0;
   double busy_cycles = 0;              // sending
-  links::LinkStats layer;              // all zero without faults
+  links::LinkCounters layer;           // all zero without faults
 };
 
 // One board's figures since the last reset (its own tiles and fabrics).

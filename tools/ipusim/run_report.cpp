@@ -208,7 +208,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["link_cycles_lost"] = res.link_cycles_lost;
   j["links"] = nlohmann::ordered_json::array();
   for (const platform::LinkResult& l : res.links) {
-    const links::LinkStats& s = l.layer;
+    const links::LinkCounters& s = l.layer;
     j["links"].push_back({{"link", l.link}, {"from_ipu", l.from_ipu}, {"to_ipu", l.to_ipu}, {"frames", l.frames},
                           {"bytes", l.bytes}, {"busy_cycles", l.busy_cycles}, {"crc_errors", s.crc_errors},
                           {"seq_errors", s.seq_errors}, {"duplicates_discarded", s.duplicates_discarded},

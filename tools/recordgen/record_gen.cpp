@@ -23,6 +23,7 @@
 #include "generated_files.h"
 #include "reader.h"
 #include "text.h"
+#include "wire_gen.h"
 
 namespace {
 
@@ -35,12 +36,21 @@ struct Record;
 struct Field {
   std::string name, type, doc, c_prefix;
   const Record* record = nullptr;  // a record-typed field's record
+  std::string c_length;            // a text of a C struct: the member holding its length
+  bool text() const { return type == "text"; }
 };
 
 struct Record {
   std::string name, doc, c_name;
   bool numpy = false;
   std::vector<Field> fields;
+  // A record with a text has no fixed size: it travels on no wire as a record, and its C
+  // struct's text is a borrowed pointer (valid while the C++ record lives).
+  bool has_text() const {
+    for (const Field& f : fields)
+      if (f.text()) return true;
+    return false;
+  }
 };
 
 struct Schema {
@@ -89,14 +99,26 @@ Schema parse(const std::string& path) {
       r.fail(n["c_name"], "c_name", fmt::format("'{}' is another record's C struct", rec.c_name));
     std::set<std::string> names;
     for (const auto& fn : r.list(n, "fields")) {
-      r.keys(fn, rec.name + " field", {"name", "type", "doc", "c_prefix"});
-      Field f{r.text(fn, "name"), r.text(fn, "type"), r.text(fn, "doc"), r.optional_text(fn, "c_prefix"), nullptr};
+      r.keys(fn, rec.name + " field", {"name", "type", "doc", "c_prefix", "c_length"});
+      Field f{r.text(fn, "name"), r.text(fn, "type"), r.text(fn, "doc"), r.optional_text(fn, "c_prefix"), nullptr,
+              r.optional_text(fn, "c_length")};
       if (!names.insert(f.name).second) r.fail(fn["name"], "name", fmt::format("{}.{} declared twice", rec.name, f.name));
-      if (!scalar_bytes(f.type)) {
+      if (f.text()) {
+        if (!rec.c_name.empty() && f.c_length.empty())
+          r.fail(fn, "c_length", fmt::format("{}.{}: a text of a C struct needs c_length (its length member)", rec.name, f.name));
+        if (rec.numpy) r.fail(fn["type"], "type", fmt::format("{}.{}: a numpy record has no text", rec.name, f.name));
+      } else if (!f.c_length.empty()) {
+        r.fail(fn["c_length"], "c_length", fmt::format("{}.{}: only a text takes c_length", rec.name, f.name));
+      }
+      if (f.text()) {
+      } else if (!scalar_bytes(f.type)) {
         for (const Record& other : s.records)
           if (other.name == f.type) f.record = &other;
         if (!f.record)
-          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' is not u32, u64 or a record declared above", rec.name,
+          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' is not u32, u64, text or a record declared above", rec.name,
+                                                 f.name, f.type));
+        if (f.record && f.record->has_text())
+          r.fail(fn["type"], "type", fmt::format("{}.{}: '{}' has a text; a record field has a fixed size", rec.name,
                                                  f.name, f.type));
         if (!rec.c_name.empty() && f.c_prefix.empty())
           r.fail(fn, "c_prefix", fmt::format("{}.{}: a record field of a C struct needs c_prefix", rec.name, f.name));
@@ -114,6 +136,7 @@ Schema parse(const std::string& path) {
 
 std::string cpp_type(const Field& f) {
   if (f.record) return f.record->name;
+  if (f.text()) return "std::string";
   return f.type == "u32" ? "uint32_t" : "uint64_t";
 }
 
@@ -130,14 +153,14 @@ std::string header(const Schema& s, const std::string& source) {
     << "// interface fills, the wire carries and the driver returns. kWireBytes: the record on\n"
     << "// the wire (fields in order, little-endian, no padding). Fields<R>::each(v) calls\n"
     << "// v(name, &R::field) for every field in that order, for the codecs that walk them.\n"
-    << "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n\nnamespace ipusim::records {\n\n"
+    << "#pragma once\n\n#include <cstddef>\n#include <cstdint>\n#include <string>\n\nnamespace ipusim::records {\n\n"
     << "template <class R>\nstruct Fields;  // specialised for every record below\n\n"
     << "template <class T>\nconcept Record = requires { Fields<T>::kName; };\n";
   for (const Record& r : s.records) {
     o << fmt::format("\n// {}\nstruct {} {{\n", r.doc, r.name);
     for (const Field& f : r.fields)
-      o << fmt::format("  {} {}{};  // {}\n", cpp_type(f), f.name, f.record ? "" : " = 0", f.doc);
-    o << fmt::format("\n  static constexpr size_t kWireBytes = {};\n", wire_bytes(r));
+      o << fmt::format("  {} {}{};  // {}\n", cpp_type(f), f.name, f.record || f.text() ? "" : " = 0", f.doc);
+    if (!r.has_text()) o << fmt::format("\n  static constexpr size_t kWireBytes = {};\n", wire_bytes(r));
     o << fmt::format("  bool operator==(const {}&) const = default;\n}};\n\n", r.name);
     o << fmt::format("template <>\nstruct Fields<{}> {{\n  static constexpr const char* kName = \"{}\";\n", r.name, r.name);
     o << "  template <class V>\n  static constexpr void each(V&& v) {\n";
@@ -149,15 +172,23 @@ std::string header(const Schema& s, const std::string& source) {
 }
 
 // The C struct's members: a record-typed field flattened with its prefix.
+// A text is two members: its bytes (NUL-terminated, borrowed) and its length.
 struct CMember {
   std::string name, type, doc, path;  // path: the C++ member ("to_device.bytes")
+  std::string copy;                   // the C++ expression of its value, from `r`
 };
 void c_members(const Record& r, const std::string& prefix, const std::string& path, std::vector<CMember>& out) {
   for (const Field& f : r.fields) {
-    if (f.record)
+    if (f.record) {
       c_members(*f.record, prefix + f.c_prefix, path + f.name + ".", out);
-    else
-      out.push_back({prefix + f.name, f.type == "u32" ? "uint32_t" : "uint64_t", f.doc, path + f.name});
+    } else if (f.text()) {
+      out.push_back({prefix + f.name, "const char*", f.doc + ", NUL-terminated", path + f.name,
+                     "r." + path + f.name + ".c_str()"});
+      out.push_back({prefix + f.c_length, "size_t", "bytes of " + f.name + " before the NUL", path + f.name,
+                     "r." + path + f.name + ".size()"});
+    } else {
+      out.push_back({prefix + f.name, f.type == "u32" ? "uint32_t" : "uint64_t", f.doc, path + f.name, "r." + path + f.name});
+    }
   }
 }
 
@@ -176,15 +207,18 @@ std::string c_header(const Schema& s, const std::string& source) {
     o << fmt::format("\n/* {} (ipudrv::{}) */\ntypedef struct {} {{\n", r.doc, r.name, r.c_name);
     for (const CMember& m : members) o << fmt::format("  {} {}; /* {} */\n", m.type, m.name, m.doc);
     o << fmt::format("}} {};\n", r.c_name);
+    // The layout is pinned up to the first pointer, whose size is the platform's.
     size_t at = 0;
     for (const CMember& m : members) {
+      if (m.type != "uint32_t" && m.type != "uint64_t") break;
       const size_t b = m.type == "uint32_t" ? 4 : 8;
       at = (at + b - 1) / b * b;
       o << fmt::format("IPUDRV_RECORD_ASSERT(offsetof({}, {}) == {}, \"{}.{} offset\");\n", r.c_name, m.name, at,
                        r.c_name, m.name);
       at += b;
     }
-    o << fmt::format("IPUDRV_RECORD_ASSERT(sizeof({}) == {}, \"{} size\");\n", r.c_name, c_size(r), r.c_name);
+    if (!r.has_text())
+      o << fmt::format("IPUDRV_RECORD_ASSERT(sizeof({}) == {}, \"{} size\");\n", r.c_name, c_size(r), r.c_name);
   }
   o << "\n#endif /* IPUDRV_IPUDRV_RECORDS_H */\n";
   return o.str();
@@ -199,8 +233,9 @@ std::string c_copies(const Schema& s, const std::string& source) {
     if (r.c_name.empty()) continue;
     std::vector<CMember> members;
     c_members(r, "", "", members);
-    o << fmt::format("\ninline {} to_c(const ipusim::records::{}& r) {{\n  {} c{{}};\n", r.c_name, r.name, r.c_name);
-    for (const CMember& m : members) o << fmt::format("  c.{} = r.{};\n", m.name, m.path);
+    o << fmt::format("\n{}inline {} to_c(const ipusim::records::{}& r) {{\n  {} c{{}};\n",
+                     r.has_text() ? "// Its text points into `r`: valid while `r` lives.\n" : "", r.c_name, r.name, r.c_name);
+    for (const CMember& m : members) o << fmt::format("  c.{} = {};\n", m.name, m.copy);
     o << "  return c;\n}\n";
   }
   o << "\n}  // namespace ipudrv::detail\n";
@@ -238,7 +273,7 @@ std::string python(const Schema& s, const std::string& source) {
     o << "        .def(py::self == py::self)\n        .def(\"__repr__\", [](const R& r) {\n";
     o << fmt::format("          return std::string(\"<{}\")", r.name);
     for (const Field& f : r.fields) {
-      if (f.record)
+      if (f.record || f.text())
         o << fmt::format(" +\n                 \" {}=\" + py::repr(py::cast(r.{})).cast<std::string>()", f.name, f.name);
       else
         o << fmt::format(" +\n                 \" {}=\" + std::to_string(r.{})", f.name, f.name);
@@ -257,7 +292,8 @@ std::string pyi_region(const Schema& s, const std::string& source) {
   o << kPyiBegin << source << "; do not edit ---\n";
   for (const Record& r : s.records) {
     o << fmt::format("\nclass {}:\n    \"\"\"{}\"\"\"\n", r.name, r.doc);
-    for (const Field& f : r.fields) o << fmt::format("    {}: {}\n    \"\"\"{}\"\"\"\n", f.name, f.record ? f.record->name : "int", f.doc);
+    for (const Field& f : r.fields)
+      o << fmt::format("    {}: {}\n    \"\"\"{}\"\"\"\n", f.name, f.record ? f.record->name : f.text() ? "str" : "int", f.doc);
   }
   o << "\n" << kPyiEnd << "\n";
   return o.str();
@@ -284,23 +320,60 @@ std::string doc(const Schema& s, const std::string& source) {
     << "3. Fill it where the model computes the record (for `LinkStats`: `tlm/host_if/run_domain.cpp`; "
     << "`SuperstepStats`: `tlm/host_if/host_interface_profile.cpp`).\n"
     << "4. A record that travels on the wire (`SuperstepStats`, `LinkStats`) changes the bytes of its reply: "
-    << "bump `wire::kVersionMajor` (`host_driver/wire/wire_protocol.h`) and the version in docs/host_driver.md "
-    << "\"The wire protocol\", and update the layout `wire_protocol_test` pins "
-    << "(`RecordsTravelAsTheirFieldsInOrder`, the records per reply); the replies' record counts "
-    << "(`kMaxSuperstepsPerReply`, ...) follow from the new size.\n\n"
-    << "Files touched: the source and the model's file that fills the field, plus three for a wire record "
-    << "(the major, its doc, the layout test); the six generated files are rewritten by the build target. "
-    << "Before this schema the same field took twelve hand edits (the model's, the wire's, the C++, C and "
-    << "Python records and their copies, the stubs and three docs and tests).\n";
+    << "bump `wire::kVersionMajor` (`host_driver/wire/wire_limits.h`) and the version in docs/host_driver.md "
+    << "\"The wire protocol\", and update what pins the bytes: `wire_protocol_test` "
+    << "(`RecordsTravelAsTheirFieldsInOrder`, the records per reply) and the golden frames of the replies "
+    << "(`testbench/unit/driver/wire_golden.hex`: `wire_golden_test` names the frames that differ); the "
+    << "replies' record counts (`kMaxSuperstepsPerReply`, ...) follow from the new size.\n\n"
+    << "Files touched: the source and the model's file that fills the field (2), plus four for a wire record "
+    << "(the major, its doc, the layout test, the golden frames); the generated files (six of the records, "
+    << "and the wire's codec for a wire record) are rewritten by the build target. Before the schema the same "
+    << "field took twelve hand edits (the model's, the wire's, the C++, C and Python records and their copies, "
+    << "the stubs and three docs and tests).\n\n"
+    << "## Add a wire message\n\n"
+    << "1. Declare it in `hw/host_if/messages.yaml`: name, the next type code, direction, the minor that adds it, "
+    << "doc, reply (a request's), fields in wire order (a board first, a list last), each of a kind whose checks "
+    << "the decoder runs (the file's \"Types\"; a check of the whole message is a `check_<name>` in "
+    << "`host_driver/wire/wire_fields.cpp`).\n"
+    << "2. `cmake --build build --target recordgen`: its struct, `Type` code, place in `Body`, encoder, validating "
+    << "decoder, name, its place in the server's dispatch and its row of the table in docs/host_driver.md follow.\n"
+    << "3. A request: its handler `on(uint32_t seq, const wire::NewRequest&)` in "
+    << "`host_driver/server/device_server.cpp` (the server does not compile without it), and the client's call "
+    << "in `host_driver/src/transports/socket_transport.cpp`, sent only to a server whose HELLO_REPLY announced "
+    << "the message's minor.\n"
+    << "4. A compatible addition: `wire::kVersionMinor` (`host_driver/wire/wire_limits.h`) and the version in "
+    << "docs/host_driver.md \"The wire protocol\"; a change of an existing message's bytes bumps "
+    << "`kVersionMajor` instead.\n"
+    << "5. A sample of it in `testbench/unit/driver/wire_samples.h` (appended): `wire_golden_test` fails for a "
+    << "message type without one and prints the frame of a new sample, to append to `wire_golden.hex`.\n\n"
+    << "Files touched: 7 by hand (the source, the server's handler, the client's call, `wire_limits.h` and its "
+    << "doc for the version, the sample and its golden frame), one line or one function each, beside what the "
+    << "message does in the device; the build target rewrites the generated three (`wire_messages.h`, "
+    << "`wire_codec.cpp`, the table). Before the schema a message took about 13 hand edits in 7 files: the "
+    << "struct, the type enum, the variant, `kLastType` and the minor (`wire_protocol.h`), the decoder's case, "
+    << "the encoder's branch, the type name and the layout comment (`wire_protocol.cpp`), the handler, the "
+    << "client, the round-trip test's list and the table's row.\n";
   for (const Record& r : s.records) {
     o << fmt::format("\n## {}\n\n{}\n\n", r.name, md_escape(r.doc));
-    o << fmt::format("C struct: {}; wire bytes: {}.\n\n", r.c_name.empty() ? "none" : "`" + r.c_name + "`", wire_bytes(r));
+    o << fmt::format("C struct: {}; wire bytes: {}.\n\n", r.c_name.empty() ? "none" : "`" + r.c_name + "`",
+                     r.has_text() ? "none (it has a text; it travels on no wire as a record)" : std::to_string(wire_bytes(r)));
     o << "| field | type | description |\n|---|---|---|\n";
     for (const Field& f : r.fields)
       o << fmt::format("| `{}` | {} | {}{} |\n", f.name, f.record ? "`" + f.record->name + "`" : f.type, md_escape(f.doc),
-                       f.c_prefix.empty() ? "" : fmt::format(" (C: `{}*`)", f.c_prefix));
+                       !f.c_prefix.empty() ? fmt::format(" (C: `{}*`)", f.c_prefix)
+                       : f.text() && !f.c_length.empty() ? fmt::format(" (C: `const char*`, its length `{}`)", f.c_length)
+                                                         : "");
   }
   return o.str();
+}
+
+// How the generated files name the messages' source: beside the records' source, as
+// that one is named (a relative path in the tree: the build passes absolute paths).
+std::string messages_source_name(const std::string& records_source, const std::string& messages_path) {
+  const size_t slash = records_source.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : records_source.substr(0, slash + 1);
+  const size_t base = messages_path.rfind('/');
+  return dir + (base == std::string::npos ? messages_path : messages_path.substr(base + 1));
 }
 
 }  // namespace
@@ -312,18 +385,34 @@ int main(int argc, char** argv) {
                                              {"--c-copies", "CC"},
                                              {"--python", "PY"},
                                              {"--pyi", "PYI"},
-                                             {"--doc", "MD"}});
+                                             {"--doc", "MD"},
+                                             {"--messages", "MESSAGES_YAML"},
+                                             {"--wire-header", "WH"},
+                                             {"--wire-codec", "WCC"},
+                                             {"--wire-doc", "WMD"}});
   if (!args) return 2;
   const std::string& source = args->source;
   return ipusim::gen::run_generator("record_gen", args->yaml, [&] {
     const Schema s = parse(args->yaml);
+    std::map<std::string, recordgen::RecordInfo> infos;
+    for (const Record& r : s.records) {
+      bool scalar = true;
+      for (const Field& f : r.fields) scalar = scalar && !f.record && !f.text();
+      infos[r.name] = {wire_bytes(r), scalar};
+    }
+    const std::string& messages = (*args)["--messages"];
+    const recordgen::WireSchema w = recordgen::parse_wire(messages, infos);
+    const std::string message_source = messages_source_name(source, messages);
     return ipusim::gen::write_generated("record_gen", source, args->target,
                                         {{(*args)["--header"], header(s, source)},
                                          {(*args)["--c-header"], c_header(s, source)},
                                          {(*args)["--c-copies"], c_copies(s, source)},
                                          {(*args)["--python"], python(s, source)},
                                          {(*args)["--pyi"], pyi(s, source, (*args)["--pyi"])},
-                                         {(*args)["--doc"], doc(s, source)}},
+                                         {(*args)["--doc"], doc(s, source)},
+                                         {(*args)["--wire-header"], recordgen::wire_header(w, message_source)},
+                                         {(*args)["--wire-codec"], recordgen::wire_codec(w, message_source)},
+                                         {(*args)["--wire-doc"], recordgen::wire_doc(w, message_source, (*args)["--wire-doc"])}},
                                         args->check);
   });
 }

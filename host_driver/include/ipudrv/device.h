@@ -178,14 +178,9 @@ struct TileRange {
 using StreamFill = std::function<size_t(std::span<std::byte> out)>;
 using StreamDrain = std::function<void(std::span<const std::byte> data)>;
 
-// One line a tile printed (its console; docs/firmware.md), without the newline.
-struct ConsoleLine {
-  uint32_t ipu = 0;     // device IPU
-  uint32_t tile = 0;
-  uint32_t thread = 0;  // 0: the supervisor; 1 .. workers: a worker
-  std::string text;
-  bool operator==(const ConsoleLine&) const = default;
-};
+// One line a tile printed (its console; docs/firmware.md), without the newline: the host
+// record (hw/host_if/records.yaml, docs/host_records.md), as the model gives it.
+using ConsoleLine = ipusim::records::ConsoleLine;
 using ConsoleHandler = std::function<void(const ConsoleLine& line)>;
 
 // The line as `ipusim run` prints it, newline included: "[ipu 0 tile 3] text",

@@ -81,14 +81,9 @@ typedef size_t (*ipudrv_stream_fill)(void* user, void* out, size_t capacity);
 /* drain: take `bytes` bytes the tiles wrote. */
 typedef void (*ipudrv_stream_drain)(void* user, const void* data, size_t bytes);
 
-/* One line a tile printed (ipudrv::ConsoleLine): `ipu` a device IPU, `thread` 0 for the
-   supervisor; `text` (NUL-terminated, `length` bytes before the NUL, no newline) is valid
-   during the call only. */
-typedef struct ipudrv_console_line {
-  uint32_t ipu, tile, thread;
-  const char* text;
-  size_t length;
-} ipudrv_console_line;
+/* One line a tile printed: ipudrv_console_line (ipudrv_records.h, from the host record
+   ConsoleLine): `ipu` a device IPU, `thread` 0 for the supervisor; `text` (NUL-terminated,
+   `length` bytes before the NUL, no newline) is valid during the call only. */
 typedef void (*ipudrv_console_fn)(void* user, const ipudrv_console_line* line);
 
 const char* ipudrv_last_error(void);

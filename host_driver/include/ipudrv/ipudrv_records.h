@@ -84,4 +84,16 @@ IPUDRV_RECORD_ASSERT(offsetof(ipudrv_dma_stats, d2h_batches) == 32, "ipudrv_dma_
 IPUDRV_RECORD_ASSERT(offsetof(ipudrv_dma_stats, d2h_bytes) == 40, "ipudrv_dma_stats.d2h_bytes offset");
 IPUDRV_RECORD_ASSERT(sizeof(ipudrv_dma_stats) == 48, "ipudrv_dma_stats size");
 
+/* One line a tile printed (its console, docs/firmware.md), without the newline: what `ipusim run` prints as "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K). The model's host interface gives them to DeviceLink's console handler, the driver to Device::set_console's. (ipudrv::ConsoleLine) */
+typedef struct ipudrv_console_line {
+  uint32_t ipu; /* the device's (system's) IPU */
+  uint32_t tile; /* the tile that printed it */
+  uint32_t thread; /* 0: the supervisor; 1 .. workers: a worker */
+  const char* text; /* the line, without the newline, NUL-terminated */
+  size_t length; /* bytes of text before the NUL */
+} ipudrv_console_line;
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, ipu) == 0, "ipudrv_console_line.ipu offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, tile) == 4, "ipudrv_console_line.tile offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, thread) == 8, "ipudrv_console_line.thread offset");
+
 #endif /* IPUDRV_IPUDRV_RECORDS_H */

@@ -213,6 +213,17 @@ class DmaStats:
     from_device: DmaDirectionStats
     """channel 1: device to host"""
 
+class ConsoleLine:
+    """One line a tile printed (its console, docs/firmware.md), without the newline: what `ipusim run` prints as "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K). The model's host interface gives them to DeviceLink's console handler, the driver to Device::set_console's."""
+    ipu: int
+    """the device's (system's) IPU"""
+    tile: int
+    """the tile that printed it"""
+    thread: int
+    """0: the supervisor; 1 .. workers: a worker"""
+    text: str
+    """the line, without the newline"""
+
 # --- end of the generated host records ---
 
 class RunResult:
@@ -226,12 +237,6 @@ class RunResult:
     def superstep_array(self, ipu: int = 0) -> numpy.ndarray: ...
 
 SUPERSTEP_DTYPE: numpy.dtype
-
-class ConsoleLine:
-    ipu: int
-    tile: int
-    thread: int
-    text: str
 
 def format_console_line(line: ConsoleLine) -> str: ...
 def print_console_line(line: ConsoleLine) -> None: ...

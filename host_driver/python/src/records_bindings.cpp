@@ -100,6 +100,22 @@ void bind_records(py::module_& m) {
                  " from_device=" + py::repr(py::cast(r.from_device)).cast<std::string>() + ">";
         });
   }
+  {
+    using R = ipusim::records::ConsoleLine;
+    py::class_<R>(m, "ConsoleLine", "One line a tile printed (its console, docs/firmware.md), without the newline: what `ipusim run` prints as \"[ipu I tile T] text\" (\"[ipu I tile T w K] text\" for worker K). The model's host interface gives them to DeviceLink's console handler, the driver to Device::set_console's.")
+        .def_readonly("ipu", &R::ipu, "the device's (system's) IPU")
+        .def_readonly("tile", &R::tile, "the tile that printed it")
+        .def_readonly("thread", &R::thread, "0: the supervisor; 1 .. workers: a worker")
+        .def_readonly("text", &R::text, "the line, without the newline")
+        .def(py::self == py::self)
+        .def("__repr__", [](const R& r) {
+          return std::string("<ConsoleLine") +
+                 " ipu=" + std::to_string(r.ipu) +
+                 " tile=" + std::to_string(r.tile) +
+                 " thread=" + std::to_string(r.thread) +
+                 " text=" + py::repr(py::cast(r.text)).cast<std::string>() + ">";
+        });
+  }
 }
 
 }  // namespace ipusim_py

@@ -112,22 +112,13 @@ void bind_stats(py::module_& m) {
       });
   m.attr("SUPERSTEP_DTYPE") = py::dtype::of<ipudrv::SuperstepStats>();  // bind_records registered it
 
+  // ConsoleLine is a host record (bind_records made the class); its str() is the driver's line.
   using ipudrv::ConsoleLine;
-  py::class_<ConsoleLine>(m, "ConsoleLine", "One line a tile printed, without the newline.")
-      .def_readonly("ipu", &ConsoleLine::ipu, "device IPU")
-      .def_readonly("tile", &ConsoleLine::tile, "the tile that printed it")
-      .def_readonly("thread", &ConsoleLine::thread, "0: the supervisor; 1 .. workers: a worker")
-      .def_readonly("text", &ConsoleLine::text, "the line, without the newline")
-      .def(py::self == py::self)
-      .def("__str__", [](const ConsoleLine& l) {
-        std::string s = ipudrv::format_console_line(l);
-        if (!s.empty() && s.back() == '\n') s.pop_back();
-        return s;
-      })
-      .def("__repr__", [](const ConsoleLine& l) {
-        return "<ConsoleLine ipu=" + std::to_string(l.ipu) + " tile=" + std::to_string(l.tile) +
-               " thread=" + std::to_string(l.thread) + " text=" + py::repr(py::str(l.text)).cast<std::string>() + ">";
-      });
+  py::reinterpret_borrow<py::class_<ConsoleLine>>(m.attr("ConsoleLine")).def("__str__", [](const ConsoleLine& l) {
+    std::string s = ipudrv::format_console_line(l);
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+  });
   m.def("format_console_line", &ipudrv::format_console_line, py::arg("line"),
         "The line as `ipusim run` prints it, newline included: '[ipu 0 tile 3] text'.");
   m.def("print_console_line", &ipudrv::print_console_line, py::arg("line"),

@@ -116,8 +116,7 @@ class InprocTransport : public Transport {
   void set_console_pending(std::function<void()> pending) override { console_.set_pending(std::move(pending)); }
   ConsoleTake take_console() override {
     ConsoleTake t;
-    for (ipusim::host_if::ConsoleLine& l : console_.take())
-      t.lines.push_back(ConsoleLine{l.ipu, l.tile, l.thread, std::move(l.text)});
+    for (ipusim::host_if::ConsoleLine& l : console_.take()) t.lines.push_back(std::move(l));  // the same record
     t.dropped = console_.dropped();
     t.more = !console_.empty();
     return t;

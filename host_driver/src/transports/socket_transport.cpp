@@ -274,9 +274,9 @@ class SocketBoard : public Transport {
   std::vector<LinkStats> link_stats() override {
     std::vector<LinkStats> out;
     for (;;) {  // a page per request, as supersteps()
-      auto reply = c_->request(board_, wire::LinkFigures{uint32_t(out.size()), board_});
-      const auto* r = std::get_if<wire::LinkFiguresReply>(&reply);
-      if (!r) throw ProtocolError(describe() + ": LINK_FIGURES answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
+      auto reply = c_->request(board_, wire::LinkStatsRequest{uint32_t(out.size()), board_});
+      const auto* r = std::get_if<wire::LinkStatsReply>(&reply);
+      if (!r) throw ProtocolError(describe() + ": LINK_STATS answered with " + wire::type_name(uint16_t(wire::type_of(reply))));
       out.insert(out.end(), r->records.begin(), r->records.end());
       if (out.size() >= r->total || r->records.empty()) return out;
     }

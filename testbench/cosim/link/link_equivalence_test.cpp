@@ -32,7 +32,7 @@ struct Seen {
   std::vector<std::vector<uint8_t>> bytes;
   std::vector<links::WireEvent> wire;
   std::vector<uint64_t> first_send;
-  links::LinkStats stats;
+  links::LinkCounters stats;
   links::InjectedCounts injected;
   std::optional<uint64_t> last_delivery_cycle;
   uint64_t last_delivery_stall = 0;
@@ -184,7 +184,7 @@ uint64_t random_phases(uint64_t seed, int phases, size_t frames, bool small) {
   Draw d{std::mt19937_64(seed)};
   RtlLinkModel<Model, VerilatedVcdC> rtl(kWide ? kWideShape : kGc200Shape);
   uint64_t delivered = 0;
-  links::LinkStats faulty;
+  links::LinkCounters faulty;
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < phases; ++k) {
     const Phase p = random_phase(d, frames / 2 + d.below(frames), small, kWide);

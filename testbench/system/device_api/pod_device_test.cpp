@@ -118,7 +118,7 @@ TEST_P(PodDeviceApi, AllreduceAcrossBoardsEqualsIpusimRun) {
 }
 
 // Faults on the pod's IPU-Links through the driver (in process and over the socket: the
-// figures travel in LINK_FIGURES pages): the same link figures, cycles and sum as `ipusim
+// figures travel in LINK_STATS pages): the same link figures, cycles and sum as `ipusim
 // run --link-faults` of the same items; "none" runs clean again; a bad item is a
 // UsageError naming it.
 TEST_P(PodDeviceApi, LinkFaultsThroughTheDriverEqualIpusimRuns) {

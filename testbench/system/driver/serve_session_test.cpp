@@ -101,7 +101,7 @@ TEST_F(Serve, AServerMessageFromTheClientIsRefusedAsNoRequest) {
   const std::vector<std::pair<wire::Body, std::string>> cases = {
       {wire::Ok{}, "OK is not a request"},
       {wire::Interrupt{1, 0}, "INTERRUPT is not a request"},
-      {wire::LinkFiguresReply{0, {}}, "LINK_FIGURES_REPLY is not a request"},
+      {wire::LinkStatsReply{0, {}}, "LINK_STATS_REPLY is not a request"},
   };
   for (const auto& [body, says] : cases) {
     RawClient c(path);
@@ -460,7 +460,7 @@ TEST_F(ServeSystem, ABoardPastTheSystemsIsAnErrorNamingItAndTheSessionGoesOn) {
       {"SET_TRACE: board 2", wire::SetTrace{"", 2}},
       {"SUPERSTEPS: board 16383", wire::Supersteps{0, 0, wire::kMaxBoards - 1}},
       {"SET_LINK_FAULTS: board 2", wire::SetLinkFaults{"none", 2}},
-      {"LINK_FIGURES: board 4", wire::LinkFigures{0, 4}},
+      {"LINK_STATS: board 4", wire::LinkStatsRequest{0, 4}},
   };
   uint32_t seq = 10;
   for (const auto& [says, body] : requests) {
@@ -493,10 +493,10 @@ TEST_F(ServeSystem, LinkFaultsTheDeviceRefusesAreAnErrorAndTheSessionGoesOn) {
   const auto m = c.reply();
   EXPECT_EQ(error_code(m), wire::ErrorCode::kDevice);
   EXPECT_NE(error_text(m).find("injects no IPU-Link faults"), std::string::npos) << error_text(m);
-  c.send(3, wire::LinkFigures{0, 1});
+  c.send(3, wire::LinkStatsRequest{0, 1});
   const auto f = c.reply();
-  ASSERT_TRUE(f && std::holds_alternative<wire::LinkFiguresReply>(f->body));
-  EXPECT_EQ(std::get<wire::LinkFiguresReply>(f->body).total, 0u);
+  ASSERT_TRUE(f && std::holds_alternative<wire::LinkStatsReply>(f->body));
+  EXPECT_EQ(std::get<wire::LinkStatsReply>(f->body).total, 0u);
   EXPECT_EQ(c.read32(IPU_REG_BOARD_INDEX, 1), 1u) << "the session went on";
 }
 

@@ -31,8 +31,8 @@ std::vector<wire::Body> every_message() {
           wire::SuperstepsReply{40, {{16, 4, 0, 10, 250, 3000, 400, 500, 9000, 1024},
                                      {16, 0, 1, 250, 900, 7000, 0, 0, 12000, 0}}},
           wire::SetLinkFaults{"ber=1e-6,seed=7; 3:burst=1000:16", 2},
-          wire::LinkFigures{13, 1},
-          wire::LinkFiguresReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}},
+          wire::LinkStatsRequest{13, 1},
+          wire::LinkStatsReply{76, {{5, 1, 2, 100, 6400, 3, 2, 1, 2, 0, 480}, {5, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0}}},
           wire::SetConsole{wire::ConsoleRoute::kClient, 1},
           wire::ConsoleRead{2},
           wire::ConsoleLines{7, true, {{1, 3, 0, false, "hello"}, {1, 3, 2, true, "a long "}, {1, 3, 2, false, ""}}},
@@ -55,15 +55,15 @@ TEST(WireProtocol, ConsoleLinesFillAPayloadAndNoMore) {
 }
 
 TEST(WireProtocol, LinkRecordsRoundTripExactly) {
-  wire::LinkFiguresReply full{76, {}};
-  for (uint32_t i = 0; i < wire::kMaxLinkFiguresPerReply; ++i)
+  wire::LinkStatsReply full{76, {}};
+  for (uint32_t i = 0; i < wire::kMaxLinkStatsPerReply; ++i)
     full.records.push_back({i, i + 1, i + 2, ~uint64_t{0} - i, 1, 2, 3, 4, 5, 6, uint64_t{1} << 40});
   const auto d = wire::decode(wire::encode({3, full}));
   ASSERT_EQ(d.status, Status::kMessage) << d.error;
-  const auto& got = std::get<wire::LinkFiguresReply>(d.message.body);
+  const auto& got = std::get<wire::LinkStatsReply>(d.message.body);
   EXPECT_EQ(got.total, 76u);
   EXPECT_EQ(got.records, full.records);
-  EXPECT_EQ(wire::kMaxLinkFiguresPerReply, 13u);
+  EXPECT_EQ(wire::kMaxLinkStatsPerReply, 13u);
 }
 
 TEST(WireProtocol, SuperstepRecordsRoundTripExactly) {
@@ -92,7 +92,7 @@ TEST(WireProtocol, RecordsTravelAsTheirFieldsInOrder) {
   const uint8_t* p = step.data() + wire::kHeaderBytes + 8;
   for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(le(p + 4 * i, 4), i + 1) << "u32 field " << i;
   for (uint32_t i = 0; i < 7; ++i) EXPECT_EQ(le(p + 12 + 8 * i, 8), i + 4) << "u64 field " << i;
-  const auto link = wire::encode({1, wire::LinkFiguresReply{1, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}}});
+  const auto link = wire::encode({1, wire::LinkStatsReply{1, {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}}});
   ASSERT_EQ(link.size(), wire::kHeaderBytes + 8 + 3 * 4 + 8 * 8);
   p = link.data() + wire::kHeaderBytes + 8;
   for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(le(p + 4 * i, 4), i + 1) << "u32 field " << i;
@@ -121,7 +121,7 @@ TEST(WireProtocol, BoardIndexTravelsFirstAndRoundTrips) {
   const std::vector<wire::Body> addressed = {
       wire::Read32{0x44, b},  wire::Write32{0x40, 7, b}, wire::Map{0x100000000, 4096, 0, b}, wire::Unmap{0x100000000, b},
       wire::Interrupt{9, b},  wire::SetTrace{"t", b},    wire::Supersteps{1, 2, b},
-      wire::SetLinkFaults{"none", b}, wire::LinkFigures{4, b}, wire::SetConsole{wire::ConsoleRoute::kDrop, b},
+      wire::SetLinkFaults{"none", b}, wire::LinkStatsRequest{4, b}, wire::SetConsole{wire::ConsoleRoute::kDrop, b},
       wire::ConsoleRead{b},   wire::ConsolePending{b}};
   for (const auto& body : addressed) {
     const auto frame = wire::encode({1, body});
@@ -234,9 +234,9 @@ TEST(WireProtocol, InvalidFieldsAreRefusedAndNamed) {
       {"set_trace board", wire::encode({5, wire::SetTrace{"", past}}), "SET_TRACE: board 16384"},
       {"supersteps board", wire::encode({5, wire::Supersteps{0, 0, past}}), "SUPERSTEPS: board 16384"},
       {"set_link_faults board", wire::encode({5, wire::SetLinkFaults{"none", past}}), "SET_LINK_FAULTS: board 16384"},
-      {"link_figures board", wire::encode({5, wire::LinkFigures{0, past}}), "LINK_FIGURES: board 16384"},
-      {"link count", with(wire::LinkFiguresReply{1, {}}, 16 + 4, {14, 0, 0, 0}), "count 14, at most 13"},
-      {"link short", with(wire::LinkFiguresReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
+      {"link_stats board", wire::encode({5, wire::LinkStatsRequest{0, past}}), "LINK_STATS: board 16384"},
+      {"link count", with(wire::LinkStatsReply{1, {}}, 16 + 4, {14, 0, 0, 0}), "count 14, at most 13"},
+      {"link short", with(wire::LinkStatsReply{2, {{}}}, 16 + 4, {2, 0, 0, 0}), "ends inside"},
       {"type 22", with(wire::Ok{}, 6, {22, 0}), "unknown message type 22"},
       {"set_console board", wire::encode({5, wire::SetConsole{wire::ConsoleRoute::kClient, past}}), "SET_CONSOLE: board 16384"},
       {"console route", with(wire::SetConsole{}, 16 + 4, {3, 0, 0, 0}), "route 3, not 0 .. 2"},

@@ -17,7 +17,7 @@ TEST(LinkStress, AMillionFramesThroughEveryFault) {
   auto inj = test::injector_for(
       "ber=2e-5,periodic=10007,burst=5000:1000:100003,drop=5e-4,drop_every=50021,dup=5e-4,"
       "dup_every=40009,ack_drop=2e-3,ack_drop_every=7919,seed=2024");
-  LinkStats total;
+  LinkCounters total;
   uint64_t next_id = 0, lost = 0;
   const auto start = std::chrono::steady_clock::now();
   for (uint64_t phase = 0; phase < kPhases; ++phase) {

@@ -128,7 +128,7 @@ TEST(LinkTiming, TheInjectorCarriesItsScheduleAcrossPhases) {
   EXPECT_EQ(second.stats.crc_errors, 1u);
   EXPECT_EQ(second.stats.injected.burst_frames_hit, 1u);
   EXPECT_EQ(second.delivered, concatenated(p));
-  LinkStats total = first.stats;
+  LinkCounters total = first.stats;
   total += second.stats;
   EXPECT_EQ(total.frames_delivered, 200u);
   EXPECT_EQ(total.injected.wire_frames, inj.counts().wire_frames);

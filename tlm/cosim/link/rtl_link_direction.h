@@ -32,7 +32,7 @@
 #include "cosim/link/rtl_link_model.h"
 #include "links/link_direction.h"
 #include "links/link_failure.h"
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::cosim::link {
 
@@ -109,7 +109,7 @@ class RtlLinkDirection {
   std::optional<uint64_t> last_delivery_cycle() const { return last_delivery_cycle_; }
   uint64_t last_delivery_stall() const { return last_delivery_stall_; }
   std::span<const uint64_t> first_send_cycles() const { return first_send_; }
-  links::LinkStats stats() const { return stats_; }
+  links::LinkCounters stats() const { return stats_; }
   // Cycles the model was evaluated in (for the benchmark: the rest were skipped).
   uint64_t active_cycles() const { return active_cycles_; }
 
@@ -370,7 +370,7 @@ class RtlLinkDirection {
   std::deque<Beat> forward_;
   std::deque<Ack> back_;
   std::deque<Credit> credits_;
-  links::LinkStats stats_;
+  links::LinkCounters stats_;
 };
 
 }  // namespace ipusim::cosim::link

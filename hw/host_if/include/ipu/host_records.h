@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace ipusim::records {
 
@@ -126,6 +127,27 @@ struct Fields<DmaStats> {
   static constexpr void each(V&& v) {
     v("to_device", &DmaStats::to_device);
     v("from_device", &DmaStats::from_device);
+  }
+};
+
+// One line a tile printed (its console, docs/firmware.md), without the newline: what `ipusim run` prints as "[ipu I tile T] text" ("[ipu I tile T w K] text" for worker K). The model's host interface gives them to DeviceLink's console handler, the driver to Device::set_console's.
+struct ConsoleLine {
+  uint32_t ipu = 0;  // the device's (system's) IPU
+  uint32_t tile = 0;  // the tile that printed it
+  uint32_t thread = 0;  // 0: the supervisor; 1 .. workers: a worker
+  std::string text;  // the line, without the newline
+  bool operator==(const ConsoleLine&) const = default;
+};
+
+template <>
+struct Fields<ConsoleLine> {
+  static constexpr const char* kName = "ConsoleLine";
+  template <class V>
+  static constexpr void each(V&& v) {
+    v("ipu", &ConsoleLine::ipu);
+    v("tile", &ConsoleLine::tile);
+    v("thread", &ConsoleLine::thread);
+    v("text", &ConsoleLine::text);
   }
 };
 

@@ -1,4 +1,4 @@
-#include "links/link_stats.h"
+#include "links/link_counters.h"
 
 namespace ipusim::links {
 
@@ -22,7 +22,7 @@ InjectedCounts InjectedCounts::operator-(const InjectedCounts& o) const {
   return d;
 }
 
-LinkStats& LinkStats::operator+=(const LinkStats& o) {
+LinkCounters& LinkCounters::operator+=(const LinkCounters& o) {
   frames_sent += o.frames_sent;
   frames_replayed += o.frames_replayed;
   replays += o.replays;

@@ -25,7 +25,7 @@ struct InjectedCounts {
   bool operator==(const InjectedCounts&) const = default;
 };
 
-struct LinkStats {
+struct LinkCounters {
   // Transmitter
   uint64_t frames_sent = 0;            // new frames (each payload once)
   uint64_t frames_replayed = 0;        // retransmissions
@@ -48,8 +48,8 @@ struct LinkStats {
   uint64_t cycles_lost = 0;
   InjectedCounts injected;
 
-  LinkStats& operator+=(const LinkStats& o);
-  bool operator==(const LinkStats&) const = default;
+  LinkCounters& operator+=(const LinkCounters& o);
+  bool operator==(const LinkCounters&) const = default;
 };
 
 }  // namespace ipusim::links
