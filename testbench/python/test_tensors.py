@@ -157,6 +157,12 @@ def test_errors_name_what_is_wrong(loaded):
                                              ipusim.Location.symbol("a")), np.zeros(4, np.float32))
     with pytest.raises(ipusim.UsageError, match="equal per-tile shares"):
         dev.write_per_tile(tiles, "a", np.zeros(len(tiles) * 4 + 1, np.uint8))
+    records = np.zeros(5, dtype=[("index", "<u4"), ("scale", "<f4")])  # 40 bytes: 5 bytes a tile over 8
+    assert len(tiles) == 8
+    with pytest.raises(ipusim.UsageError, match="5 records of 8 bytes do not split into 8 per-tile shares"):
+        dev.write_per_tile(tiles, "a", records)
+    with pytest.raises(ipusim.UsageError, match="records of 4 bytes"):
+        dev.write_per_tile(tiles, "a", np.zeros(10, np.float32))  # 40 bytes: 5 a tile
     with pytest.raises(TypeError, match="C-contiguous"):
         dev.write_tensor(layout, np.zeros((4, 16), np.float32)[:, ::2])
 
