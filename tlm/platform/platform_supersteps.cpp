@@ -26,6 +26,7 @@ void SuperstepAccounts::start(std::vector<bool> running, uint32_t kept_tiles) {
   running.resize(ipus_, false);
   running_ = std::move(running);
   rows_.clear();
+  head_ = 0;
   first_ = 0;
   late_ = 0;
   keep_tiles_ = kept_tiles > 0;
@@ -39,13 +40,13 @@ void SuperstepAccounts::add(uint32_t ipu, uint32_t tile, const tile::SuperstepRe
     ++late_;
     return;
   }
-  while (first_ + rows_.size() <= r.index) {
-    SuperstepRow row;
-    row.index = first_ + rows_.size();
-    row.ipus.resize(ipus_);
-    rows_.push_back(std::move(row));
+  while (first_ + held() <= r.index) {
+    SuperstepRow fresh;
+    fresh.index = first_ + held();
+    fresh.ipus.resize(ipus_);
+    rows_.push_back(std::move(fresh));
   }
-  SuperstepRow& row = rows_[r.index - first_];
+  SuperstepRow& row = this->row(r.index - first_);
   row.ipus[ipu].add(r);
   if (keep_tiles_) row.tiles.push_back({ipu, tile, r});
   settle();
@@ -70,26 +71,31 @@ void SuperstepAccounts::sort_tiles(SuperstepRow& row) {
 }
 
 void SuperstepAccounts::settle() {
-  while (rows_.size() > window_ && (final(rows_.front()) || rows_.size() > 2 * window_)) {
-    SuperstepRow& row = rows_.front();
-    sort_tiles(row);
-    if (sink_) sink_(row);
-    rows_.pop_front();
+  while (held() > window_ && (final(row(0)) || held() > 2 * window_)) {
+    SuperstepRow& front = row(0);
+    sort_tiles(front);
+    if (sink_) sink_(front);
+    front = SuperstepRow{};
+    ++head_;
     ++first_;
+  }
+  if (head_ >= window_) {  // drop the rows gone, a window's worth at a time
+    rows_.erase(rows_.begin(), rows_.begin() + std::ptrdiff_t(head_));
+    head_ = 0;
   }
 }
 
-const std::deque<SuperstepRow>& SuperstepAccounts::rows() {
-  for (SuperstepRow& row : rows_) sort_tiles(row);
-  return rows_;
+std::span<const SuperstepRow> SuperstepAccounts::rows() {
+  for (size_t i = 0; i < held(); ++i) sort_tiles(row(i));
+  return {rows_.data() + head_, held()};
 }
 
 std::vector<SuperstepTotals> SuperstepAccounts::ipu(uint32_t i) const {
   std::vector<SuperstepTotals> out;
   const uint64_t end = counts_.at(i);
-  for (const SuperstepRow& row : rows_) {
-    if (row.index >= end) break;
-    out.push_back(row.ipus[i]);
+  for (size_t j = head_; j < rows_.size(); ++j) {
+    if (rows_[j].index >= end) break;
+    out.push_back(rows_[j].ipus[i]);
   }
   return out;
 }

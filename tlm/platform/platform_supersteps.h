@@ -16,7 +16,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <span>
 #include <functional>
 #include <limits>
 #include <vector>
@@ -79,7 +79,7 @@ class SuperstepAccounts {
   uint64_t count(uint32_t i) const { return counts_.at(i); }
   uint64_t count() const;
   // The rows held, oldest first (their tiles in (ipu, tile) order).
-  const std::deque<SuperstepRow>& rows();
+  std::span<const SuperstepRow> rows();
   // IPU `i`'s totals of the rows held, up to its own count: entry j is superstep first() + j.
   std::vector<SuperstepTotals> ipu(uint32_t i) const;
   // Records that came for a row already gone (see the top of the file); 0 in every run
@@ -91,10 +91,15 @@ class SuperstepAccounts {
   bool final(const SuperstepRow& row) const;
   void settle();  // rows past the window leave, when final (or past the waiting bound)
   void sort_tiles(SuperstepRow& row);
+  size_t held() const { return rows_.size() - head_; }
+  SuperstepRow& row(size_t i) { return rows_[head_ + i]; }
 
   uint32_t ipus_;
   Sink sink_;
-  std::deque<SuperstepRow> rows_;
+  // rows_[head_ ..] are held; the ones before head_ left and are dropped in batches (a
+  // vector, not a deque: nothing is allocated before the first superstep).
+  std::vector<SuperstepRow> rows_;
+  size_t head_ = 0;
   uint64_t first_ = 0;
   uint64_t window_ = kWindowRowsMax;
   std::vector<uint64_t> counts_;
