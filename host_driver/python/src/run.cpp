@@ -38,7 +38,12 @@ ipudrv::RunResult checked(PyDevice& self, F&& get) {
 // no-op), and what it raised (KeyboardInterrupt) waits as a callback's exception does,
 // while the driver aborts the run and waits until the device has settled.
 std::function<bool()> python_signals(PyDevice& self, bool& stopped) {
-  return [&self, &stopped] {
+  // At most every 10 ms: the driver's first polls come every 20 us, and taking the GIL
+  // from a busy Python thread can take milliseconds each time.
+  return [&self, &stopped, next = std::chrono::steady_clock::time_point{}]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) return false;
+    next = now + std::chrono::milliseconds(10);
     py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() == 0) return false;
     stopped = true;
