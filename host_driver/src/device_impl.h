@@ -137,7 +137,9 @@ class DeviceImpl {
                      bool abort_at_deadline);
   uint32_t serve_stream_wait(uint32_t board);
   void drain_d2h_streams();
-  uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline);
+  // Throws TimeoutError past `deadline`, StopRequested when `stop` says so.
+  struct StopRequested {};
+  uint32_t wait_run_done(std::chrono::steady_clock::time_point deadline, const std::function<bool()>& stop = {});
   uint32_t superstep_board();  // the board whose SUPERSTEPS counts the run's supersteps
 };
 

@@ -52,7 +52,7 @@ uint32_t DeviceImpl::read_state() {
 // CTRL.RUN takes effect when the model next can, so STATUS read right after it may still
 // say READY: the run is over when every board's IRQ_STATUS shows RUN_DONE (cleared before
 // the RUN; the boards' run ends together, each raising its own).
-uint32_t DeviceImpl::wait_run_done(std::chrono::steady_clock::time_point deadline) {
+uint32_t DeviceImpl::wait_run_done(std::chrono::steady_clock::time_point deadline, const std::function<bool()>& stop) {
   const detail::PollPolicy poll{options.use_interrupts};
   for (int round = 0;; ++round) {
     const uint64_t gen = irq.generation();
@@ -70,6 +70,7 @@ uint32_t DeviceImpl::wait_run_done(std::chrono::steady_clock::time_point deadlin
       if (state != IPU_STATE_RUNNING) return state;
     }
     if (std::chrono::steady_clock::now() > deadline) throw TimeoutError("run: not finished within the timeout (still running)");
+    if (stop && stop()) throw StopRequested{};
     irq.wait(gen, poll.next(round));
   }
 }
@@ -159,21 +160,28 @@ RunResult DeviceImpl::run_loop(const RunOptions& options, std::chrono::steady_cl
     }
     for (auto& b : boards) b->t->write32(IPU_REG_CTRL, IPU_CTRL_RUN_MASK);
     run_written();
-    uint32_t end = 0;
-    try {
-      end = wait_run_done(deadline);
-    } catch (const TimeoutError&) {
-      if (!abort_at_deadline) throw;  // run(supersteps, timeout): the run goes on
-      // The run ends where it is (tiles stop within milliseconds, even in an endless
-      // loop); wait for that, with a deadline of its own, so the device is settled.
+    // The run ends where it is (tiles stop within milliseconds, even in an endless
+    // loop); wait for that, with a deadline of its own, so the device is settled.
+    auto abort_and_settle = [&] {
       boards.front()->t->write32(IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
       const auto settle = std::chrono::steady_clock::now() + std::chrono::seconds(30);
       try {
         wait_run_done(settle);
-      } catch (...) {  // the timeout is what the caller must hear, not a console handler's throw
+      } catch (...) {  // the timeout or the stop is what the caller must hear, not a console handler's throw
       }
+    };
+    uint32_t end = 0;
+    try {
+      end = wait_run_done(deadline, options.stop_requested);
+    } catch (const TimeoutError&) {
+      if (!abort_at_deadline) throw;  // run(supersteps, timeout): the run goes on
+      abort_and_settle();
       throw TimeoutError("run: not finished within the timeout: aborted (the device is in ERROR; reset() or load() "
                          "to run again)");
+    } catch (const StopRequested&) {
+      abort_and_settle();
+      throw InterruptedError("run: stopped (RunOptions::stop_requested): aborted (the device is in ERROR; reset() or "
+                             "load() to run again)");
     }
     if (end == IPU_STATE_STREAM_WAIT) {
       // The run paused where the first copy began to wait; simulated time stands still

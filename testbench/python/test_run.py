@@ -329,3 +329,58 @@ def test_close_while_run_async_calls_a_python_handler(locator):
     with pytest.raises(ipusim.DeviceStateError):
         f.result(timeout=30)
     assert f.done()
+
+
+CTRL_C_CHILD = r"""
+import os, signal, sys, threading, time
+import ipusim
+locator, endless, hello = sys.argv[1:4]
+dev = ipusim.open(locator)
+dev.load(endless)
+sent = []
+def interrupt():
+    sent.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(0.5, interrupt).start()
+try:
+    dev.run()
+    print("run returned")
+    sys.exit(3)
+except KeyboardInterrupt:
+    print(f"interrupted after {time.monotonic() - sent[0]:.3f} s")
+print("state", dev.state())
+dev.load(hello)
+print("again", dev.run(timeout=60).exit_code)
+dev.close()
+"""
+
+
+def test_ctrl_c_stops_run(locator, tmp_path):
+    """SIGINT while run() waits on a run that never ends: KeyboardInterrupt within a second,
+    the device aborted (ERROR), then usable for the next program. In a child interpreter, so
+    that the signal is its own."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "ctrl_c.py"
+    script.write_text(CTRL_C_CHILD)
+    done = subprocess.run([sys.executable, str(script), locator, firmware("device_api/endless_sync.elf"),
+                           firmware("hello.elf")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("interrupted after "), done.stdout
+    assert float(lines[0].split()[2]) < 1.0, "KeyboardInterrupt came later than a second after SIGINT"
+    assert lines[1] == f"state {ipusim.STATE_ERROR}", "the run was aborted"
+    assert lines[2] == "again 0", "the device ran the next program"
+
+
+def test_run_and_result_return_when_the_run_ends_not_at_the_timeout(device):
+    dev = device
+    dev.load(firmware("hello.elf"))
+    t0 = time.monotonic()
+    assert dev.run(timeout=15).exit_code == 0
+    assert time.monotonic() - t0 < 5, "run(timeout=15) waited for its timeout"
+    dev.load(firmware("hello.elf"))
+    t0 = time.monotonic()
+    assert dev.run_async(timeout=15).result(15).exit_code == 0
+    assert time.monotonic() - t0 < 5, "RunFuture.result(15) waited for its timeout"

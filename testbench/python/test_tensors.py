@@ -1,7 +1,7 @@
 """The tensor layer from Python (ipusim.TensorLayout, Device.write_tensor / read_tensor /
 write_per_tile, docs/python.md "Tensors"), on both transports: every mapping against
-numpy's own split of the same array, read tile by tile; every dtype; the descriptors a
-tensor takes; the errors."""
+numpy's own split of the same array, read tile by tile; every dtype; an F16 tensor's raw
+bytes on each tile and the bytes past them; the descriptors a tensor takes; the errors."""
 
 import numpy as np
 import pytest
@@ -49,6 +49,28 @@ def test_blocked_rows_every_dtype_against_numpy(loaded, dtype):
             assert read_block(dev, tile, "a", block).tobytes() == block.tobytes(), tile
     back = dev.read_tensor(layout)
     assert back.dtype == x.dtype and back.shape == x.shape and back.tobytes() == x.tobytes()
+
+
+def test_f16_round_trip_read_back_with_plain_per_tile_reads(loaded):
+    """DType.F16 end to end: each tile's bytes, read raw with read_symbol, are numpy's
+    block of the float16 array, and the bytes past each block are left as they were (an
+    item size other than 2 would move or overrun them); read_tensor gives the array back."""
+    dev = loaded
+    tiles = tiles_of(dev)
+    x = (np.arange(13 * 6, dtype=np.float32) * 0.37 - 9.5).astype(np.float16).reshape(13, 6)
+    layout = ipusim.TensorLayout(x.shape, ipusim.DType.F16, ipusim.Mapping.blocked_rows(tiles),
+                                 ipusim.Location.symbol("a"))
+    assert layout.bytes == x.nbytes == x.size * 2
+    sentinel = np.full(256, 0xEE, np.uint8)
+    for t in tiles:
+        dev.write_symbol(t.ipu, t.tile, "a", sentinel)
+    dev.write_tensor(layout, x)
+    for tile, block in zip(tiles, np.array_split(x, len(tiles), axis=0)):
+        raw = dev.read_symbol(tile.ipu, tile.tile, "a", count=256, dtype=np.uint8)
+        assert raw[:block.nbytes].tobytes() == block.tobytes(), tile
+        assert (raw[block.nbytes:] == 0xEE).all(), f"{tile}: bytes past the block were written"
+    back = dev.read_tensor(layout)
+    assert back.dtype == np.float16 and back.tobytes() == x.tobytes()
 
 
 def test_blocked_2d_against_numpy(loaded):
@@ -157,6 +179,12 @@ def test_errors_name_what_is_wrong(loaded):
                                              ipusim.Location.symbol("a")), np.zeros(4, np.float32))
     with pytest.raises(ipusim.UsageError, match="equal per-tile shares"):
         dev.write_per_tile(tiles, "a", np.zeros(len(tiles) * 4 + 1, np.uint8))
+    records = np.zeros(5, dtype=[("index", "<u4"), ("scale", "<f4")])  # 40 bytes: 5 bytes a tile over 8
+    assert len(tiles) == 8
+    with pytest.raises(ipusim.UsageError, match="5 records of 8 bytes do not split into 8 per-tile shares"):
+        dev.write_per_tile(tiles, "a", records)
+    with pytest.raises(ipusim.UsageError, match="records of 4 bytes"):
+        dev.write_per_tile(tiles, "a", np.zeros(10, np.float32))  # 40 bytes: 5 a tile
     with pytest.raises(TypeError, match="C-contiguous"):
         dev.write_tensor(layout, np.zeros((4, 16), np.float32)[:, ::2])
 

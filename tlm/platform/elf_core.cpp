@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -117,7 +118,14 @@ void ElfCore::write(const std::string& path) const {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
   f.close();
-  if (!f) throw std::runtime_error("cannot write core file '" + path + "': " + std::strerror(errno));
+  if (!f) {
+    const int error = errno;
+    // A cut-short core would only mislead gdb: it goes (a regular file only, never a device).
+    std::error_code ec;
+    const bool removed = std::filesystem::is_regular_file(path, ec) && std::filesystem::remove(path, ec);
+    throw std::runtime_error("cannot write core file '" + path + "': " + std::strerror(error) +
+                             (removed ? " (the partial file is removed)" : ""));
+  }
 }
 
 }  // namespace ipusim::platform

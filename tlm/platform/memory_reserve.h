@@ -32,4 +32,11 @@ class MemoryReserve {
   size_t bytes_ = 0;
 };
 
+// Under an address-space limit (RLIMIT_AS), throws std::bad_alloc unless `bytes` more
+// could still be mapped. The elaboration asks before each tile: SystemC's own small-object
+// allocator uses malloc's result unchecked, so running out inside it is a segfault, not an
+// error; asking first makes the failure a checked one, named with what was being built.
+// Without such a limit (a cgroup's instead) it asks nothing.
+void require_address_space(size_t bytes);
+
 }  // namespace ipusim::platform

@@ -3,8 +3,16 @@
 #include <string>
 
 #include "cosim/sync/rtl_sync_controller.h"
+#include "platform/memory_reserve.h"
 
 namespace ipusim::platform {
+namespace {
+
+// Address space a tile's elaboration must find free before it starts: its SRAM mapping
+// (624 KiB for a GC200), its modules' allocations, and room to spare.
+constexpr size_t kTileHeadroomBytes = size_t{8} << 20;
+
+}  // namespace
 
 Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t index,
          uint32_t ipus, sync::GroupSync& group, const config::CosimConfig& cosim,
@@ -28,6 +36,7 @@ Ipu::Ipu(sc_core::sc_module_name name, const config::ChipConfig& chip, uint32_t 
     tiles_.reserve(chip.tiles);
     for (uint32_t t = 0; t < chip.tiles; ++t) {
       building = "ipu " + std::to_string(index) + " tile " + std::to_string(t);
+      require_address_space(kTileHeadroomBytes);  // memory_reserve.h: why
       iss::TileIdentity id;
       id.tile = t;
       id.ipu = index;

@@ -112,6 +112,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // nothing to do: not news.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
+  accounts_.set_sink(options_.superstep_sink);
   if (options_.progress_hide) console_.set_before_print(options_.progress_hide);
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
@@ -301,10 +302,9 @@ void Platform::tile_stopped(const tile::Tile& tile) {
 
 void Platform::superstep_closed(const tile::Tile& tile, const tile::SuperstepRecord& record) {
   const iss::TileIdentity& id = tile.identity();
-  accounts_.add(id.ipu, record);
+  accounts_.add(id.ipu, id.tile, record);
   if (Timeline* timeline = timeline_.get()) timeline->add(id.ipu, id.tile, record);
-  if (keep_tile_supersteps_)
-    tile_supersteps_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile).push_back(record);
+  if (keep_tile_supersteps_) ++tile_superstep_counts_.at(size_t(id.ipu) * config_.board.chip.tiles + id.tile);
 }
 
 void Platform::tile_paused(const tile::Tile& tile) {
@@ -380,7 +380,7 @@ RunResult Platform::run() {
   if (!run_.allows(RunEvent::Start)) throw RunStateError(run_.state(), RunEvent::Start);
   budget_.set_end_on_interrupt(true);  // no host to take a command: an interrupt ends the run
   keep_tile_supersteps_ = loaded_tiles() <= options_.per_tile_supersteps_max;
-  if (keep_tile_supersteps_) tile_supersteps_.resize(size_t(ipus_.size()) * config_.board.chip.tiles);
+  if (keep_tile_supersteps_) tile_superstep_counts_.assign(size_t(ipus_.size()) * config_.board.chip.tiles, 0);
   start_run({});
 
   RunResult result;
@@ -468,8 +468,12 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exit_code = tile.exit_code();
       r.fault = tile.fault();
       if (r.fault) locate(*r.fault);
-      if (keep_tile_supersteps_)
-        r.supersteps = std::move(tile_supersteps_.at(size_t(ipu->index()) * ipu->tile_count() + t));
+      if (keep_tile_supersteps_) {
+        r.superstep_count = tile_superstep_counts_.at(size_t(ipu->index()) * ipu->tile_count() + t);
+        for (const SuperstepRow& row : accounts_.rows())
+          for (const TileSuperstep& ts : row.tiles)
+            if (ts.ipu == r.ipu && ts.tile == t) r.supersteps.push_back(ts.record);
+      }
       if (trace_ && trace_->filter().traces_tile(ipu->index(), t)) ++result.itrace_tiles;
       if (const iss::TileCore* core = tile.core()) {
         const iss::JitStats jit = core->jit_stats();
@@ -491,6 +495,9 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
   }
+  result.supersteps_first = accounts_.first();
+  result.superstep_count = accounts_.count();
+  result.late_superstep_records = accounts_.late_records();
   result.exchange_plan_seconds += exchange_group_->plan_seconds();
   result.links = link_results();
   for (const LinkResult& l : result.links) result.link_cycles_lost += l.layer.cycles_lost;

@@ -77,6 +77,10 @@ struct PlatformOptions {
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
   // Keep every tile's superstep records in the result when at most this many tiles run.
   uint32_t per_tile_supersteps_max = 64;
+  // Rows of the run's superstep figures that leave the accounts' window, oldest first,
+  // each once and final (platform_supersteps.h): what the result no longer holds. `ipusim
+  // run --json` writes them as they come.
+  SuperstepAccounts::Sink superstep_sink;
   // Faults injected on the IPU-Links (`--link-faults`; docs/links.md): when set, replaces
   // the config's `link_faults`.
   std::optional<links::FaultPlan> link_faults;
@@ -131,7 +135,10 @@ struct TileResult {
   uint64_t exchange_bytes_in = 0;
   int32_t exit_code = 0;      // state Halted
   std::optional<Problem> fault;  // state Faulted: the fault
-  std::vector<tile::SuperstepRecord> supersteps;  // when kept (per_tile_supersteps_max)
+  // When kept (per_tile_supersteps_max): the tile's records of the supersteps the result
+  // holds (entry j: superstep RunResult::supersteps_first + j), and how many it closed.
+  std::vector<tile::SuperstepRecord> supersteps;
+  uint64_t superstep_count = 0;
 };
 
 struct RunResult {
@@ -144,8 +151,13 @@ struct RunResult {
   uint64_t console_lines = 0;
   // The console FILE could not be written (ConsoleCollector::write_error): the OS error.
   std::optional<std::string> console_error;
-  // Per IPU (index = IPU), per superstep: totals over the IPU's tiles.
+  // Per IPU (index = IPU), per superstep: totals over the IPU's tiles, for the supersteps
+  // the accounts' window still holds (entry j: superstep supersteps_first + j; the older
+  // ones went to PlatformOptions::superstep_sink), up to the IPU's own count.
   std::vector<std::vector<SuperstepTotals>> supersteps;
+  uint64_t supersteps_first = 0;
+  uint64_t superstep_count = 0;        // the most supersteps of any IPU
+  uint64_t late_superstep_records = 0;  // SuperstepAccounts::late_records()
   // How the run ended (common/run_end.h): Halted, or Fault, ExchangeError, Deadlock (a
   // stream or a hold with no host to serve it included), Budget or Interrupted with its
   // problems (and the tiles still running); the CLI renders it (text, JSON, exit status).
@@ -293,7 +305,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   uint64_t sim_time_ps() const;
   // IPU `ipu`'s totals per superstep since the run's start (the SuperstepTotals
   // `ipusim run --json` reports).
-  const std::vector<SuperstepTotals>& ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
+  // IPU `ipu`'s supersteps the accounts' window holds (entry j: superstep
+  // superstep_window_first() + j), up to its own count.
+  std::vector<SuperstepTotals> ipu_supersteps(uint32_t ipu) const { return accounts_.ipu(ipu); }
+  uint64_t superstep_window_first() const { return accounts_.first(); }
   void set_console(std::FILE* out) { console_.set_output(out); }
   // Called once, on the kernel's thread, when writing the console FILE first fails (the OS
   // error's text; ConsoleCollector::set_write_error_hook). `ipusim run` ends the run.
@@ -385,7 +400,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<std::unique_ptr<streaming::Gateway>> gateways_;  // one per board
   SuperstepAccounts accounts_;
   RunBudget budget_;
-  std::vector<std::vector<tile::SuperstepRecord>> tile_supersteps_;  // by global tile, when kept
+  std::vector<uint64_t> tile_superstep_counts_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;
   std::function<void()> run_driver_;  // set_run_driver
   std::unique_ptr<ProgressClock> progress_clock_;  // during run(), with PlatformOptions::progress

@@ -43,9 +43,11 @@ void Platform::start_run(std::span<const uint32_t> supersteps, const std::string
       std::fprintf(stderr, "ipusim: %s\n", e.what());
     }
   }
+  std::vector<bool> running;
+  for (const auto& ipu : ipus_) running.push_back(ipu->loaded_tiles() > 0);
+  accounts_.start(std::move(running), keep_tile_supersteps_ ? loaded_tiles() : 0);
   for (auto& p : ipus_) {
     Ipu& ipu = *p;
-    accounts_.clear(ipu.index());
     ipu.prepare_run();
     if (timeline_) add_timeline_ipu(*timeline_, ipu);
     ipu.sync_controller().set_superstep_limit(limit_of(supersteps, ipu.index()));
@@ -178,7 +180,7 @@ void Platform::reset_run() {
   run_.take(RunEvent::Reset);  // no tile booted
   halted_ = 0;
   last_halt_cycle_ = 0;
-  for (auto& ipu : ipus_) accounts_.clear(ipu->index());
+  accounts_.clear();
   epoch_ = sc_core::sc_time_stamp();
 }
 

@@ -11,7 +11,7 @@ RunProgress Platform::progress(double host_seconds) const {
   RunProgress p;
   p.host_seconds = host_seconds;
   p.simulated_seconds = double(sim_time_ps()) * 1e-12;
-  for (uint32_t i = 0; i < ipus_.size(); ++i) p.supersteps = std::max<uint64_t>(p.supersteps, accounts_.ipu(i).size());
+  p.supersteps = accounts_.count();
   p.instructions = total_instructions();
   return p;
 }

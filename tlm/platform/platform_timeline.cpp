@@ -34,6 +34,7 @@ void Timeline::add_ipu(uint32_t ipu, uint32_t tiles_per_ipu, const std::vector<u
     const size_t end = std::min(tiles.size(), i + std::max<size_t>(group, 1));
     track.last = tiles[end - 1];
     for (size_t j = i; j < end; ++j) entry.track_of.at(tiles[j]) = int32_t(tracks_.size());
+    entry.tracks.push_back(uint32_t(tracks_.size()));
     tracks_.push_back(std::move(track));
   }
   if (ipus_.size() <= ipu) ipus_.resize(ipu + 1);
@@ -41,11 +42,14 @@ void Timeline::add_ipu(uint32_t ipu, uint32_t tiles_per_ipu, const std::vector<u
 }
 
 void Timeline::add(uint32_t ipu, uint32_t tile, const tile::SuperstepRecord& r) {
-  const int32_t t = ipus_.at(ipu).track_of.at(tile);
+  Ipu& entry = ipus_.at(ipu);
+  const int32_t t = entry.track_of.at(tile);
   if (t < 0) return;
-  std::vector<Step>& steps = tracks_[size_t(t)].steps;
-  if (steps.size() <= r.index) steps.resize(r.index + 1);
-  Step& s = steps[r.index];
+  if (!header_written_) write_header();
+  Track& track = tracks_[size_t(t)];
+  if (r.index < track.base) return;  // written already (kPendingMax): cannot happen under sync
+  while (track.base + track.steps.size() <= r.index) track.steps.emplace_back();
+  Step& s = track.steps[r.index - track.base];
   ++s.tiles;
   s.begin = std::min(s.begin, r.begin);
   s.arrival = std::max(s.arrival, r.sync_arrival);
@@ -56,6 +60,18 @@ void Timeline::add(uint32_t ipu, uint32_t tile, const tile::SuperstepRecord& r) 
   s.sync += r.sync_cycles;
   s.exchange += r.exchange_cycles;
   s.instructions += r.instructions;
+  if (uint64_t(r.index) + 1 > entry.count) {
+    entry.count = uint64_t(r.index) + 1;
+    flush_final(entry);
+  }
+  while (track.steps.size() > kPendingMax) write_front(track);
+}
+
+void Timeline::flush_final(Ipu& ipu) {
+  for (uint32_t t : ipu.tracks) {
+    Track& track = tracks_[t];
+    while (!track.steps.empty() && track.base + 3 <= ipu.count) write_front(track);
+  }
 }
 
 // Exact: cycle * 1e12 / hz rounded to picoseconds, printed as microseconds.
@@ -73,14 +89,15 @@ std::string Timeline::us_span(uint64_t from, uint64_t to) const {
   return fmt::format("{}.{:06}", uint64_t(d / 1000000), uint64_t(d % 1000000));
 }
 
-void Timeline::write() {
+void Timeline::event(const std::string& json) {
+  std::fputs(first_event_ ? "" : ",\n", file_);
+  std::fputs(json.c_str(), file_);
+  first_event_ = false;
+}
+
+void Timeline::write_header() {
+  header_written_ = true;
   std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", file_);
-  bool first = true;
-  auto event = [&](const std::string& json) {
-    std::fputs(first ? "" : ",\n", file_);
-    std::fputs(json.c_str(), file_);
-    first = false;
-  };
   for (const Ipu& ipu : ipus_) {
     if (ipu.track_of.empty()) continue;
     event(fmt::format(R"({{"name":"process_name","ph":"M","pid":{0},"args":{{"name":"ipu {0}"}}}})", ipu.index));
@@ -95,38 +112,48 @@ void Timeline::write() {
     event(fmt::format(R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
                       track.ipu, track.first, track.first));
   }
-  for (const Track& track : tracks_) {
-    auto slice = [&](const char* name, uint64_t from, uint64_t to) {
-      if (to <= from) return;
-      event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{}}})", name,
-                        name, track.ipu, track.first, us(from), us_span(from, to)));
-    };
-    uint64_t previous_end = 0;
-    for (size_t k = 0; k < track.steps.size(); ++k) {
-      const Step& s = track.steps[k];
-      if (s.tiles == 0) continue;
-      const uint64_t begin = std::max(s.begin, previous_end);
-      const uint64_t arrival = std::max(s.arrival, begin);
-      const uint64_t release = std::max(s.release, arrival);
-      const uint64_t xstart = std::max(s.exchange_start, release);
-      const uint64_t end = std::max(s.end, xstart);
-      event(fmt::format(
-          R"({{"name":"superstep {}","cat":"superstep","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},)"
-          R"("args":{{"tiles":{},"compute_cycles":{},"sync_cycles":{},"exchange_cycles":{},"instructions":{}}}}})",
-          k, track.ipu, track.first, us(begin), us_span(begin, end), s.tiles, s.compute, s.sync, s.exchange,
-          s.instructions));
-      slice("compute", begin, arrival);
-      slice("sync", arrival, release);
-      slice("compute", release, xstart);
-      slice("exchange", xstart, end);
-      previous_end = end;
-    }
-  }
+}
+
+void Timeline::write_front(Track& track) {
+  const Step s = track.steps.front();
+  const uint64_t k = track.base;
+  track.steps.pop_front();
+  ++track.base;
+  if (s.tiles == 0) return;
+  auto slice = [&](const char* name, uint64_t from, uint64_t to) {
+    if (to <= from) return;
+    event(fmt::format(R"({{"name":"{}","cat":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{}}})", name, name,
+                      track.ipu, track.first, us(from), us_span(from, to)));
+  };
+  const uint64_t begin = std::max(s.begin, track.previous_end);
+  const uint64_t arrival = std::max(s.arrival, begin);
+  const uint64_t release = std::max(s.release, arrival);
+  const uint64_t xstart = std::max(s.exchange_start, release);
+  const uint64_t end = std::max(s.end, xstart);
+  event(fmt::format(
+      R"({{"name":"superstep {}","cat":"superstep","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},)"
+      R"("args":{{"tiles":{},"compute_cycles":{},"sync_cycles":{},"exchange_cycles":{},"instructions":{}}}}})",
+      k, track.ipu, track.first, us(begin), us_span(begin, end), s.tiles, s.compute, s.sync, s.exchange,
+      s.instructions));
+  slice("compute", begin, arrival);
+  slice("sync", arrival, release);
+  slice("compute", release, xstart);
+  slice("exchange", xstart, end);
+  track.previous_end = end;
+}
+
+void Timeline::write() {
+  if (!header_written_) write_header();
+  for (Track& track : tracks_)
+    while (!track.steps.empty()) write_front(track);
   std::fputs("\n]}\n", file_);
-  const bool failed = std::ferror(file_) != 0;
+  const bool failed = std::fflush(file_) != 0 || std::ferror(file_) != 0;
+  const int error = errno;
   const bool close_failed = std::fclose(file_) != 0;
   file_ = nullptr;
-  if (failed || close_failed) throw std::runtime_error(fmt::format("--trace: writing '{}' failed", path_));
+  if (failed || close_failed)
+    throw std::runtime_error(
+        fmt::format("--trace: writing '{}' failed: {}", path_, std::strerror(failed ? error : errno)));
 }
 
 }  // namespace ipusim::platform

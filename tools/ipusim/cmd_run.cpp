@@ -45,6 +45,7 @@
 #include "tile/tile.h"
 #include "progress_line.h"
 #include "run_report.h"
+#include "superstep_json.h"
 
 namespace ipusim::cli {
 namespace {
@@ -151,6 +152,12 @@ int run_run(const RunOptions& o) {
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
   options.per_tile_supersteps_max = uint32_t(kJsonPerTileLimit);
+  // The supersteps leave memory as the run goes (a long run's would not fit).
+  std::optional<SuperstepJsonWriter> json_supersteps;
+  if (!o.json.empty()) {
+    json_supersteps.emplace(o.json);
+    options.superstep_sink = [&json_supersteps](const platform::SuperstepRow& row) { json_supersteps->add(row); };
+  }
   options.console_buffer_bytes = size_t(o.console_buffer.value_or(tile::kConsoleBufferBytes));
   if (!o.waves.empty()) {
     if (!system.cosim.any_rtl())
@@ -269,7 +276,7 @@ int run_run(const RunOptions& o) {
     for (const std::string& path : written_waves(options.waves))
       std::fprintf(stderr, "ipusim: waveform %s\n", path.c_str());
   if (!o.json.empty()) {
-    write_file(o.json, summary_json(report).dump(2) + "\n");
+    json_supersteps->write(summary_json(report), result);
     write_effective_config(o.json, system);
   }
   return report.exit_code;

@@ -78,66 +78,11 @@ nlohmann::ordered_json tile_entry(const platform::TileResult& t) {
   j["exchange_stall_cycles"] = t.exchange_stall_cycles;
   j["exchange_bytes_out"] = t.exchange_bytes_out;
   j["exchange_bytes_in"] = t.exchange_bytes_in;
-  j["supersteps"] = t.supersteps.size();
+  // The records kept (per_tile_supersteps); 0 when the run kept none.
+  j["supersteps"] = t.superstep_count;
   j["exit_code"] = t.exit_code;
   if (t.fault) j["fault"] = to_text(*t.fault);
   return j;
-}
-
-nlohmann::ordered_json tile_superstep(uint32_t tile, const tile::SuperstepRecord& r) {
-  nlohmann::ordered_json j;
-  j["tile"] = tile;
-  j["begin_cycle"] = r.begin;
-  j["end_cycle"] = r.end;
-  j["compute_cycles"] = r.compute_cycles;
-  j["sync_cycles"] = r.sync_cycles;
-  j["exchange_cycles"] = r.exchange_cycles;
-  j["instructions"] = r.instructions;
-  j["bytes_in"] = r.bytes_in;
-  j["bytes_out"] = r.bytes_out;
-  j["sync_zone"] = r.sync_zone;
-  j["exchanged"] = r.exchanged;
-  j["complete"] = r.complete;
-  return j;
-}
-
-// supersteps[k].ipus[i]: the totals of superstep k over IPU i's tiles, and each tile's
-// figures when the run kept them (few tiles; else an empty per_tile).
-nlohmann::ordered_json supersteps_json(const platform::RunResult& res) {
-  size_t steps = 0;
-  for (const auto& ipu : res.supersteps) steps = std::max(steps, ipu.size());
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (size_t k = 0; k < steps; ++k) {
-    nlohmann::ordered_json step;
-    step["superstep"] = k;
-    nlohmann::ordered_json ipus = nlohmann::ordered_json::array();
-    for (uint32_t i = 0; i < res.supersteps.size(); ++i) {
-      if (k >= res.supersteps[i].size() || res.supersteps[i][k].tiles == 0) continue;
-      const platform::SuperstepTotals& t = res.supersteps[i][k];
-      nlohmann::ordered_json j;
-      j["ipu"] = i;
-      j["tiles"] = t.tiles;
-      j["exchanging_tiles"] = t.exchanging_tiles;
-      j["incomplete_tiles"] = t.incomplete_tiles;
-      j["begin_cycle"] = t.begin_cycle;
-      j["end_cycle"] = t.end_cycle;
-      j["compute_cycles"] = t.compute_cycles;
-      j["sync_cycles"] = t.sync_cycles;
-      j["exchange_cycles"] = t.exchange_cycles;
-      j["instructions"] = t.instructions;
-      j["exchange_bytes"] = t.exchange_bytes;
-      nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
-      for (const auto& tile : res.tiles) {
-        if (tile.ipu != i) continue;
-        if (k < tile.supersteps.size()) per_tile.push_back(tile_superstep(tile.tile, tile.supersteps[k]));
-      }
-      j["per_tile"] = std::move(per_tile);  // empty when the run kept no tile's records
-      ipus.push_back(j);
-    }
-    step["ipus"] = ipus;
-    out.push_back(step);
-  }
-  return out;
 }
 
 nlohmann::ordered_json tile_summary(const std::vector<platform::TileResult>& tiles) {
@@ -226,7 +171,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   for (const auto& t : res.tiles) per_tile.push_back(tile_entry(t));
   j["per_tile"] = std::move(per_tile);
   j["per_tile_supersteps"] = res.tile_supersteps_kept;
-  j["supersteps"] = supersteps_json(res);
+  // "supersteps" follows, written by SuperstepJsonWriter (superstep_json.h).
   return j;
 }
 

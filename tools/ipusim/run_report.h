@@ -29,6 +29,7 @@ struct RunReport {
 inline constexpr size_t kJsonPerTileLimit = 64;
 
 std::string summary_text(const RunReport& report);
+// Every key of --json but the last, `supersteps` (superstep_json.h writes the document).
 nlohmann::ordered_json summary_json(const RunReport& report);
 
 }  // namespace ipusim::cli

@@ -158,6 +158,10 @@ struct RunOptions {
   // Wall clock: past it the run is aborted where it is (tiles stop within milliseconds,
   // even in an endless loop) and TimeoutError is thrown; the device is in ERROR.
   std::chrono::milliseconds timeout = std::chrono::milliseconds::max();
+  // Asked on the run's thread while it waits for the device (at least every 20 ms):
+  // true aborts the run where it is, as a timeout does, and InterruptedError is thrown;
+  // the device is in ERROR. The Python binding's Ctrl-C; unset: never asked.
+  std::function<bool()> stop_requested;
 };
 
 // A range of a board's streaming memory, from Device::alloc_smem.

@@ -71,6 +71,7 @@ class BudgetError : public Error { public: using Error::Error; };  // RunOptions
 class RegisterError : public Error { public: using Error::Error; };     // a bad register access
 // Host side.
 class TimeoutError : public Error { public: using Error::Error; };
+class InterruptedError : public Error { public: using Error::Error; };  // RunOptions::stop_requested said stop
 class TransportError : public Error { public: using Error::Error; };    // the link to the device failed
 class ProtocolError : public TransportError { public: using TransportError::TransportError; };
 class UsageError : public Error { public: using Error::Error; };        // bad arguments or call order

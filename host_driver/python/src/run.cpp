@@ -1,6 +1,9 @@
 // run() and run_async() with the GIL released while the device runs; RunFuture, the
 // Future-like result of run_async. A Python exception a callback raised on the run's
 // thread comes out of run() / RunFuture.result() as itself.
+#include <algorithm>
+#include <chrono>
+#include <functional>
 #include <future>
 
 #include "bindings.h"
@@ -30,6 +33,31 @@ ipudrv::RunResult checked(PyDevice& self, F&& get) {
   }
 }
 
+// Ctrl-C while run() waits: the driver asks this between its waits, without the GIL;
+// with it taken, the signal's Python handler runs (on the main thread; elsewhere it is a
+// no-op), and what it raised (KeyboardInterrupt) waits as a callback's exception does,
+// while the driver aborts the run and waits until the device has settled.
+std::function<bool()> python_signals(PyDevice& self, bool& stopped) {
+  // At most every 10 ms: the driver's first polls come every 20 us, and taking the GIL
+  // from a busy Python thread can take milliseconds each time.
+  return [&self, &stopped, next = std::chrono::steady_clock::time_point{}]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) return false;
+    next = now + std::chrono::milliseconds(10);
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return false;
+    stopped = true;
+    try {
+      throw py::error_already_set();
+    } catch (py::error_already_set&) {
+      self.stash_callback_error(std::current_exception());
+    }
+    return true;
+  };
+}
+
+bool is_keyboard_interrupt(const py::error_already_set& e) { return e.matches(PyExc_KeyboardInterrupt); }
+
 // run_async's result. Holds the Device so that it outlives the run.
 class RunFuture {
  public:
@@ -42,12 +70,20 @@ class RunFuture {
 
   ipudrv::RunResult result(const std::optional<double>& timeout) {
     if (!result_ && !error_ && !python_error_) {
+      // Waits in slices, so that Ctrl-C raises KeyboardInterrupt here (the run goes on).
       const auto limit = timeout_ms(timeout);
-      bool ready = true;
-      {
-        py::gil_scoped_release release;
-        if (limit == std::chrono::milliseconds::max()) future_.wait();
-        else ready = future_.wait_for(limit) == std::future_status::ready;
+      const auto start = std::chrono::steady_clock::now();
+      bool ready = false;
+      for (;;) {
+        const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+        const auto left = limit == std::chrono::milliseconds::max() ? limit : limit - std::min(limit, waited);
+        const auto slice = std::min(left, std::chrono::milliseconds(50));
+        {
+          py::gil_scoped_release release;
+          ready = future_.wait_for(slice) == std::future_status::ready;
+        }
+        if (ready || left <= slice) break;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
       }
       if (!ready) {
         PyErr_SetString(PyExc_TimeoutError, "RunFuture.result: the run is still going (abort() ends it)");
@@ -100,9 +136,18 @@ void bind_run(py::module_& m, py::class_<PyDevice>& cls) {
          "run",
          [](PyDevice& self, uint32_t supersteps, std::optional<double> timeout, uint64_t max_cycles,
             uint64_t max_instructions) {
-           const auto o = run_options(supersteps, timeout, max_cycles, max_instructions);
+           auto o = run_options(supersteps, timeout, max_cycles, max_instructions);
+           bool stopped = false;  // the driver aborted the run for a signal
+           o.stop_requested = python_signals(self, stopped);
            self.take_callback_error();
-           return checked(self, [&] { return with_device(self, [&](ipudrv::Device& d) { return d.run(o); }); });
+           try {
+             return checked(self, [&] { return with_device(self, [&](ipudrv::Device& d) { return d.run(o); }); });
+           } catch (py::error_already_set& e) {
+             // Ctrl-C inside a callback (a console handler): the run loop left, the model
+             // may run on; end it, so the device is ready for reset() or load().
+             if (!stopped && is_keyboard_interrupt(e)) with_device(self, [](ipudrv::Device& d) { d.abort(); });
+             throw;
+           }
          },
          py::arg("supersteps") = 0, py::arg("timeout") = py::none(), py::arg("max_cycles") = 0,
          py::arg("max_instructions") = 0,

@@ -272,11 +272,19 @@ void bind_tensors(py::module_& m, py::class_<PyDevice>& cls) {
               throw ipudrv::UsageError("write_per_tile: " + std::to_string(v.bytes) + " bytes are not " +
                                        std::to_string(list.size()) + " equal per-tile shares");
             const size_t share = v.bytes / list.size();
+            // A share must hold whole elements (records): bytes would split a record across tiles.
+            const size_t item = static_cast<size_t>(v.info->itemsize);
+            if (item > 1 && share % item != 0)
+              throw ipudrv::UsageError("write_per_tile: data: " + std::to_string(v.bytes / item) + " records of " +
+                                       std::to_string(item) + " bytes do not split into " + std::to_string(list.size()) +
+                                       " per-tile shares of whole records (each would get " + std::to_string(share) +
+                                       " bytes)");
             with_device(self, [&](ipudrv::Device& d) { d.write_per_tile(list, symbol, share, v.in()); });
           },
           py::arg("tiles"), py::arg("symbol"), py::arg("data"),
           "Per-tile launch arguments: tile i of `tiles` gets the i-th of len(tiles) equal shares of `data` (e.g. an "
-          "array of shape (len(tiles), ...) or a structured array, one row per tile) at `symbol`, in one call.")
+          "array of shape (len(tiles), ...) or a structured array, one row per tile) at `symbol`, in one call. Each "
+          "share holds whole elements (records): a split inside one is a UsageError.")
       .def(
           "dma_stats", [](PyDevice& self) { return with_device(self, [](ipudrv::Device& d) { return d.dma_stats(); }); },
           "What the device's DMA channels posted since it was opened (descriptors, batches, bytes per direction).");

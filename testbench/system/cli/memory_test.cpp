@@ -2,7 +2,8 @@
 // estimate"): `ipusim info` prints the estimate, which is close to the peak resident set
 // of real runs; `run`, `serve` and in-process devices refuse a system whose estimate
 // exceeds the limit (the machine's, or --max-memory / OpenOptions::max_memory) at once,
-// with the estimate and the limit; an elaboration that fails anyway (out of address
+// with the estimate and the limit (a GC200's SRAM mapping past an address-space limit
+// too); an elaboration that fails anyway (out of address
 // space) ends at once with what was being built, not minutes later in SystemC's clean-up.
 #include <fcntl.h>
 #include <poll.h>
@@ -224,6 +225,53 @@ Limited run_with_address_limit(const std::string& args, uint64_t as_bytes, std::
   r.status = o.exited ? o.exit_status : -1;
   r.err = o.err;
   return r;
+}
+
+// Every loaded tile maps its whole SRAM: a GC200's 1472 x 624 KiB = 897 MiB of address
+// space, though a short program makes few of those pages resident. Under a 700 MiB
+// address-space limit (ulimit -v) `ipusim run` and an in-process device refuse it before
+// elaboration, at once; an estimate that forgot the SRAM mapping would start elaborating.
+TEST(Memory, ASystemWhoseSramMappingExceedsTheAddressLimitIsRefusedByRunAndDriver) {
+  const Limited run = run_with_address_limit("run --threads 1 --config configs/gc200.yaml --elf " + kHello,
+                                             uint64_t{700} << 20, std::chrono::seconds(30));
+  EXPECT_EQ(run.status, 2) << run.err;
+  EXPECT_LT(run.seconds, 15.0);
+  EXPECT_NE(run.err.find("of address space, more than the"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("RLIMIT_AS (ulimit -v)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("it was not elaborated"), std::string::npos) << run.err;
+
+  int out[2];
+  ASSERT_EQ(::pipe(out), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(out[0]);
+    ::setenv("IPUSIM_CONSOLE", "none", 1);
+    std::ifstream status("/proc/self/status");
+    uint64_t vm_kib = 0;
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmSize:", 0) == 0) vm_kib = std::stoull(line.substr(7));
+    rlimit before{};
+    ::getrlimit(RLIMIT_AS, &before);
+    const rlimit limit{(vm_kib << 10) + (uint64_t{700} << 20), before.rlim_max};
+    ::setrlimit(RLIMIT_AS, &limit);
+    std::string said = "opened a GC200 within 700 MiB of address space";
+    try {
+      ipudrv::open("config:configs/gc200.yaml");
+    } catch (const std::exception& e) {
+      said = e.what();
+    }
+    (void)!::write(out[1], said.data(), said.size());
+    ::_exit(0);
+  }
+  ::close(out[1]);
+  std::string said;
+  char buf[512];
+  for (ssize_t n; (n = ::read(out[0], buf, sizeof buf)) > 0;) said.append(buf, size_t(n));
+  ::close(out[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_NE(said.find("of address space, more than the"), std::string::npos) << said;
+  EXPECT_NE(said.find("it was not elaborated"), std::string::npos) << said;
 }
 
 // Out of address space half-way through a POD16's netlist (--max-memory lets it past the

@@ -5,12 +5,14 @@
 // supersteps, trace); a host-stream wait on board 2 is reported at the cycle it starts,
 // while the other boards still have their compute ahead, and the run's results do not
 // depend on when the host serves it, on the host threads nor on the transport; a fault on
-// board 3 is the device's error naming device IPU 13.
+// board 3 is the device's error naming device IPU 13; CTRL.ABORT written to any one board
+// is seen in every board's registers.
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -360,6 +362,29 @@ TEST_P(PodDeviceApi, FaultOnBoard3IsTheDevicesErrorNamingTheDeviceIpu) {
   dev->reset();
   EXPECT_EQ(dev->state(), IPU_STATE_IDLE);
   EXPECT_EQ(dev->read_register(3, IPU_REG_ERR_CODE), uint32_t(IPU_ERR_NONE)) << "a RESET of the device clears every board";
+}
+
+// CTRL.ABORT written to any one board ends the pod's one run on every board: each
+// board's STATUS is ERROR with ERR_STATE, whichever board took the write.
+TEST_P(PodDeviceApi, AbortWrittenToEachBoardIsSeenByEveryBoard) {
+  auto dev = open(kPod);
+  for (uint32_t aborted = 0; aborted < 4; ++aborted) {
+    SCOPED_TRACE("CTRL.ABORT on board " + std::to_string(aborted));
+    dev->load(elf("device_api/endless_sync.elf"));
+    auto run = dev->run_async();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (dev->stats().supersteps < 3 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_GE(dev->stats().supersteps, 3u) << "the run never got going";
+    dev->write_register(aborted, IPU_REG_CTRL, IPU_CTRL_ABORT_MASK);
+    ASSERT_EQ(run.wait_for(std::chrono::seconds(30)), std::future_status::ready) << "the abort did not end the run";
+    expect_error<ipudrv::DeviceStateError>([&] { run.get(); }, "abort");
+    for (uint32_t b = 0; b < 4; ++b) {
+      EXPECT_EQ(dev->read_register(b, IPU_REG_STATUS) & IPU_STATUS_STATE_MASK, IPU_STATE_ERROR) << "board " << b;
+      EXPECT_EQ(dev->read_register(b, IPU_REG_ERR_CODE), uint32_t(IPU_ERR_STATE)) << "board " << b;
+    }
+    dev->reset();
+  }
 }
 
 }  // namespace
