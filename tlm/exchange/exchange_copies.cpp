@@ -33,8 +33,9 @@ void ExchangeFabric::collect_copies(const std::vector<Entry>& entries) {
   copies_of_phase_.clear();
   for (const Entry& e : entries) {
     if (!e.msg) continue;
-    const sc_core::sc_time ready = clock_.time_of(e.cycle);
     const iss::PostingsRef posts = postings_of(*e.msg);
+    if (posts.log && posts.log->size() == posts.log->sends() + posts.log->recvs()) continue;  // messages only
+    const sc_core::sc_time ready = clock_.time_of(e.cycle);
     for (size_t i = 0; i < posts.size(); ++i) {
       if (posts.view(i).is_message()) continue;
       const iss::ExchangePost p = posts.at(i);

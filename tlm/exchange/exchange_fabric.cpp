@@ -1,12 +1,12 @@
 #include "exchange/exchange_fabric.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "common/payload.h"
+#include "exchange/exchange_delivery.h"
 
 namespace ipusim::exchange {
 
@@ -86,7 +86,7 @@ void ExchangeFabric::reset() {
   complete_.clear();
   errors_.clear();
   exchanges_ = failed_ = messages_ = bytes_ = 0;
-  plan_seconds_ = 0;
+  host_ticks_ = {};
 }
 
 void ExchangeFabric::join_group() {
@@ -163,12 +163,18 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
     outcomes = std::move(part.outcomes);
     return true;
   }
-  const auto start = std::chrono::steady_clock::now();
-  const ExchangePlan plan = plan_exchange(tiles, config_.timing, plan_threads_);
-  plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // Reported in this order: messages between IPUs, the plan's, the copies'.
+  ExchangePlan plan;
+  {
+    HostTicksScope timed(host_ticks_.plan);
+    plan = plan_exchange(tiles, config_.timing, plan_threads_.into(host_ticks_.plan_parallel));
+  }
+  host_ticks_.plan_links += plan.link_ticks;
+  // Reported in this order: messages between IPUs, the plan's, the copies'. A message to
+  // or from another IPU names a tile absent from this plan, an error of the plan too:
+  // only a plan with errors needs the walk over every posting that finds them.
   std::vector<Problem> copy_errors = std::move(errors_);
-  errors_ = cross_ipu_errors(entries);
+  errors_.clear();
+  if (!plan.errors.empty()) errors_ = cross_ipu_errors(entries);
   errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
   errors_.insert(errors_.end(), copy_errors.begin(), copy_errors.end());
   if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
@@ -214,15 +220,13 @@ std::optional<Problem> ExchangeFabric::read(uint32_t global_tile, uint32_t addr,
                                     global_tile, addr, transfer_.get_response_string()));
 }
 
-std::optional<Problem> ExchangeFabric::write(const Delivery& d, std::vector<uint8_t>& bytes) {
-  if (d.len == 0) return std::nullopt;
+std::optional<Problem> ExchangeFabric::write(const Delivery& d, tlm::tlm_generic_payload& trans,
+                                             std::vector<uint8_t>& bytes) {
   const uint32_t t = d.dst_tile - config_.ipu * config_.tiles;
-  if (!tile_access(transfer_, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, bytes.data(), d.len))
+  if (!tile_access(trans, tlm::TLM_WRITE_COMMAND, t, d.dst_addr, bytes.data(), d.len))
     return fabric_problem("tile access failed", t,
                           fmt::format("exchange fabric: writing {} bytes from tile {} to tile {} at 0x{:08x} failed: {}",
-                                      d.len, d.src_tile, d.dst_tile, d.dst_addr, transfer_.get_response_string()));
-  ++messages_;
-  bytes_ += d.len;
+                                      d.len, d.src_tile, d.dst_tile, d.dst_addr, trans.get_response_string()));
   return std::nullopt;
 }
 
@@ -241,60 +245,17 @@ std::optional<Problem> ExchangeFabric::copy(ExchangeFabric& src, const Delivery&
   return std::nullopt;
 }
 
-std::optional<Problem> ExchangeFabric::move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer) {
-  if (d.len == 0) return std::nullopt;
-  if (std::optional<Problem> problem = copy(src, d, transfer_, buffer)) return problem;
-  ++messages_;
-  bytes_ += d.len;
-  return std::nullopt;
-}
-
-// The deliveries come by destination tile; they are cut into parts of whole
-// destinations, each copied with its own payload and buffer on the plan's threads. No part
-// reads bytes that another writes: each writes only its destinations' receive buffers,
-// and a tile's receive buffers overlap none of its send buffers (docs/exchange.md,
-// "Buffers"). The counts and the problem reported are those of copying in plan order up
-// to the first failed access (a tile refusing a buffer the ISS accepted: a model error).
+// By parts of whole destination tiles on the plan's threads (exchange_delivery.h).
 void ExchangeFabric::deliver(const ExchangePlan& plan) {
+  HostTicksScope timed(host_ticks_.delivery);
   const std::vector<Delivery>& all = plan.deliveries;
-  const size_t parts = std::clamp<size_t>(all.size() / kDeliveriesPerPart, 1, kMaxDeliveryParts);
-  std::vector<size_t> begin(parts + 1, all.size());
-  begin[0] = 0;
-  for (size_t p = 1; p < parts; ++p) {
-    size_t i = std::max(begin[p - 1], p * all.size() / parts);
-    while (i > 0 && i < all.size() && all[i].dst_tile == all[i - 1].dst_tile) ++i;
-    begin[p] = i;
-  }
-  struct Part {
-    uint64_t messages = 0, bytes = 0;
-    std::optional<Problem> problem;
-  };
-  std::vector<Part> done(parts);
-  auto copy_part = [&](size_t p) {
-    tlm::tlm_generic_payload trans;
-    std::vector<uint8_t> buffer;
-    Part& part = done[p];
-    for (size_t i = begin[p]; i < begin[p + 1]; ++i) {
-      const Delivery& d = all[i];
-      if (d.len == 0) continue;
-      if ((part.problem = copy(*this, d, trans, buffer))) return;
-      ++part.messages;
-      part.bytes += d.len;
-    }
-  };
-  if (plan_threads_ && *plan_threads_ && parts > 1) {
-    (*plan_threads_)(parts, copy_part);
-  } else {
-    for (size_t p = 0; p < parts; ++p) copy_part(p);
-  }
-  for (Part& part : done) {
-    messages_ += part.messages;
-    bytes_ += part.bytes;
-    if (part.problem) {
-      errors_.push_back(std::move(*part.problem));
-      return;
-    }
-  }
+  Delivered done = deliver_in_parts(
+      all, config_.tiles, config_.ipu + 1, plan_threads_.into(host_ticks_.delivery_parallel),
+      [&](size_t i, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& buffer) {
+        return copy(*this, all[i], trans, buffer);
+      });
+  count(done.by_ipu[config_.ipu]);
+  if (done.problem) errors_.push_back(std::move(*done.problem));
 }
 
 void ExchangeFabric::answer(const std::vector<Entry>& entries, const std::vector<TileOutcome>* outcomes,

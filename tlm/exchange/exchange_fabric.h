@@ -51,8 +51,8 @@
 // plan_exchange(): per-tile in / out bytes per cycle (tile.exchange_*_bytes_per_cycle),
 // exchange.latency_min_cycles / latency_max_cycles, the layout's tiles per column.
 //
-// Statistics: exchanges(), failed_exchanges(), messages(), bytes(), plan_seconds() (host
-// time inside plan_exchange()), copies() and copy_bytes() (streaming-memory and host-stream
+// Statistics: exchanges(), failed_exchanges(), messages(), bytes(), host_ticks() (host
+// time planning, in the links' schedule and delivering: exchange_host_time.h), copies() and copy_bytes() (streaming-memory and host-stream
 // copies done). The problems of a failed exchange go to its posters in their responses
 // (ExchangeMessage::problems), the first being the one the board reports.
 #pragma once
@@ -69,7 +69,9 @@
 
 #include <deque>
 
+#include "exchange/exchange_delivery.h"
 #include "exchange/exchange_group.h"
+#include "exchange/exchange_host_time.h"
 #include "exchange/exchange_payload.h"
 #include "exchange/exchange_plan.h"
 #include "common/config.h"
@@ -109,16 +111,23 @@ class ExchangeFabric : public sc_core::sc_module {
   void set_group(ExchangeGroup* group) { group_ = group; }
   // Host threads for this IPU's plans (null: the calling thread alone); the plan is the
   // same either way (docs/exchange.md, "Planning on several host threads").
-  void set_plan_threads(const PlanThreads* threads) { plan_threads_ = threads; }
+  void set_plan_threads(const PlanThreads* threads) { plan_threads_.set(threads); }
   void join_group();
-  // Delivery `d` from a tile of `src` (this fabric or another IPU's) to one of this
-  // fabric's tiles, through both memory sockets and `buffer`; counted here. A problem if a
-  // tile refused the access.
-  std::optional<Problem> move(ExchangeFabric& src, const Delivery& d, std::vector<uint8_t>& buffer);
-  // The two halves of a move: the sender's bytes (global tile id), and the receiver's
-  // write of bytes that came another way (over the link layer); write() counts it.
+  // Delivery `d` (length > 0) from a tile of `src` (this fabric or another IPU's) to one
+  // of this fabric's tiles, through both memory sockets, `trans` and `buffer`; not
+  // counted. A problem if a tile refused the access. Calls for different destination
+  // tiles may run at once on different host threads (exchange_delivery.h).
+  std::optional<Problem> copy(ExchangeFabric& src, const Delivery& d, tlm::tlm_generic_payload& trans,
+                              std::vector<uint8_t>& buffer);
+  // The two halves of a copy: the sender's bytes (global tile id), and the receiver's
+  // write of bytes that came another way (over the link layer), not counted.
   std::optional<Problem> read(uint32_t global_tile, uint32_t addr, std::vector<uint8_t>& out);
-  std::optional<Problem> write(const Delivery& d, std::vector<uint8_t>& bytes);
+  std::optional<Problem> write(const Delivery& d, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& bytes);
+  // Adds messages and bytes delivered to this fabric's tiles.
+  void count(const DeliveryCounts& c) {
+    messages_ += c.messages;
+    bytes_ += c.bytes;
+  }
   uint32_t participants() const { return participant_count_; }
   const ExchangeFabricConfig& config() const { return config_; }
   // A reset (a device's): back to the state after elaboration (no participant, no phase, counters
@@ -130,7 +139,7 @@ class ExchangeFabric : public sc_core::sc_module {
   uint64_t failed_exchanges() const { return failed_; }
   uint64_t messages() const { return messages_; }
   uint64_t bytes() const { return bytes_; }
-  double plan_seconds() const { return plan_seconds_; }
+  const ExchangeHostTicks& host_ticks() const { return host_ticks_; }
   uint64_t copies() const { return copies_; }
   uint64_t copy_bytes() const { return copy_bytes_; }
 
@@ -155,12 +164,7 @@ class ExchangeFabric : public sc_core::sc_module {
   }
   void exchange_thread();  // SC_THREAD
   std::vector<Problem> cross_ipu_errors(const std::vector<Entry>& entries) const;
-  void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_ and stops
-  // One delivery through `trans` and `buffer`, not counted; a problem if a tile refused.
-  std::optional<Problem> copy(ExchangeFabric& src, const Delivery& d, tlm::tlm_generic_payload& trans,
-                              std::vector<uint8_t>& buffer);
-  // deliver() cuts a phase's deliveries into parts of about this many (whole destinations).
-  static constexpr size_t kDeliveriesPerPart = 4096, kMaxDeliveryParts = 64;
+  void deliver(const ExchangePlan& plan);  // a failed copy adds to errors_
   // Plans the phase: alone, or with the group. Fills outcomes (postings order) or errors_;
   // false if a reset dropped the phase meanwhile.
   bool plan_phase(const Phase& phase, std::vector<TileOutcome>& outcomes);
@@ -192,7 +196,7 @@ class ExchangeFabric : public sc_core::sc_module {
   uint32_t zone_ = 1;              // of the current phase (the latest entry's)
   std::deque<Phase> complete_;     // phases every participant finished, oldest first
   ExchangeGroup* group_ = nullptr;
-  const PlanThreads* plan_threads_ = nullptr;
+  TimedPlanThreads plan_threads_;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
   std::vector<uint8_t> buffer_;
@@ -202,7 +206,7 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<std::vector<uint8_t>> copy_data_;  // one buffer per copy of the phase
   uint64_t copies_ = 0, copy_bytes_ = 0;
   uint64_t exchanges_ = 0, failed_ = 0, messages_ = 0, bytes_ = 0;
-  double plan_seconds_ = 0;
+  ExchangeHostTicks host_ticks_;
   uint64_t generation_ = 0;  // reset() count: an exchange planned before one is dropped
 };
 

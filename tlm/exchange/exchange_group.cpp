@@ -1,10 +1,10 @@
 #include "exchange/exchange_group.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include <fmt/format.h>
 
+#include "exchange/exchange_delivery.h"
 #include "exchange/exchange_fabric.h"
 
 namespace ipusim::exchange {
@@ -58,7 +58,7 @@ void ExchangeGroup::reset() {
   parts_.clear();
   ++generation_;
   planned_.notify(sc_core::SC_ZERO_TIME);
-  plan_seconds_ = 0;
+  host_ticks_ = {};
   phases_ = 0;
   scheduler_->reset();
   if (faults_) faults_->reset();
@@ -84,9 +84,12 @@ void ExchangeGroup::plan_and_deliver() {
   all_.clear();
   for (const auto& [fabric, part] : parts_) all_.insert(all_.end(), part->postings->begin(), part->postings->end());
   scheduler_->clear_frames();
-  const auto start = std::chrono::steady_clock::now();
-  ExchangePlan plan = plan_exchange(all_, timing_, plan_threads_);
-  plan_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ExchangePlan plan;
+  {
+    HostTicksScope timed(host_ticks_.plan);
+    plan = plan_exchange(all_, timing_, plan_threads_.into(host_ticks_.plan_parallel));
+  }
+  host_ticks_.plan_links += plan.link_ticks;
   ++phases_;
 
   std::vector<Problem> errors = std::move(plan.errors);
@@ -96,22 +99,33 @@ void ExchangeGroup::plan_and_deliver() {
   for (const auto& [fabric, part] : parts_) by_ipu_.at(fabric->config().ipu) = fabric;
   uint64_t lost = 0;
   std::vector<std::vector<uint8_t>> carried;  // with faults: the messages between IPUs, as the links delivered them
-  if (errors.empty() && faults_) lost = carry_over_links(plan, carried, errors);
+  if (errors.empty() && faults_) {
+    HostTicksScope timed(host_ticks_.link_carry);
+    lost = carry_over_links(plan, carried, errors);
+  }
   if (errors.empty()) {
-    // Every member's tiles are stopped in this phase, so nothing sees a half-done copy.
-    std::vector<uint8_t> buffer;
-    size_t leg = 0;
-    for (const Delivery& d : plan.deliveries) {
-      ExchangeFabric& src = *by_ipu_[timing_.ipu_of(d.src_tile)];
-      ExchangeFabric& dst = *by_ipu_[timing_.ipu_of(d.dst_tile)];
-      const bool over_links = faults_ && timing_.between_ipus(d.src_tile, d.dst_tile);
-      std::optional<Problem> problem =
-          over_links ? dst.write(d, carried.at(leg++)) : dst.move(src, d, buffer);
-      if (problem) {
-        errors.push_back(std::move(*problem));
-        break;
-      }
+    HostTicksScope timed(host_ticks_.delivery);
+    // Every member's tiles are stopped in this phase, so nothing sees a half-done copy;
+    // parts of whole destination tiles on the plan's threads (exchange_delivery.h).
+    const std::vector<Delivery>& all = plan.deliveries;
+    std::vector<uint32_t> leg_of;  // with faults: delivery -> its leg in `carried`
+    if (faults_) {
+      leg_of.resize(all.size());
+      uint32_t leg = 0;
+      for (size_t i = 0; i < all.size(); ++i)
+        if (timing_.between_ipus(all[i].src_tile, all[i].dst_tile)) leg_of[i] = leg++;
     }
+    const Delivered done = deliver_in_parts(
+        all, timing_.tiles_per_ipu, uint32_t(by_ipu_.size()), plan_threads_.into(host_ticks_.delivery_parallel),
+        [&](size_t i, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& buffer) {
+          const Delivery& d = all[i];
+          ExchangeFabric& dst = *by_ipu_[timing_.ipu_of(d.dst_tile)];
+          if (faults_ && timing_.between_ipus(d.src_tile, d.dst_tile)) return dst.write(d, trans, carried[leg_of[i]]);
+          return dst.copy(*by_ipu_[timing_.ipu_of(d.src_tile)], d, trans, buffer);
+        });
+    for (size_t ipu = 0; ipu < by_ipu_.size(); ++ipu)
+      if (by_ipu_[ipu]) by_ipu_[ipu]->count(done.by_ipu[ipu]);
+    if (done.problem) errors.push_back(*done.problem);
   }
   // The exchange is scheduled ahead of time: a link's recovery holds the whole phase.
   if (errors.empty() && lost > 0)

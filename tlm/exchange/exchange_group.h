@@ -20,6 +20,7 @@
 #include <systemc>
 
 #include "common/problem.h"
+#include "exchange/exchange_host_time.h"
 #include "exchange/exchange_plan.h"
 #include "links/link_faults.h"
 #include "links/link_timing.h"
@@ -60,11 +61,11 @@ class ExchangeGroup {
   // lost longer (links/link_faults.h).
   void set_faults(std::unique_ptr<links::LinkFaults> faults);
   // Host threads for the joint plans (null: the calling thread alone).
-  void set_plan_threads(const PlanThreads* threads) { plan_threads_ = threads; }
+  void set_plan_threads(const PlanThreads* threads) { plan_threads_.set(threads); }
   const links::LinkFaults* faults() const { return faults_.get(); }
 
   // Totals since the last reset.
-  double plan_seconds() const { return plan_seconds_; }
+  const ExchangeHostTicks& host_ticks() const { return host_ticks_; }
   uint64_t phases() const { return phases_; }
   links::LinkScheduler& links() { return *scheduler_; }
   const links::LinkScheduler& links() const { return *scheduler_; }
@@ -81,14 +82,14 @@ class ExchangeGroup {
   std::unique_ptr<links::LinkFaults> faults_;
   uint64_t ticks_per_cycle_ = 1;
   ExchangeTiming timing_;
-  const PlanThreads* plan_threads_ = nullptr;
+  TimedPlanThreads plan_threads_;
   std::vector<ExchangeFabric*> members_;
   std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
   std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)
   std::vector<ExchangeFabric*> by_ipu_;                   // the members of the current phase
   sc_core::sc_event planned_;
   uint64_t generation_ = 0;  // phases planned + resets: a waiter knows its phase is over
-  double plan_seconds_ = 0;
+  ExchangeHostTicks host_ticks_;
   uint64_t phases_ = 0;
 };
 

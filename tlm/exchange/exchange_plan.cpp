@@ -60,13 +60,14 @@ void check_routes(const TileIndex& index, const Postings& postings, const Matche
 
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
                            const PlanThreads* threads) {
-  return plan_exchange_in_chunks(tiles, timing, threads, kTilesPerChunk);
+  return plan_exchange_in_chunks(tiles, timing, threads, kTilesPerChunk, kMinPostingsForThreads);
 }
 
 namespace detail {
 
 ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                                     const PlanThreads* threads, uint32_t tiles_per_chunk) {
+                                     const PlanThreads* threads, uint32_t tiles_per_chunk,
+                                     size_t min_postings_for_threads) {
   ExchangePlan plan;
   ErrorList errors(plan.errors, timing.tiles_per_ipu ? timing.tiles_per_ipu : 1);
   TileIndex index;
@@ -74,7 +75,9 @@ ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, con
     fail(tiles, plan, errors);
     return plan;
   }
-  const Chunks chunks(index.size(), tiles_per_chunk, threads);
+  size_t postings_count = 0;
+  for (uint32_t d = 0; d < index.size(); ++d) postings_count += index.post_count(d);
+  const Chunks chunks(index.size(), tiles_per_chunk, postings_count >= min_postings_for_threads ? threads : nullptr);
   Postings postings;
   collect_postings(index, timing, chunks, postings, errors);
   check_overlaps(index, postings, chunks, errors);
@@ -86,7 +89,7 @@ ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, con
     return plan;
   }
 
-  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing, chunks);
+  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing, chunks, plan.link_ticks);
   plan.tiles.resize(tiles.size());
   for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
   chunks.run([&](size_t c) {

@@ -76,6 +76,8 @@ struct ExchangePlan {
   // the destination's receive posting order.
   std::vector<Delivery> deliveries;
   std::vector<TileOutcome> tiles;     // same order as the input; on error done = start
+  // Host figure: common/host_clock.h ticks spent in the links' schedule (timing.links).
+  uint64_t link_ticks = 0;
 };
 
 // At most this many problems in ExchangePlan::errors; a last one (kind "more errors")

@@ -55,7 +55,7 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
     std::sort(first, out.send_dests.end());
     out.send_dests.erase(std::unique(first, out.send_dests.end()), out.send_dests.end());
   }
-  out.sends.push_back(SendInfo{tile, p, begin});
+  out.sends.push_back(SendInfo{tile, p, begin, post.addr, post.len});
   const size_t end = out.send_dests.size();
   if (end - begin < 2) return;  // a pair needs two destinations
   for (size_t i = begin; i < end; ++i)

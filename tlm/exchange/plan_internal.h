@@ -65,6 +65,10 @@ bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorLis
 // (docs/exchange.md, "Planning on several host threads").
 inline constexpr uint32_t kTilesPerChunk = 32;
 inline constexpr uint32_t kMaxChunks = 64;
+// A plan of fewer postings runs its chunks on the calling thread alone: handing a step to
+// the host threads costs a wake-up of each (tens of microseconds, milliseconds on a busy
+// host), more than a small step's work. Which thread runs a chunk never changes the plan.
+inline constexpr size_t kMinPostingsForThreads = 4096;
 
 class Chunks {
  public:
@@ -93,11 +97,14 @@ struct ChunkErrors {
 // The plan keeps per message only 32-bit indices; a posting's address and length are
 // read back from the tile's postings when needed (docs/exchange.md, "Planning cost").
 
-// One send posting, in (dense tile, posting order): 12 bytes.
+// One send posting, in (dense tile, posting order): 20 bytes. Its buffer is copied here
+// when collected (a pass in posting order): matching and timing read sends in
+// destination order, and one random read of this beats one of the tile's log.
 struct SendInfo {
   uint32_t tile = 0;        // dense
   uint32_t post = 0;        // index in the tile's postings
   uint32_t dest_begin = 0;  // its destinations: Postings::dests(send)
+  uint32_t addr = 0, len = 0;
 };
 
 // A destination of a send: its dense id, and kPairBit if the pair rule halves the
@@ -143,14 +150,18 @@ struct Matches {
 // (dst, receive posting order on dst); errors for unmatched legs and length mismatches.
 Matches match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors);
 
-// done_cycle / bytes of every tile (dense order) for a valid exchange.
+// done_cycle / bytes of every tile (dense order) for a valid exchange; adds the host
+// ticks of the links' schedule to `link_ticks`.
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
-                                       const ExchangeTiming& timing, const Chunks& chunks);
+                                       const ExchangeTiming& timing, const Chunks& chunks, uint64_t& link_ticks);
 
 // plan_exchange() with its work cut into chunks of `tiles_per_chunk` tiles (at most
-// kMaxChunks); plan_exchange() uses kTilesPerChunk. Any cut gives the same plan.
+// kMaxChunks), on `threads` if the tiles post at least `min_postings_for_threads`;
+// plan_exchange() uses kTilesPerChunk and kMinPostingsForThreads. Any cut and any
+// threads give the same plan.
 ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                                     const PlanThreads* threads, uint32_t tiles_per_chunk);
+                                     const PlanThreads* threads, uint32_t tiles_per_chunk,
+                                     size_t min_postings_for_threads = 0);
 
 // Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
 // tile place and per distance, for the hot loop of the timing.

@@ -116,15 +116,16 @@ class Matcher {
 
   // The match of receive leg `slot` (its index in Postings::recvs).
   void match(SendLeg leg, const RecvLeg& r, uint32_t dst, size_t slot, Matches& out) {
-    const iss::PostingView send = send_post(leg), recv = index_.post(dst, r.post);
+    const SendInfo& send = postings_.sends[leg >> 1];
+    const iss::PostingView recv = index_.post(dst, r.post);
     if (send.len != recv.len) {
-      const uint32_t a = index_.global(src(leg)), b = index_.global(dst);
-      errors_.add("length mismatch", a, send.pc, b, recv.pc, fmt::format(
+      const uint32_t a = index_.global(send.tile), b = index_.global(dst), pc = send_post(leg).pc;
+      errors_.add("length mismatch", a, pc, b, recv.pc, fmt::format(
           "tile {} sends {} bytes to tile {} ({}) but the matching receive on tile {} from tile {} expects {} bytes ({})",
-          a, send.len, b, pc_text(send.pc), b, a, recv.len, pc_text(recv.pc)));
+          a, send.len, b, pc_text(pc), b, a, recv.len, pc_text(recv.pc)));
       return;
     }
-    out.deliveries[slot] = {src(leg), send.addr, dst, recv.addr, send.len};
+    out.deliveries[slot] = {send.tile, send.addr, dst, recv.addr, send.len};
     out.send_pair[slot] = leg;
   }
 

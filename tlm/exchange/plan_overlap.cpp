@@ -4,8 +4,9 @@
 // - a receive must not write bytes that one of the tile's own sends reads (what is sent
 //   would depend on whether the receive landed first).
 // Sends may overlap each other (reading the same bytes twice is harmless).
-// O(p) per tile for p postings when they are posted in address order (the usual case),
-// O(p log p) otherwise; at most one error per receive.
+// O(p) per tile for p postings when they are posted in address order (the usual case)
+// or in a few ascending or descending runs of it (O(p log runs)), O(p log p) otherwise;
+// at most one error per receive.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -44,7 +45,8 @@ class TileChecker {
     sends_.clear();
     for (const RecvLeg* r = recvs; r != recvs_end; ++r) add(recvs_, tile, r->post);
     if (recvs_.empty()) return;
-    for (const SendInfo* s = sends; s != sends_end; ++s) add(sends_, tile, s->post);
+    for (const SendInfo* s = sends; s != sends_end; ++s)
+      if (s->len > 0) sends_.push_back({s->addr, uint64_t(s->addr) + s->len, s->post});
     sort_by_place(recvs_);
     check_receives(tile);
     if (sends_.empty()) return;
@@ -53,20 +55,65 @@ class TileChecker {
   }
 
  private:
-  // In (address, posting order). Buffers are usually posted in address order: no sort
-  // then. Otherwise the spans are sorted through 8-byte keys (address, position), which
-  // sort several times faster than the spans themselves.
+  // In (address, posting order). Buffers are usually posted in address order, or in a
+  // few runs of it, ascending or descending (an all-to-all posts its receives from
+  // me - 1, me - 2, ...: two descending runs). So the spans are cut into such runs (a
+  // descending one reversed: its addresses differ, so posting order does not matter in
+  // it) and merged pairwise: O(p log runs). Many runs: sorted through 8-byte keys
+  // (address, position), which sort several times faster than the spans themselves.
   void sort_by_place(std::vector<Span>& spans) {
     auto by_place = [](const Span& a, const Span& b) {
       return a.begin != b.begin ? a.begin < b.begin : a.post < b.post;
     };
-    if (std::is_sorted(spans.begin(), spans.end(), by_place)) return;
+    if (spans.size() < 2 || std::is_sorted(spans.begin(), spans.end(), by_place)) return;
+    if (merge_runs(spans, by_place)) return;
     keys_.resize(spans.size());
     for (size_t i = 0; i < spans.size(); ++i) keys_[i] = spans[i].begin << 32 | i;  // spans are in posting order
     std::sort(keys_.begin(), keys_.end());
     sorted_.resize(spans.size());
     for (size_t i = 0; i < spans.size(); ++i) sorted_[i] = spans[uint32_t(keys_[i])];
     spans.swap(sorted_);
+  }
+
+  // Sorts `spans` by merging its monotone runs if there are at most kMaxRuns; false
+  // (spans unchanged) if there are more.
+  template <typename Less>
+  bool merge_runs(std::vector<Span>& spans, Less less) {
+    constexpr size_t kMaxRuns = 16;
+    run_begin_.clear();
+    for (size_t i = 0; i < spans.size();) {
+      if (run_begin_.size() == kMaxRuns) return false;
+      run_begin_.push_back(i);
+      size_t j = i + 1;
+      if (j < spans.size() && spans[j].begin < spans[i].begin) {  // strictly descending
+        while (j + 1 < spans.size() && spans[j + 1].begin < spans[j].begin) ++j;
+        ++j;
+      } else {
+        while (j < spans.size() && !less(spans[j], spans[j - 1])) ++j;
+      }
+      i = j;
+    }
+    run_begin_.push_back(spans.size());
+    for (size_t r = 0; r + 1 < run_begin_.size(); ++r) {
+      auto first = spans.begin() + run_begin_[r], last = spans.begin() + run_begin_[r + 1];
+      if (last - first > 1 && first[1].begin < first[0].begin) std::reverse(first, last);
+    }
+    // Pairwise merges, earlier run first on ties (posting order), until one run is left.
+    sorted_.resize(spans.size());
+    while (run_begin_.size() > 2) {
+      merged_.clear();
+      for (size_t r = 0; r + 1 < run_begin_.size(); r += 2) {
+        merged_.push_back(run_begin_[r]);
+        const size_t mid = run_begin_[r + 1];
+        const size_t end = r + 2 < run_begin_.size() ? run_begin_[r + 2] : mid;
+        std::merge(spans.begin() + run_begin_[r], spans.begin() + mid, spans.begin() + mid, spans.begin() + end,
+                   sorted_.begin() + run_begin_[r], less);
+      }
+      merged_.push_back(spans.size());
+      spans.swap(sorted_);
+      run_begin_.swap(merged_);
+    }
+    return true;
   }
 
   void add(std::vector<Span>& to, uint32_t tile, uint32_t post) {
@@ -134,6 +181,7 @@ class TileChecker {
   ErrorList& errors_;
   std::vector<Span> recvs_, sends_, runs_, sorted_;
   std::vector<uint64_t> keys_;
+  std::vector<size_t> run_begin_, merged_;
   std::vector<size_t> reach_;
 };
 

@@ -12,6 +12,7 @@
 // (one queue per link direction, shared by every tile) runs on the calling thread.
 #include <algorithm>
 
+#include "common/host_clock.h"
 #include "exchange/plan_internal.h"
 
 namespace ipusim::exchange::detail {
@@ -22,47 +23,53 @@ struct Flow {
   uint64_t rate = 0;  // charge units per tick: 2 (whole length) or 1 (pair rule: half)
 };
 
+// One message into the port: its charge arrives over [start, end).
+struct Arrival {
+  uint64_t start = 0, end = 0, rate = 0;
+};
+
 class InPort {
  public:
-  void clear() {
-    starts_.clear();
-    ends_.clear();
-  }
-  void add(uint64_t arrive, uint64_t duration, uint64_t rate) {
-    starts_.push_back({arrive, rate});
-    ends_.push_back({arrive + duration, rate});
-  }
+  void clear() { arrivals_.clear(); }
+  void add(uint64_t arrive, uint64_t duration, uint64_t rate) { arrivals_.push_back({arrive, arrive + duration, rate}); }
 
   // When the port has accepted every byte (ticks). Charge units: 4 * in_rate per byte,
   // so a message of L bytes brings 4 * in_rate * L (2 * in_rate * L under the pair rule)
   // over 2 * in_rate * L ticks; the port drains 2 * in_rate / out_rate units per tick.
   //   done = max( last arrival end, max_i [ a_i + (W - A(a_i)) * out_rate / (2 * in_rate) ] )
-  // with W the total charge and A(t) the charge arrived by t (docs/exchange.md).
+  // with W the total charge and A(t) the charge arrived by t (docs/exchange.md). The
+  // order of equal times does not matter (a message starting at t has brought nothing
+  // by t), so one sort by start serves the ends too when they come in the same order
+  // (messages of one length, the usual case).
   uint64_t done(uint64_t out_rate, uint64_t in_rate) {
-    const uint64_t t0 = std::min_element(starts_.begin(), starts_.end(), by_time)->time;
+    auto by_start = [](const Arrival& a, const Arrival& b) { return a.start < b.start; };
+    if (!std::is_sorted(arrivals_.begin(), arrivals_.end(), by_start))
+      std::sort(arrivals_.begin(), arrivals_.end(), by_start);
+    const uint64_t t0 = arrivals_.front().start;
     uint64_t total = 0, last_end = 0;
-    for (size_t i = 0; i < starts_.size(); ++i) {
-      starts_[i].time -= t0;
-      ends_[i].time -= t0;
-      total += starts_[i].rate * (ends_[i].time - starts_[i].time);
-      last_end = std::max(last_end, ends_[i].time);
+    ends_.clear();
+    for (Arrival& a : arrivals_) {
+      a.start -= t0;
+      a.end -= t0;
+      total += a.rate * (a.end - a.start);
+      last_end = std::max(last_end, a.end);
+      ends_.push_back({a.end, a.rate});
     }
-    std::sort(starts_.begin(), starts_.end(), by_time);
-    std::sort(ends_.begin(), ends_.end(), by_time);
+    if (!std::is_sorted(ends_.begin(), ends_.end(), by_time)) std::sort(ends_.begin(), ends_.end(), by_time);
     uint64_t best = last_end;
     uint64_t started_rate = 0, started_weight = 0, ended_rate = 0, ended_weight = 0;
     size_t e = 0;
-    for (const Flow& s : starts_) {
+    for (const Arrival& s : arrivals_) {
       started_rate += s.rate;
-      started_weight += s.rate * s.time;
-      for (; e < ends_.size() && ends_[e].time <= s.time; ++e) {
+      started_weight += s.rate * s.start;
+      for (; e < ends_.size() && ends_[e].time <= s.start; ++e) {
         ended_rate += ends_[e].rate;
         ended_weight += ends_[e].rate * ends_[e].time;
       }
       const uint64_t arrived =
-          (s.time * started_rate - started_weight) - (s.time * ended_rate - ended_weight);
+          (s.start * started_rate - started_weight) - (s.start * ended_rate - ended_weight);
       const uint64_t queued = (total - arrived) * out_rate;
-      best = std::max(best, s.time + (queued + 2 * in_rate - 1) / (2 * in_rate));
+      best = std::max(best, s.start + (queued + 2 * in_rate - 1) / (2 * in_rate));
     }
     return t0 + best;
   }
@@ -73,7 +80,8 @@ class InPort {
     bool operator()(const Flow& a, const Flow& b) const { return a.time < b.time; }
   };
   static constexpr ByTime by_time{};
-  std::vector<Flow> starts_, ends_;
+  std::vector<Arrival> arrivals_;
+  std::vector<Flow> ends_;
 };
 
 // The messages between IPUs, timed by the links: legs[k] is the k-th such delivery in
@@ -109,7 +117,7 @@ std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& ma
 }  // namespace
 
 std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
-                                       const ExchangeTiming& timing, const Chunks& chunks) {
+                                       const ExchangeTiming& timing, const Chunks& chunks, uint64_t& link_ticks) {
   const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
   const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint32_t n = index.size();
@@ -124,7 +132,7 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
       uint64_t port_free = start[t];
       for (size_t i = postings.send_begin[t]; i < postings.send_begin[t + 1]; ++i) {
         const SendInfo& s = postings.sends[i];
-        const uint32_t len = index.post(t, s.post).len;
+        const uint32_t len = s.len;
         uint64_t ready = start[t];
         for (size_t d = postings.dest_begin(i); d < postings.dest_end(i); ++d)
           ready = std::max(ready, start[dest_tile(postings.send_dests[d])]);
@@ -142,7 +150,10 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
   // receiver's port at the sender's rate, ending then.
   std::vector<links::LinkLeg> link_legs;
   std::vector<size_t> first_link_leg;
-  if (timing.links) link_legs = time_links(index, matches, leaves, timing, *timing.links, first_link_leg);
+  if (timing.links) {
+    HostTicksScope timed(link_ticks);
+    link_legs = time_links(index, matches, leaves, timing, *timing.links, first_link_leg);
+  }
 
   // In ports: the matches of a receiver are consecutive (match order is by dst).
   chunks.run([&](size_t c) {

@@ -211,8 +211,12 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
       ipu->tile(t).set_bounds(budget_.bounds());
       ipu->tile(t).set_console_buffer(options.console_buffer_bytes);
     }
-  engine_->set_batch_end([this] { batch_ended(); });
+  engine_->set_batch_end([this] {
+    HostTicksScope timed(run_control_ticks_);
+    batch_ended();
+  });
   engine_->set_console_ready([this](uint64_t batch, const tile::Tile* through) {
+    HostTicksScope timed(console_ticks_);
     if (through)
       console_.release(batch, through->identity().ipu, through->identity().tile);
     else
@@ -398,6 +402,7 @@ RunResult Platform::run() {
   result.iss_seconds = engine_->iss_seconds();
   result.batch_seconds = engine_->batch_seconds();
   result.exchange_parallel_seconds = exchange_parallel_seconds_;
+  result.host_components = host_components(result.host_seconds);
   result.host_threads = engine_->host_threads();
   result.batches = engine_->batches();
   console_.flush();
@@ -490,7 +495,6 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
     result.exchanges += fabric.exchanges();
     result.exchange_messages += fabric.messages();
     result.exchange_bytes += fabric.bytes();
-    result.exchange_plan_seconds += fabric.plan_seconds();
     result.streaming_copies += fabric.copies();
     result.streaming_bytes += fabric.copy_bytes();
     result.supersteps.push_back(accounts_.ipu(ipu->index()));
@@ -498,7 +502,9 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
   result.supersteps_first = accounts_.first();
   result.superstep_count = accounts_.count();
   result.late_superstep_records = accounts_.late_records();
-  result.exchange_plan_seconds += exchange_group_->plan_seconds();
+  exchange::ExchangeHostTicks exchange_ticks = exchange_group_->host_ticks();
+  for (const auto& ipu : ipus_) exchange_ticks += ipu->exchange_fabric().host_ticks();
+  result.exchange_plan_seconds = host_clock_.seconds(exchange_ticks.plan);
   result.links = link_results();
   for (const LinkResult& l : result.links) result.link_cycles_lost += l.layer.cycles_lost;
   result.simulated_seconds = TileClock(config_.board.chip.clock_hz).seconds_of(result.tile_cycles);

@@ -41,6 +41,7 @@
 #include "common/config.h"
 #include "common/run_end.h"
 #include "common/run_state.h"
+#include "common/host_clock.h"
 #include "cosim/waves.h"
 #include "exchange/exchange_group.h"
 #include "links/fault_plan.h"
@@ -141,6 +142,15 @@ struct TileResult {
   uint64_t superstep_count = 0;
 };
 
+// One part of the host's work in a run (docs/platform.md "Where the host time goes"):
+// its wall seconds, and of them those in which one host thread worked alone (outside the
+// engine's batches and the exchange's parallel work). Host figures.
+struct HostComponent {
+  std::string name;             // iss, stops, exchange_plan, links, exchange_delivery, sync, console, run_control, other
+  double seconds = 0;
+  double serial_seconds = 0;
+};
+
 struct RunResult {
   std::vector<TileResult> tiles;  // every loaded tile, in (ipu, tile) order
   bool tile_supersteps_kept = false;  // tiles[].supersteps hold the records (per_tile_supersteps_max)
@@ -173,6 +183,9 @@ struct RunResult {
   // Of host_seconds, the exchange's work on the engine's pool of host threads (the plans'
   // chunks, the deliveries' parts): parallel, like the batches.
   double exchange_parallel_seconds = 0;
+  // host_seconds by component (Platform::run() only), in the order of HostComponent::name;
+  // their seconds add up to host_seconds, their serial seconds to serial_share's.
+  std::vector<HostComponent> host_components;
   // The tiles' ISS engine (docs/iss.md "Translator (--iss jit)"), as they ran it: jit
   // only where the translator is built. Tiles traced by --itrace step on the interpreter
   // whatever the engine (every instruction is reported). For jit, what the translator did,
@@ -381,6 +394,11 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<tile::TileEngine> engine_;
   exchange::PlanThreads plan_threads_;  // the exchange plans run on the engine's pool
   double exchange_parallel_seconds_ = 0;  // wall time inside plan_threads_
+  // Host ticks (common/host_clock.h) of the run's serial pieces the platform calls itself:
+  // printing console lines, and the batch end's progress line and budget checks.
+  uint64_t console_ticks_ = 0, run_control_ticks_ = 0;
+  HostClock host_clock_;  // their seconds, and the exchange's and the sync controllers'
+  std::vector<HostComponent> host_components(double host_seconds) const;  // platform_host_time.cpp
   // The run: its state, what ends it (control), the sync group, the exchange group and
   // the cycle-0 epoch of every IPU.
   RunStateMachine run_;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "common/host_clock.h"
 #include "common/payload.h"
 
 namespace ipusim::sync {
@@ -213,6 +214,7 @@ void SyncController::reset() {
   releases_.clear();
   earliest_release_ = 0;
   completed_[0] = completed_[1] = 0;
+  release_ticks_ = 0;
   deadlock_reported_ = false;
   deadlock_cycle_ = 0;
   limit_ = since_run_ = 0;
@@ -223,6 +225,7 @@ void SyncController::reset() {
 void SyncController::release_thread() {
   for (;;) {
     wait(release_event_);
+    HostTicksScope timed(release_ticks_);
     std::vector<Release> due;
     due.swap(releases_);
     const sc_core::sc_time now = sc_core::sc_time_stamp();

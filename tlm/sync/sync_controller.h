@@ -24,7 +24,8 @@
 // Parameters (SyncControllerConfig): the IPU's index and tile count, the chip's
 // sync.latency_min_cycles / latency_max_cycles, the tile clock.
 //
-// Statistics: syncs_completed(zone), participants().
+// Statistics: syncs_completed(zone), participants(), release_ticks() (host time answering
+// releases, in common/host_clock.h ticks: a host figure).
 #pragma once
 
 #include <cstdint>
@@ -128,6 +129,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   // Participants that halted (left) since the last reset.
   uint32_t departed() const { return left_count_; }
   uint64_t syncs_completed(uint32_t zone) const { return completed_[zone == 2 ? 1 : 0]; }
+  uint64_t release_ticks() const { return release_ticks_; }
   // The deadlock this controller reported, described with every tile that arrived or
   // halted by its cycle (also those seen after it was reported).
   std::optional<SyncDeadlock> deadlock() const;
@@ -189,6 +191,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint64_t earliest_release_ = 0;
   sc_core::sc_event release_event_;
   uint64_t completed_[2] = {0, 0};
+  uint64_t release_ticks_ = 0;
   bool deadlock_reported_ = false;
   uint64_t deadlock_cycle_ = 0;
   // The superstep gate.

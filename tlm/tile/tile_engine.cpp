@@ -4,10 +4,6 @@
 #include <chrono>
 #include <tuple>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
-
 #include "tile/tile.h"
 
 namespace ipusim::tile {
@@ -40,24 +36,6 @@ void TileEngine::schedule(Tile& tile) {
     work_.notify(sc_core::SC_ZERO_TIME);
     wake_pending_ = true;
   }
-}
-
-// The time-stamp counter where there is one: a few cycles per reading, where the
-// steady clock's 20-25 ns per reading, twice per tile, showed up as 0.5 % of a run.
-uint64_t TileEngine::Timer::ticks() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
-
-TileEngine::Timer::Timer() : tick0_(ticks()), wall0_(std::chrono::steady_clock::now()) {}
-
-double TileEngine::Timer::seconds(uint64_t ticks_elapsed) const {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
-  const uint64_t all = ticks() - tick0_;
-  return all == 0 ? 0.0 : double(ticks_elapsed) / double(all) * wall;
 }
 
 double TileEngine::iss_seconds() const { return timer_.seconds(batch_ticks_ - finish_ticks_); }

@@ -61,6 +61,7 @@
 
 #include <systemc>
 
+#include "common/host_clock.h"
 #include "tile/host_pool.h"
 #include "tile/cycle_stepping.h"
 
@@ -139,21 +140,9 @@ class TileEngine : public sc_core::sc_module {
   sc_core::sc_event work_;
   bool wake_pending_ = false;  // work_ is notified for the next delta (one notify per batch)
   bool driving_ = false;       // drive() has started (before: it finds the ready list itself)
-  // Host time in the ticks of a cheap counter, scaled to seconds by the wall clock.
-  class Timer {
-   public:
-    Timer();
-    static uint64_t ticks();
-    double seconds(uint64_t ticks_elapsed) const;
-
-   private:
-    uint64_t tick0_;
-    std::chrono::steady_clock::time_point wall0_;
-  };
-
   uint64_t batches_ = 0;
   uint64_t tiles_computed_ = 0;
-  Timer timer_;
+  HostClock timer_;  // host time in the ticks of a cheap counter (twice per tile)
   uint64_t batch_ticks_ = 0;   // inside batches
   uint64_t finish_ticks_ = 0;  // of which in finish_compute() on the kernel's thread
 };

@@ -38,7 +38,7 @@ nlohmann::json simulated_part(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(read_file(path));
   for (const char* key : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
                           "host_threads", "exchange_plan_seconds", "exchange_parallel_seconds", "batch_seconds",
-                          "serial_share",
+                          "serial_share", "host_components",
                           // which tile reaches a region first, and so where regions start, depends on the threads
                           "jit_regions", "jit_code_bytes", "jit_seconds", "jit_share"}) {
     EXPECT_TRUE(j.contains(key)) << key;

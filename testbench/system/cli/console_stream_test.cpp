@@ -161,7 +161,7 @@ TEST(ConsoleStream, BufferSizeChangesNoByteOrCycle) {
   const auto simulated = [](nlohmann::json j) {
     for (const char* host : {"host_seconds", "mips", "elaboration_seconds", "iss_seconds", "kernel_share",
                              "batch_seconds", "serial_share", "exchange_plan_seconds", "exchange_parallel_seconds",
-                             "host_threads",
+                             "host_threads", "host_components",
                              "jit_regions", "jit_code_bytes", "jit_seconds", "jit_share"})
       j.erase(host);
     return j;

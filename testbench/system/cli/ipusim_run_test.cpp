@@ -169,6 +169,48 @@ TEST(IpusimRun, JsonSummaryAndEffectiveConfig) {
   EXPECT_NE(effective.find("tiles: 4"), std::string::npos) << effective;
 }
 
+// Where the host time goes (docs/platform.md): the nine components in their order, each
+// at least 0 with a serial share in [0, 1]; their seconds add up to host_seconds and their
+// serial shares to serial_share; an exchanging run shows its ISS, plan and delivery time.
+TEST(IpusimRun, HostTimeByComponentAddsUp) {
+  const std::string json_path = temp_path("components.json");
+  const Result r = ipusim_run("--config " + kTiny16 + " --elf " + kFirmware + "/allreduce.elf --threads 2 --json " +
+                              json_path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("  host by component   iss "), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(json_path));
+  ASSERT_TRUE(j.contains("host_components"));
+  const nlohmann::json& c = j["host_components"];
+  std::vector<std::string> names;
+  double seconds = 0, serial = 0;
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    names.push_back(it.key());
+    const double s = it.value()["seconds"].get<double>(), share = it.value()["serial_share"].get<double>();
+    EXPECT_GE(s, 0.0) << it.key();
+    EXPECT_GE(share, 0.0) << it.key();
+    EXPECT_LE(share, 1.0) << it.key();
+    seconds += s;
+    serial += share;
+  }
+  // nlohmann::json keeps keys sorted; the file's order is checked on its text.
+  const std::string text = read_file(json_path);
+  size_t at = text.find("\"host_components\"");
+  for (const char* name : {"iss", "stops", "exchange_plan", "links", "exchange_delivery", "sync", "console",
+                           "run_control", "other"}) {
+    const size_t next = text.find(std::string("\"") + name + "\":", at);
+    EXPECT_NE(next, std::string::npos) << name;
+    at = next;
+  }
+  EXPECT_EQ(names.size(), 9u);
+  const double host = j["host_seconds"].get<double>();
+  EXPECT_NEAR(seconds, host, 0.05 * host + 0.002);
+  EXPECT_NEAR(serial, j["serial_share"].get<double>(), 0.05);
+  EXPECT_GT(c["iss"]["seconds"].get<double>(), 0.0);
+  EXPECT_GT(c["exchange_plan"]["seconds"].get<double>(), 0.0);
+  EXPECT_GT(c["exchange_delivery"]["seconds"].get<double>(), 0.0);
+  EXPECT_EQ(c["iss"]["serial_share"].get<double>(), 0.0);
+}
+
 std::set<std::string> keys_of(const nlohmann::json& j) {
   std::set<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.insert(it.key());

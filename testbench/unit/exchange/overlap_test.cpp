@@ -1,5 +1,9 @@
 // Buffer rules of one tile in one phase: receives never write the same bytes twice, and
 // never write bytes the tile's own sends read. Sends may share bytes.
+#include <algorithm>
+#include <random>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "phase_builder.h"
@@ -54,6 +58,47 @@ TEST(ExchangeOverlap, EmptyReceivesOverlapNothing) {
   p.recv(3, 0x1000, 0, 1).recv(3, 0x1000, 64, 1);
   const ExchangePlan plan = p.plan(chip());
   EXPECT_TRUE(plan.errors.empty()) << plan.errors[0].detail;
+}
+
+// Receive buffers posted in any order give the same problems: in address order, in one
+// descending run, in two descending runs (an all-to-all's receives from me - 1, me - 2,
+// ...), in a few runs (merged) and shuffled into many runs (sorted).
+TEST(ExchangeOverlap, AnyPostingOrderFindsTheSameOverlaps) {
+  constexpr uint32_t kTiles = 48, kBase = 0x1000;
+  // Tile 0 receives 64 bytes from every other tile s at kBase + 64 s, but the buffers of
+  // tiles 9 and 13 are moved into those of 8 and 12.
+  auto addr_of = [&](uint32_t s) { return s == 9 ? kBase + 64 * 8 + 32 : s == 13 ? kBase + 64 * 12 + 16 : kBase + 64 * s; };
+  std::vector<uint32_t> ascending;
+  for (uint32_t s = 1; s < kTiles; ++s) ascending.push_back(s);
+  std::vector<uint32_t> descending(ascending.rbegin(), ascending.rend());
+  std::vector<uint32_t> rotated;  // as in an all-to-all: from 19 down to 1, then 47 down to 20
+  for (uint32_t s = 19; s >= 1; --s) rotated.push_back(s);
+  for (uint32_t s = kTiles - 1; s >= 20; --s) rotated.push_back(s);
+  std::vector<uint32_t> few_runs;  // ascending from 30, ascending from 1, descending from 29
+  for (uint32_t s = 30; s < kTiles; ++s) few_runs.push_back(s);
+  for (uint32_t s = 1; s < 15; ++s) few_runs.push_back(s);
+  for (uint32_t s = 29; s >= 15; --s) few_runs.push_back(s);
+  std::vector<uint32_t> shuffled = ascending;
+  std::mt19937 rng(7);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  for (const std::vector<uint32_t>* order : {&ascending, &descending, &rotated, &few_runs, &shuffled}) {
+    std::vector<uint32_t> sorted = *order;
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(sorted, ascending);  // every source once
+    ExchangeTiming timing;
+    timing.tiles_per_ipu = kTiles;
+    Phase p;
+    for (uint32_t s = 1; s < kTiles; ++s) p.send(s, 0x0, 64, {0});
+    for (uint32_t s : *order) p.recv(0, addr_of(s), 64, s, 0x40000 + 4 * s);
+    const ExchangePlan plan = p.plan(timing);
+    ASSERT_EQ(plan.errors.size(), 2u);
+    auto names = [](const Problem& e, uint32_t a, uint32_t b) {
+      return e.detail.find(fmt::format("64 bytes at {:#010x}", a)) != std::string::npos &&
+             e.detail.find(fmt::format("64 bytes at {:#010x}", b)) != std::string::npos;
+    };
+    EXPECT_TRUE(names(plan.errors[0], kBase + 64 * 8, kBase + 64 * 8 + 32)) << plan.errors[0].detail;
+    EXPECT_TRUE(names(plan.errors[1], kBase + 64 * 12, kBase + 64 * 12 + 16)) << plan.errors[1].detail;
+  }
 }
 
 TEST(ExchangeOverlap, SendReadingBytesItsTileReceives) {
