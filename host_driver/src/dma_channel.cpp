@@ -197,7 +197,8 @@ void DmaChannel::run_batch(std::span<const DmaRequest> requests, std::span<const
         info.ipu = d.ipu;
         if (d.tile_count == 1) info.tile = d.tile_first;
       }
-      info.text = "(ERR_* hold an earlier error; this descriptor's error code is " + std::to_string(d.error) + ")";
+      info.text = "this descriptor failed with " + std::string(device_error_name(d.error)) + " (" +
+                  std::to_string(d.error) + "); the error registers (ERR_*) hold an earlier error, not this one";
     }
     program();
     static const char* kTargets[] = {"tile", "streaming memory", "stream"};

@@ -108,6 +108,8 @@ std::shared_ptr<SystemBackend> model_system(const std::string& config_path, std:
     } catch (const std::invalid_argument& e) {
       throw UsageError(option_prefix + "rtl '" + *rtl + "': " + e.what());
     }
+    if (const std::string why = ipusim::config::cosim_unfit(config); !why.empty())
+      throw UsageError(option_prefix + "rtl '" + *rtl + "': " + why);
   }
   config.board.chip.tile.iss = iss_core(iss, option_prefix);
   if (!waves.empty()) {

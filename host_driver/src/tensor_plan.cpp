@@ -43,6 +43,12 @@ Mapping Mapping::blocked_2d(TileList tiles, uint32_t grid_rows, uint32_t grid_co
   return {Kind::kBlocked2D, std::move(tiles), grid_rows, grid_cols, {}};
 }
 Mapping Mapping::replicated(TileList tiles) { return {Kind::kReplicated, std::move(tiles), 0, 0, {}}; }
+
+// An empty name would read as the address 0, reported as "outside SRAM": say what it is.
+Location Location::symbol(std::string name) {
+  if (name.empty()) throw UsageError("Location::symbol: an empty symbol name (Location::at(address) names an address)");
+  return {std::move(name), 0};
+}
 Mapping Mapping::per_tile(std::vector<TilePiece> pieces) { return {Kind::kPerTile, {}, 0, 0, std::move(pieces)}; }
 
 uint64_t TensorLayout::elements() const {

@@ -21,8 +21,12 @@ sc_core::sc_time TileClock::time_of(uint64_t cycle) const {
   // round(cycle * units / hz) in 128-bit integers: exact for any cycle count.
   const unsigned __int128 num = static_cast<unsigned __int128>(cycle) * units_per_second_;
   const unsigned __int128 value = (num + hz_ / 2) / hz_;
-  const sc_core::sc_time t = sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(value));
-  return epoch_ ? *epoch_ + t : t;
+  // Past the last time SystemC can count, the time saturates there rather than wrapping
+  // to an early one (a budget of 2^60 cycles must not stop a run at once).
+  const sc_dt::uint64 last = sc_core::sc_max_time().value();
+  const sc_dt::uint64 epoch = epoch_ ? epoch_->value() : 0;
+  if (value > last - epoch) return sc_core::sc_max_time();
+  return sc_core::sc_time::from_value(epoch + static_cast<sc_dt::uint64>(value));
 }
 
 uint64_t TileClock::cycle_at(const sc_core::sc_time& t) const {
@@ -31,7 +35,7 @@ uint64_t TileClock::cycle_at(const sc_core::sc_time& t) const {
   // The inverse of time_of's rounding: an estimate, then the exact neighbour.
   const unsigned __int128 units = (t - epoch).value();
   uint64_t c = static_cast<uint64_t>(units * hz_ / units_per_second_);
-  while (time_of(c + 1) <= t) ++c;
+  while (time_of(c + 1) <= t && reachable(c + 1)) ++c;  // a saturated time_of() ends it
   while (c > 0 && time_of(c) > t) --c;
   return c;
 }

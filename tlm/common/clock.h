@@ -18,8 +18,12 @@ class TileClock {
   explicit TileClock(double clock_hz);
 
   uint64_t hz() const { return hz_; }
-  // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time.
+  // SystemC time of `cycle`: the epoch (the time of cycle 0) plus the cycles' time;
+  // sc_max_time() for a cycle beyond it (reachable() is false there).
   sc_core::sc_time time_of(uint64_t cycle) const;
+  // Whether simulated time can reach `cycle` (its time is before sc_max_time()): about
+  // 2^54 cycles at 1 GHz with a 1 ps resolution, 1.8e7 at 1 Hz.
+  bool reachable(uint64_t cycle) const { return time_of(cycle) < sc_core::sc_max_time(); }
   // The latest cycle whose time_of() is not after `t` (0 before the epoch): where
   // simulated time has reached, in cycles.
   uint64_t cycle_at(const sc_core::sc_time& t) const;

@@ -25,6 +25,7 @@
 #include "common/input_file.h"
 #include "config/config_loader.h"
 #include "links/fault_spec.h"
+#include "links/link_config.h"
 #include "config/config_numbers.h"
 
 namespace ipusim::config {
@@ -429,10 +430,36 @@ KeyList keys_for(const std::string& kind) {
   return kSystemKeys;
 }
 
+// The IPU-Links' link layer (links/link_config.h: fault injection, the link RTL) counts
+// their latency and a frame's time in whole cycles of the tile clock, from 1 to 2^24: a
+// figure the chip's keys give together, checked here once so that no run, however its
+// faults are chosen later (--link-faults, a device's set_link_faults), meets a link layer
+// it cannot build. Reported at the ipu_links key the file sets, else at clock_mhz.
+void check_link_layer(const Section& s, const ChipConfig& c) {
+  if (c.ipu_links.count == 0) return;
+  const LinkConfig& l = c.ipu_links;
+  const links::LinkLayerConfig layer = links::LinkLayerConfig::for_rates(l.bytes_per_second, l.latency_ns, c.clock_hz);
+  if (layer.validate().empty()) return;
+  const std::string clock = detail::format_decimal(c.clock_hz, 6) + " MHz";
+  const bool latency = layer.latency_cycles < 1 || layer.latency_cycles > links::kMaxLinkLatencyCycles;
+  const std::string key = latency ? "latency_ns" : "gbytes_per_s_each_way";
+  const std::string figure =
+      latency ? detail::format_decimal(l.latency_ns) + " ns is " + std::to_string(layer.latency_cycles) +
+                    " cycle(s) of the " + clock + " tile clock; the link layer takes a latency"
+              : detail::format_decimal(l.bytes_per_second, 9) + " GB/s sends a frame of " +
+                    std::to_string(layer.frame_bytes + links::kFrameOverheadBytes) + " bytes in more than 2^24 cycles "
+                    "of the " + clock + " tile clock; the link layer takes a frame time";
+  const std::string problem = figure + " of 1 to 2^24 cycles (docs/links.md, \"Link layer\")";
+  if (auto links_part = s.optional_section("ipu_links", kIpuLinksKeys); links_part && links_part->has(key))
+    links_part->fail(key, problem);
+  s.fail("clock_mhz", "ipu_links." + key + ": " + problem);
+}
+
 ChipConfig read_chip(const Section& s) {
   ChipConfig c;
   c.source = s.file();
   read_chip_keys(s, c);
+  check_link_layer(s, c);
   return c;
 }
 
@@ -583,6 +610,19 @@ void check_one_wiring(const Section& s) {
     s.fail("links", "give either 'topology' or 'links', not both (the list is the whole wiring)");
 }
 
+// The command line's LINK:SPEC ("3:periodic=50") written as a config's SPEC: where the
+// config says it (a mapping from the link index). Empty for any other text.
+std::string cli_form_hint(const std::string& text) {
+  const size_t colon = text.find(':'), equals = text.find('=');
+  if (colon == std::string::npos || (equals != std::string::npos && equals < colon)) return {};
+  std::string link = text.substr(0, colon);
+  link.erase(0, link.find_first_not_of(" \t"));
+  link.erase(link.find_last_not_of(" \t") + 1);
+  if (!parse_unsigned(link)) return {};
+  return " ('" + link + ":' is --link-faults' LINK:SPEC form; in a config, faults on one link are a mapping from "
+         "its index: link_faults: {" + link + ": '" + text.substr(colon + 1) + "'})";
+}
+
 // `link_faults`: a SPEC for every link, or a mapping from `all` or a link index to a SPEC
 // (docs/links.md, "Fault injection"); each SPEC checked and kept in its canonical text.
 LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
@@ -593,7 +633,7 @@ LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
       throw ConfigError(s.file(), line, key, "expected a fault SPEC such as 'ber=1e-6,seed=7' (docs/links.md)");
     std::string why;
     const auto spec = links::parse_fault_spec(value.Scalar(), &why);
-    if (!spec) throw ConfigError(s.file(), line, key, why);
+    if (!spec) throw ConfigError(s.file(), line, key, why + cli_form_hint(value.Scalar()));
     return links::to_string(*spec);
   };
   LinkFaultsConfig faults;
@@ -678,7 +718,10 @@ class Loader {
       read_system(top, sys);
     }
     if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links.size()));
-    if (top.has("cosim")) sys.cosim = read_cosim(top);
+    if (top.has("cosim")) {
+      sys.cosim = read_cosim(top);
+      if (const std::string why = cosim_unfit(sys); !why.empty()) top.fail("cosim", why);
+    }
     return sys;
   }
 
@@ -816,6 +859,14 @@ class Loader {
 }  // namespace
 
 SystemConfig load_system(const std::string& path) { return Loader().load(path); }
+
+std::string cosim_unfit(const SystemConfig& system) {
+  if (system.cosim.link == BlockModel::Rtl && system.links.empty())
+    return "link is rtl, but system '" + system.name + "' has no IPU-Links (" +
+           std::to_string(system.total_ipus()) + " IPU" + (system.total_ipus() == 1 ? "" : "s") +
+           "): no link would run as the link RTL";
+  return {};
+}
 
 SystemConfig load_system_text(const std::string& path, const std::string& text) {
   return Loader().load(path, parse_text(path, text));

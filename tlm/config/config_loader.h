@@ -38,4 +38,9 @@ SystemConfig load_system(const std::string& path);
 // from memory.
 SystemConfig load_system_text(const std::string& path, const std::string& text);
 
+// Why `system` cannot run its `cosim` choice of RTL blocks, or "" when it can: the link
+// RTL needs IPU-Links to carry. The loader checks a file's `cosim` with it; `--rtl` and
+// OpenOptions::rtl, which replace it, are checked with it too.
+std::string cosim_unfit(const SystemConfig& system);
+
 }  // namespace ipusim::config

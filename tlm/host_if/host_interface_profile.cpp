@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "host_if/host_interface.h"
+#include "links/link_config.h"
 
 namespace ipusim::host_if {
 
@@ -45,9 +46,23 @@ void HostInterface::set_link_faults(const std::string& items) {
     const size_t end = items.find(';', at);
     std::string why;
     const std::string item = items.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      throw std::invalid_argument("link faults: '" + items + "': an empty item (give [LINK:]SPEC items, ';' between "
+                                  "them; 'none' for none)");
     if (!links::add_fault_item(plan, item, link_count, &why)) throw std::invalid_argument(why);
     if (end == std::string::npos) break;
     at = end + 1;
+  }
+  // Refused here, where the host is told, rather than when the run builds the link layer
+  // (the loader checks a loaded config the same way; a config made in code may differ).
+  if (plan.any()) {
+    const config::ChipConfig& chip = config_.board.chip;
+    const std::string bad =
+        links::LinkLayerConfig::for_rates(chip.ipu_links.bytes_per_second, chip.ipu_links.latency_ns, chip.clock_hz)
+            .validate();
+    if (!bad.empty())
+      throw std::invalid_argument("set_link_faults: the IPU-Links of chip '" + chip.name +
+                                  "' cannot run the link layer that injects faults: " + bad);
   }
   domain_.set_link_faults(plan);
 }

@@ -64,8 +64,10 @@ uint64_t CoreState::max_slots_per_insn() const {
 void CoreState::bound_quantum(const Thread& t, Quantum& q, bool& step) const {
   const RunBounds& b = *bounds_;
   if (b.cycle_limit != RunBounds::kNone) {
-    // Slots issuing before the limit: at clock, clock + 6, ... (clock < limit here).
-    const uint64_t room = (b.cycle_limit - t.clock + kIssueSlots - 1) / kIssueSlots;
+    // Slots issuing before the limit: at clock, clock + 6, ... (clock < limit here); a
+    // ceiling that cannot wrap for a limit near 2^64.
+    const uint64_t ahead = b.cycle_limit - t.clock;
+    const uint64_t room = ahead / kIssueSlots + (ahead % kIssueSlots != 0);
     // The quantum's instructions take at most max_slots_per_insn() slots each.
     if (room <= q.budget * max_slots_per_insn()) {
       q.slot_limit = room;

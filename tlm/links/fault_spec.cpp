@@ -32,6 +32,8 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 // Each parser returns an empty string or the reason, which the caller prefixes with key=value.
 std::string parse_u64(std::string_view v, uint64_t& out) {
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (!v.empty() && ec == std::errc::result_out_of_range && end == v.data() + v.size())
+    return "out of range: more than 2^64 - 1 (18446744073709551615)";
   if (v.empty() || ec != std::errc() || end != v.data() + v.size())
     return "not a non-negative integer";
   return {};
@@ -46,6 +48,13 @@ std::string parse_every(std::string_view v, uint64_t& out) {
 
 std::string parse_probability(std::string_view v, double& out) {
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  if (!v.empty() && ec == std::errc::result_out_of_range && end == v.data() + v.size()) {
+    // from_chars says so for a number a double cannot hold: too small or too large.
+    const size_t e = v.find_first_of("eE");
+    const bool tiny = e != std::string_view::npos && e + 1 < v.size() && v[e + 1] == '-';
+    return tiny ? "out of range: underflows a double (the smallest is about 2.2e-308; 0 for none)"
+                : "out of range: must be a probability in [0, 1)";
+  }
   if (v.empty() || ec != std::errc() || end != v.data() + v.size()) return "not a number";
   if (!(out >= 0 && out < 1)) return "must be a probability in [0, 1)";
   return {};

@@ -8,9 +8,19 @@
 
 namespace ipusim::links {
 
+LinkLayerConfig LinkLayerConfig::for_rates(double bytes_per_second, double latency_ns, double clock_hz) {
+  LinkLayerConfig c;
+  c.bytes_per_cycle = bytes_per_second / clock_hz;
+  const double latency = std::round(latency_ns * 1e-9 * clock_hz);
+  c.latency_cycles = latency >= 0xffffffffu ? 0xffffffffu : latency > 0 ? uint32_t(latency) : 0u;
+  return c;
+}
+
 uint64_t LinkLayerConfig::frame_cycles(size_t payload_bytes) const {
   const double bytes = static_cast<double>(payload_bytes + kFrameOverheadBytes);
-  auto cycles = static_cast<uint64_t>(std::ceil(bytes / bytes_per_cycle));
+  const double exact = std::ceil(bytes / bytes_per_cycle);
+  if (!(exact < 0x1p63)) return UINT64_MAX;  // a rate of almost nothing (or not a number)
+  auto cycles = static_cast<uint64_t>(exact);
   // The division may round up past an exact multiple (e.g. 264 / (264 / 3.0)).
   if (cycles > 1 && static_cast<double>(cycles - 1) * bytes_per_cycle >= bytes) --cycles;
   return cycles == 0 ? 1 : cycles;
@@ -40,6 +50,11 @@ std::string LinkLayerConfig::validate() const {
   if (!std::isfinite(bytes_per_cycle) || bytes_per_cycle <= 0)
     return fmt::format("bytes_per_cycle: {} must be a positive number", bytes_per_cycle);
   if (latency_cycles < 1) return "latency_cycles: must be at least 1";
+  if (latency_cycles > kMaxLinkLatencyCycles)
+    return fmt::format("latency_cycles: {} is more than {} (2^24)", latency_cycles, kMaxLinkLatencyCycles);
+  if (frame_cycles(frame_bytes) > kMaxFrameCycles)
+    return fmt::format("bytes_per_cycle: {} takes more than {} (2^24) cycles to send a frame of {} bytes",
+                       bytes_per_cycle, kMaxFrameCycles, frame_bytes + kFrameOverheadBytes);
   if (replay_timeout_cycles != 0 && replay_timeout_cycles < min_replay_timeout())
     return fmt::format(
         "replay_timeout_cycles: {} is shorter than an ACK's round trip; use 0 (automatic) or at "

@@ -15,6 +15,12 @@ inline constexpr uint32_t kFrameHeaderBytes = 4;
 inline constexpr uint32_t kFrameCrcBytes = 4;
 inline constexpr uint32_t kFrameOverheadBytes = kFrameHeaderBytes + kFrameCrcBytes;
 
+// The longest latency and frame time the link layer takes, cycles: it counts a phase's
+// cycles in 32 bits (the link RTL's counter, docs/links.md), and a phase holds replays of
+// several round trips; 2^24 cycles is about 12 ms at 1.325 GHz.
+inline constexpr uint64_t kMaxLinkLatencyCycles = uint64_t(1) << 24;
+inline constexpr uint64_t kMaxFrameCycles = uint64_t(1) << 24;
+
 struct LinkLayerConfig {
   uint32_t frame_bytes = 256;            // largest payload of one frame, bytes
   uint32_t replay_buffer_frames = 128;   // unacknowledged frames the transmitter keeps
@@ -35,9 +41,15 @@ struct LinkLayerConfig {
   // frame the cycle it is accepted. Credits return when a frame is drained.
   uint32_t drain_cycles_per_frame = 0;
 
+  // The link layer of IPU-Links of `bytes_per_second` each way and `latency_ns` one way,
+  // in cycles of a `clock_hz` tile clock (the other fields their defaults). A latency
+  // beyond 32 bits of cycles saturates, for validate() to refuse.
+  static LinkLayerConfig for_rates(double bytes_per_second, double latency_ns, double clock_hz);
+
   // Empty when valid, otherwise one sentence starting with the offending field's name.
   std::string validate() const;
-  // Cycles to serialise a frame carrying `payload_bytes`: ceil((payload + 8) / bytes_per_cycle).
+  // Cycles to serialise a frame carrying `payload_bytes`: ceil((payload + 8) / bytes_per_cycle),
+  // UINT64_MAX when that does not fit.
   uint64_t frame_cycles(size_t payload_bytes) const;
   uint64_t effective_replay_timeout() const;
   // The shortest replay timeout that cannot expire while an ACK is still on its way.

@@ -28,10 +28,7 @@ void LinkFaults::reset() {
 }
 
 LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
-  LinkLayerConfig c;
-  c.bytes_per_cycle = chip.ipu_links.bytes_per_second / chip.clock_hz;
-  c.latency_cycles = uint32_t(std::llround(chip.ipu_links.latency_ns * 1e-9 * chip.clock_hz));
-  return c;
+  return LinkLayerConfig::for_rates(chip.ipu_links.bytes_per_second, chip.ipu_links.latency_ns, chip.clock_hz);
 }
 
 uint64_t LinkFaults::carry_direction(uint32_t direction) {

@@ -365,6 +365,25 @@ std::vector<RunningTile> Platform::running_tiles(uint64_t end_cycle) const {
   return out;
 }
 
+std::vector<WaitingTile> Platform::waiting_tiles(uint64_t end_cycle) const {
+  std::vector<WaitingTile> out;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
+      const tile::Tile& tile = ipu->tile(t);
+      if (!tile.loaded()) continue;
+      const tile::TileState state = tile.state_at(end_cycle);
+      if (state != tile::TileState::AtSync && state != tile::TileState::AtExchange) continue;
+      WaitingTile w;
+      w.ipu = ipu->index();
+      w.tile = t;
+      w.pc = tile.core()->registers(0).pc;
+      w.function = tile.core()->program().locate(w.pc).function;
+      w.what = state == tile::TileState::AtSync ? fmt::format("at sync (zone {})", tile.sync_zone()) : "at exchange";
+      out.push_back(std::move(w));
+    }
+  return out;
+}
+
 void Platform::sync_deadlock(const sync::SyncDeadlock& deadlock) {
   StopRequest r;
   r.kind = RunEndKind::Deadlock;
@@ -526,7 +545,8 @@ std::vector<Problem> Platform::stop_problems(const StopRequest& stop, const std:
       return {ipus_.at(stop.ipu)->sync_controller().deadlock().value_or(sync::SyncDeadlock{}).problem()};
     case RunEndKind::Budget:
     case RunEndKind::Interrupted:
-      return {budget_.problem(stop, running, total_instructions())};
+      return {budget_.problem(stop, running, total_instructions(),
+                              running.empty() ? waiting_tiles(stop.cycle) : std::vector<WaitingTile>{})};
     default:  // Halted; the run control makes no other stops
       break;
   }

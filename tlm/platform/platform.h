@@ -289,6 +289,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   RunBudget& budget() { return budget_; }
   // The tiles computing at `end_cycle` (state_at Running): where each stands.
   std::vector<RunningTile> running_tiles(uint64_t end_cycle) const;
+  // The loaded tiles waiting at a sync or an exchange at `end_cycle` (WaitingTile).
+  std::vector<WaitingTile> waiting_tiles(uint64_t end_cycle) const;
   // How the run stands; `starved`: what simulate() returned. None: it is still running.
   // Otherwise how it ended (its problems located), or Paused / StreamWait: every IPU
   // holds a release, or copies wait on host streams (the run paused where the first began

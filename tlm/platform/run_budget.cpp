@@ -52,16 +52,29 @@ std::optional<StopRequest> RunBudget::batch_ended(uint64_t total, uint64_t now) 
 }
 
 Problem RunBudget::problem(const StopRequest& stop, const std::vector<RunningTile>& running,
-                           uint64_t instructions) const {
+                           uint64_t instructions, const std::vector<WaitingTile>& waiting) const {
   Problem p;
   p.cycle = stop.cycle;
+  std::string still = fmt::format("{} tile(s) still running", running.size());
   if (!running.empty()) {
     p.ipu = running.front().ipu;
     p.tile = running.front().tile;
     p.thread = running.front().thread;
     p.pc = running.front().pc;
+  } else if (!waiting.empty()) {
+    // Nothing computes, yet nothing ended the run: the tiles wait on each other.
+    p.ipu = waiting.front().ipu;
+    p.tile = waiting.front().tile;
+    p.pc = waiting.front().pc;
+    constexpr size_t kListed = 8;
+    still += fmt::format(": {} tile(s) wait, and nothing they wait on can come:", waiting.size());
+    for (size_t i = 0; i < waiting.size() && i < kListed; ++i) {
+      const WaitingTile& w = waiting[i];
+      still += fmt::format("{} ipu {} tile {} {} pc 0x{:08x}{}", i ? ";" : "", w.ipu, w.tile, w.what, w.pc,
+                           w.function.empty() ? "" : " in " + w.function);
+    }
+    if (waiting.size() > kListed) still += fmt::format("; and {} more", waiting.size() - kListed);
   }
-  const std::string still = fmt::format("{} tile(s) still running", running.size());
   if (stop.kind == RunEndKind::Interrupted) {
     p.code = ProblemCode::Interrupted;
     p.kind = "interrupted";

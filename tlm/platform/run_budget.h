@@ -48,6 +48,15 @@ struct RunLimits {
 // A tile still computing when a run stopped short (common/run_end.h).
 using ipusim::RunningTile;
 
+// A tile waiting when a run stopped short: a stop with no tile running (every one waits
+// at a sync or an exchange nobody completes, across IPUs) names these instead.
+struct WaitingTile {
+  uint32_t ipu = 0, tile = 0;
+  uint32_t pc = 0;       // the supervisor's
+  std::string function;  // the function pc lies in, "" if unknown
+  std::string what;      // "at sync (zone 2)", "at exchange"
+};
+
 class RunBudget {
  public:
   RunBudget();
@@ -83,8 +92,10 @@ class RunBudget {
   bool acts_after_batch() const { return counts_instructions() || (end_on_interrupt_ && interrupted()); }
 
   // The problem record of a stop this budget asked for (kind Budget or Interrupted):
-  // code BUDGET or INTERRUPTED, the first running tile named, `running` counted.
-  Problem problem(const StopRequest& stop, const std::vector<RunningTile>& running, uint64_t instructions) const;
+  // code BUDGET or INTERRUPTED, the first running tile named, `running` counted; with no
+  // tile running, the first `waiting` one named and up to 8 of them listed.
+  Problem problem(const StopRequest& stop, const std::vector<RunningTile>& running, uint64_t instructions,
+                  const std::vector<WaitingTile>& waiting = {}) const;
 
  private:
   RunLimits limits_;

@@ -20,6 +20,9 @@ RunControl::RunControl(sc_core::sc_module_name name, double clock_hz) : sc_modul
 
 void RunControl::request(StopRequest request) {
   if (fired_ || (best_ && !request.before(*best_))) return;
+  // A stop beyond the last time SystemC counts (a budget near 2^64 cycles) can never come:
+  // such a budget is no limit.
+  if (!clock_.reachable(request.cycle)) return;
   best_ = std::move(request);
   const sc_core::sc_time at = clock_.time_of(best_->cycle);
   const sc_core::sc_time now = sc_core::sc_time_stamp();

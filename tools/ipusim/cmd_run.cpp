@@ -115,6 +115,8 @@ config::SystemConfig with_rtl(config::SystemConfig system, const std::optional<s
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("--rtl '" + *rtl + "': " + e.what());
   }
+  if (const std::string why = config::cosim_unfit(system); !why.empty())
+    throw std::invalid_argument("--rtl '" + *rtl + "': " + why);
   return system;
 }
 
@@ -172,10 +174,19 @@ int run_run(const RunOptions& o) {
   if (!o.link_faults.empty()) {
     // The option's items replace the config's `link_faults` altogether.
     links::FaultPlan plan;
-    for (const std::string& item : o.link_faults) {
-      std::string why;
-      if (!links::add_fault_item(plan, item, uint32_t(system.links.size()), &why))
-        throw std::invalid_argument("--link-faults '" + item + "': " + why);
+    for (const std::string& given : o.link_faults) {
+      for (size_t at = 0;;) {
+        const size_t end = given.find(';', at);
+        const std::string item = given.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        if (item.find_first_not_of(" \t") == std::string::npos)
+          throw std::invalid_argument("--link-faults '" + given + "': an empty item (give [LINK:]SPEC items, ';' "
+                                      "between them, e.g. ber=1e-6,seed=7 or 3:burst=1000:16; 'none' for none)");
+        std::string why;
+        if (!links::add_fault_item(plan, item, uint32_t(system.links.size()), &why))
+          throw std::invalid_argument("--link-faults '" + item + "': " + why);
+        if (end == std::string::npos) break;
+        at = end + 1;
+      }
     }
     options.link_faults = plan;
   }

@@ -36,7 +36,7 @@ struct RunOptions {
   std::vector<std::string> link_faults;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;  // --core: core files when the run ends on a problem
-  std::string max_memory;  // --max-memory; empty: the machine's limits
+  std::optional<std::string> max_memory;  // --max-memory; unset: the machine's limits
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
   std::optional<std::string> iss;  // --iss: the tiles' ISS engine; unset: iss::default_core()
@@ -51,7 +51,7 @@ struct ServeOptions {
   std::string socket;
   std::optional<uint16_t> gdb_port;
   std::string core_dir;
-  std::string max_memory;  // empty: the machine's limits
+  std::optional<std::string> max_memory;  // unset: the machine's limits
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
   std::optional<std::string> iss;  // --iss; unset: IPUSIM_ISS, else jit where the translator is built

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
+#include "count_option.h"
 #include "iss/core_choice.h"
 
 namespace ipusim::cli {
@@ -31,7 +32,7 @@ void add_debug_options(CLI::App* cmd, std::optional<uint16_t>& gdb_port, std::st
 }
 
 // --max-memory SIZE: the host memory the system may take (memory_option.h).
-void add_max_memory_option(CLI::App* cmd, std::string& max_memory) {
+void add_max_memory_option(CLI::App* cmd, std::optional<std::string>& max_memory) {
   cmd->add_option("--max-memory", max_memory,
                   "refuse, before elaborating it, a system whose estimated memory (`ipusim info`) exceeds SIZE "
                   "(e.g. 512M, 4G; K, M, G, T are powers of 1024). Default: the memory available to the process "
@@ -122,20 +123,22 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "inject faults on the IPU-Links, replacing the config's link_faults: [LINK:]SPEC, "
                   "repeatable or ';'-separated, e.g. ber=1e-6,seed=7 (every link) or 3:burst=1000:16 "
                   "(link 3, as `ipusim info --links` numbers them; docs/links.md)")
-      ->allow_extra_args(false)
-      ->delimiter(';');
+      ->allow_extra_args(false);  // split on ';' by run_run, which names an empty item
   add_debug_options(cmd, o->gdb_port, o->core_dir, "the run",
                     "when the run ends on a fault, an exchange error, a deadlock, a budget, --timeout or Ctrl-C");
   add_max_memory_option(cmd, o->max_memory);
   add_cosim_options(cmd, o->rtl, o->waves);
-  cmd->add_option("--max-cycles", o->stop.max_cycles,
-                  "cycle budget: no tile issues at or after tile cycle N and the run ends there "
-                  "(exit 4, naming the tiles still running); exact on every --threads")
-      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
-  cmd->add_option("--max-instructions", o->stop.max_instructions,
-                  "instruction budget: the run ends after the compute batch in which all tiles "
-                  "together reach N instructions (exit 4); exact on every --threads")
-      ->check(CLI::Range(uint64_t{1}, ~uint64_t{0}));
+  // Read as text and checked here (count_option.h): CLI11 reads "-5" into a uint64_t as 2^64 - 5.
+  cmd->add_option_function<std::string>(
+      "--max-cycles", [o](const std::string& n) { o->stop.max_cycles = parse_count("--max-cycles", n); },
+      "cycle budget: no tile issues at or after tile cycle N and the run ends there "
+      "(exit 4, naming the tiles still running); exact on every --threads. N from 1 to 2^64 - 1; a budget "
+      "beyond the last cycle simulated time can reach (about 2^54 cycles at 1 GHz) is no limit");
+  cmd->add_option_function<std::string>(
+      "--max-instructions",
+      [o](const std::string& n) { o->stop.max_instructions = parse_count("--max-instructions", n); },
+      "instruction budget: the run ends after the compute batch in which all tiles "
+      "together reach N instructions (exit 4); exact on every --threads. N from 1 to 2^64 - 1");
   cmd->add_option("--timeout", o->stop.timeout,
                   "wall-clock limit in seconds (decimal): the run ends where simulated time is "
                   "(exit 124, naming the tiles still running; Ctrl-C does the same, exit 130); "

@@ -4,9 +4,9 @@
 
 namespace ipusim::cli {
 
-std::optional<uint64_t> max_memory_bytes(const std::string& max_memory) {
-  if (max_memory.empty()) return std::nullopt;
-  return platform::parse_memory_size(max_memory, "--max-memory");
+std::optional<uint64_t> max_memory_bytes(const std::optional<std::string>& max_memory) {
+  if (!max_memory) return std::nullopt;
+  return platform::parse_memory_size(*max_memory, "--max-memory");
 }
 
 }  // namespace ipusim::cli

@@ -9,7 +9,7 @@
 
 namespace ipusim::cli {
 
-// The option's bytes; nullopt when not given. Throws std::invalid_argument for a bad size.
-std::optional<uint64_t> max_memory_bytes(const std::string& max_memory);
+// The option's bytes; nullopt when not given (given empty: an error). Throws std::invalid_argument for a bad size.
+std::optional<uint64_t> max_memory_bytes(const std::optional<std::string>& max_memory);
 
 }  // namespace ipusim::cli

@@ -34,13 +34,16 @@ std::string place(const platform::RunningTile& t) {
 
 }  // namespace
 
-double timeout_seconds(const std::string& text) {
-  if (text.empty()) return 0;
+double timeout_seconds(const std::optional<std::string>& given) {
+  if (!given) return 0;
+  const std::string& text = *given;
   char* end = nullptr;
   const double s = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0' || !std::isfinite(s) || s <= 0 || s > 1e9)
     throw std::invalid_argument(
-        fmt::format("--timeout '{}': not a positive number of seconds (e.g. 2 or 0.5)", text));
+        fmt::format("--timeout '{}': not a positive number of seconds (e.g. 2 or 0.5; leave the option out for "
+                    "no timeout)",
+                    text));
   return s;
 }
 
@@ -188,7 +191,7 @@ void add_end_json(nlohmann::ordered_json& j, const platform::RunResult& result, 
   const auto limit = [](uint64_t v) { return v ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["limits"] = {{"max_cycles", limit(options.max_cycles)},
                  {"max_instructions", limit(options.max_instructions)},
-                 {"timeout_seconds", options.timeout.empty() ? nlohmann::ordered_json(nullptr)
+                 {"timeout_seconds", !options.timeout ? nlohmann::ordered_json(nullptr)
                                                              : nlohmann::ordered_json(timeout_seconds(options.timeout))}};
   nlohmann::ordered_json running = nlohmann::ordered_json::array();
   for (const platform::RunningTile& t : end.running)

@@ -30,7 +30,7 @@ inline constexpr int kInterruptStatus = 130;
 
 // --timeout's seconds (0: none). Throws std::invalid_argument naming the option and the
 // value for anything but a positive decimal number of seconds.
-double timeout_seconds(const std::string& text);
+double timeout_seconds(const std::optional<std::string>& text);
 
 // While alive: Ctrl-C and the timeout interrupt the platform's run (RunBudget::interrupt:
 // its tiles pause, the run ends at the current simulated time). A second Ctrl-C kills the

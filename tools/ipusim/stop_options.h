@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ipusim::cli {
@@ -11,7 +12,7 @@ namespace ipusim::cli {
 struct StopOptions {
   uint64_t max_cycles = 0;        // 0: none
   uint64_t max_instructions = 0;  // 0: none
-  std::string timeout;            // seconds as given ("" none); checked by timeout_seconds()
+  std::optional<std::string> timeout;  // seconds as given (unset: none; "" is an error); timeout_seconds()
 };
 
 }  // namespace ipusim::cli

@@ -73,7 +73,7 @@ struct Mapping {
 struct Location {
   std::string symbol_name;  // non-empty: a symbol
   uint32_t address = 0;     // else this tile address
-  static Location symbol(std::string name) { return {std::move(name), 0}; }
+  static Location symbol(std::string name);  // UsageError for an empty name
   static Location at(uint32_t address) { return {{}, address}; }
 };
 

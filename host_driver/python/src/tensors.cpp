@@ -4,6 +4,9 @@
 // driver call (a few DMA descriptors) with the GIL released.
 #include <pybind11/operators.h>
 
+#include <limits>
+#include <string>
+
 #include "bindings.h"
 
 namespace ipusim_py {
@@ -65,29 +68,62 @@ DType to_dtype(const py::object& obj) {
                            " has no tensor dtype (u8 .. u64, i8 .. i64, f16, bf16, f32, f64)");
 }
 
+// Field `field` of item `where` ("tiles[2]") as a whole number of T, or a UsageError that
+// names both and the value: pybind11's own cast says only "Unable to cast Python instance
+// to C++ type" for a negative or oversized one.
+template <class T>
+T whole_number(const py::handle& item, size_t field, const std::string& where, const char* name) {
+  const py::handle v = item[py::int_(field)];
+  const std::string what = where + " " + name + " " + py::repr(v).cast<std::string>();
+  if (!PyLong_Check(v.ptr()) || PyBool_Check(v.ptr())) throw ipudrv::UsageError(what + ": not a whole number");
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow < 0 || (overflow == 0 && n < 0)) throw ipudrv::UsageError(what + ": negative");
+  unsigned long long u = overflow == 0 ? static_cast<unsigned long long>(n) : PyLong_AsUnsignedLongLong(v.ptr());
+  if (overflow > 0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    u = ~0ull;
+    if (std::numeric_limits<T>::max() == ~0ull) throw ipudrv::UsageError(what + ": more than 2^64 - 1");
+  }
+  if (u > std::numeric_limits<T>::max())
+    throw ipudrv::UsageError(what + ": more than " + std::to_string(std::numeric_limits<T>::max()));
+  return static_cast<T>(u);
+}
+
+// An item of `fields` whole numbers: a tuple or list of exactly that many.
+void expect_fields(const py::handle& item, size_t fields, const std::string& where, const char* form) {
+  if (!(PyTuple_Check(item.ptr()) || PyList_Check(item.ptr())) || py::len(item) != fields)
+    throw ipudrv::UsageError(where + ": expected " + form + ", got " + py::repr(item).cast<std::string>());
+}
+
 // Tiles: TileId objects or (ipu, tile) pairs, in the mapping's order.
 ipudrv::TileList to_tiles(const py::iterable& tiles) {
   ipudrv::TileList out;
+  size_t i = 0;
   for (const py::handle& t : tiles) {
+    const std::string where = "tiles[" + std::to_string(i++) + "]";
     if (py::isinstance<ipudrv::TileId>(t)) {
       out.push_back(t.cast<ipudrv::TileId>());
       continue;
     }
-    const auto pair = t.cast<std::tuple<uint32_t, uint32_t>>();
-    out.push_back({std::get<0>(pair), std::get<1>(pair)});
+    expect_fields(t, 2, where, "a TileId or an (ipu, tile) pair");
+    out.push_back({whole_number<uint32_t>(t, 0, where, "ipu"), whole_number<uint32_t>(t, 1, where, "tile")});
   }
   return out;
 }
 
 std::vector<ipudrv::TilePiece> to_pieces(const py::iterable& pieces) {
   std::vector<ipudrv::TilePiece> out;
+  size_t i = 0;
   for (const py::handle& p : pieces) {
+    const std::string where = "pieces[" + std::to_string(i++) + "]";
     if (py::isinstance<ipudrv::TilePiece>(p)) {
       out.push_back(p.cast<ipudrv::TilePiece>());
       continue;
     }
-    const auto t = p.cast<std::tuple<uint32_t, uint32_t, uint64_t, uint64_t>>();
-    out.push_back({std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)});
+    expect_fields(p, 4, where, "a TilePiece or an (ipu, tile, offset, count) tuple");
+    out.push_back({whole_number<uint32_t>(p, 0, where, "ipu"), whole_number<uint32_t>(p, 1, where, "tile"),
+                   whole_number<uint64_t>(p, 2, where, "offset"), whole_number<uint64_t>(p, 3, where, "count")});
   }
   return out;
 }

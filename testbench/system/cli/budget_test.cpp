@@ -159,6 +159,42 @@ TEST(IpusimBudget, BadValuesAreUsageErrors) {
   EXPECT_NE(z.r.err.find("--max-cycles"), std::string::npos) << z.r.err;
 }
 
+// Found by the issue's hostile user (issue 37): --max-cycles 18446744073709551611 spun for
+// ever at cycle 0 (the cores' room before the limit wrapped) and 2^60 stopped at once as
+// "budget used up" with the console lost (SystemC time wrapped). A budget past the last
+// cycle simulated time can reach is no limit: hello runs to its end and prints.
+TEST(IpusimBudget, BudgetsNearTwoTo64AreNoLimit) {
+  const std::string hello = std::string(IPUSIM_FIRMWARE_DIR) + "/hello.elf";
+  for (const std::string option : {"--max-cycles", "--max-instructions"})
+    for (const char* n : {"18446744073709551611", "1152921504606846976", "18446744073709551615"}) {
+      const Timed t = run("--config configs/test/tiny4.yaml --elf " + hello + " " + option + " " + n);
+      EXPECT_EQ(t.r.status, 0) << option << " " << n << ": " << t.r.err;
+      EXPECT_EQ(count_lines(t.r.out), 4u) << option << " " << n << ": " << t.r.out;
+      EXPECT_LT(t.seconds, 60) << option << " " << n;
+    }
+}
+
+// CLI11 read "-5" into a uint64_t as 2^64 - 5 (a budget of about 2^64, silently) and an
+// empty --timeout or --max-memory as "not given": each is an error naming the option.
+TEST(IpusimBudget, NegativeEmptyAndOverflowingValuesAreErrorsNamingTheOption) {
+  const std::string base = "--config configs/test/tiny4.yaml --elf " + kEndless;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--max-cycles=-5", "ipusim: error: --max-cycles '-5': negative"},
+      {"--max-instructions=-1", "ipusim: error: --max-instructions '-1': negative"},
+      {"--max-cycles ''", "ipusim: error: --max-cycles '': empty"},
+      {"--max-cycles 18446744073709551616", "ipusim: error: --max-cycles '18446744073709551616': more than 2^64 - 1"},
+      {"--max-instructions 1e6", "ipusim: error: --max-instructions '1e6': not a whole number"},
+      {"--max-instructions 0", "ipusim: error: --max-instructions '0': must be at least 1"},
+      {"--timeout ''", "ipusim: error: --timeout '': not a positive number of seconds"},
+      {"--max-memory ''", "ipusim: error: --max-memory '': not a size"},
+  };
+  for (const auto& [args, says] : cases) {
+    const Timed t = run(base + " " + args);
+    EXPECT_EQ(t.r.status, 2) << args << ": " << t.r.err;
+    EXPECT_EQ(t.r.err.rfind(says, 0), 0u) << args << ": " << t.r.err;
+  }
+}
+
 // Ctrl-C: the run ends where it is, exit 130, and the JSON and the trace are written.
 TEST(IpusimBudget, SigintStillWritesTheJsonAndTheTrace) {
   const std::string json = temp_path("run.json"), trace = temp_path("trace.json"), err = temp_path("stderr");

@@ -23,6 +23,20 @@ TEST(CosimOptions, AnUnknownBlockIsNamed) {
   EXPECT_EQ(r.out, "");
 }
 
+// Found by the issue's hostile user (issue 37): `--rtl link` on one IPU was accepted and
+// ran nothing as RTL, silently.
+TEST(CosimOptions, AnRtlLinkWithoutIpuLinksIsRefused) {
+  const std::string config = " --config configs/test/tiny4.yaml --rtl sync,link";
+  for (const std::string& args : {"run --elf " + kHello + config, "serve --socket /nonexistent/s" + config}) {
+    const auto r = ipusim(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("--rtl 'sync,link': link is rtl, but system 'tiny4' has no IPU-Links (1 IPU): no link would "
+                         "run as the link RTL"),
+              std::string::npos)
+        << args << ": " << r.err;
+  }
+}
+
 TEST(CosimOptions, AWaveformFileNeedsAKnownExtension) {
   const auto r = ipusim("run --config configs/test/tiny4.yaml --elf " + kHello + " --rtl sync --waves w.txt");
   EXPECT_EQ(r.status, 2) << r.err;

@@ -69,5 +69,16 @@ TEST(Inputs, AnEmptyTileListIsAnError) {
   expect_refused(ipusim("run --config " + kTiny4 + " --elf " + kHello + " --tiles ''"), "--tiles: empty tile list");
 }
 
+// Found by the issue's hostile user (issue 37): `--link-faults ';'` gave CLI11's "1
+// required TEXT missing", and `ber=1e-400` "not a number".
+TEST(Inputs, LinkFaultItemsThatAreEmptyOrOutOfRangeAreNamed) {
+  const std::string run = "run --config configs/test/tiny4_m2000.yaml --elf " + kHello;
+  for (const char* items : {"';'", "'ber=1e-6;'", "'; 3:periodic=50'", "''"})
+    expect_refused(ipusim(run + " --link-faults " + items), "--link-faults '" + std::string(items).substr(1, std::string(items).size() - 2) +
+                                                                "': an empty item (give [LINK:]SPEC items");
+  expect_refused(ipusim(run + " --link-faults ber=1e-400"),
+                 "--link-faults 'ber=1e-400': link faults: ber=1e-400: out of range: underflows a double");
+}
+
 }  // namespace
 }  // namespace ipusim

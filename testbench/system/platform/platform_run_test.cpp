@@ -269,6 +269,51 @@ TEST(PlatformRun, SyncThatNeverCompletesIsADeadlock) {
   EXPECT_EQ(r.tiles[1].state, TileState::AtSync);
 }
 
+// Found by the issue's hostile user (issue 37): a budget stop of a multi-IPU hang where no
+// tile computes said "0 tile(s) still running" and named no tile. The stop names the
+// tiles that wait, where and on what (Platform::waiting_tiles, RunBudget::problem). The
+// tiles here wait across IPUs in two zones (IPU 0 and tile 0 of IPU 1 at the group sync,
+// tile 1 of IPU 1 at its IPU's sync); this one the sync controllers see as a deadlock, and
+// the budget's text is checked on the same waiting tiles.
+TEST(PlatformRun, ABudgetStopWithNoTileRunningNamesTheWaitingTiles) {
+  Asm a;
+  a.csrr(s0, IPU_CSR_IPU);
+  a.csrr(s1, IPU_CSR_TILE);
+  a.and_(s0, s0, s1);  // 1 only for tile 1 of IPU 1
+  a.addi(t0, zero, IPU_SYNC_GROUP);
+  a.beq(s0, zero, "sync");
+  a.addi(t0, zero, IPU_SYNC_IPU);
+  a.label("sync");
+  a.sync(t0);
+  a.halt(zero);
+  Platform platform(test::small_system(2, 2), quiet_options());
+  platform.budget().set_limits({.max_cycles = 200000});
+  platform.load(test::program(a));
+  const RunResult r = platform.run();
+  ASSERT_TRUE(r.end.deadlock());
+  ASSERT_TRUE(r.end.cycle);
+  const std::vector<platform::WaitingTile> waiting = platform.waiting_tiles(*r.end.cycle);
+  ASSERT_EQ(waiting.size(), 4u);
+  EXPECT_EQ(waiting[3].ipu, 1u);
+  EXPECT_EQ(waiting[3].tile, 1u);
+  EXPECT_EQ(waiting[3].what, "at sync (zone 1)");
+  EXPECT_EQ(waiting[0].what, "at sync (zone 2)");
+  EXPECT_EQ(waiting[0].pc, waiting[3].pc);  // the one sync instruction
+  platform::StopRequest stop;
+  stop.kind = RunEndKind::Budget;
+  stop.cycle = 200000;
+  const Problem p = platform.budget().problem(stop, {}, 0, waiting);
+  const std::string text = ipusim::to_text(p);
+  EXPECT_NE(text.find("the run used up its budget of 200000 cycles with 0 tile(s) still running: 4 tile(s) wait, and "
+                      "nothing they wait on can come: ipu 0 tile 0 at sync (zone 2) pc 0x"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("; ipu 1 tile 1 at sync (zone 1) pc 0x"), std::string::npos) << text;
+  EXPECT_EQ(p.ipu, 0u);
+  EXPECT_EQ(p.tile, 0u);
+  EXPECT_EQ(p.pc, waiting[0].pc);
+}
+
 // Drives a tile's host socket from outside.
 struct HostInitiator : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<HostInitiator> socket{"socket"};

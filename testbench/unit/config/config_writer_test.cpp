@@ -68,7 +68,7 @@ TEST(ConfigWriter, AwkwardValuesSurviveExactly) {
   ChipConfig& c = s.board.chip;
   c.clock_hz = 1234567890.123456;     // not a whole number of MHz
   c.ipu_links.bytes_per_second = 1e10 / 3;
-  c.ipu_links.latency_ns = 0.1;
+  c.ipu_links.latency_ns = 1.1;        // not exact in binary; at least one cycle (the link layer's)
   c.published_f16_tflops = 249.65;
   s.board.streaming_memory_bytes = (uint64_t(3) << 30) / 4 * 3;  // a fraction of a GiB
   s.board.host_link_bytes_per_second = 31.5e9 * (1 + 1e-15);

@@ -79,6 +79,12 @@ TEST(LinkFaultSpec, ErrorsNameTheKeyAndValue) {
   EXPECT_EQ(parse_error("burst=5:4:4"), "link faults: burst=5:4:4: PERIOD must be greater than LENGTH");
   EXPECT_EQ(parse_error("burst=5:4:x"), "link faults: burst=5:4:x: PERIOD is not a non-negative integer");
   EXPECT_EQ(parse_error("ber=1e-6,ber=1e-5"), "link faults: ber: given twice");
+  // Out of a double's or a uint64's range: said so, not "not a number" (issue 37).
+  EXPECT_EQ(parse_error("ber=1e-400"),
+            "link faults: ber=1e-400: out of range: underflows a double (the smallest is about 2.2e-308; 0 for none)");
+  EXPECT_EQ(parse_error("drop=1e400"), "link faults: drop=1e400: out of range: must be a probability in [0, 1)");
+  EXPECT_EQ(parse_error("seed=18446744073709551616"),
+            "link faults: seed=18446744073709551616: out of range: more than 2^64 - 1 (18446744073709551615)");
   EXPECT_FALSE(parse_fault_spec("ber=2", nullptr));  // no error string wanted
 }
 

@@ -89,6 +89,24 @@ TEST(LinkConfig, ValidateNamesTheField) {
             "least 786 (2 * latency_cycles + ack_timeout_cycles + one frame time + 1)");
   EXPECT_EQ(bad([](auto& c) { c.replay_timeout_cycles = 786; }), "");
   EXPECT_EQ(LinkLayerConfig{}.effective_replay_timeout(), 2 * 256 + 256 + 2 * 17 + 32u);
+  // A phase counts 32-bit cycles (the link RTL's counter): latency and frame time at most 2^24.
+  EXPECT_EQ(bad([](auto& c) { c.latency_cycles = (1u << 24) + 1; }), "latency_cycles: 16777217 is more than 16777216 (2^24)");
+  EXPECT_EQ(bad([](auto& c) { c.latency_cycles = 1u << 24; }), "");
+  EXPECT_EQ(bad([](auto& c) { c.bytes_per_cycle = 1e-300; }).rfind("bytes_per_cycle: 1e-300 takes more than 16777216", 0),
+            0u);
+}
+
+// A chip's figures: the latency rounded to whole cycles (saturating, for validate() to
+// refuse), the rate per cycle; a rate of almost nothing gives a frame time that saturates.
+TEST(LinkConfig, ForRatesGivesTheChipsFiguresInCycles) {
+  const LinkLayerConfig c = LinkLayerConfig::for_rates(16e9, 250, 1.325e9);
+  EXPECT_EQ(c.latency_cycles, 331u);  // 250 ns x 1.325 GHz = 331.25
+  EXPECT_DOUBLE_EQ(c.bytes_per_cycle, 16e9 / 1.325e9);
+  EXPECT_EQ(LinkLayerConfig::for_rates(16e9, 0, 1e9).latency_cycles, 0u);
+  EXPECT_EQ(LinkLayerConfig::for_rates(16e9, 250, 1).latency_cycles, 0u);
+  EXPECT_EQ(LinkLayerConfig::for_rates(16e9, 1e9, 1e11).latency_cycles, 0xffffffffu);
+  EXPECT_EQ(LinkLayerConfig::for_rates(1e-300, 250, 1e9).frame_cycles(256), UINT64_MAX);
+  EXPECT_NE(LinkLayerConfig::for_rates(16e9, 0, 1e9).validate(), "");
 }
 
 }  // namespace
