@@ -301,6 +301,7 @@ int main(int argc, char** argv) {
   }
   out["runs"] = run_list;
   std::printf("%s\n", out.dump().c_str());
+  std::fflush(stdout);  // before _Exit below
 
   // The table.
   std::fprintf(stderr, "tile_memory: %s on %s (%u tiles), --iss %s, image %s\n", elf.c_str(),

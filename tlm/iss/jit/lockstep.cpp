@@ -143,7 +143,7 @@ void Lockstep::real_line(uint32_t thread, std::string_view text, bool accepted) 
 // CoreState its SRAM, observers and caches, which the shadow has its own of): a field
 // added to either must be copied there too, or the shadow starts its quanta without it.
 // These sizes stop the build until it is (then update them).
-static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 5184,
+static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 3904,
               "Thread or CoreState changed: copy the new field in Lockstep::sync_shadow, then update these sizes");
 void Lockstep::sync_shadow(uint32_t running) {
   CoreState& s = *shadow_;
@@ -339,7 +339,7 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
   for (uint32_t i = 0; i < real_.thread_count(); ++i) real_.flush_line(real_.threads_[i]);  // as raise() does
   StopInfo si;
   si.reason = StopReason::Fault;
-  si.fault = std::move(f);
+  si.fault = std::make_shared<const Fault>(std::move(f));
   real_.stopped_ = std::move(si);
   q.executed = done;
   q.exit = LoopExit::Fault;
