@@ -6,6 +6,7 @@
 #include <malloc.h>
 
 #include <atomic>
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 
@@ -18,8 +19,7 @@ std::atomic<size_t> most{0};
 // glibc's chunk header: one size_t before the usable bytes.
 size_t cost(void* p) { return malloc_usable_size(p) + sizeof(size_t); }
 
-void* take(size_t n) {
-  void* p = std::malloc(n ? n : 1);
+void* counted(void* p) {
   if (!p) throw std::bad_alloc();
   const size_t now = held.fetch_add(cost(p), std::memory_order_relaxed) + cost(p);
   size_t seen = most.load(std::memory_order_relaxed);
@@ -27,6 +27,17 @@ void* take(size_t n) {
   }
   return p;
 }
+
+void* take(size_t n) { return counted(std::malloc(n ? n : 1)); }
+
+}  // namespace
+
+// aligned_alloc's blocks are freed with free() and sized by malloc_usable_size() alike.
+void* take_aligned(size_t n, size_t align) {
+  return counted(std::aligned_alloc(align, (std::max<size_t>(n, 1) + align - 1) / align * align));
+}
+
+namespace {
 
 void give(void* p) {
   if (!p) return;
@@ -42,10 +53,16 @@ void AllocMeter::reset_peak() { most.store(held.load(std::memory_order_relaxed),
 
 }  // namespace ipusim::bench
 
-// Aligned forms are not replaced: nothing measured here over-aligns.
 void* operator new(size_t n) { return ipusim::bench::take(n); }
 void* operator new[](size_t n) { return ipusim::bench::take(n); }
 void operator delete(void* p) noexcept { ipusim::bench::give(p); }
 void operator delete[](void* p) noexcept { ipusim::bench::give(p); }
 void operator delete(void* p, size_t) noexcept { ipusim::bench::give(p); }
 void operator delete[](void* p, size_t) noexcept { ipusim::bench::give(p); }
+// Over-aligned types (a tile core's state) come through these.
+void* operator new(size_t n, std::align_val_t a) { return ipusim::bench::take_aligned(n, size_t(a)); }
+void* operator new[](size_t n, std::align_val_t a) { return ipusim::bench::take_aligned(n, size_t(a)); }
+void operator delete(void* p, std::align_val_t) noexcept { ipusim::bench::give(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { ipusim::bench::give(p); }
+void operator delete(void* p, size_t, std::align_val_t) noexcept { ipusim::bench::give(p); }
+void operator delete[](void* p, size_t, std::align_val_t) noexcept { ipusim::bench::give(p); }

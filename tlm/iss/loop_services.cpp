@@ -212,7 +212,7 @@ void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, 
   for (uint32_t i = 0; i < thread_count(); ++i) flush_line(threads_[i]);
   StopInfo s;
   s.reason = StopReason::Fault;
-  s.fault = std::move(f);
+  s.fault = std::make_shared<const Fault>(std::move(f));
   stopped_ = std::move(s);
 }
 

@@ -19,6 +19,7 @@
 #include "iss/decoded.h"
 #include "iss/interp.h"
 #include "iss/rpt_copies.h"
+#include "iss/sram_image.h"
 #include "iss/tile_core.h"
 
 namespace ipusim::iss {
@@ -333,6 +334,13 @@ std::optional<uint32_t> Program::symbol(const std::string& name) const {
 std::optional<uint32_t> Program::symbol_size(const std::string& name) const {
   if (const Symbol* s = find_symbol(name)) return s->size;
   return std::nullopt;
+}
+
+std::shared_ptr<const SramImage> Program::sram_image(uint32_t sram_bytes) const {
+  std::lock_guard lock(images_mutex_);
+  for (const auto& [bytes, image] : images_)
+    if (bytes == sram_bytes) return image;
+  return images_.emplace_back(sram_bytes, SramImage::make(*this, sram_bytes)).second;
 }
 
 SourceLocation Program::locate(uint32_t pc) const {

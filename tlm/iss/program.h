@@ -15,6 +15,8 @@
 
 namespace ipusim::iss {
 
+class SramImage;  // sram_image.h
+
 // Thrown for a file that is not a loadable rv32 tile ELF; the message names the file
 // and what is wrong with it.
 class ProgramError : public std::runtime_error {
@@ -80,6 +82,9 @@ class Program {
   SourceLocation locate(uint32_t pc) const;
   // The whole ELF file it was loaded from (empty: from_image).
   const std::vector<uint8_t>& elf_bytes() const { return elf_; }
+  // The image tiles of `sram_bytes` share (sram_image.h), made on the first call for that
+  // size (any thread); nullptr when the host cannot share it (the image is copied).
+  std::shared_ptr<const SramImage> sram_image(uint32_t sram_bytes) const;
 
  private:
   Program();
@@ -94,6 +99,9 @@ class Program {
   std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
   mutable std::once_flag source_once_;
   mutable std::unique_ptr<const SourceMap> source_map_;
+  mutable std::mutex images_mutex_;
+  // One per SRAM size asked (nullptr: the host could not make it; not asked again).
+  mutable std::vector<std::pair<uint32_t, std::shared_ptr<const SramImage>>> images_;
 };
 
 }  // namespace ipusim::iss

@@ -8,6 +8,7 @@
 
 #include "iss/core_state.h"
 #include "iss/isa_table.h"
+#include "iss/sram_image.h"
 
 namespace ipusim::iss {
 
@@ -17,13 +18,17 @@ struct TileCore::Impl : CoreState {
 
 void load_image(Sram& sram, const Program& program) {
   sram.clear();
-  for (const Segment& s : program.segments()) {
-    if (s.bytes.empty()) continue;
-    if (s.vaddr < kSramBase || s.vaddr - kSramBase + uint64_t{s.bytes.size()} > sram.size())
+  for (const Segment& s : program.segments())
+    if (!s.bytes.empty() &&
+        (s.vaddr < kSramBase || s.vaddr - kSramBase + uint64_t{s.bytes.size()} > sram.size()))
       throw ProgramError(fmt::format("{}: segment 0x{:08x} (+{} bytes) is outside the {} bytes of tile SRAM",
                                      program.name(), s.vaddr, s.bytes.size(), sram.size()));
-    std::memcpy(sram.data() + (s.vaddr - kSramBase), s.bytes.data(), s.bytes.size());
-  }
+  // Shared with the other tiles running the program until written (sram_image.h), or
+  // copied when the process shares no more images.
+  if (shared_image_limit() != 0)
+    if (const auto image = program.sram_image(sram.size()); image && sram.map_image(*image)) return;
+  for (const Segment& s : program.segments())
+    if (!s.bytes.empty()) std::memcpy(sram.data() + (s.vaddr - kSramBase), s.bytes.data(), s.bytes.size());
 }
 
 TileCore::TileCore(const TileParams& params, std::shared_ptr<const Program> program, Sram& sram,

@@ -155,7 +155,9 @@ struct StopInfo {
   StopReason reason = StopReason::Halted;
   int32_t exit_code = 0;       // Halted: the `halt` operand
   uint32_t sync_zone = 0;      // Sync: the zone operand (1 = IPU, 2 = group)
-  std::optional<Fault> fault;  // Fault: what and where
+  // Fault: what and where. Shared, immutable: a StopInfo is kept at every stop by the core
+  // and by its tile, and a fault record is 648 bytes, most tiles never fault.
+  std::shared_ptr<const Fault> fault;
   // Paused: why, and the thread that issues next (at `pause_cycle`, from `pause_pc`).
   PauseReason pause = PauseReason::CycleLimit;
   uint32_t pause_thread = 0;

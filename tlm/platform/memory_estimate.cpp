@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "iss/program.h"
+#include "iss/sram_image.h"
 
 namespace ipusim::platform {
 
@@ -28,9 +29,9 @@ constexpr uint64_t kFixed = 13 * kMiB;
 constexpr uint64_t kPerIpu = 64 * kKiB;
 // A tile's SystemC module, sockets and bookkeeping, elaborated.
 constexpr uint64_t kPerTile = 7 * kKiB;
-// A loaded tile's core state (ISS, threads) and the stack pages its threads touch; its
-// image's pages come on top.
-constexpr uint64_t kPerLoadedTile = 6 * kKiB;
+// A loaded tile's core state (ISS, threads: 5.3 KB), what its run keeps on the heap and
+// the stack page its supervisor touches; its image's pages come on top.
+constexpr uint64_t kPerLoadedTile = 10 * kKiB;
 // Address space beside the tiles' (their SRAM mapped whole, and kPerTile): libraries
 // and the main thread's heap; and per host thread after the first its stack and malloc
 // arena.
@@ -124,7 +125,11 @@ std::optional<MemoryLimit> cgroup_limit() {
 
 ProgramFootprint footprint_of(const iss::Program& program) {
   ProgramFootprint f;
-  for (const iss::Segment& s : program.segments()) f.image_bytes += page_round(s.bytes.size());
+  for (const iss::Segment& s : program.segments()) {
+    f.image_bytes += page_round(s.bytes.size());
+    if (!s.executable) f.shared_tile_bytes += page_round(s.bytes.size());
+  }
+  f.shared_tile_bytes = std::min(f.image_bytes, f.shared_tile_bytes + kPage);
   return f;
 }
 
@@ -138,17 +143,25 @@ MemoryEstimate estimate_memory(const config::SystemConfig& system, const Program
   // tile's holds (docs/iss.md "Lockstep").
   const uint64_t copies = system.board.chip.tile.iss == IssCore::lockstep ? 2 : 1;
   const uint64_t sram = system.board.chip.tile.sram_bytes * copies;
-  const uint64_t image = std::min(page_round(program.image_bytes), system.board.chip.tile.sram_bytes) * copies;
+  const uint64_t image_once = std::min(page_round(program.image_bytes), system.board.chip.tile.sram_bytes);
+  const uint64_t image = image_once * copies;
+  // The first shared_image_limit() tiles share the image (each holds its part, the image
+  // is held once); the others, and every shadow, hold a copy.
+  const uint64_t sharing = std::min<uint64_t>(loaded, iss::shared_image_limit());
+  const uint64_t shared_tile = std::min(image_once, page_round(program.shared_tile_bytes)) + image_once * (copies - 1);
+  const uint64_t tiles_image = saturating_add(saturating_add(saturating_mul(shared_tile, sharing), sharing ? image_once : 0),
+                                              saturating_mul(image, loaded - sharing));
   e.resident_bytes = saturating_add(saturating_add(kFixed, saturating_mul(kPerIpu, e.ipus)),
                                     saturating_add(saturating_mul(kPerTile, e.tiles),
-                                                   saturating_mul(kPerLoadedTile + image, loaded)));
+                                                   saturating_add(saturating_mul(kPerLoadedTile, loaded), tiles_image)));
   // A loaded tile's SRAM is mapped whole: a run maps the tiles it loads, a host interface
   // (loaded_tiles unset: every tile) all of them. The host pool starts host_threads - 1
   // workers beside the simulation's thread.
   const uint64_t overhead = kFixedAddress + kPerThreadAddress * (std::max(host_threads, 1u) - 1);
   e.address_bytes =
       saturating_add(overhead, saturating_add(saturating_mul(sram, loaded), saturating_mul(kPerTile, e.tiles)));
-  e.upper_bytes = saturating_add(e.resident_bytes, saturating_mul(sram - image, loaded));
+  e.upper_bytes = saturating_add(e.resident_bytes, saturating_add(saturating_mul(sram - shared_tile, sharing),
+                                                                  saturating_mul(sram - image, loaded - sharing)));
   return e;
 }
 

@@ -5,8 +5,10 @@
 //
 // The estimate is a fixed cost plus a cost per IPU and per tile, calibrated from the peak
 // resident set of real runs (the table in docs/platform.md). Tile SRAM is an anonymous
-// mapping (iss/sram.h): only the pages a program writes are resident, so a tile costs its
-// module and core state, the pages of its program image and the stack pages it touches.
+// mapping (iss/sram.h): only the pages a program touches are resident, so a tile costs its
+// module and core state, the pages of its program image it holds (all of them when the
+// image is copied, its own and the ones it reads when shared: iss/sram_image.h) and the
+// stack pages it touches.
 // Data a program writes adds up to the tile's SRAM size on top (`upper_bytes`).
 #pragma once
 
@@ -32,18 +34,22 @@ struct MemoryEstimate {
   uint64_t tiles = 0;
 };
 
-// The program a tile runs, as far as memory goes: bytes of its loadable image.
+// The program a tile runs, as far as memory goes: bytes of its loadable image, and what a
+// tile holds of it when the tiles share it (iss/sram_image.h): its writable segments'
+// pages (written: the tile's own copies) and a page of the read-only data it reads (a
+// shared page, but counted in every resident set that maps it).
 struct ProgramFootprint {
   uint64_t image_bytes = 0;
+  uint64_t shared_tile_bytes = 0;
 };
 
 // The bytes `program` writes into each tile's SRAM when loaded.
 ProgramFootprint footprint_of(const iss::Program& program);
 
 // A short firmware's footprint (the reference examples' code and data pages: hello.elf
-// has four of code and one of data), assumed when the program is not known yet (`info`,
-// `serve`, devices).
-inline constexpr ProgramFootprint kShortProgram{20 * 1024};
+// has four of code and one of data; shared, a tile holds its data page and one page of
+// read-only data), assumed when the program is not known yet (`info`, `serve`, devices).
+inline constexpr ProgramFootprint kShortProgram{20 * 1024, 8 * 1024};
 
 // The system with `program` on `loaded_tiles` of its tiles (all of them by default),
 // simulated on `host_threads` threads (each adds a stack and a malloc arena to the

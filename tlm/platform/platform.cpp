@@ -490,7 +490,7 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exchange_bytes_out = tile.exchange_bytes_out();
       r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
-      r.fault = tile.fault();
+      if (tile.fault()) r.fault = *tile.fault();
       if (r.fault) locate(*r.fault);
       if (keep_tile_supersteps_) {
         r.superstep_count = tile_superstep_counts_.at(size_t(ipu->index()) * ipu->tile_count() + t);

@@ -390,7 +390,7 @@ void Tile::stop_with_fault(iss::Fault fault) {
   // cycle and the superstep.
   fault.cycle = run_.stop_cycle;
   fault.superstep = run_.syncs;
-  run_.fault = std::move(fault);
+  run_.fault = std::make_shared<const iss::Fault>(std::move(fault));
   run_.state = TileState::Faulted;
   if (listener_) listener_->tile_stopped(*this);
 }

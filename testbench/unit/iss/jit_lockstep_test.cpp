@@ -370,8 +370,8 @@ TEST(IssJitLockstep, TilesWithOtherSramSizesGetTheirOwnTranslations) {
       const auto [interp_stop, interp_regs] = run_on(kib, TileParams::Core::interp);
       const auto [jit_stop, jit_regs] = run_on(kib, TileParams::Core::jit);
       ASSERT_EQ(interp_stop.reason, jit_stop.reason);
-      ASSERT_EQ(interp_stop.fault.has_value(), kib == 256);
-      ASSERT_EQ(jit_stop.fault.has_value(), kib == 256);
+      ASSERT_EQ(interp_stop.fault != nullptr, kib == 256);
+      ASSERT_EQ(jit_stop.fault != nullptr, kib == 256);
       if (kib == 256) {
         EXPECT_EQ(jit_stop.fault->kind, interp_stop.fault->kind);
         EXPECT_EQ(jit_stop.fault->pc, interp_stop.fault->pc);

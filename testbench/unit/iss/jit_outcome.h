@@ -45,7 +45,7 @@ inline Outcome run(const rvasm::Asm& a, uint32_t quantum, TileParams::Core core,
 
 inline void expect_same(const Outcome& i, const Outcome& j) {
   ASSERT_EQ(i.stop.reason, j.stop.reason);
-  ASSERT_EQ(i.stop.fault.has_value(), j.stop.fault.has_value());
+  ASSERT_EQ(i.stop.fault != nullptr, j.stop.fault != nullptr);
   if (i.stop.fault) {
     EXPECT_EQ(i.stop.fault->kind, j.stop.fault->kind);
     EXPECT_EQ(i.stop.fault->pc, j.stop.fault->pc);

@@ -101,10 +101,13 @@ const uint8_t kZeros[kTouchPage] = {};  // what an untouched page reads as
 // side ever touched (one neither touched is zeros on both and is not read; an untouched
 // side reads as kZeros), until fn returns true.
 template <typename Fn>
-void each_touched_page(const uint8_t* real, uint8_t* shadow, uint32_t size, std::vector<uint8_t>& real_touched,
+void each_touched_page(const Sram& real_sram, Sram& shadow_sram, std::vector<uint8_t>& real_touched,
                        std::vector<uint8_t>& shadow_touched, Fn&& fn) {
-  touched_pages(real, size, real_touched);
-  touched_pages(shadow, size, shadow_touched);
+  const uint8_t* real = real_sram.data();
+  uint8_t* shadow = shadow_sram.data();
+  const uint32_t size = shadow_sram.size();
+  touched_pages(real_sram, real_touched);
+  touched_pages(shadow_sram, shadow_touched);
   for (size_t p = 0; p < real_touched.size(); ++p) {
     if (!real_touched[p] && !shadow_touched[p]) continue;
     const uint32_t off = static_cast<uint32_t>(p) * kTouchPage, n = std::min(kTouchPage, size - off);
@@ -140,7 +143,7 @@ void Lockstep::real_line(uint32_t thread, std::string_view text, bool accepted) 
 // CoreState its SRAM, observers and caches, which the shadow has its own of): a field
 // added to either must be copied there too, or the shadow starts its quanta without it.
 // These sizes stop the build until it is (then update them).
-static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 5184,
+static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 3904,
               "Thread or CoreState changed: copy the new field in Lockstep::sync_shadow, then update these sizes");
 void Lockstep::sync_shadow(uint32_t running) {
   CoreState& s = *shadow_;
@@ -189,7 +192,7 @@ void Lockstep::sync_shadow(uint32_t running) {
     // Only pages one side ever touched, and only those that differ are written, so the
     // shadow maps no page the tile's own data does not.
     uint8_t* dst = sram_.data();
-    each_touched_page(real_.sram_.data(), dst, sram_.size(), real_touched_, shadow_touched_,
+    each_touched_page(real_.sram_, sram_, real_touched_, shadow_touched_,
                       [&](uint32_t off, uint32_t n, const uint8_t* from, const uint8_t* now) {
                         if (std::memcmp(now, from, n) != 0) std::memcpy(dst + off, from, n);
                         return false;
@@ -274,7 +277,7 @@ std::optional<std::string> Lockstep::compare_quantum(const Thread& real_t, size_
                                                      size_t shadow_posts) {
   const CoreState& s = *shadow_;
   std::optional<std::string> sram_diff;
-  each_touched_page(real_.sram_.data(), sram_.data(), sram_.size(), real_touched_, shadow_touched_,
+  each_touched_page(real_.sram_, sram_, real_touched_, shadow_touched_,
                     [&](uint32_t off, uint32_t n, const uint8_t* rp, const uint8_t* sp) {
                       if (std::memcmp(rp, sp, n) == 0) return false;
                       uint32_t i = 0;
@@ -336,7 +339,7 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
   for (uint32_t i = 0; i < real_.thread_count(); ++i) real_.flush_line(real_.threads_[i]);  // as raise() does
   StopInfo si;
   si.reason = StopReason::Fault;
-  si.fault = std::move(f);
+  si.fault = std::make_shared<const Fault>(std::move(f));
   real_.stopped_ = std::move(si);
   q.executed = done;
   q.exit = LoopExit::Fault;

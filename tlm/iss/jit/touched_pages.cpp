@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "iss/sram.h"
+
 namespace ipusim::iss {
 
 namespace {
@@ -22,11 +24,13 @@ int pagemap_fd() {
 
 }  // namespace
 
-void touched_pages(const uint8_t* base, uint32_t bytes, std::vector<uint8_t>& out) {
-  const size_t pages = (size_t{bytes} + kTouchPage - 1) / kTouchPage;
+void touched_pages(const Sram& sram, std::vector<uint8_t>& out) {
+  const uint8_t* base = sram.data();
+  const size_t pages = (size_t{sram.size()} + kTouchPage - 1) / kTouchPage;
   out.assign(pages, 1);
   const int fd = pagemap_fd();
   if (fd < 0) return;
+  const size_t image_pages = std::min<size_t>(pages, sram.image_bytes() / kTouchPage);
   uint64_t entries[512];
   const uint64_t first = reinterpret_cast<uintptr_t>(base) / kTouchPage;
   for (size_t done = 0; done < pages;) {
@@ -36,7 +40,8 @@ void touched_pages(const uint8_t* base, uint32_t bytes, std::vector<uint8_t>& ou
       std::fill(out.begin(), out.end(), 1);
       return;
     }
-    for (size_t i = 0; i < n; ++i) out[done + i] = (entries[i] >> 62) != 0;  // present or swapped
+    for (size_t i = 0; i < n; ++i)
+      out[done + i] = (entries[i] >> 62) != 0 || done + i < image_pages;  // present or swapped, or the image
     done += n;
   }
 }

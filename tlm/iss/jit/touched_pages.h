@@ -11,8 +11,11 @@ namespace ipusim::iss {
 
 inline constexpr uint32_t kTouchPage = 4096;  // the granule the lockstep compares and copies
 
-// out[i] = whether page i of [base, base + bytes) (base page-aligned) may hold data:
-// present or swapped in /proc/self/pagemap. Every page where pagemap cannot be read.
-void touched_pages(const uint8_t* base, uint32_t bytes, std::vector<uint8_t>& out);
+class Sram;
+
+// out[i] = whether page i of `sram` may hold data: present or swapped in
+// /proc/self/pagemap, or backed by its shared image (Sram::image_bytes: such a page holds
+// the image before anything touched it). Every page where pagemap cannot be read.
+void touched_pages(const Sram& sram, std::vector<uint8_t>& out);
 
 }  // namespace ipusim::iss
