@@ -166,7 +166,7 @@ TEST(RunEndJson, EachKindFillsItsKeysAndNullsTheOthers) {
   }
   {
     platform::RunResult r = ended(RunEndKind::Budget, {b});
-    r.end.running = {{.ipu = 1, .tile = 2, .pc = 0x40000, .cycle = 9}};
+    r.end.running = {{.ipu = 1, .tile = 2, .pc = 0x40000, .cycle = 9, .function = ""}};
     const auto j = json_of(r, StopReason::Budget);
     EXPECT_TRUE(j["fault"].is_null());
     EXPECT_EQ(j["error"]["code"], "BUDGET");
