@@ -51,6 +51,9 @@ struct WireSchema {
   std::vector<Message> messages;  // in type order
 };
 
+// The banner of every file recordgen writes, as comment lines starting with `comment`.
+std::string generated_by(const std::string& source, const char* comment);
+
 // Throws ipusim::gen::SourceError ("FILE:LINE: KEY: problem") for a bad source.
 WireSchema parse_wire(const std::string& path, const std::map<std::string, RecordInfo>& records);
 
