@@ -10,6 +10,8 @@
 #include "driver_backend.h"
 #include "test_elf.h"
 
+extern "C" size_t ipudrv_abi_pinned_bytes(void);  // c_abi_layout.c
+
 namespace drvtest {
 namespace {
 
@@ -182,6 +184,10 @@ TEST_P(CApi, TileMemorySmemFreeRegistersAndStreamArguments) {
   EXPECT_EQ(ipudrv_abort(nullptr), IPUDRV_E_USAGE);
   ipudrv_close(dev);
 }
+
+// c_abi_layout.c pins the generated structs' layout at compile time (a change does not
+// build); this links it into the test.
+TEST(CAbi, GeneratedStructsKeepTheirLayout) { EXPECT_EQ(ipudrv_abi_pinned_bytes(), 416u + 48u); }
 
 INSTANTIATE_TEST_SUITE_P(Transports, CApi, ::testing::Values(Backend::kInProcess, Backend::kSocket), backend_name);
 
