@@ -466,7 +466,7 @@ std::string python(const Schema& s, const std::string& source) {
     o << fmt::format("          return std::string(\"<{}\")", r.name);
     for (const Field& f : r.fields) {
       const std::string value = py_value(f);
-      if (f.list())  // its length: a run's supersteps may be thousands
+      if (f.list() && !f.record->tuple)  // its length: a run's supersteps may be thousands
         o << fmt::format(" +\n                 \" {}=[\" + std::to_string(r.{}.size()) + \" items]\"", f.name, f.name);
       else if (!value.empty())
         o << fmt::format(" +\n                 \" {}=\" + py::repr({}).cast<std::string>()", f.name, value);

@@ -200,7 +200,11 @@ void bind_records(py::module_& m) {
                  " peer_source=" + py::repr(r.peer_source.empty() ? py::none() : py::object(py::str(r.peer_source))).cast<std::string>() +
                  " waiting=" + std::to_string(r.waiting) +
                  " absent_count=" + std::to_string(r.absent_count) +
-                 " absent=[" + std::to_string(r.absent.size()) + " items]" + ">";
+                 " absent=" + py::repr([&] {
+            py::list out;
+            for (const auto& e : r.absent) out.append(py::make_tuple(e.ipu, e.tile));
+            return py::object(out);
+          }()).cast<std::string>() + ">";
         });
   }
   {
