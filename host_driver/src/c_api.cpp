@@ -15,7 +15,8 @@
 #include "c_records.h"
 #include "transport.h"
 
-// ipudrv.h is plain C and spells its arrays' sizes out: they are the register windows'.
+// ipudrv_device_error's arrays (c_chars, c_max in hw/host_if/records.yaml) are the register
+// windows' sizes, spelled out in the records' source.
 static_assert(sizeof(ipudrv_device_error::text) == IPU_ERR_TEXT_BYTES, "text: the ERR_TEXT window");
 static_assert(sizeof(ipudrv_device_error::kind) == IPU_WIN_ERR_KIND_BYTES, "kind: the ERR_KIND window");
 static_assert(std::extent_v<decltype(ipudrv_device_error::absent_ipu)> == IPU_ERR_ABSENT_MAX, "absent_ipu: ERR_ABSENT");
@@ -98,17 +99,7 @@ const char* ipudrv_last_error(void) { return t_last_error.c_str(); }
 
 int ipudrv_last_device_error(ipudrv_device_error* o) {
   if (!o || !t_last_device_error) return IPUDRV_E_USAGE;
-  const auto& e = *t_last_device_error;
-  *o = {};
-  o->code = e.code, o->ipu = e.ipu, o->tile = e.tile, o->thread = e.thread, o->pc = e.pc, o->count = e.count;
-  o->addr = e.addr, o->cycle = e.cycle;
-  std::strncpy(o->text, e.text.c_str(), sizeof o->text - 1);
-  std::strncpy(o->kind, e.kind.c_str(), sizeof o->kind - 1);
-  o->superstep = e.superstep;
-  o->peer_ipu = e.peer_ipu, o->peer_tile = e.peer_tile, o->peer_pc = e.peer_pc;
-  o->waiting = e.waiting, o->absent_count = e.absent_count;
-  for (size_t i = 0; i < e.absent.size() && i < std::size(o->absent_ipu); ++i)
-    o->absent_ipu[i] = e.absent[i].ipu, o->absent_tile[i] = e.absent[i].tile;
+  *o = ipudrv::detail::to_c(*t_last_device_error);
   return IPUDRV_OK;
 }
 
@@ -237,25 +228,11 @@ int ipudrv_stream_disconnect(ipudrv_device* dev, uint32_t id) {
   return guarded([&] { checked(dev).disconnect_stream(id); });
 }
 
-namespace {
-
-void fill_result(const ipudrv::RunResult& r, ipudrv_run_result* o) {
-    if (o) {
-      *o = {};
-      o->halted = r.state == ipudrv::RunState::kHalted;
-      o->exit_code = r.exit_code;
-      o->cycles = r.stats.cycles, o->instructions = r.stats.instructions;
-      o->exchange_bytes = r.stats.exchange_bytes, o->sim_time_ns = r.stats.sim_time_ns;
-      o->supersteps = r.stats.supersteps, o->stream_services = r.stream_services;
-    }
-}
-
-}  // namespace
-
 int ipudrv_run(ipudrv_device* dev, uint32_t supersteps, uint32_t timeout_ms, ipudrv_run_result* o) {
   return guarded([&] {
     const auto timeout = timeout_ms ? std::chrono::milliseconds(timeout_ms) : std::chrono::milliseconds::max();
-    fill_result(checked(dev).run(supersteps, timeout), o);
+    const ipudrv::RunResult r = checked(dev).run(supersteps, timeout);
+    if (o) *o = ipudrv::detail::to_c(r);
   });
 }
 
@@ -267,7 +244,8 @@ int ipudrv_run_with(ipudrv_device* dev, const ipudrv_run_options* options, ipudr
     r.max_cycles = c.max_cycles;
     r.max_instructions = c.max_instructions;
     if (c.timeout_ms) r.timeout = std::chrono::milliseconds(c.timeout_ms);
-    fill_result(checked(dev).run(r), o);
+    const ipudrv::RunResult result = checked(dev).run(r);
+    if (o) *o = ipudrv::detail::to_c(result);
   });
 }
 

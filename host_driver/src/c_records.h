@@ -5,9 +5,20 @@
 
 #include <ipu/host_records.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "ipudrv/ipudrv.h"
 
 namespace ipudrv::detail {
+
+// A text into a char array: its first N - 1 bytes at most, NUL-terminated.
+template <size_t N>
+void copy_text(char (&out)[N], const std::string& text) {
+  const size_t n = std::min(text.size(), N - 1);
+  std::memcpy(out, text.data(), n);
+  out[n] = '\0';
+}
 
 inline ipudrv_superstep to_c(const ipusim::records::SuperstepStats& r) {
   ipudrv_superstep c{};
@@ -59,6 +70,42 @@ inline ipudrv_console_line to_c(const ipusim::records::ConsoleLine& r) {
   c.thread = r.thread;
   c.text = r.text.c_str();
   c.length = r.text.size();
+  return c;
+}
+
+inline ipudrv_device_error to_c(const ipusim::records::DeviceErrorInfo& r) {
+  ipudrv_device_error c{};
+  c.code = r.code;
+  c.ipu = r.ipu;
+  c.tile = r.tile;
+  c.thread = r.thread;
+  c.pc = r.pc;
+  c.count = r.count;
+  c.addr = r.addr;
+  c.cycle = r.cycle;
+  copy_text(c.text, r.text);
+  copy_text(c.kind, r.kind);
+  c.superstep = r.superstep;
+  c.peer_ipu = r.peer_ipu;
+  c.peer_tile = r.peer_tile;
+  c.peer_pc = r.peer_pc;
+  c.waiting = r.waiting;
+  c.absent_count = r.absent_count;
+  for (size_t i = 0; i < r.absent.size() && i < 8; ++i) c.absent_ipu[i] = r.absent[i].ipu;
+  for (size_t i = 0; i < r.absent.size() && i < 8; ++i) c.absent_tile[i] = r.absent[i].tile;
+  return c;
+}
+
+inline ipudrv_run_result to_c(const ipusim::records::RunResult& r) {
+  ipudrv_run_result c{};
+  c.halted = r.state == ipusim::records::RunState::kHalted;
+  c.exit_code = r.exit_code;
+  c.cycles = r.stats.cycles;
+  c.instructions = r.stats.instructions;
+  c.exchange_bytes = r.stats.exchange_bytes;
+  c.sim_time_ns = r.stats.sim_time_ns;
+  c.supersteps = r.stats.supersteps;
+  c.stream_services = r.stream_services;
   return c;
 }
 

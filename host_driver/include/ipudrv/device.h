@@ -113,38 +113,17 @@ struct OpenOptions {
   std::optional<std::string> iss;
 };
 
-enum class RunState { kPaused, kHalted };
-
-// The device's figures, merged over its boards (each board counts its own tiles).
-struct RunStats {
-  uint64_t cycles = 0;          // tile cycles since reset (the latest tile of any board)
-  uint64_t instructions = 0;    // retired by all tiles since reset (summed over boards)
-  uint32_t supersteps = 0;      // since reset (the first board with booted tiles)
-  uint64_t exchange_bytes = 0;  // summed over boards
-  uint64_t sim_time_ns = 0;
-  uint32_t booted_tiles = 0;    // summed over boards
-};
-
 // The host records (hw/host_if/records.yaml; fields: docs/host_records.md), the structs
 // the model fills and the wire carries: one superstep of one IPU, summed over the tiles
 // that ran it; one direction of one IPU-Link since the program started (the first run
 // after load), as of a run's end, with its IPUs the device's.
 using SuperstepStats = ipusim::records::SuperstepStats;
 using LinkStats = ipusim::records::LinkStats;
-
-struct RunResult {
-  RunState state = RunState::kHalted;
-  int32_t exit_code = 0;        // HALTED: 0 or the lowest-numbered tile's non-zero code
-  RunStats stats;
-  uint32_t stream_services = 0; // host streams the driver served at STREAM_WAIT stops in this run
-  // [device IPU][superstep k]: every superstep since the program started (the first run
-  // after load), as of this run's end; a run of n supersteps sees them grow.
-  std::vector<std::vector<SuperstepStats>> supersteps;
-  // Every IPU-Link direction that carried something, link then direction order; and the
-  // cycles faults cost the exchanges, summed over them.
-  std::vector<LinkStats> links;
-  uint64_t link_cycles_lost = 0;
-};
+// How a run ended; the device's figures, merged over its boards; what a run returns
+// (its state, exit code, RunStats, the supersteps and link directions as of its end).
+using RunState = ipusim::records::RunState;
+using RunStats = ipusim::records::RunStats;
+using RunResult = ipusim::records::RunResult;
 
 // How far a run may go (Device::run(const RunOptions&)); `ipusim run`'s --max-cycles,
 // --max-instructions and --timeout (docs/platform.md "Run budgets and interrupts").

@@ -6,6 +6,8 @@
 // docs/host_driver.md, "Errors".
 #pragma once
 
+#include <ipu/host_records.h>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -14,36 +16,10 @@
 
 namespace ipudrv {
 
-// The device's error registers at the time of the error (IPU_REG_ERR_*). Fields the
-// device did not name hold kNone.
-struct DeviceErrorInfo {
-  static constexpr uint32_t kNone = 0xFFFFFFFFu;
-  uint32_t code = 0;       // IPU_ERR_*
-  uint32_t ipu = kNone;    // IPU on the board
-  uint32_t tile = kNone;
-  uint32_t thread = kNone; // 0 = supervisor
-  uint32_t pc = kNone;
-  // Where pc is in the program the driver loaded on that tile (Elf::locate; not registers:
-  // the device boots images and knows no source); empty when unknown.
-  std::string function, source;
-  uint64_t addr = 0;
-  uint64_t cycle = 0;      // tile cycle of a run error
-  uint32_t count = 0;      // errors since reset
-  std::string kind;        // ERR_KIND: "misaligned access", "length mismatch", "sync", ...
-  uint32_t superstep = kNone;  // syncs the tile (deadlock: its IPU) had completed
-  // A problem between two tiles (an exchange): the other one.
-  uint32_t peer_ipu = kNone, peer_tile = kNone, peer_pc = kNone;
-  std::string peer_function, peer_source;  // peer_pc located, as function / source
-  // A deadlock: the tiles waiting, and those that never arrive (ERR_ABSENT_COUNT of them;
-  // `absent` lists the first IPU_ERR_ABSENT_MAX). ipu / tile name the first absent one.
-  uint32_t waiting = 0;
-  uint32_t absent_count = 0;
-  struct TileId {
-    uint32_t ipu = 0, tile = 0;
-  };
-  std::vector<TileId> absent;
-  std::string text;        // ERR_TEXT
-};
+// The device's problem record (its error registers at the time of the error, pcs
+// located): the host record DeviceErrorInfo of hw/host_if/records.yaml (fields:
+// docs/host_records.md). Fields the device did not name hold DeviceErrorInfo::kNone.
+using DeviceErrorInfo = ipusim::records::DeviceErrorInfo;
 
 const char* device_error_name(uint32_t code);  // "TILE_FAULT", ... or "UNKNOWN"
 

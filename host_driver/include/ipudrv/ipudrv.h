@@ -8,8 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ipudrv_superstep, ipudrv_link, ipudrv_dma_stats: generated from the host records
-   (hw/host_if/records.yaml; fields: docs/host_records.md). */
+/* ipudrv_superstep, ipudrv_link, ipudrv_dma_stats, ipudrv_device_error (the device's
+   problem record: ipudrv_last_device_error), ipudrv_run_result: generated from the host
+   records (hw/host_if/records.yaml; fields: docs/host_records.md). */
 #include "ipudrv/ipudrv_records.h"
 
 #ifdef __cplusplus
@@ -51,25 +52,6 @@ typedef struct ipudrv_info {
   uint32_t in_process; /* 1: the system runs in this process; 0: in an `ipusim serve` (unix:, or
                           the driver's own child for a config: beyond the process's first) */
 } ipudrv_info;
-
-typedef struct ipudrv_device_error {
-  uint32_t code, ipu, tile, thread, pc, count; /* 0xFFFFFFFF: not named */
-  uint64_t addr, cycle;
-  char text[256];
-  /* The rest of the device's problem record (docs/host_driver.md, "Errors"). */
-  char kind[32];                               /* ERR_KIND */
-  uint32_t superstep;                          /* 0xFFFFFFFF: not named */
-  uint32_t peer_ipu, peer_tile, peer_pc;       /* an exchange's other tile; 0xFFFFFFFF: none */
-  uint32_t waiting, absent_count;              /* a deadlock */
-  uint32_t absent_ipu[8], absent_tile[8];      /* its first min(absent_count, 8) absent tiles */
-} ipudrv_device_error;
-
-typedef struct ipudrv_run_result {
-  int32_t halted;       /* 1: every tile halted, 0: paused after the supersteps asked */
-  int32_t exit_code;
-  uint64_t cycles, instructions, exchange_bytes, sim_time_ns;
-  uint32_t supersteps, stream_services;
-} ipudrv_run_result;
 
 typedef struct ipudrv_program {
   uint32_t ipu, tile_first, tile_count;

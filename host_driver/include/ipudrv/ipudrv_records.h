@@ -96,4 +96,66 @@ IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, ipu) == 0, "ipudrv_console_li
 IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, tile) == 4, "ipudrv_console_line.tile offset");
 IPUDRV_RECORD_ASSERT(offsetof(ipudrv_console_line, thread) == 8, "ipudrv_console_line.thread offset");
 
+/* The device's problem record: its error registers (ERR_CODE, ERR_KIND, ERR_IPU / TILE / THREAD / PC, ERR_ADDR, ERR_CYCLE, ERR_SUPERSTEP, ERR_PEER_*, ERR_WAITING, ERR_ABSENT_*, ERR_TEXT; hw/host_if/registers.yaml) at the time of an error (ipudrv::Error::device_error) or now (Device::error_registers), with the pcs located in the programs the driver loaded (docs/host_driver.md "Errors"). Fields the device did not name are kNone (Python: None). (ipudrv::DeviceErrorInfo) */
+typedef struct ipudrv_device_error {
+  uint32_t code; /* ERR_CODE: IPU_ERR_* (0: no error); ipusim.ERR_* constants */
+  uint32_t ipu; /* device IPU (0xFFFFFFFF: not named) */
+  uint32_t tile; /* tile (0xFFFFFFFF: not named) */
+  uint32_t thread; /* 0: the supervisor; 1..: a worker (0xFFFFFFFF: not named) */
+  uint32_t pc; /* program counter (0xFFFFFFFF: not named) */
+  uint32_t count; /* errors since reset */
+  uint64_t addr; /* ERR_ADDR: the address concerned */
+  uint64_t cycle; /* tile cycle of a run error */
+  char text[256]; /* ERR_TEXT, whole, NUL-terminated (truncated to 255 bytes) */
+  char kind[32]; /* ERR_KIND: 'misaligned access', 'length mismatch', 'sync', ..., NUL-terminated (truncated to 31 bytes) */
+  uint32_t superstep; /* syncs the tile (deadlock: its IPU) had completed (0xFFFFFFFF: not named) */
+  uint32_t peer_ipu; /* a problem between two tiles (an exchange): the other tile's device IPU (0xFFFFFFFF: not named) */
+  uint32_t peer_tile; /* the other tile (0xFFFFFFFF: not named) */
+  uint32_t peer_pc; /* the other tile's pc (0xFFFFFFFF: not named) */
+  uint32_t waiting; /* a deadlock: the tiles waiting */
+  uint32_t absent_count; /* a deadlock: the tiles that never arrive (ERR_ABSENT_COUNT) */
+  uint32_t absent_ipu[8]; /* absent: ipu of the first min(n, 8) */
+  uint32_t absent_tile[8]; /* absent: tile of the first min(n, 8) */
+} ipudrv_device_error;
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, code) == 0, "ipudrv_device_error.code offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, ipu) == 4, "ipudrv_device_error.ipu offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, tile) == 8, "ipudrv_device_error.tile offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, thread) == 12, "ipudrv_device_error.thread offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, pc) == 16, "ipudrv_device_error.pc offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, count) == 20, "ipudrv_device_error.count offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, addr) == 24, "ipudrv_device_error.addr offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, cycle) == 32, "ipudrv_device_error.cycle offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, text) == 40, "ipudrv_device_error.text offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, kind) == 296, "ipudrv_device_error.kind offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, superstep) == 328, "ipudrv_device_error.superstep offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, peer_ipu) == 332, "ipudrv_device_error.peer_ipu offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, peer_tile) == 336, "ipudrv_device_error.peer_tile offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, peer_pc) == 340, "ipudrv_device_error.peer_pc offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, waiting) == 344, "ipudrv_device_error.waiting offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, absent_count) == 348, "ipudrv_device_error.absent_count offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, absent_ipu) == 352, "ipudrv_device_error.absent_ipu offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_device_error, absent_tile) == 384, "ipudrv_device_error.absent_tile offset");
+IPUDRV_RECORD_ASSERT(sizeof(ipudrv_device_error) == 416, "ipudrv_device_error size");
+
+/* What a run returns (Device::run, ipudrv_run, Device.run). (ipudrv::RunResult) */
+typedef struct ipudrv_run_result {
+  int32_t halted; /* 1: state is HALTED */
+  int32_t exit_code; /* HALTED: 0 or the lowest-numbered tile's non-zero code */
+  uint64_t cycles; /* tile cycles since reset (the latest tile of any board) */
+  uint64_t instructions; /* retired by all tiles since reset (summed over the boards) */
+  uint64_t exchange_bytes; /* summed over the boards */
+  uint64_t sim_time_ns; /* simulated time */
+  uint32_t supersteps; /* since reset (the first board with booted tiles) */
+  uint32_t stream_services; /* host streams the driver served at STREAM_WAIT stops in this run */
+} ipudrv_run_result;
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, halted) == 0, "ipudrv_run_result.halted offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, exit_code) == 4, "ipudrv_run_result.exit_code offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, cycles) == 8, "ipudrv_run_result.cycles offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, instructions) == 16, "ipudrv_run_result.instructions offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, exchange_bytes) == 24, "ipudrv_run_result.exchange_bytes offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, sim_time_ns) == 32, "ipudrv_run_result.sim_time_ns offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, supersteps) == 40, "ipudrv_run_result.supersteps offset");
+IPUDRV_RECORD_ASSERT(offsetof(ipudrv_run_result, stream_services) == 44, "ipudrv_run_result.stream_services offset");
+IPUDRV_RECORD_ASSERT(sizeof(ipudrv_run_result) == 48, "ipudrv_run_result size");
+
 #endif /* IPUDRV_IPUDRV_RECORDS_H */

@@ -1,24 +1,23 @@
 // ipudrv's exception hierarchy as Python exceptions (docs/python.md "Errors"): one class
 // per C++ class, the same inheritance, each raised with the device's problem record as
 // attributes (None where the device did not name a field, and for host-side errors).
-#include <array>
+#include <string>
+#include <vector>
 
 #include "bindings.h"
 
 namespace ipusim_py {
 namespace {
 
-constexpr uint32_t kNone = ipudrv::DeviceErrorInfo::kNone;
-
-py::object opt(uint32_t v) { return v == kNone ? py::none() : py::object(py::int_(v)); }
-py::object opt(const std::string& s) { return s.empty() ? py::none() : py::object(py::str(s)); }
-
-// The attributes every exception carries, in DeviceErrorInfo's order.
-constexpr std::array kFields = {"code",          "code_name", "kind",       "ipu",       "tile",
-                                "thread",        "pc",        "function",   "source",    "addr",
-                                "cycle",         "count",     "superstep",  "peer_ipu",  "peer_tile",
-                                "peer_pc",       "peer_function", "peer_source", "waiting", "absent_count",
-                                "absent",        "text"};
+// The attributes every exception carries: DeviceErrorInfo's (bind_records made the class
+// from hw/host_if/records.yaml, bind_errors adds code_name), read off the class.
+std::vector<std::string> record_attributes(py::module_& m) {
+  std::vector<std::string> names;
+  for (py::handle n : py::module_::import("builtins").attr("dir")(m.attr("DeviceErrorInfo")))
+    if (const auto s = n.cast<std::string>(); !s.starts_with("_")) names.push_back(s);
+  return names;
+}
+std::vector<std::string>* g_fields = nullptr;  // record_attributes, for the life of the interpreter
 
 struct Classes {
   py::object error, tile_fault, exchange, deadlock, smem, stream, dma, boot, state, budget, reg, timeout,
@@ -62,7 +61,7 @@ void raise(const ipudrv::Error& e) {
   const auto& info = e.device_error();
   if (info) {
     py::object record = py::cast(*info);
-    for (const char* f : kFields) exc.attr(f) = record.attr(f);
+    for (const std::string& f : *g_fields) exc.attr(f.c_str()) = record.attr(f.c_str());
     exc.attr("device_error") = record;
   }
   PyErr_SetObject(cls.ptr(), exc.ptr());
@@ -71,54 +70,15 @@ void raise(const ipudrv::Error& e) {
 }  // namespace
 
 void bind_errors(py::module_& m) {
-  py::class_<ipudrv::DeviceErrorInfo>(m, "DeviceErrorInfo",
-                                      "The device's error registers (its problem record) at the time of an error, "
-                                      "or now (Device.error_registers()). Fields the device did not name are None.")
-      .def_readonly("code", &ipudrv::DeviceErrorInfo::code, "IPU_ERR_* (0: no error); ipusim.ERR_* constants")
+  // DeviceErrorInfo is a host record (bind_records made the class): the code's name and
+  // the record as describe() puts it.
+  py::reinterpret_borrow<py::class_<ipudrv::DeviceErrorInfo>>(m.attr("DeviceErrorInfo"))
       .def_property_readonly(
           "code_name", [](const ipudrv::DeviceErrorInfo& i) { return std::string(ipudrv::device_error_name(i.code)); },
           "The code's name: 'TILE_FAULT', 'EXCHANGE', ... ('NONE' for 0)")
-      .def_property_readonly("kind", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.kind); },
-                             "ERR_KIND: 'misaligned access', 'length mismatch', 'sync', ...")
-      .def_property_readonly("ipu", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.ipu); }, "device IPU")
-      .def_property_readonly("tile", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.tile); }, "tile")
-      .def_property_readonly("thread", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.thread); },
-                             "0: the supervisor; 1..: a worker")
-      .def_property_readonly("pc", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.pc); }, "program counter")
-      .def_property_readonly("function", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.function); },
-                             "the function pc is in (from the ELF the driver loaded on that tile)")
-      .def_property_readonly("source", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.source); },
-                             "'file.c:LINE' of pc")
-      .def_readonly("addr", &ipudrv::DeviceErrorInfo::addr, "ERR_ADDR: the address concerned")
-      .def_readonly("cycle", &ipudrv::DeviceErrorInfo::cycle, "tile cycle of a run error")
-      .def_readonly("count", &ipudrv::DeviceErrorInfo::count, "errors since reset")
-      .def_property_readonly("superstep", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.superstep); },
-                             "syncs the tile (deadlock: its IPU) had completed")
-      .def_property_readonly("peer_ipu", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.peer_ipu); },
-                             "an exchange's other tile: its device IPU")
-      .def_property_readonly("peer_tile", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.peer_tile); },
-                             "an exchange's other tile")
-      .def_property_readonly("peer_pc", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.peer_pc); },
-                             "the other tile's pc")
-      .def_property_readonly("peer_function", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.peer_function); },
-                             "the function peer_pc is in")
-      .def_property_readonly("peer_source", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.peer_source); },
-                             "'file.c:LINE' of peer_pc")
-      .def_readonly("waiting", &ipudrv::DeviceErrorInfo::waiting, "a deadlock: the tiles waiting")
-      .def_readonly("absent_count", &ipudrv::DeviceErrorInfo::absent_count,
-                    "a deadlock: the tiles that never arrive")
-      .def_property_readonly(
-          "absent",
-          [](const ipudrv::DeviceErrorInfo& i) {
-            py::list out;
-            for (const auto& t : i.absent) out.append(py::make_tuple(t.ipu, t.tile));
-            return out;
-          },
-          "a deadlock: (ipu, tile) of the first absent tiles (at most IPU_ERR_ABSENT_MAX)")
-      .def_property_readonly("text", [](const ipudrv::DeviceErrorInfo& i) { return opt(i.text); },
-                             "ERR_TEXT, whole")
-      .def("__str__", [](const ipudrv::DeviceErrorInfo& i) { return ipudrv::describe(i); })
-      .def("__repr__", [](const ipudrv::DeviceErrorInfo& i) { return "<DeviceErrorInfo " + ipudrv::describe(i) + ">"; });
+      .def("__str__", [](const ipudrv::DeviceErrorInfo& i) { return ipudrv::describe(i); });
+  static std::vector<std::string> fields = record_attributes(m);
+  g_fields = &fields;
 
   m.def("describe", &ipudrv::describe, py::arg("info"),
         "The record as one line: 'TILE_FAULT (1) ipu 0 tile 3 thread 1 pc 0x40010 in f (f.c:42): text'.");
@@ -135,7 +95,7 @@ void bind_errors(py::module_& m) {
                        "count, superstep, peer_*, waiting, absent_count, absent, text) and device_error (a "
                        "DeviceErrorInfo); host-side errors have them all None.",
                        exception);
-  for (const char* f : kFields) c.error.attr(f) = py::none();
+  for (const std::string& f : fields) c.error.attr(f.c_str()) = py::none();
   c.error.attr("device_error") = py::none();
   auto sub = [&](const char* name, const char* doc) { return make_class(m, name, doc, c.error); };
   c.tile_fault = sub("TileFaultError", "A tile thread faulted (ERR_TILE_FAULT).");

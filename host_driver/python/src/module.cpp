@@ -16,9 +16,9 @@ PYBIND11_MODULE(_ipusim, m) {
   }
   m.doc() = "ipusim's host driver (ipudrv) for Python: open a simulated IPU device, load ELFs, move numpy arrays "
             "through tile and streaming memory and host streams, run it, read its statistics.";
+  ipusim_py::bind_records(m);  // before the classes whose members are records, and the errors
   ipusim_py::bind_errors(m);
   ipusim_py::bind_elf(m);
-  ipusim_py::bind_records(m);  // before the classes whose members are records
   ipusim_py::bind_stats(m);
   py::class_<ipusim_py::PyDevice> device(m, "Device",
                                          "A device (a whole simulated system) opened by ipusim.open() or "

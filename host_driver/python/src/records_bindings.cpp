@@ -15,6 +15,9 @@ namespace ipusim_py {
 namespace py = pybind11;
 
 void bind_records(py::module_& m) {
+  py::enum_<ipusim::records::RunState>(m, "RunState", "How a run ended: its supersteps done (PAUSED) or every tile halted (HALTED).")
+      .value("PAUSED", ipusim::records::RunState::kPaused, "the supersteps asked for are done; the next run goes on")
+      .value("HALTED", ipusim::records::RunState::kHalted, "every tile halted");
   PYBIND11_NUMPY_DTYPE(ipusim::records::SuperstepStats, tiles, exchanging_tiles, incomplete_tiles, begin_cycle, end_cycle, compute_cycles, sync_cycles, exchange_cycles, instructions, exchange_bytes);
   {
     using R = ipusim::records::SuperstepStats;
@@ -114,6 +117,136 @@ void bind_records(py::module_& m) {
                  " tile=" + std::to_string(r.tile) +
                  " thread=" + std::to_string(r.thread) +
                  " text=" + py::repr(py::cast(r.text)).cast<std::string>() + ">";
+        });
+  }
+  {
+    using R = ipusim::records::DeviceErrorInfo;
+    py::class_<R>(m, "DeviceErrorInfo", "The device's problem record: its error registers (ERR_CODE, ERR_KIND, ERR_IPU / TILE / THREAD / PC, ERR_ADDR, ERR_CYCLE, ERR_SUPERSTEP, ERR_PEER_*, ERR_WAITING, ERR_ABSENT_*, ERR_TEXT; hw/host_if/registers.yaml) at the time of an error (ipudrv::Error::device_error) or now (Device::error_registers), with the pcs located in the programs the driver loaded (docs/host_driver.md \"Errors\"). Fields the device did not name are kNone (Python: None).")
+        .def_readonly("code", &R::code, "ERR_CODE: IPU_ERR_* (0: no error); ipusim.ERR_* constants")
+        .def_property_readonly(
+            "ipu", [](const R& r) { return r.ipu == R::kNone ? py::none() : py::object(py::int_(r.ipu)); },
+            "device IPU")
+        .def_property_readonly(
+            "tile", [](const R& r) { return r.tile == R::kNone ? py::none() : py::object(py::int_(r.tile)); },
+            "tile")
+        .def_property_readonly(
+            "thread", [](const R& r) { return r.thread == R::kNone ? py::none() : py::object(py::int_(r.thread)); },
+            "0: the supervisor; 1..: a worker")
+        .def_property_readonly(
+            "pc", [](const R& r) { return r.pc == R::kNone ? py::none() : py::object(py::int_(r.pc)); },
+            "program counter")
+        .def_property_readonly(
+            "function", [](const R& r) { return r.function.empty() ? py::none() : py::object(py::str(r.function)); },
+            "the function pc is in (Elf::locate on the program the driver loaded on that tile: the device boots images and knows no source)")
+        .def_property_readonly(
+            "source", [](const R& r) { return r.source.empty() ? py::none() : py::object(py::str(r.source)); },
+            "'file.c:LINE' of pc")
+        .def_readonly("count", &R::count, "errors since reset")
+        .def_readonly("addr", &R::addr, "ERR_ADDR: the address concerned")
+        .def_readonly("cycle", &R::cycle, "tile cycle of a run error")
+        .def_property_readonly(
+            "text", [](const R& r) { return r.text.empty() ? py::none() : py::object(py::str(r.text)); },
+            "ERR_TEXT, whole")
+        .def_property_readonly(
+            "kind", [](const R& r) { return r.kind.empty() ? py::none() : py::object(py::str(r.kind)); },
+            "ERR_KIND: 'misaligned access', 'length mismatch', 'sync', ...")
+        .def_property_readonly(
+            "superstep", [](const R& r) { return r.superstep == R::kNone ? py::none() : py::object(py::int_(r.superstep)); },
+            "syncs the tile (deadlock: its IPU) had completed")
+        .def_property_readonly(
+            "peer_ipu", [](const R& r) { return r.peer_ipu == R::kNone ? py::none() : py::object(py::int_(r.peer_ipu)); },
+            "a problem between two tiles (an exchange): the other tile's device IPU")
+        .def_property_readonly(
+            "peer_tile", [](const R& r) { return r.peer_tile == R::kNone ? py::none() : py::object(py::int_(r.peer_tile)); },
+            "the other tile")
+        .def_property_readonly(
+            "peer_pc", [](const R& r) { return r.peer_pc == R::kNone ? py::none() : py::object(py::int_(r.peer_pc)); },
+            "the other tile's pc")
+        .def_property_readonly(
+            "peer_function", [](const R& r) { return r.peer_function.empty() ? py::none() : py::object(py::str(r.peer_function)); },
+            "the function peer_pc is in")
+        .def_property_readonly(
+            "peer_source", [](const R& r) { return r.peer_source.empty() ? py::none() : py::object(py::str(r.peer_source)); },
+            "'file.c:LINE' of peer_pc")
+        .def_readonly("waiting", &R::waiting, "a deadlock: the tiles waiting")
+        .def_readonly("absent_count", &R::absent_count, "a deadlock: the tiles that never arrive (ERR_ABSENT_COUNT)")
+        .def_property_readonly(
+            "absent", [](const R& r) { return [&] {
+            py::list out;
+            for (const auto& e : r.absent) out.append(py::make_tuple(e.ipu, e.tile));
+            return py::object(out);
+          }(); },
+            "a deadlock: the first IPU_ERR_ABSENT_MAX (8) absent tiles; ipu / tile name the first")
+        .def(py::self == py::self)
+        .def("__repr__", [](const R& r) {
+          return std::string("<DeviceErrorInfo") +
+                 " code=" + std::to_string(r.code) +
+                 " ipu=" + py::repr(r.ipu == R::kNone ? py::none() : py::object(py::int_(r.ipu))).cast<std::string>() +
+                 " tile=" + py::repr(r.tile == R::kNone ? py::none() : py::object(py::int_(r.tile))).cast<std::string>() +
+                 " thread=" + py::repr(r.thread == R::kNone ? py::none() : py::object(py::int_(r.thread))).cast<std::string>() +
+                 " pc=" + py::repr(r.pc == R::kNone ? py::none() : py::object(py::int_(r.pc))).cast<std::string>() +
+                 " function=" + py::repr(r.function.empty() ? py::none() : py::object(py::str(r.function))).cast<std::string>() +
+                 " source=" + py::repr(r.source.empty() ? py::none() : py::object(py::str(r.source))).cast<std::string>() +
+                 " count=" + std::to_string(r.count) +
+                 " addr=" + std::to_string(r.addr) +
+                 " cycle=" + std::to_string(r.cycle) +
+                 " text=" + py::repr(r.text.empty() ? py::none() : py::object(py::str(r.text))).cast<std::string>() +
+                 " kind=" + py::repr(r.kind.empty() ? py::none() : py::object(py::str(r.kind))).cast<std::string>() +
+                 " superstep=" + py::repr(r.superstep == R::kNone ? py::none() : py::object(py::int_(r.superstep))).cast<std::string>() +
+                 " peer_ipu=" + py::repr(r.peer_ipu == R::kNone ? py::none() : py::object(py::int_(r.peer_ipu))).cast<std::string>() +
+                 " peer_tile=" + py::repr(r.peer_tile == R::kNone ? py::none() : py::object(py::int_(r.peer_tile))).cast<std::string>() +
+                 " peer_pc=" + py::repr(r.peer_pc == R::kNone ? py::none() : py::object(py::int_(r.peer_pc))).cast<std::string>() +
+                 " peer_function=" + py::repr(r.peer_function.empty() ? py::none() : py::object(py::str(r.peer_function))).cast<std::string>() +
+                 " peer_source=" + py::repr(r.peer_source.empty() ? py::none() : py::object(py::str(r.peer_source))).cast<std::string>() +
+                 " waiting=" + std::to_string(r.waiting) +
+                 " absent_count=" + std::to_string(r.absent_count) +
+                 " absent=" + py::repr([&] {
+            py::list out;
+            for (const auto& e : r.absent) out.append(py::make_tuple(e.ipu, e.tile));
+            return py::object(out);
+          }()).cast<std::string>() + ">";
+        });
+  }
+  {
+    using R = ipusim::records::RunStats;
+    py::class_<R>(m, "RunStats", "The device's figures since reset, merged over its boards (each board counts its own tiles): Device::stats(), RunResult::stats.")
+        .def_readonly("cycles", &R::cycles, "tile cycles since reset (the latest tile of any board)")
+        .def_readonly("instructions", &R::instructions, "retired by all tiles since reset (summed over the boards)")
+        .def_readonly("exchange_bytes", &R::exchange_bytes, "summed over the boards")
+        .def_readonly("sim_time_ns", &R::sim_time_ns, "simulated time")
+        .def_readonly("supersteps", &R::supersteps, "since reset (the first board with booted tiles)")
+        .def_readonly("booted_tiles", &R::booted_tiles, "summed over the boards")
+        .def(py::self == py::self)
+        .def("__repr__", [](const R& r) {
+          return std::string("<RunStats") +
+                 " cycles=" + std::to_string(r.cycles) +
+                 " instructions=" + std::to_string(r.instructions) +
+                 " exchange_bytes=" + std::to_string(r.exchange_bytes) +
+                 " sim_time_ns=" + std::to_string(r.sim_time_ns) +
+                 " supersteps=" + std::to_string(r.supersteps) +
+                 " booted_tiles=" + std::to_string(r.booted_tiles) + ">";
+        });
+  }
+  {
+    using R = ipusim::records::RunResult;
+    py::class_<R>(m, "RunResult", "What a run returns (Device::run, ipudrv_run, Device.run).")
+        .def_readonly("state", &R::state, "how the run ended")
+        .def_readonly("exit_code", &R::exit_code, "HALTED: 0 or the lowest-numbered tile's non-zero code")
+        .def_readonly("stats", &R::stats, "RunStats at the run's end")
+        .def_readonly("stream_services", &R::stream_services, "host streams the driver served at STREAM_WAIT stops in this run")
+        .def_readonly("supersteps", &R::supersteps, "[device IPU][superstep k]: every superstep since the program started (the first run after load), as of this run's end; a run of n supersteps sees them grow")
+        .def_readonly("links", &R::links, "every IPU-Link direction that carried something, link then direction order")
+        .def_readonly("link_cycles_lost", &R::link_cycles_lost, "the cycles faults cost the exchanges, summed over the links")
+        .def(py::self == py::self)
+        .def("__repr__", [](const R& r) {
+          return std::string("<RunResult") +
+                 " state=" + py::repr(py::cast(r.state)).cast<std::string>() +
+                 " exit_code=" + std::to_string(r.exit_code) +
+                 " stats=" + py::repr(py::cast(r.stats)).cast<std::string>() +
+                 " stream_services=" + std::to_string(r.stream_services) +
+                 " supersteps=[" + std::to_string(r.supersteps.size()) + " items]" +
+                 " links=[" + std::to_string(r.links.size()) + " items]" +
+                 " link_cycles_lost=" + std::to_string(r.link_cycles_lost) + ">";
         });
   }
 }

@@ -1,7 +1,8 @@
-// The driver's plain records as Python objects with attributes (DeviceInfo, RunStats,
-// RunResult, ConsoleLine, SmemBuffer, TileRange; the host records, SuperstepStats,
-// LinkStats, ..., are records_bindings.cpp's, generated), the per-superstep figures as a
-// numpy structured array for plotting, and the register map's STATE_* / ERR_* constants.
+// The driver's plain records as Python objects with attributes (DeviceInfo, SmemBuffer,
+// TileRange; the host records, SuperstepStats, LinkStats, RunResult, ..., are
+// records_bindings.cpp's, generated, with RunResult.superstep_array and ConsoleLine's
+// str() added here), the per-superstep figures as a numpy structured array for plotting,
+// and the register map's STATE_* / ERR_* constants.
 #include <ipu/hostif_regs.h>
 
 #include <pybind11/operators.h>
@@ -19,15 +20,6 @@ py::array superstep_array(const std::vector<ipudrv::SuperstepStats>& steps) {
 }
 
 namespace {
-
-template <class T>
-std::string fields_repr(const char* name, const T& v, std::initializer_list<std::pair<const char*, uint64_t T::*>> f64,
-                        std::initializer_list<std::pair<const char*, uint32_t T::*>> f32) {
-  std::string s = std::string("<") + name;
-  for (const auto& [n, p] : f32) s += std::string(" ") + n + "=" + std::to_string(v.*p);
-  for (const auto& [n, p] : f64) s += std::string(" ") + n + "=" + std::to_string(v.*p);
-  return s + ">";
-}
 
 constexpr const char* kSuperstepArrayDoc =
     "The per-superstep figures of device IPU `ipu` as a numpy structured array, one row per superstep, "
@@ -66,37 +58,9 @@ void bind_stats(py::module_& m) {
                " IPU(s) of " + std::to_string(i.tiles_per_ipu) + " tiles>";
       });
 
-  py::enum_<ipudrv::RunState>(m, "RunState", "How a run ended: PAUSED (its supersteps done) or HALTED.")
-      .value("PAUSED", ipudrv::RunState::kPaused)
-      .value("HALTED", ipudrv::RunState::kHalted);
-
-  using ipudrv::RunStats;
-  py::class_<RunStats>(m, "RunStats", "The device's figures since reset, merged over its boards.")
-      .def_readonly("cycles", &RunStats::cycles, "tile cycles (the latest tile of any board)")
-      .def_readonly("instructions", &RunStats::instructions, "retired by all tiles")
-      .def_readonly("supersteps", &RunStats::supersteps, "since reset")
-      .def_readonly("exchange_bytes", &RunStats::exchange_bytes, "summed over the boards")
-      .def_readonly("sim_time_ns", &RunStats::sim_time_ns, "simulated time")
-      .def_readonly("booted_tiles", &RunStats::booted_tiles, "summed over the boards")
-      .def("__repr__", [](const RunStats& s) {
-        return fields_repr<RunStats>("RunStats", s,
-                                     {{"cycles", &RunStats::cycles},
-                                      {"instructions", &RunStats::instructions},
-                                      {"exchange_bytes", &RunStats::exchange_bytes},
-                                      {"sim_time_ns", &RunStats::sim_time_ns}},
-                                     {{"supersteps", &RunStats::supersteps}, {"booted_tiles", &RunStats::booted_tiles}});
-      });
-
+  // RunResult is a host record (bind_records made the class); a numpy view of its supersteps.
   using ipudrv::RunResult;
-  py::class_<RunResult>(m, "RunResult", "What a run() returns.")
-      .def_readonly("state", &RunResult::state, "RunState.HALTED or RunState.PAUSED")
-      .def_readonly("exit_code", &RunResult::exit_code, "HALTED: 0 or the lowest-numbered tile's non-zero code")
-      .def_readonly("stats", &RunResult::stats, "RunStats at the run's end")
-      .def_readonly("stream_services", &RunResult::stream_services, "host streams served in this run")
-      .def_readonly("supersteps", &RunResult::supersteps,
-                    "[device IPU][superstep k] SuperstepStats since the program started, as of this run's end")
-      .def_readonly("links", &RunResult::links, "LinkStats of every link direction that carried something")
-      .def_readonly("link_cycles_lost", &RunResult::link_cycles_lost, "cycles faults cost the exchanges, summed over the links")
+  py::reinterpret_borrow<py::class_<RunResult>>(m.attr("RunResult"))
       .def(
           "superstep_array", [](const RunResult& r, uint32_t ipu) {
             if (ipu >= r.supersteps.size())
@@ -104,12 +68,7 @@ void bind_stats(py::module_& m) {
                                        std::to_string(r.supersteps.size()) + " IPU(s)");
             return superstep_array(r.supersteps[ipu]);
           },
-          py::arg("ipu") = 0, kSuperstepArrayDoc)
-      .def("__repr__", [](const RunResult& r) {
-        return std::string("<RunResult ") + (r.state == ipudrv::RunState::kHalted ? "HALTED" : "PAUSED") +
-               " exit_code=" + std::to_string(r.exit_code) + " cycles=" + std::to_string(r.stats.cycles) +
-               " supersteps=" + std::to_string(r.stats.supersteps) + ">";
-      });
+          py::arg("ipu") = 0, kSuperstepArrayDoc);
   m.attr("SUPERSTEP_DTYPE") = py::dtype::of<ipudrv::SuperstepStats>();  // bind_records registered it
 
   // ConsoleLine is a host record (bind_records made the class); its str() is the driver's line.

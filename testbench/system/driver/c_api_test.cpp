@@ -4,11 +4,16 @@
 
 #include <ipu/hostif_regs.h>
 
+#include <cstring>
 #include <fstream>
 #include <string>
 
+#include "c_records.h"
+
 #include "driver_backend.h"
 #include "test_elf.h"
+
+extern "C" size_t ipudrv_abi_pinned_bytes(void);  // c_abi_layout.c
 
 namespace drvtest {
 namespace {
@@ -181,6 +186,58 @@ TEST_P(CApi, TileMemorySmemFreeRegistersAndStreamArguments) {
   EXPECT_EQ(ipudrv_stream_disconnect(dev, 64), IPUDRV_E_USAGE);
   EXPECT_EQ(ipudrv_abort(nullptr), IPUDRV_E_USAGE);
   ipudrv_close(dev);
+}
+
+// c_abi_layout.c pins the generated structs' layout at compile time (a change does not
+// build); this links it into the test.
+TEST(CAbi, GeneratedStructsKeepTheirLayout) { EXPECT_EQ(ipudrv_abi_pinned_bytes(), 416u + 48u); }
+
+// The generated C copy of the problem record: texts cut to their arrays, NUL-terminated;
+// the first 8 absent tiles as parallel arrays; kNone kept; the located fields left out.
+TEST(CAbi, TheProblemRecordIsCutToItsArrays) {
+  ipudrv::DeviceErrorInfo e;
+  e.code = IPU_ERR_DEADLOCK, e.tile = 5, e.addr = 0x1234567890ull, e.count = 2;
+  e.text = std::string(300, 'x'), e.kind = std::string(40, 'k'), e.function = "f", e.source = "f.c:1";
+  e.waiting = 3, e.absent_count = 10;
+  for (uint32_t i = 0; i < 10; ++i) e.absent.push_back({i, 100 + i});
+  const ipudrv_device_error c = ipudrv::detail::to_c(e);
+  EXPECT_EQ(c.code, uint32_t(IPU_ERR_DEADLOCK));
+  EXPECT_EQ(c.ipu, ipudrv::DeviceErrorInfo::kNone);
+  EXPECT_EQ(c.tile, 5u);
+  EXPECT_EQ(c.superstep, 0xFFFFFFFFu);
+  EXPECT_EQ(c.addr, 0x1234567890ull);
+  EXPECT_EQ(c.count, 2u);
+  EXPECT_EQ(std::strlen(c.text), sizeof c.text - 1);
+  EXPECT_EQ(std::strlen(c.kind), sizeof c.kind - 1);
+  EXPECT_EQ(std::string(c.kind), std::string(31, 'k'));
+  EXPECT_EQ(c.waiting, 3u);
+  EXPECT_EQ(c.absent_count, 10u);
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(c.absent_ipu[i], i);
+    EXPECT_EQ(c.absent_tile[i], 100 + i);
+  }
+  e.absent.resize(1), e.text = "short";
+  const ipudrv_device_error d = ipudrv::detail::to_c(e);
+  EXPECT_STREQ(d.text, "short");
+  EXPECT_EQ(d.absent_tile[0], 100u);
+  EXPECT_EQ(d.absent_tile[1], 0u);
+}
+
+TEST(CAbi, RunResultIsHaltedExitCodeAndFigures) {
+  ipudrv::RunResult r;
+  r.state = ipudrv::RunState::kPaused, r.exit_code = -3, r.stream_services = 4;
+  r.stats = {.cycles = 10, .instructions = 20, .exchange_bytes = 30, .sim_time_ns = 40, .supersteps = 5, .booted_tiles = 6};
+  const ipudrv_run_result c = ipudrv::detail::to_c(r);
+  EXPECT_EQ(c.halted, 0);
+  EXPECT_EQ(c.exit_code, -3);
+  EXPECT_EQ(c.cycles, 10u);
+  EXPECT_EQ(c.instructions, 20u);
+  EXPECT_EQ(c.exchange_bytes, 30u);
+  EXPECT_EQ(c.sim_time_ns, 40u);
+  EXPECT_EQ(c.supersteps, 5u);
+  EXPECT_EQ(c.stream_services, 4u);
+  r.state = ipudrv::RunState::kHalted;
+  EXPECT_EQ(ipudrv::detail::to_c(r).halted, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, CApi, ::testing::Values(Backend::kInProcess, Backend::kSocket), backend_name);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ipusim::records {
 
@@ -17,6 +18,12 @@ struct Fields;  // specialised for every record below
 
 template <class T>
 concept Record = requires { Fields<T>::kName; };
+
+// How a run ended: its supersteps done (PAUSED) or every tile halted (HALTED).
+enum class RunState {
+  kPaused,  // PAUSED: the supersteps asked for are done; the next run goes on
+  kHalted,  // HALTED: every tile halted
+};
 
 // One superstep of one IPU, summed over the tiles that ran it (docs/chip.md "Accounting"): what `ipusim run --json` reports as supersteps[k].ipus[i].
 struct SuperstepStats {
@@ -148,6 +155,135 @@ struct Fields<ConsoleLine> {
     v("tile", &ConsoleLine::tile);
     v("thread", &ConsoleLine::thread);
     v("text", &ConsoleLine::text);
+  }
+};
+
+// One tile of the device: a device IPU and a tile of it (a deadlock's absent tiles).
+struct TileId {
+  uint32_t ipu = 0;  // device IPU
+  uint32_t tile = 0;  // tile of that IPU
+
+  static constexpr size_t kWireBytes = 8;
+  bool operator==(const TileId&) const = default;
+};
+
+template <>
+struct Fields<TileId> {
+  static constexpr const char* kName = "TileId";
+  template <class V>
+  static constexpr void each(V&& v) {
+    v("ipu", &TileId::ipu);
+    v("tile", &TileId::tile);
+  }
+};
+
+// The device's problem record: its error registers (ERR_CODE, ERR_KIND, ERR_IPU / TILE / THREAD / PC, ERR_ADDR, ERR_CYCLE, ERR_SUPERSTEP, ERR_PEER_*, ERR_WAITING, ERR_ABSENT_*, ERR_TEXT; hw/host_if/registers.yaml) at the time of an error (ipudrv::Error::device_error) or now (Device::error_registers), with the pcs located in the programs the driver loaded (docs/host_driver.md "Errors"). Fields the device did not name are kNone (Python: None).
+struct DeviceErrorInfo {
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;  // an optional field the record does not name
+  uint32_t code = 0;  // ERR_CODE: IPU_ERR_* (0: no error); ipusim.ERR_* constants
+  uint32_t ipu = kNone;  // device IPU
+  uint32_t tile = kNone;  // tile
+  uint32_t thread = kNone;  // 0: the supervisor; 1..: a worker
+  uint32_t pc = kNone;  // program counter
+  std::string function;  // the function pc is in (Elf::locate on the program the driver loaded on that tile: the device boots images and knows no source)
+  std::string source;  // 'file.c:LINE' of pc
+  uint32_t count = 0;  // errors since reset
+  uint64_t addr = 0;  // ERR_ADDR: the address concerned
+  uint64_t cycle = 0;  // tile cycle of a run error
+  std::string text;  // ERR_TEXT, whole
+  std::string kind;  // ERR_KIND: 'misaligned access', 'length mismatch', 'sync', ...
+  uint32_t superstep = kNone;  // syncs the tile (deadlock: its IPU) had completed
+  uint32_t peer_ipu = kNone;  // a problem between two tiles (an exchange): the other tile's device IPU
+  uint32_t peer_tile = kNone;  // the other tile
+  uint32_t peer_pc = kNone;  // the other tile's pc
+  std::string peer_function;  // the function peer_pc is in
+  std::string peer_source;  // 'file.c:LINE' of peer_pc
+  uint32_t waiting = 0;  // a deadlock: the tiles waiting
+  uint32_t absent_count = 0;  // a deadlock: the tiles that never arrive (ERR_ABSENT_COUNT)
+  std::vector<TileId> absent;  // a deadlock: the first IPU_ERR_ABSENT_MAX (8) absent tiles; ipu / tile name the first
+  bool operator==(const DeviceErrorInfo&) const = default;
+};
+
+template <>
+struct Fields<DeviceErrorInfo> {
+  static constexpr const char* kName = "DeviceErrorInfo";
+  template <class V>
+  static constexpr void each(V&& v) {
+    v("code", &DeviceErrorInfo::code);
+    v("ipu", &DeviceErrorInfo::ipu);
+    v("tile", &DeviceErrorInfo::tile);
+    v("thread", &DeviceErrorInfo::thread);
+    v("pc", &DeviceErrorInfo::pc);
+    v("function", &DeviceErrorInfo::function);
+    v("source", &DeviceErrorInfo::source);
+    v("count", &DeviceErrorInfo::count);
+    v("addr", &DeviceErrorInfo::addr);
+    v("cycle", &DeviceErrorInfo::cycle);
+    v("text", &DeviceErrorInfo::text);
+    v("kind", &DeviceErrorInfo::kind);
+    v("superstep", &DeviceErrorInfo::superstep);
+    v("peer_ipu", &DeviceErrorInfo::peer_ipu);
+    v("peer_tile", &DeviceErrorInfo::peer_tile);
+    v("peer_pc", &DeviceErrorInfo::peer_pc);
+    v("peer_function", &DeviceErrorInfo::peer_function);
+    v("peer_source", &DeviceErrorInfo::peer_source);
+    v("waiting", &DeviceErrorInfo::waiting);
+    v("absent_count", &DeviceErrorInfo::absent_count);
+    v("absent", &DeviceErrorInfo::absent);
+  }
+};
+
+// The device's figures since reset, merged over its boards (each board counts its own tiles): Device::stats(), RunResult::stats.
+struct RunStats {
+  uint64_t cycles = 0;  // tile cycles since reset (the latest tile of any board)
+  uint64_t instructions = 0;  // retired by all tiles since reset (summed over the boards)
+  uint64_t exchange_bytes = 0;  // summed over the boards
+  uint64_t sim_time_ns = 0;  // simulated time
+  uint32_t supersteps = 0;  // since reset (the first board with booted tiles)
+  uint32_t booted_tiles = 0;  // summed over the boards
+
+  static constexpr size_t kWireBytes = 40;
+  bool operator==(const RunStats&) const = default;
+};
+
+template <>
+struct Fields<RunStats> {
+  static constexpr const char* kName = "RunStats";
+  template <class V>
+  static constexpr void each(V&& v) {
+    v("cycles", &RunStats::cycles);
+    v("instructions", &RunStats::instructions);
+    v("exchange_bytes", &RunStats::exchange_bytes);
+    v("sim_time_ns", &RunStats::sim_time_ns);
+    v("supersteps", &RunStats::supersteps);
+    v("booted_tiles", &RunStats::booted_tiles);
+  }
+};
+
+// What a run returns (Device::run, ipudrv_run, Device.run).
+struct RunResult {
+  RunState state = RunState::kHalted;  // how the run ended
+  int32_t exit_code = 0;  // HALTED: 0 or the lowest-numbered tile's non-zero code
+  RunStats stats;  // RunStats at the run's end
+  uint32_t stream_services = 0;  // host streams the driver served at STREAM_WAIT stops in this run
+  std::vector<std::vector<SuperstepStats>> supersteps;  // [device IPU][superstep k]: every superstep since the program started (the first run after load), as of this run's end; a run of n supersteps sees them grow
+  std::vector<LinkStats> links;  // every IPU-Link direction that carried something, link then direction order
+  uint64_t link_cycles_lost = 0;  // the cycles faults cost the exchanges, summed over the links
+  bool operator==(const RunResult&) const = default;
+};
+
+template <>
+struct Fields<RunResult> {
+  static constexpr const char* kName = "RunResult";
+  template <class V>
+  static constexpr void each(V&& v) {
+    v("state", &RunResult::state);
+    v("exit_code", &RunResult::exit_code);
+    v("stats", &RunResult::stats);
+    v("stream_services", &RunResult::stream_services);
+    v("supersteps", &RunResult::supersteps);
+    v("links", &RunResult::links);
+    v("link_cycles_lost", &RunResult::link_cycles_lost);
   }
 };
 
