@@ -14,12 +14,44 @@
 # one static library `ipusim_rtl`, because Verilator's runtime (verilated.cpp and the trace
 # writers) may be linked only once per executable.
 #
+# Checks: each model is verilated with --assert (the RTL's SVA assertions, each reporting
+# through tlm/cosim/rtl_checks.h) and --x-assign unique --x-initial unique (a run may start
+# the registers random: RtlRunSettings); -DIPUSIM_RTL_COVERAGE=ON adds --coverage.
+#
 # Tests: `rtl_lint_<block>` (verilator --lint-only -Wall with hw/<block>/lint/<block>.vlt;
 # any warning not waived fails it) and `rtl_synth_<block>_<label>` per SYNTH entry
 # (scripts/rtl_synth.sh: yosys synthesises TOP with those parameters and its cell count must
 # equal the `<label>` row of hw/<block>/README.md's table).
 find_package(verilator REQUIRED HINTS $ENV{VERILATOR_ROOT} /usr/share/verilator)
 find_program(IPUSIM_YOSYS yosys REQUIRED)
+
+# Coverage builds (docs/cosim.md "Assertions and coverage"): every model verilated with
+# --coverage (line, toggle and the RTL's cover points). Off by default: it re-verilates
+# and recompiles every model, and a covered model runs slower.
+option(IPUSIM_RTL_COVERAGE "Verilate the RTL blocks with --coverage (scripts/rtl_coverage.sh reports it)" OFF)
+if(IPUSIM_RTL_COVERAGE)
+  set(IPUSIM_RTL_VM_COVERAGE 1)
+  set(IPUSIM_RTL_COVERAGE_KEYWORD COVERAGE)  # verilate(): --coverage and its runtime
+else()
+  set(IPUSIM_RTL_VM_COVERAGE 0)
+  set(IPUSIM_RTL_COVERAGE_KEYWORD "")
+endif()
+# `cmake --build build --target rtl_coverage`: every cosim test (equivalence, pins,
+# system) writes its models' coverage to build/rtl_coverage/raw, then
+# scripts/rtl_coverage.py merges it per block, writes lcov .info (and HTML with genhtml)
+# to build/rtl_coverage/ and prints line, toggle and cover-point coverage per block.
+if(IPUSIM_RTL_COVERAGE AND IPUSIM_TESTS)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  set(cov ${CMAKE_BINARY_DIR}/rtl_coverage)
+  add_custom_target(rtl_coverage
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${cov}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${cov}/raw
+    COMMAND ${CMAKE_COMMAND} -E env IPUSIM_RTL_COVERAGE_DIR=${cov}/raw
+            ${CMAKE_CTEST_COMMAND} --test-dir ${CMAKE_BINARY_DIR} -L cosim -j2 --output-on-failure
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/rtl_coverage.py ${cov}/raw ${cov}
+            --json ${cov}/coverage.json
+    USES_TERMINAL VERBATIM)
+endif()
 
 add_library(ipusim_rtl STATIC)
 # The runtime even before any block is verilated (the cosim library needs VerilatedContext);
@@ -29,12 +61,26 @@ target_sources(ipusim_rtl PRIVATE
   ${VERILATOR_ROOT}/include/verilated_vcd_c.cpp
   ${VERILATOR_ROOT}/include/verilated_fst_c.cpp
   ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+if(IPUSIM_RTL_COVERAGE)
+  target_sources(ipusim_rtl PRIVATE ${VERILATOR_ROOT}/include/verilated_cov.cpp)
+endif()
+# The models' checks as values (tlm/cosim/rtl_checks.h): the DPI function the RTL's
+# assertions call and Verilator's vl_stop / vl_fatal (VL_USER_STOP / VL_USER_FATAL), here,
+# beside Verilator's runtime, so every executable with a model has them. Our code: built
+# with our warnings, not ipusim_rtl's -w.
+add_library(ipusim_rtl_checks OBJECT ${PROJECT_SOURCE_DIR}/tlm/cosim/rtl_checks.cpp)
+target_include_directories(ipusim_rtl_checks PRIVATE ${PROJECT_SOURCE_DIR}/tlm)
+target_include_directories(ipusim_rtl_checks SYSTEM PRIVATE
+  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+target_compile_definitions(ipusim_rtl_checks PRIVATE VM_COVERAGE=${IPUSIM_RTL_VM_COVERAGE})
+target_sources(ipusim_rtl PRIVATE $<TARGET_OBJECTS:ipusim_rtl_checks>)
+target_compile_definitions(ipusim_rtl PRIVATE VL_USER_STOP VL_USER_FATAL)
 set_target_properties(ipusim_rtl PROPERTIES
-  VERILATOR_TRACE ON VERILATOR_TRACE_VCD ON VERILATOR_TRACE_FST ON)
+  VERILATOR_TRACE ON VERILATOR_TRACE_VCD ON VERILATOR_TRACE_FST ON VERILATOR_COVERAGE ${IPUSIM_RTL_COVERAGE})
 target_include_directories(ipusim_rtl SYSTEM PUBLIC
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 target_compile_definitions(ipusim_rtl PUBLIC
-  VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=1)
+  VM_COVERAGE=${IPUSIM_RTL_VM_COVERAGE} VM_SC=0 VM_TRACE=1 VM_TRACE_VCD=1 VM_TRACE_FST=1)
 # Generated and third-party code: its warnings are Verilator's business, not ours (our
 # own warnings policy holds for every file we write).
 # No debug info either: it multiplies the compile time of the big generated functions
@@ -110,11 +156,11 @@ function(ipusim_rtl_verilate_all)
           set(trace TRACE_FST)
         endif()
         set(prefix V${block}_${model}_${format})
-        verilate(ipusim_rtl ${trace}
+        verilate(ipusim_rtl ${trace} ${IPUSIM_RTL_COVERAGE_KEYWORD}
           PREFIX ${prefix}
           TOP_MODULE ${top}
           SOURCES ${sources}
-          VERILATOR_ARGS -Wall --x-assign fast --x-initial fast ${gargs})
+          VERILATOR_ARGS -Wall --assert --x-assign unique --x-initial unique ${gargs})
         # -O1 where -O2 buys nothing worth its compile time: the construction code
         # (*__Slow.cpp, run once) and the trace writers (*__Trace__*.cpp, run only with
         # --waves; a wide datapath's are over a megabyte of C++ each). eval() stays -O2.

@@ -199,4 +199,43 @@ module link_rx #(
   assign ack_on_o   = ack_on_q;
   assign ack_at_o   = ack_at_q;
   assign buffered_o = buffered_q;
+
+`ifndef SYNTHESIS
+  // Verification only: not counted in line or toggle coverage (the cover points count).
+  /* verilator coverage_off */
+  // Checks (Verilator --assert; yosys skips them): docs/cosim.md "Assertions and coverage".
+  import "DPI-C" context function void ipusim_rtl_assert_failed(input string check, input string message);
+
+  // Every frame delivered once and in order: only the expected sequence number is
+  // accepted, and the expected number advances by one per frame accepted.
+  a_accept_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                      frame_end_o && frame_result_o == 2'd0 |-> seq == expected_q)
+    else ipusim_rtl_assert_failed("a_accept_expected", $sformatf("frame %0d accepted, %0d expected", seq, expected_q));
+  a_expected_step: assert property (@(posedge clk_i) disable iff (!rst_ni)
+                                    expected_d == expected_q || (frame_end_o && frame_result_o == 2'd0
+                                                                 && expected_d == expected_q + 12'd1))
+    else ipusim_rtl_assert_failed("a_expected_step", $sformatf("the expected sequence number went from %0d to %0d", expected_q, expected_d));
+  // Credits: a frame arrives only with a buffer for it; the buffer never holds more.
+  a_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni) !overflow_o)
+    else ipusim_rtl_assert_failed("a_no_overflow", $sformatf("frame %0d arrived with all %0d buffers full (credits broken)", seq, cfg_credit_frames_i));
+  a_buffered_bound: assert property (@(posedge clk_i) disable iff (!rst_ni) buffered_q <= cfg_credit_frames_i)
+    else ipusim_rtl_assert_failed("a_buffered_bound", $sformatf("%0d frames buffered, %0d credits", buffered_q, cfg_credit_frames_i));
+  // One NAK until a good frame arrives (PCIe's NAK_SCHEDULED).
+  a_nak_once: assert property (@(posedge clk_i) disable iff (!rst_ni) dllp_nak_o |-> !nak_q)
+    else ipusim_rtl_assert_failed("a_nak_once", "a second NAK before a good frame");
+  a_beat_bytes: assert property (@(posedge clk_i) disable iff (!rst_ni) wire_valid_i |-> wire_nbytes_i <= NbW'(DATA_BYTES))
+    else ipusim_rtl_assert_failed("a_beat_bytes", $sformatf("a beat of %0d bytes (at most %0d)", wire_nbytes_i, DATA_BYTES));
+
+  c_accepted: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o == 2'd0);
+  c_crc_error: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o == 2'd1);
+  c_ahead: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o == 2'd2);
+  c_duplicate: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o == 2'd3);
+  c_nak: cover property (@(posedge clk_i) disable iff (!rst_ni) dllp_nak_o);
+  c_nak_held: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o != 2'd0 && frame_result_o != 2'd3 && nak_q);
+  c_ack_coalesced: cover property (@(posedge clk_i) disable iff (!rst_ni) frame_end_o && frame_result_o == 2'd0 && unacked_d == '0 && dllp_valid_o);
+  c_ack_timer: cover property (@(posedge clk_i) disable iff (!rst_ni) dllp_valid_o && !frame_end_o);
+  c_buffers_full: cover property (@(posedge clk_i) disable iff (!rst_ni) buffered_q == cfg_credit_frames_i);
+  c_drain: cover property (@(posedge clk_i) disable iff (!rst_ni) credit_valid_o);
+  /* verilator coverage_on */
+`endif
 endmodule

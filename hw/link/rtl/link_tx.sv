@@ -391,4 +391,76 @@ module link_tx #(
   assign timer_on_o    = timer_on_q;
   assign timer_at_o    = timer_at_q;
   assign unacked_o     = count_q;
+
+`ifndef SYNTHESIS
+  // Verification only: not counted in line or toggle coverage (the cover points count).
+  /* verilator coverage_off */
+  // Checks (Verilator --assert; yosys defines SYNTHESIS and skips them): a failure stops
+  // the run with it named (docs/cosim.md "Assertions and coverage"); the cover points
+  // count with --coverage (hw/link/README.md "Coverage").
+  import "DPI-C" context function void ipusim_rtl_assert_failed(input string check, input string message);
+
+  // A frame starting is new when it takes the next index (replaying_d may already have
+  // dropped with the last replayed frame); the index of the last one (verification only).
+  logic               new_frame, replay_frame;
+  logic [INDEX_W-1:0] last_new_q;
+  logic               sent_new_q;
+  assign new_frame    = fire && next_index_d != next_index_q;
+  assign replay_frame = fire && next_index_d == next_index_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_new_q <= '0;
+      sent_new_q <= 1'b0;
+    end else if (new_frame) begin
+      last_new_q <= index;
+      sent_new_q <= 1'b1;
+    end
+  end
+  logic [CrW-1:0] in_flight_credits;
+  assign in_flight_credits = used_q - granted_q;
+
+  // Sequence numbers: a new frame's is the last new frame's plus one (mod 4096); a
+  // replay resends a frame still in the buffer, from the oldest on. Each check is one
+  // bit of this cycle's logic, kept whole (public_flat_rd), so the assertion samples it
+  // as the cycle left it.
+  logic seq_advances /*verilator public_flat_rd*/, replay_in_buffer /*verilator public_flat_rd*/;
+  assign seq_advances     = !(new_frame && sent_new_q) || index == last_new_q + INDEX_W'(1);
+  assign replay_in_buffer = !replay_frame
+                            || ((next_index_q - index) != '0 && (next_index_q - index) <= INDEX_W'(count_d));
+  a_seq_advances: assert property (@(posedge clk_i) disable iff (!rst_ni) seq_advances)
+    else ipusim_rtl_assert_failed("a_seq_advances", "a new frame's sequence number is not the last one's plus 1");
+  a_replay_in_buffer: assert property (@(posedge clk_i) disable iff (!rst_ni) replay_in_buffer)
+    else ipusim_rtl_assert_failed("a_replay_in_buffer", "a replay of a frame that is not in the replay buffer");
+  // The replay buffer and the credits: never beyond their sizes, never negative.
+  a_buffer_bound: assert property (@(posedge clk_i) disable iff (!rst_ni) count_q <= cfg_replay_frames_i)
+    else ipusim_rtl_assert_failed("a_buffer_bound", $sformatf("%0d frames unacknowledged, the buffer holds %0d", count_q, cfg_replay_frames_i));
+  a_cursor_bound: assert property (@(posedge clk_i) disable iff (!rst_ni) replaying_q |-> cursor_q < count_q)
+    else ipusim_rtl_assert_failed("a_cursor_bound", "the replay cursor is past the buffer");
+  a_credit_bound: assert property (@(posedge clk_i) disable iff (!rst_ni) in_flight_credits <= cfg_credit_frames_i)
+    else ipusim_rtl_assert_failed("a_credit_bound", $sformatf("credits spent minus returned is %0d (negative or above the %0d granted)", in_flight_credits, cfg_credit_frames_i));
+  a_new_needs_credit: assert property (@(posedge clk_i) disable iff (!rst_ni) new_frame |-> avail != '0)
+    else ipusim_rtl_assert_failed("a_new_needs_credit", "a new frame sent without a credit");
+  // The wire: one frame at a time; a frame's payload fits the frame.
+  a_one_frame: assert property (@(posedge clk_i) disable iff (!rst_ni) fire |-> !sending_q)
+    else ipusim_rtl_assert_failed("a_one_frame", "a frame started while another is on the wire");
+  a_len_bound: assert property (@(posedge clk_i) disable iff (!rst_ni) fire |-> src_len_i <= PosW'(FRAME_BYTES))
+    else ipusim_rtl_assert_failed("a_len_bound", $sformatf("a frame of %0d payload bytes (at most %0d)", src_len_i, FRAME_BYTES));
+  a_no_send_failed: assert property (@(posedge clk_i) disable iff (!rst_ni) failed_q |-> !fire)
+    else ipusim_rtl_assert_failed("a_no_send_failed", "a frame sent on a failed link");
+
+  c_replay_nak: cover property (@(posedge clk_i) disable iff (!rst_ni) nak_replay);
+  c_replay_timer: cover property (@(posedge clk_i) disable iff (!rst_ni) timer_replay);
+  c_retrain: cover property (@(posedge clk_i) disable iff (!rst_ni) retrain);
+  c_retrain_mid_frame: cover property (@(posedge clk_i) disable iff (!rst_ni) retrain && sending_q);
+  c_failed: cover property (@(posedge clk_i) disable iff (!rst_ni) failed_d && !failed_q);
+  c_credit_stall: cover property (@(posedge clk_i) disable iff (!rst_ni)
+                                  !sending_q && !replaying_d && count_d < cfg_replay_frames_i && avail == '0);
+  c_buffer_full: cover property (@(posedge clk_i) disable iff (!rst_ni) !replaying_d && count_d == cfg_replay_frames_i);
+  c_replayed_frame: cover property (@(posedge clk_i) disable iff (!rst_ni) replay_frame);
+  c_duplicate_injected: cover property (@(posedge clk_i) disable iff (!rst_ni) fire && inj_dup_i);
+  c_ack_partial: cover property (@(posedge clk_i) disable iff (!rst_ni) ack_valid_i && acked != '0 && count_d != '0);
+  c_ack_stale: cover property (@(posedge clk_i) disable iff (!rst_ni) ack_valid_i && acked == '0);
+  c_seq_wrap: cover property (@(posedge clk_i) disable iff (!rst_ni) new_frame && index[11:0] == 12'hFFF);
+  /* verilator coverage_on */
+`endif
 endmodule

@@ -145,4 +145,91 @@ module sync_ctrl #(
   assign gathered_o = gather2;
   assign idle_o     = !(|in_q) && !run_q && !gather1;
 
+`ifndef SYNTHESIS
+  // Verification only: not counted in line or toggle coverage (the cover points count).
+  /* verilator coverage_off */
+  // Checks (Verilator --assert; yosys defines SYNTHESIS and skips them). A failure calls
+  // the platform through DPI: the run stops with it named (docs/cosim.md "Assertions and
+  // coverage"). Cover points count with --coverage (hw/sync/README.md "Coverage").
+  import "DPI-C" context function void ipusim_rtl_assert_failed(input string check, input string message);
+
+  // The per-tile conditions, each reduced to one bit outside the assertions and kept
+  // whole (public_flat_rd): an assertion samples what it reads, and Verilator 5.006
+  // miscompiles the sampled copy of a wide vector (TILES = 1472).
+  logic arrive_member /*verilator public_flat_rd*/, arrive_once /*verilator public_flat_rd*/;
+  logic state_onehot /*verilator public_flat_rd*/, release_out /*verilator public_flat_rd*/;
+  logic release_once /*verilator public_flat_rd*/, release_member /*verilator public_flat_rd*/;
+  logic gather_holds /*verilator public_flat_rd*/, all_arrived /*verilator public_flat_rd*/;
+  logic one_zone /*verilator public_flat_rd*/;
+  assign arrive_member  = (arrive_i & ~participate_i) == '0;
+  assign arrive_once    = (arrive_i & participate_i & (in_q | at_q | out_q) & ~release_d) == '0;
+  assign state_onehot   = ((in_q & at_q) | (in_q & out_q) | (at_q & out_q)) == '0;
+  assign release_out    = (release_d & ~out_q) == '0;
+  assign release_once   = (release_d & out_d) == '0;
+  assign release_member = (release_q & ~participate_i) == '0;
+  assign gather_holds   = at_d == reach;
+  assign all_arrived    = all_reach && any_reach;
+  assign one_zone       = !(any_zone1 && any_zone2);
+
+  // Inputs: the strap the release arithmetic needs, requests only from members that wait
+  // for nothing (a second request of a tile in flight would be lost).
+  a_latency_min: assert property (@(posedge clk_i) disable iff (!rst_ni) latency_min_i != '0)
+    else ipusim_rtl_assert_failed("a_latency_min", "latency_min_i is 0 (it must be at least 1)");
+  a_arrive_member: assert property (@(posedge clk_i) disable iff (!rst_ni) arrive_member)
+    else ipusim_rtl_assert_failed("a_arrive_member", "a request from a tile that does not participate");
+  a_arrive_once: assert property (@(posedge clk_i) disable iff (!rst_ni) arrive_once)
+    else ipusim_rtl_assert_failed("a_arrive_once", "a tile requests again before its release");
+  // State: each tile in at most one of in / at / out.
+  a_state_onehot: assert property (@(posedge clk_i) disable iff (!rst_ni) state_onehot)
+    else ipusim_rtl_assert_failed("a_state_onehot", "a tile is in two states at once");
+  // A zone releases only once every member reached the controller, all at one zone, and
+  // every member of it goes out.
+  a_start_all: assert property (@(posedge clk_i) disable iff (!rst_ni) start |-> all_arrived)
+    else ipusim_rtl_assert_failed("a_start_all", "a sync started before every participant arrived");
+  a_start_one_zone: assert property (@(posedge clk_i) disable iff (!rst_ni) start |-> one_zone)
+    else ipusim_rtl_assert_failed("a_start_one_zone", "a sync started with tiles at both zones");
+  a_start_idle_phase: assert property (@(posedge clk_i) disable iff (!rst_ni) start |-> !run_q)
+    else ipusim_rtl_assert_failed("a_start_idle_phase", "a sync started while the last one's releases run");
+  // Releases: only tiles on their way out, each once (it leaves out with its release),
+  // only members; the release phase never wraps (every way out fits it).
+  a_release_out: assert property (@(posedge clk_i) disable iff (!rst_ni) release_out)
+    else ipusim_rtl_assert_failed("a_release_out", "a release of a tile that was not on its way out");
+  a_release_once: assert property (@(posedge clk_i) disable iff (!rst_ni) release_once)
+    else ipusim_rtl_assert_failed("a_release_once", "a released tile stays on its way out");
+  a_release_member: assert property (@(posedge clk_i) disable iff (!rst_ni) release_member)
+    else ipusim_rtl_assert_failed("a_release_member", "a release of a tile that does not participate");
+  a_phase_bounded: assert property (@(posedge clk_i) disable iff (!rst_ni) run_q |-> phase_q != '1)
+    else ipusim_rtl_assert_failed("a_phase_bounded", "the release phase wrapped with tiles still out");
+  a_gather_no_start2: assert property (@(posedge clk_i) disable iff (!rst_ni) gather2 && !group_release_i |-> gather_holds)
+    else ipusim_rtl_assert_failed("a_gather_no_start2", "a zone-2 gather moved without the group's release");
+
+  // The zone of the last sync started (verification only): a zone-1 sync after a zone-2
+  // one and the reverse are the mixed-zone cases the lane sees.
+  logic last_zone2_q, started_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      last_zone2_q <= 1'b0;
+      started_q    <= 1'b0;
+    end else if (start) begin
+      last_zone2_q <= !gather1;
+      started_q    <= 1'b1;
+    end
+  end
+  c_zone1: cover property (@(posedge clk_i) disable iff (!rst_ni) start && gather1);
+  c_zone2: cover property (@(posedge clk_i) disable iff (!rst_ni) start && !gather1);
+  c_zone2_after_zone1: cover property (@(posedge clk_i) disable iff (!rst_ni) start && !gather1 && started_q && !last_zone2_q);
+  c_zone1_after_zone2: cover property (@(posedge clk_i) disable iff (!rst_ni) start && gather1 && started_q && last_zone2_q);
+  c_group_waits: cover property (@(posedge clk_i) disable iff (!rst_ni) gather2 && !group_release_i);
+  c_group_same_cycle: cover property (@(posedge clk_i) disable iff (!rst_ni) gather2 && group_release_i && !$past(gather2));
+  logic request_at_release /*verilator public_flat_rd*/, in_while_out /*verilator public_flat_rd*/;
+  logic way_in_zero_request /*verilator public_flat_rd*/;
+  assign request_at_release  = |(request & release_d);
+  assign in_while_out        = |in_q && |out_q;
+  assign way_in_zero_request = |(request & way_in_zero);
+  c_request_at_release: cover property (@(posedge clk_i) disable iff (!rst_ni) request_at_release);
+  c_in_while_out: cover property (@(posedge clk_i) disable iff (!rst_ni) in_while_out);
+  c_way_in_zero: cover property (@(posedge clk_i) disable iff (!rst_ni) way_in_zero_request);
+  /* verilator coverage_on */
+`endif
+
 endmodule

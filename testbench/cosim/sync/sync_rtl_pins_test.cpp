@@ -5,14 +5,17 @@
 // base cycle it picks). Every release pulse must come in the cycle docs/sync.md gives,
 // and gathered_o must rise in the gather cycle. This is the overlap the transactor's two
 // model instances never show one model (sync_transactor.h); no SystemC here.
+// Also: the RTL's assertions catch a planted protocol violation, as a named failure.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "cosim/rtl_checks.h"
 #include "cosim/sync/pins.h"
 #include "Vsync_tiny16_vcd.h"
 #include "sync/sync_latency.h"
@@ -65,8 +68,8 @@ Expected plan(const sync::SyncLatency& lat, const std::vector<uint32_t>& tiles, 
 }
 
 void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
-  VerilatedContext ctx;
-  Vsync_tiny16_vcd m(&ctx, "sync_ctrl");
+  RtlContext ctx("sync", "pins");
+  Vsync_tiny16_vcd m(ctx.get(), "sync_ctrl");
   const sync::SyncLatency lat(tiles, min, max);
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> parts;
@@ -105,8 +108,10 @@ void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
     gathered = m.gathered_o;
     m.clk_i = 1;
     m.eval();
+    ctx.check(c);  // no assertion fails on legal traffic
     pins::for_each_set(m.release_o, [&](uint32_t t) { got.at(t).push_back(c); });
   }
+  ctx.write_coverage();
   EXPECT_GT(e.overlaps, 100u);
   EXPECT_GT(e.same_cycle, 100u);
   EXPECT_EQ(gathers, e.gathers);
@@ -119,6 +124,87 @@ void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
 
 TEST(SyncRtlPins, SixteenTilesShippedLatencies) { run(16, 16, 80, 11); }
 TEST(SyncRtlPins, FiveTilesOddSpanMinimumOne) { run(5, 1, 30, 5); }
+
+// Planted violations: stimulus the protocol forbids, which the RTL's assertions must name
+// (block, instance, the assertion, the cycle, its message) through RtlContext::check().
+struct Planted {
+  RtlContext ctx{"sync", "ipu0.sync"};
+  Vsync_tiny16_vcd m{ctx.get(), "sync_ctrl"};
+  Planted(uint32_t latency_min) {
+    pins::clear(m.participate_i);
+    for (uint32_t t = 0; t < 4; ++t) pins::set_bit(m.participate_i, t, true);
+    pins::clear(m.way_in_i);
+    pins::clear(m.way_out_i);
+    for (uint32_t t = 0; t < 4; ++t) pins::set_field(m.way_in_i, 8 * t, 8, 3);
+    m.latency_min_i = latency_min;
+    pins::clear(m.arrive_i);
+    pins::clear(m.zone2_i);
+    m.group_release_i = 0;
+    m.clk_i = 0;
+    m.rst_ni = 0;
+    m.eval();
+    m.rst_ni = 1;
+    m.eval();
+  }
+  ~Planted() { m.final(); }
+  // One cycle with these tiles requesting; the check after its edge.
+  void cycle(uint64_t c, std::vector<uint32_t> arriving) {
+    pins::clear(m.arrive_i);
+    for (uint32_t t : arriving) pins::set_bit(m.arrive_i, t, true);
+    m.clk_i = 0;
+    m.eval();
+    m.clk_i = 1;
+    m.eval();
+    ctx.check(c);
+  }
+};
+
+TEST(SyncRtlAssertions, LatencyMinZeroIsNamed) {
+  Planted p(0);
+  try {
+    p.cycle(0, {});
+    FAIL() << "no assertion failed";
+  } catch (const RtlCheckError& e) {
+    std::printf("[ cosim    ] %s\n", e.what());
+    const RtlCheckFailure& f = e.failure();
+    EXPECT_EQ(f.block, "sync");
+    EXPECT_EQ(f.instance, "ipu0.sync");
+    EXPECT_EQ(f.check, "a_latency_min");
+    EXPECT_EQ(f.cycle, 0u);
+    EXPECT_NE(f.scope.find("sync_ctrl"), std::string::npos) << f.scope;
+    EXPECT_NE(f.message.find("latency_min_i is 0"), std::string::npos) << f.message;
+    EXPECT_EQ(std::string(e.what()), to_text(f));
+  }
+}
+
+TEST(SyncRtlAssertions, SecondRequestBeforeTheReleaseIsNamed) {
+  Planted p(4);
+  p.cycle(0, {0, 1});
+  p.cycle(1, {2});
+  try {
+    p.cycle(2, {1});  // tile 1 is still on its way in
+    FAIL() << "no assertion failed";
+  } catch (const RtlCheckError& e) {
+    EXPECT_EQ(e.failure().check, "a_arrive_once");
+    EXPECT_EQ(e.failure().cycle, 2u);
+    EXPECT_NE(std::string(e.what()).find("RTL assertion a_arrive_once failed in sync ipu0.sync"), std::string::npos)
+        << e.what();
+  }
+  // The failure was raised once; the list keeps it.
+  EXPECT_EQ(p.ctx.failures().size(), 1u);
+  EXPECT_NO_THROW(p.cycle(3, {}));
+}
+
+TEST(SyncRtlAssertions, ARequestFromANonMemberIsNamed) {
+  Planted p(4);
+  try {
+    p.cycle(0, {9});
+    FAIL() << "no assertion failed";
+  } catch (const RtlCheckError& e) {
+    EXPECT_EQ(e.failure().check, "a_arrive_member");
+    EXPECT_NE(e.failure().message.find("does not participate"), std::string::npos) << e.failure().message;
+  }
+}
 
 }  // namespace
 }  // namespace ipusim::cosim

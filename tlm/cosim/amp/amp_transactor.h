@@ -24,6 +24,7 @@
 #include <string>
 
 #include "cosim/amp/amp_pins.h"
+#include "cosim/rtl_checks.h"
 #include "iss/amp_state.h"
 #include "verilated.h"
 
@@ -40,11 +41,11 @@ class AmpTransactor {
   static constexpr uint32_t kRows = Pins::kRows;
 
   // period: the tile clock period in the RTL's time precision (ps). wave_path: the file
-  // to trace to, empty for none.
-  AmpTransactor(uint64_t period, const std::string& wave_path)
-      : ctx_(std::make_unique<VerilatedContext>()), period_(std::max<uint64_t>(period, 2)) {
-    if (!wave_path.empty()) ctx_->traceEverOn(true);
-    model_ = std::make_unique<Model>(ctx_.get(), "amp");
+  // to trace to, empty for none. instance: its name in a failed assertion ("ipu0.tile5.amp").
+  AmpTransactor(uint64_t period, const std::string& wave_path, const std::string& instance = "amp")
+      : ctx_(std::make_unique<RtlContext>("amp", instance)), period_(std::max<uint64_t>(period, 2)) {
+    if (!wave_path.empty()) ctx_->context().traceEverOn(true);
+    model_ = std::make_unique<Model>(ctx_->get(), "amp");
     if (!wave_path.empty()) {
       trace_ = std::make_unique<TraceFile>();
       model_->trace(trace_.get(), 99);
@@ -53,9 +54,12 @@ class AmpTransactor {
     }
     Model& m = *model_;
     m.clk_i = 0;
-    m.rst_ni = 0;
     m.in_valid_i = 0;
     m.out_ready_i = 1;
+    // A falling edge of rst_ni whatever it held (what --x-initial left in it).
+    m.rst_ni = 1;
+    m.eval();
+    m.rst_ni = 0;
     m.eval();
     dump(0);
     m.rst_ni = 1;
@@ -63,7 +67,9 @@ class AmpTransactor {
 
   ~AmpTransactor() {
     close_waves();
+    ctx_->write_coverage();
     model_->final();
+    model_.reset();  // before its context
   }
 
   // Completes and closes the waveform file (if any); nothing is traced after it.
@@ -75,7 +81,7 @@ class AmpTransactor {
   AmpTransactor(const AmpTransactor&) = delete;
   AmpTransactor& operator=(const AmpTransactor&) = delete;
 
-  const VerilatedContext& context() const { return *ctx_; }
+  RtlContext& checks() { return *ctx_; }
   uint64_t cycles() const { return cycle_; }
 
   // One amp.mac of `rows` rows (any number up to the ISS's most: more than kRows go
@@ -109,6 +115,7 @@ class AmpTransactor {
       m.clk_i = 1;
       m.eval();
       dump((cycle_ + 1) * period_ + period_ / 2);
+      ctx_->check(cycle_);  // an assertion that failed at this edge stops the amp.mac, named
       ++cycle_;
       if (in_fire) {
         if (++sent < chunks)
@@ -126,7 +133,7 @@ class AmpTransactor {
     if (trace_) trace_->dump(time);
   }
 
-  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<RtlContext> ctx_;  // its assertions' failures, its coverage
   std::unique_ptr<Model> model_;
   std::unique_ptr<TraceFile> trace_;
   uint64_t period_;

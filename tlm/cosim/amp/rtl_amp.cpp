@@ -35,9 +35,9 @@ void RtlAmp::build() {
   const std::string path = waves ? config_.waves->path(config_.instance) : std::string();
   model_ = std::make_unique<Model>();
   if (waves && config_.waves->format() == WaveFormat::Fst)
-    model_->t = std::make_unique<FstTransactor>(period, path);
+    model_->t = std::make_unique<FstTransactor>(period, path, config_.instance);
   else
-    model_->t = std::make_unique<VcdTransactor>(period, path);
+    model_->t = std::make_unique<VcdTransactor>(period, path, config_.instance);
 }
 
 void RtlAmp::mac(bool f16, uint32_t rows, const uint8_t* w, const uint8_t* x, float* acc) {

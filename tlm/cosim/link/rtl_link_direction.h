@@ -221,6 +221,7 @@ class RtlLinkDirection {
     m_.clk_i = 1;
     m_.eval();
     rtl_.dump(now, true);
+    rtl_.check(now);
     if (beat_in) forward_.pop_front();
     if (ack_in) back_.pop_front();
     if (credit_in) credits_.pop_front();

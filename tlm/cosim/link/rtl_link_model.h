@@ -15,6 +15,7 @@
 #include "cosim/verilated_sc.h"  // before any Verilator header
 #include "cosim/link/link_rate.h"
 #include "cosim/link/link_shape.h"
+#include "cosim/rtl_checks.h"
 #include "cosim/rtl_clock.h"
 #include "cosim/waves.h"
 #include "links/link_config.h"
@@ -29,11 +30,11 @@ class RtlLinkModel {
   RtlLinkModel(const LinkModelShape& shape, std::shared_ptr<Waves> waves = {}, std::string instance = "link",
                uint64_t period_ps = 1000)
       : shape_(shape), waves_(std::move(waves)), instance_(std::move(instance)), period_ps_(period_ps),
-        ctx_(std::make_unique<VerilatedContext>()) {
-    if (tracing()) ctx_->traceEverOn(true);
-    model_ = std::make_unique<Model>(ctx_.get(), instance_.c_str());
+        ctx_(std::make_unique<RtlContext>("link", instance_)) {
+    if (tracing()) ctx_->context().traceEverOn(true);
+    model_ = std::make_unique<Model>(ctx_->get(), instance_.c_str());
     // The model sets its context's timeprecision when it is built: check after.
-    check_time_resolution(*ctx_, "link");
+    check_time_resolution(ctx_->context(), "link");
     if (sizeof(model_->rd_data_i) != shape.data_bytes)
       throw std::logic_error(fmt::format("link RTL model '{}': {}-byte beats, its shape says {}", shape.name,
                                          sizeof(model_->rd_data_i), shape.data_bytes));
@@ -43,6 +44,8 @@ class RtlLinkModel {
   RtlLinkModel& operator=(const RtlLinkModel&) = delete;
 
   Model& model() { return *model_; }
+  // After each clock edge: an assertion that failed stops the phase (RtlCheckError).
+  void check(uint64_t cycle) { ctx_->check(cycle); }
   const LinkModelShape& shape() const { return shape_; }
 
   // The rate and the sizes must fit the verilated parameters; std::invalid_argument
@@ -73,6 +76,9 @@ class RtlLinkModel {
     m.inj_dup_i = 0;
     m.inj_drop_i = 0;
     m.drain_ready_i = 0;
+    // A falling edge of rst_ni whatever it held (the first time, what --x-initial left).
+    m.rst_ni = 1;
+    m.eval();
     m.rst_ni = 0;
     m.eval();
     m.rst_ni = 1;
@@ -101,7 +107,10 @@ class RtlLinkModel {
   void close() {
     if (close_id_) waves_->forget(*close_id_);
     close_waves();
-    if (model_ && !finished_) model_->final();
+    if (model_ && !finished_) {
+      ctx_->write_coverage();
+      model_->final();
+    }
     finished_ = true;
   }
 
@@ -123,7 +132,7 @@ class RtlLinkModel {
   uint64_t period_ps_;
   uint64_t base_ps_ = 0;
   bool finished_ = false;
-  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<RtlContext> ctx_;  // its assertions' failures, its coverage
   std::unique_ptr<Model> model_;
   std::unique_ptr<Trace> trace_;
 };

@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "cosim/verilated_sc.h"  // first: verilated.h under SystemC
+#include "cosim/rtl_checks.h"
 #include "cosim/rtl_clock.h"
 #include "cosim/sync/pins.h"
 #include "cosim/waves.h"
@@ -63,10 +64,10 @@ class SyncTransactor final : public SyncRtl {
     for (unsigned i = 0; i < 2; ++i) {
       Lane& l = lanes_[i];
       l.name = fmt::format("ipu{}.sync{}", p.ipu, i == 0 ? "" : ".odd");
-      l.ctx = std::make_unique<VerilatedContext>();
-      if (waves) l.ctx->traceEverOn(true);
-      l.model = std::make_unique<Model>(l.ctx.get(), "sync_ctrl");
-      if (i == 0) check_time_resolution(*l.ctx, "sync");
+      l.ctx = std::make_unique<RtlContext>("sync", l.name);
+      if (waves) l.ctx->context().traceEverOn(true);
+      l.model = std::make_unique<Model>(l.ctx->get(), "sync_ctrl");
+      if (i == 0) check_time_resolution(l.ctx->context(), "sync");
       tie_straps(*l.model);
       reset_model(*l.model);
       if (waves) p.waves->add(l.name);
@@ -77,7 +78,11 @@ class SyncTransactor final : public SyncRtl {
   ~SyncTransactor() override {
     if (close_id_) p_.waves->forget(*close_id_);
     close_waves();
-    for (Lane& l : lanes_) l.model->final();
+    for (Lane& l : lanes_) {
+      l.ctx->write_coverage();
+      l.model->final();
+      l.model.reset();  // before its context
+    }
   }
 
   // ReleaseTiming
@@ -135,7 +140,7 @@ class SyncTransactor final : public SyncRtl {
  private:
   struct Lane {
     std::string name;                  // the waves instance
-    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<RtlContext> ctx;   // its assertions' failures, its coverage
     std::unique_ptr<Model> model;
     std::unique_ptr<Trace> trace;      // opened at the first cycle with waves on
     uint64_t next = 0;                 // the next cycle to clock: cycles go forward only
@@ -284,6 +289,7 @@ class SyncTransactor final : public SyncRtl {
       ++evals_;
       l.trace->dump(wave_time(l, c) + period_ / 2 + 1);
     }
+    l.ctx->check(c);  // an assertion that failed at this edge stops the run, named
   }
 
   void open_waves(Lane& l) {
