@@ -198,4 +198,7 @@ uint64_t mappings() {
 }
 
 }  // namespace sram_arena
+
+uint64_t sram_mappings() { return sram_arena::mappings(); }  // sram_image.h
+
 }  // namespace ipusim::iss

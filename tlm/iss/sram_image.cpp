@@ -9,7 +9,6 @@
 #include <fstream>
 
 #include "iss/program.h"
-#include "iss/sram_arena.h"
 #include "iss/tile_core.h"  // kSramBase
 
 namespace ipusim::iss {
@@ -86,7 +85,6 @@ SramImage::~SramImage() {
 uint64_t shared_image_limit() { return limit().load(); }
 void set_shared_image_limit(uint64_t mappings) { limit().store(mappings); }
 uint64_t shared_images_mapped() { return g_shared_images_mapped.load(); }
-uint64_t sram_mappings() { return sram_arena::mappings(); }
 
 uint64_t tiles_sharing(uint64_t tiles) {
   const uint64_t limit = shared_image_limit();
