@@ -29,9 +29,10 @@ constexpr uint64_t kFixed = 13 * kMiB;
 constexpr uint64_t kPerIpu = 64 * kKiB;
 // A tile's SystemC module, sockets and bookkeeping, elaborated.
 constexpr uint64_t kPerTile = 7 * kKiB;
-// A loaded tile's core state (ISS, threads: 5.3 KB), what its run keeps on the heap and
-// the stack page its supervisor touches; its image's pages come on top.
-constexpr uint64_t kPerLoadedTile = 10 * kKiB;
+// A loaded tile's core state (ISS, the supervisor's context: 1.5 KB; the workers' 2.7 KB
+// more once one starts), what its run keeps on the heap and the stack page its
+// supervisor touches; its image's pages come on top.
+constexpr uint64_t kPerLoadedTile = 7 * kKiB;
 // Address space beside the tiles' (their SRAM mapped whole, and kPerTile): libraries
 // and the main thread's heap; and per host thread after the first its stack and malloc
 // arena.
