@@ -16,6 +16,8 @@
 //              SRAM's top; heap: between them) and by state: private (the tile's own
 //              page), shared (the program's image page, mapped: the pages of the image
 //              the tiles share are counted once, in shared_image_bytes), untouched
+//   mappings   the tiles sharing the image, the host mappings their SRAMs make
+//              (sram_arena.h) and the process's (/proc/self/maps)
 // Then, as whole runs, `ipusim run --quiet` of the program on each --runs config and its
 // peak resident set (wait4's rusage), alternated with --base-ipusim's when given.
 // Prints one JSON line on stdout and the same figures as a table on stderr.
@@ -156,6 +158,14 @@ uint64_t shared_image_bytes(const ipusim::iss::Program& program, uint32_t sram_b
   return uint64_t(st.st_blocks) * 512;
 }
 
+// The lines of /proc/self/maps: the process's mappings (VMAs), which vm.max_map_count caps.
+uint64_t process_mappings() {
+  std::ifstream in("/proc/self/maps");
+  uint64_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
 double per(size_t bytes, uint64_t tiles) { return double(bytes) / double(tiles); }
 
 // `ipusim run --quiet` of `elf` on `config`, its peak resident set.
@@ -226,6 +236,7 @@ int main(int argc, char** argv) {
       if (ipusim::iss::Sram* sram = platform->ipu(i).tile(t).sram(); sram && pagemap >= 0)
         count_pages(sram->data(), kinds, page, pagemap, counts);
   const uint64_t image_once = shared_image_bytes(*program, system.board.chip.tile.sram_bytes);
+  const uint64_t maps = process_mappings();
 
   json sram_json;
   uint64_t sram_private = 0, sram_shared = 0;
@@ -268,6 +279,9 @@ int main(int argc, char** argv) {
            {"sram_private_per_tile", private_per_tile},
            {"sram_shared_mapped_per_tile", shared_per_tile},
            {"shared_image_bytes", image_once},
+           {"tiles_sharing", ipusim::iss::shared_images_mapped()},
+           {"sram_mappings", ipusim::iss::sram_mappings()},
+           {"process_mappings", maps},
            {"jit_code_bytes", result.jit_code_bytes}};
 
   // Whole runs.
@@ -328,8 +342,11 @@ int main(int argc, char** argv) {
   for (int k = 0; k < kKinds; ++k)
     for (int s = 0; s < kStates; ++s)
       row(fmt::format("SRAM {} pages, {}", kKindNames[k], kStateNames[s]), double(counts.pages[k][s]) * page / tiles);
-  row("shared image (once, over all tiles)", double(image_once) / tiles);
+  row(fmt::format("shared image ({} copies, over all tiles)", ipusim::iss::kSramImageCopies), double(image_once) / tiles);
   row("total resident, elaboration to end", per(ran.rss - before_elaboration.rss, tiles));
+  std::fprintf(stderr, "  tiles sharing the image %llu of %u; SRAM mappings %llu; process mappings %llu\n",
+               static_cast<unsigned long long>(ipusim::iss::shared_images_mapped()), tiles,
+               static_cast<unsigned long long>(ipusim::iss::sram_mappings()), static_cast<unsigned long long>(maps));
   for (const json& r : run_list) {
     std::fprintf(stderr, "  ipusim run %s: peak RSS %.1f MB (%.0f bytes/tile)", r["config"].get<std::string>().c_str(),
                  r["max_rss_bytes"].get<double>() / 1e6, r["rss_per_tile"].get<double>());

@@ -66,6 +66,38 @@ struct Thread {
 
 inline uint32_t* thread_regs(Thread& t) { return t.hart.regs; }
 
+// A tile's thread contexts. The supervisor's is always held; the workers' (six of 448
+// bytes) from the first access that may write one (a worker start, a debugger writing a
+// worker's registers). Until then every worker reads as a context never started (the
+// same for every tile, held once), and a loop over the threads that may write visits the
+// supervisor alone (live()): what it would do to a never-started worker is nothing. Most
+// tiles of a big system never start a worker (a POD64 of hello: 253 MB of contexts).
+class ThreadContexts {
+ public:
+  ThreadContexts() = default;
+  ThreadContexts(const ThreadContexts&) = delete;
+  ThreadContexts& operator=(const ThreadContexts&) = delete;
+
+  // The context to write: a worker's is made (all six) on first use.
+  Thread& operator[](uint32_t id) { return id == 0 ? supervisor_ : workers()[id - 1]; }
+  const Thread& operator[](uint32_t id) const {
+    return id == 0 ? supervisor_ : workers_ ? workers_[id - 1] : never_started(id);
+  }
+  bool has_workers() const { return workers_ != nullptr; }
+  // The threads of `count` a loop must visit: the supervisor alone until workers exist.
+  uint32_t live(uint32_t count) const { return workers_ ? count : 1; }
+
+ private:
+  Thread* workers() {
+    if (!workers_) make_workers();
+    return workers_.get();
+  }
+  void make_workers();                               // scheduler.cpp
+  static const Thread& never_started(uint32_t id);  // scheduler.cpp
+  Thread supervisor_;
+  std::unique_ptr<Thread[]> workers_;
+};
+
 // The thread's registers as the debugger and the fault record see them, at `pc`.
 inline ThreadRegisters thread_registers(const Thread& t, uint32_t pc) {
   ThreadRegisters r;
@@ -214,7 +246,7 @@ class CoreState {
   jit::Stats jit_stats_;
   std::unique_ptr<Lockstep> lockstep_;  // Core::lockstep
   AmpDatapath* amp_datapath_ = nullptr;  // set_amp_datapath(); mem_.amp follows it
-  std::array<Thread, kMaxThreads> threads_;
+  ThreadContexts threads_;
   // Per-tile Xipu CSRs.
   uint32_t wstack_base_ = 0, wstack_size_ = 0, wexit_pc_ = 0;
   uint32_t superstep_ = 0;

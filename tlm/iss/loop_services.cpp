@@ -209,7 +209,7 @@ void CoreState::raise(const Thread& t, const DecodedInsn* ip, std::string kind, 
   // The registers as the faulting instruction found them (it wrote nothing), for the
   // fault's register dump and core files.
   f.registers = thread_registers(t, f.pc);
-  for (uint32_t i = 0; i < thread_count(); ++i) flush_line(threads_[i]);
+  for (uint32_t i = 0; i < threads_.live(thread_count()); ++i) flush_line(threads_[i]);
   StopInfo s;
   s.reason = StopReason::Fault;
   s.fault = std::make_shared<const Fault>(std::move(f));

@@ -121,12 +121,26 @@ void CoreState::init_views() {
     mem_.wide_extra_slots[i] =
         static_cast<uint8_t>(wide_extra_slots(static_cast<Op>(static_cast<unsigned>(Op::ld64) + i), params_));
   mem_.pc_key = reinterpret_cast<uintptr_t>(dc.insns.data()) - uintptr_t{dc.begin} * 4;
-  for (uint32_t i = 0; i < kMaxThreads; ++i) threads_[i].id = i;
   reset();
 }
 
+void ThreadContexts::make_workers() {
+  workers_ = std::make_unique<Thread[]>(kMaxWorkers);
+  for (uint32_t i = 0; i < kMaxWorkers; ++i) workers_[i].id = i + 1;
+}
+
+const Thread& ThreadContexts::never_started(uint32_t id) {
+  static const std::array<Thread, kMaxThreads> idle = [] {
+    std::array<Thread, kMaxThreads> a;
+    for (uint32_t i = 0; i < kMaxThreads; ++i) a[i].id = i;
+    return a;
+  }();
+  return idle[id];
+}
+
 void CoreState::reset() {
-  for (Thread& t : threads_) {
+  for (uint32_t i = 0; i < threads_.live(kMaxThreads); ++i) {
+    Thread& t = threads_[i];
     const uint32_t id = t.id;
     t = Thread{};
     t.id = id;
@@ -213,7 +227,7 @@ void CoreState::release_exchange(uint64_t done_cycle) {
 // while the tile runs, so there is one.
 Thread* CoreState::pick() {
   Thread* best = &threads_[0];
-  for (uint32_t i = 1; i < thread_count(); ++i) {
+  for (uint32_t i = 1; i < threads_.live(thread_count()); ++i) {
     Thread& t = threads_[i];
     if (t.state == ThreadState::Running && t.clock < best->clock) best = &t;
   }
@@ -264,7 +278,7 @@ uint64_t CoreState::next_slot_free(uint64_t t) const {
 void CoreState::resolve_wait(Thread& sup) {
   uint64_t resume = sup.clock;
   bool running = false;
-  for (uint32_t i = 1; i < thread_count(); ++i) {
+  for (uint32_t i = 1; i < threads_.live(thread_count()); ++i) {
     const Thread& w = threads_[i];
     if (w.state == ThreadState::Running) {
       running = true;

@@ -1,6 +1,8 @@
 // A tile's SRAM: an anonymous private mapping, so untouched pages cost no host memory
 // (1472 tiles x 624 KiB with only code loaded stay far below the full size), and a
-// reset returns the pages to the kernel instead of clearing them byte by byte.
+// reset returns the pages to the kernel instead of clearing them byte by byte. Its place
+// is a slot of the SRAM arena (sram_arena.h): SRAMs made one after another are
+// neighbours in memory, so their shared images merge into few host mappings.
 // A loaded program's image may be mapped over it copy on write (map_image, sram_image.h):
 // its pages are then shared with every tile running the same program until the tile
 // writes them; the bytes read are the same as a copied image's.
@@ -12,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+
+#include "iss/sram_arena.h"
 
 namespace ipusim::iss {
 
@@ -28,18 +32,18 @@ class Sram {
   explicit Sram(uint32_t bytes);
   // A view of `other`'s bytes: same data, never unmapped by this object.
   struct Borrow {};
-  Sram(Borrow, Sram& other) : data_(other.data_), size_(other.size_), owned_(false), owner_(&other) {}
+  Sram(Borrow, Sram& other) : slot_(other.slot_), size_(other.size_), owned_(false), owner_(&other) {}
   ~Sram();
   Sram(const Sram&) = delete;
   Sram& operator=(const Sram&) = delete;
 
-  uint8_t* data() { return data_; }
-  const uint8_t* data() const { return data_; }
+  uint8_t* data() { return slot_.data; }
+  const uint8_t* data() const { return slot_.data; }
   uint32_t size() const { return size_; }
   void clear();  // every byte zero again, pages released (a mapped image too)
 
   // Maps `image` (of this SRAM's size) over the whole SRAM, copy on write, in place of
-  // what it held. false (nothing changed) when the process's shared images are at their
+  // what it held. false (nothing changed) when the process's SRAM mappings are at their
   // limit (shared_image_limit()), the image is for another size, or the host refused the
   // mapping: the caller then copies the image. Owned SRAMs only.
   bool map_image(const SramImage& image);
@@ -49,7 +53,7 @@ class Sram {
 
  private:
   void unmap_image();
-  uint8_t* data_ = nullptr;
+  SramSlot slot_;
   uint32_t size_ = 0;
   bool owned_ = true;
   const Sram* owner_ = nullptr;  // Borrow: the SRAM whose mapping this is

@@ -54,21 +54,28 @@ std::shared_ptr<const SramImage> SramImage::make(const Program& program, uint32_
   const int fd = memfd_create("ipusim-sram-image", MFD_CLOEXEC);
   if (fd < 0) return nullptr;
   const uint64_t page = page_bytes();
-  const uint64_t file_bytes = (uint64_t{sram_bytes} + page - 1) / page * page;
+  const uint64_t stride = (uint64_t{sram_bytes} + page - 1) / page * page;  // an arena slot's
   uint64_t end = 0;
-  bool ok = ftruncate(fd, off_t(file_bytes)) == 0;
-  for (const Segment& s : program.segments()) {
-    if (!ok || s.bytes.empty()) continue;
-    const uint64_t offset = s.vaddr - kSramBase;
-    ok = write_all(fd, s.bytes.data(), s.bytes.size(), off_t(offset));
-    end = std::max(end, offset + s.bytes.size());
-  }
+  bool ok = ftruncate(fd, off_t(stride * kSramImageCopies)) == 0;
+  for (uint32_t copy = 0; copy < kSramImageCopies; ++copy)
+    for (const Segment& s : program.segments()) {
+      if (!ok || s.bytes.empty()) continue;
+      const uint64_t offset = s.vaddr - kSramBase;
+      ok = write_all(fd, s.bytes.data(), s.bytes.size(), off_t(copy * stride + offset));
+      end = std::max(end, offset + s.bytes.size());
+    }
   if (!ok) {
     close(fd);
     return nullptr;
   }
-  const uint64_t image_bytes = std::min(file_bytes, (end + page - 1) / page * page);
+  const uint64_t image_bytes = std::min(stride, (end + page - 1) / page * page);
   return std::shared_ptr<const SramImage>(new SramImage(fd, sram_bytes, uint32_t(image_bytes)));
+}
+
+SramImage::SramImage(int fd, uint32_t sram_bytes, uint32_t image_bytes)
+    : fd_(fd), sram_bytes_(sram_bytes), image_bytes_(image_bytes) {
+  static std::atomic<uint64_t> next_id{1};
+  id_ = next_id.fetch_add(1);
 }
 
 SramImage::~SramImage() {
@@ -76,7 +83,13 @@ SramImage::~SramImage() {
 }
 
 uint64_t shared_image_limit() { return limit().load(); }
-void set_shared_image_limit(uint64_t srams) { limit().store(srams); }
+void set_shared_image_limit(uint64_t mappings) { limit().store(mappings); }
 uint64_t shared_images_mapped() { return g_shared_images_mapped.load(); }
+
+uint64_t tiles_sharing(uint64_t tiles) {
+  const uint64_t limit = shared_image_limit();
+  if (limit < 2) return 0;
+  return std::min(tiles, (limit - 1) * uint64_t{kSramImageCopies});
+}
 
 }  // namespace ipusim::iss

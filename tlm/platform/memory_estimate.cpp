@@ -29,9 +29,10 @@ constexpr uint64_t kFixed = 13 * kMiB;
 constexpr uint64_t kPerIpu = 64 * kKiB;
 // A tile's SystemC module, sockets and bookkeeping, elaborated.
 constexpr uint64_t kPerTile = 7 * kKiB;
-// A loaded tile's core state (ISS, threads: 5.3 KB), what its run keeps on the heap and
-// the stack page its supervisor touches; its image's pages come on top.
-constexpr uint64_t kPerLoadedTile = 10 * kKiB;
+// A loaded tile's core state (ISS, the supervisor's context: 1.5 KB; the workers' 2.7 KB
+// more once one starts), what its run keeps on the heap and the stack page its
+// supervisor touches; its image's pages come on top.
+constexpr uint64_t kPerLoadedTile = 7 * kKiB;
 // Address space beside the tiles' (their SRAM mapped whole, and kPerTile): libraries
 // and the main thread's heap; and per host thread after the first its stack and malloc
 // arena.
@@ -145,11 +146,13 @@ MemoryEstimate estimate_memory(const config::SystemConfig& system, const Program
   const uint64_t sram = system.board.chip.tile.sram_bytes * copies;
   const uint64_t image_once = std::min(page_round(program.image_bytes), system.board.chip.tile.sram_bytes);
   const uint64_t image = image_once * copies;
-  // The first shared_image_limit() tiles share the image (each holds its part, the image
-  // is held once); the others, and every shadow, hold a copy.
-  const uint64_t sharing = std::min<uint64_t>(loaded, iss::shared_image_limit());
+  // The tiles sharing the image (iss::tiles_sharing: as many as the host's mapping cap
+  // allows) each hold their part, the image is held once per copy of it in the shared
+  // file (iss::kSramImageCopies); the others, and every shadow, hold a copy.
+  const uint64_t sharing = iss::tiles_sharing(loaded);
   const uint64_t shared_tile = std::min(image_once, page_round(program.shared_tile_bytes)) + image_once * (copies - 1);
-  const uint64_t tiles_image = saturating_add(saturating_add(saturating_mul(shared_tile, sharing), sharing ? image_once : 0),
+  const uint64_t image_held = image_once * std::min<uint64_t>(sharing, iss::kSramImageCopies);
+  const uint64_t tiles_image = saturating_add(saturating_add(saturating_mul(shared_tile, sharing), image_held),
                                               saturating_mul(image, loaded - sharing));
   e.resident_bytes = saturating_add(saturating_add(kFixed, saturating_mul(kPerIpu, e.ipus)),
                                     saturating_add(saturating_mul(kPerTile, e.tiles),

@@ -3,6 +3,8 @@
 // program's image shared by its tiles until each writes it (copy on write, sram_image.h).
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -132,13 +134,56 @@ TEST(IssSram, SharedImageIsCopiedOnWrite) {
 TEST(IssSram, ImageCopiedBeyondTheSharedLimit) {
   auto program = data_program();
   const uint64_t limit = shared_image_limit();
-  set_shared_image_limit(shared_images_mapped());
+  set_shared_image_limit(sram_mappings());
   auto sram = loaded_sram(256 * 1024, *program);
   set_shared_image_limit(limit);
   EXPECT_EQ(sram->image_bytes(), 0u);
   uint32_t word;
   std::memcpy(&word, sram->data() + (kData + 4096 - kSramBase), 4);
   EXPECT_EQ(word, 1025u);
+}
+
+// The lines of /proc/self/maps: the process's mappings (VMAs).
+size_t process_mappings() {
+  std::ifstream in("/proc/self/maps");
+  size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+// More SRAMs than the kernel allows a process mappings (vm.max_map_count, 65530 by
+// default) all share the image: neighbouring SRAMs' mappings merge, one per arena chunk.
+TEST(IssSram, SharedImagePastTheMappingCap) {
+  auto program = data_program();
+  std::ifstream cap_file("/proc/sys/vm/max_map_count");
+  uint64_t cap = 65530;
+  cap_file >> cap;
+  const uint64_t srams = std::max<uint64_t>(70000, cap + 1000);
+  if (srams > 200000) GTEST_SKIP() << "vm.max_map_count is " << cap;
+  const size_t maps_before = process_mappings();
+  const uint64_t tracked_before = sram_mappings();
+  std::vector<std::unique_ptr<Sram>> all;
+  all.reserve(srams);
+  for (uint64_t i = 0; i < srams; ++i) {
+    all.push_back(loaded_sram(128 * 1024, *program));
+    ASSERT_NE(all.back()->image_bytes(), 0u) << "SRAM " << i << " copied its image";
+  }
+  const size_t maps_grown = process_mappings() - maps_before;
+  const uint64_t chunks = (srams + kSramImageCopies - 1) / kSramImageCopies;
+  EXPECT_LE(maps_grown, chunks + 4) << "mappings for " << srams << " SRAMs";
+  EXPECT_LE(sram_mappings() - tracked_before, chunks + 4);
+  // The bytes are the image's, each tile's write its own.
+  const uint8_t mine[4] = {7, 0, 0, 0};
+  std::memcpy(all[12345]->data() + (kData - kSramBase), mine, 4);
+  for (const uint64_t i : {uint64_t{0}, uint64_t{12344}, uint64_t{12345}, uint64_t{12346}, srams - 1}) {
+    uint32_t first, word;
+    std::memcpy(&first, all[i]->data() + (kData - kSramBase), 4);
+    std::memcpy(&word, all[i]->data() + (kData + 4096 - kSramBase), 4);
+    EXPECT_EQ(first, i == 12345 ? 7u : 1u) << "SRAM " << i;
+    EXPECT_EQ(word, 1025u) << "SRAM " << i;
+  }
+  all.clear();  // the chunks stay, anonymous: one mapping each
+  EXPECT_LE(sram_mappings() - tracked_before, chunks + 1);
 }
 
 // /proc/self/smaps_rollup's Pss (kB): the proportional set, where a page mapped n times

@@ -124,6 +124,45 @@ TEST(IssThreads, WorkerStartState) {
   }
 }
 
+// A tile holds its workers' contexts only once one may be written (core_state.h's
+// ThreadContexts): before, every worker reads as never started; a debugger's write to a
+// worker's registers, a run and a reset behave as with every context held.
+TEST(IssThreads, WorkersNeverStartedReadAsIdle) {
+  Asm a;
+  a.li(a0, 7);
+  a.halt(a0);
+  a.label("worker");
+  a.wexit(a0);
+  Harness h(a);
+  h.run_ok();
+  ASSERT_EQ(h.core.params().workers, 6u);
+  for (uint32_t w = 1; w <= h.core.params().workers; ++w) {
+    SCOPED_TRACE(w);
+    EXPECT_FALSE(h.core.thread_alive(w));
+    const ThreadStats st = h.core.thread_stats(w);
+    EXPECT_EQ(st.instret, 0u);
+    EXPECT_EQ(st.starts, 0u);
+    EXPECT_EQ(st.stall_cycles, 0u);
+    const ThreadRegisters r = h.core.registers(w);
+    EXPECT_EQ(r.pc, 0u);
+    for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(r.x[i], 0u) << "x" << i;
+    EXPECT_EQ(h.core.read_csr(w, kThread), w);  // its id, as a held context's
+  }
+  EXPECT_EQ(h.core.instret(), h.core.thread_stats(0).instret);  // the supervisor's alone
+  ThreadRegisters r = h.core.registers(3);
+  r.pc = a.addr("worker");
+  r.x[a0] = 0x55;
+  ASSERT_TRUE(h.core.set_registers(3, r));
+  EXPECT_EQ(h.core.registers(3).x[a0], 0x55u);
+  EXPECT_EQ(h.core.registers(3).pc, a.addr("worker"));
+  EXPECT_EQ(h.core.registers(2).x[a0], 0u);
+  EXPECT_FALSE(h.core.thread_alive(3));  // written, still not started
+  h.core.reset();
+  EXPECT_EQ(h.core.registers(3).x[a0], 0u);
+  h.run_ok();
+  EXPECT_EQ(h.stop.exit_code, 7);
+}
+
 // A worker may start a worker; choosing the context waits until the starter is the
 // earliest thread, so the timing does not depend on the quantum.
 TEST(IssThreads, WorkersStartWorkers) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -143,12 +144,12 @@ void Lockstep::real_line(uint32_t thread, std::string_view text, bool accepted) 
 // CoreState its SRAM, observers and caches, which the shadow has its own of): a field
 // added to either must be copied there too, or the shadow starts its quanta without it.
 // These sizes stop the build until it is (then update them).
-static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 3904,
+static_assert(sizeof(Thread) == 448 && sizeof(CoreState) == 1280,
               "Thread or CoreState changed: copy the new field in Lockstep::sync_shadow, then update these sizes");
 void Lockstep::sync_shadow(uint32_t running) {
   CoreState& s = *shadow_;
-  for (uint32_t i = 0; i < kMaxThreads; ++i) {
-    const Thread& r = real_.threads_[i];
+  for (uint32_t i = 0; i < real_.threads_.live(kMaxThreads); ++i) {
+    const Thread& r = std::as_const(real_.threads_)[i];
     Thread& t = s.threads_[i];
     t.hart = r.hart;
     t.state = r.state;
@@ -336,7 +337,7 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
   f.detail = std::move(detail);
   f.cycle = t.clock + kIssueSlots * q.slots(done);
   f.registers = thread_registers(t, real_.pc_of(q.ip));
-  for (uint32_t i = 0; i < real_.thread_count(); ++i) real_.flush_line(real_.threads_[i]);  // as raise() does
+  for (uint32_t i = 0; i < real_.threads_.live(real_.thread_count()); ++i) real_.flush_line(real_.threads_[i]);  // as raise() does
   StopInfo si;
   si.reason = StopReason::Fault;
   si.fault = std::make_shared<const Fault>(std::move(f));
