@@ -5,8 +5,7 @@
 #include <fmt/format.h>
 
 #include "cosim/sync/sync_transactor.h"  // first: cosim/verilated_sc.h
-#include "verilated_fst_c.h"
-#include "verilated_vcd_c.h"
+#include "cosim/wave_file.h"
 #include "Vsync_gc200_fst.h"
 #include "Vsync_gc200_vcd.h"
 #include "Vsync_tiny16_fst.h"
@@ -54,8 +53,8 @@ std::unique_ptr<SyncRtl> make_transactor(const sync::SyncControllerConfig& c, Wa
   p.waves = waves;
   const bool fst = waves && waves->format() == WaveFormat::Fst;
   if (p.model_tiles == kSmallTiles)
-    return fst ? make<Vsync_tiny16_fst, VerilatedFstC>(p) : make<Vsync_tiny16_vcd, VerilatedVcdC>(p);
-  return fst ? make<Vsync_gc200_fst, VerilatedFstC>(p) : make<Vsync_gc200_vcd, VerilatedVcdC>(p);
+    return fst ? make<Vsync_tiny16_fst, FstWaveFile>(p) : make<Vsync_tiny16_vcd, VcdWaveFile>(p);
+  return fst ? make<Vsync_gc200_fst, FstWaveFile>(p) : make<Vsync_gc200_vcd, VcdWaveFile>(p);
 }
 
 }  // namespace
