@@ -60,7 +60,12 @@ target_sources(ipusim_rtl PRIVATE
   ${VERILATOR_ROOT}/include/verilated.cpp
   ${VERILATOR_ROOT}/include/verilated_vcd_c.cpp
   ${VERILATOR_ROOT}/include/verilated_fst_c.cpp
-  ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+  ${VERILATOR_ROOT}/include/verilated_threads.cpp
+  ${PROJECT_SOURCE_DIR}/tlm/cosim/fst_io_guard.cpp)
+# The FST writer's writes and maps are checked (tlm/cosim/fst_io_guard.h: a full disk is
+# an error, not SIGBUS).
+set_source_files_properties(${VERILATOR_ROOT}/include/verilated_fst_c.cpp PROPERTIES
+  COMPILE_OPTIONS "-include;${PROJECT_SOURCE_DIR}/tlm/cosim/fst_io_redirect.h")
 if(IPUSIM_RTL_COVERAGE)
   target_sources(ipusim_rtl PRIVATE ${VERILATOR_ROOT}/include/verilated_cov.cpp)
 endif()

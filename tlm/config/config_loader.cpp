@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "common/sync_rtl_limits.h"
 #include "common/input_file.h"
 #include "config/config_loader.h"
 #include "links/fault_spec.h"
@@ -865,6 +866,13 @@ std::string cosim_unfit(const SystemConfig& system) {
     return "link is rtl, but system '" + system.name + "' has no IPU-Links (" +
            std::to_string(system.total_ipus()) + " IPU" + (system.total_ipus() == 1 ? "" : "s") +
            "): no link would run as the link RTL";
+  if (system.cosim.sync == BlockModel::Rtl) {
+    const ChipConfig& chip = system.board.chip;
+    if (std::string why = sync_rtl_unfit(chip.tiles, chip.sync.latency_min_cycles, chip.sync.latency_max_cycles);
+        !why.empty())
+      return "sync is rtl, but " + why + " (chip '" + chip.name + "'" +
+             (chip.source.empty() ? std::string() : " of " + chip.source) + ")";
+  }
   return {};
 }
 

@@ -1,5 +1,7 @@
 #include "cosim/waves.h"
 
+#include "cosim/wave_file.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -68,6 +70,12 @@ void Waves::close() {
       if (!first) first = std::current_exception();
     }
   }
+  // A file closed earlier (an instance destroyed first, an AMP at the end of its run)
+  // noted its failure too.
+  if (frozen_)
+    for (const std::string& path : paths())
+      if (auto why = take_wave_write_failure(path); why && !write_error_)
+        write_error_ = "writing the waveform '" + path + "' failed: " + *why + " (the file is removed)";
   if (first) std::rethrow_exception(first);
 }
 

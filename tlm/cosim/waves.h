@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ class Waves {
   size_t on_close(std::function<void()> closer);
   void forget(size_t id);
   void close();
+  // After close(): the first file (in instance order) whose writing failed, as "writing
+  // the waveform 'FILE' failed: REASON (the file is removed)" (wave_file.h), or nothing.
+  const std::optional<std::string>& write_error() const { return write_error_; }
 
  private:
   std::string file_, stem_, extension_;
@@ -54,6 +58,7 @@ class Waves {
   std::set<std::string> names_;
   bool frozen_ = false;
   std::vector<std::function<void()>> closers_;  // by id; empty: forgotten or run
+  std::optional<std::string> write_error_;
 };
 
 }  // namespace ipusim::cosim

@@ -79,11 +79,15 @@ void Platform::finish_run() {
   // files would stay unreadable (FST) or cut short (VCD). A waveform covers a platform's
   // first run (docs/cosim.md "Waveforms").
   if (options_.waves) {
+    const bool failed_before = options_.waves->write_error().has_value();
     try {
       options_.waves->close();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ipusim: error: closing the waveforms: %s\n", e.what());
     }
+    // A full disk: named once, however the run went (`ipusim run` then exits 2).
+    if (!failed_before && options_.waves->write_error())
+      std::fprintf(stderr, "ipusim: error: %s\n", options_.waves->write_error()->c_str());
   }
   if (!timeline_) return;
   // Dropped even if writing fails: the next run starts a trace of its own.

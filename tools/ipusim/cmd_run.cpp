@@ -290,6 +290,9 @@ int run_run(const RunOptions& o) {
     json_supersteps->write(summary_json(report), result);
     write_effective_config(o.json, system);
   }
+  // Named when the run's end closed the files (Platform::finish_run); exit 2 as for a
+  // --json or --trace that cannot be written.
+  if (options.waves && options.waves->write_error()) return 2;
   return report.exit_code;
 }
 

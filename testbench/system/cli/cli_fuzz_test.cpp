@@ -9,7 +9,8 @@
 // which lists every such input; each is kept under build/test-tmp/cli_fuzz_failures/ to
 // replay.
 //
-// IPUSIM_CLI_FUZZ_MUTANTS=N runs N mutants of each kind (the suite runs 100);
+// IPUSIM_CLI_FUZZ_MUTANTS=N runs N mutants of each kind (the suite runs 100, 60 of the
+// linked systems under `--rtl`);
 // IPUSIM_CLI_FUZZ_SEED=S changes the seed (default 1). The counts are printed.
 #include <gtest/gtest.h>
 
@@ -178,6 +179,83 @@ TEST(CliFuzz, MutatedConfigsEndNormallyOrWithANamedError) {
                      beside});
   }
   run_all(cases, "mutated configs");
+}
+
+// Multi-IPU systems with IPU-Links and the RTL blocks: mutants of the linked test configs
+// and of the ELFs that use the links, each run with a choice of `--rtl` (and sometimes
+// link faults), so the link layer, the sync controller and the AMP as RTL meet hostile
+// systems and programs too.
+const std::vector<std::string> kLinkedConfigs = {"tiny4x2_smem.yaml", "tiny4_m2000.yaml", "tiny4_pod16.yaml"};
+const std::vector<std::string> kLinkedElfs = {"ipu_allreduce.elf", "pipeline.elf", "xipu_tour.elf"};
+const std::vector<std::string> kRtl = {"sync", "link", "amp", "sync,link", "sync,link,amp", "none"};
+
+const std::string kInlineChip =
+    "chip:\n  name: tiny4\n  tiles: 4\n  clock_mhz: 100\n  tile:\n    sram_kib: 624\n    workers: 6\n"
+    "    amp_f16_macs_per_cycle: 64\n    amp_f32_macs_per_cycle: 16\n  ipu_links:\n    count: 10\n"
+    "    gbytes_per_s_each_way: 16\n    latency_ns: 250\n    sync_hop_ns: 0\n  sync:\n"
+    "    latency_min_cycles: 16\n    latency_max_cycles: 80\n";
+
+std::vector<std::string> rtl_args(test::MutationRng& rng) {
+  std::vector<std::string> args = {"--rtl", kRtl[rng.below(kRtl.size())]};
+  if (rng.chance(25)) args.insert(args.end(), {"--link-faults", "ber=1e-5,drop=0.01,seed=" + std::to_string(rng.below(100))});
+  return args;
+}
+
+TEST(CliFuzz, MutatedLinkedConfigsUnderRtlEndNormallyOrWithANamedError) {
+  const size_t count = env_count("IPUSIM_CLI_FUZZ_MUTANTS", 60);
+  test::MutationRng rng(env_count("IPUSIM_CLI_FUZZ_SEED", 1) + 2000);
+  const fs::path dir = fresh_dir("cli_fuzz_linked_config");
+  std::map<std::string, std::string> refs;
+  std::vector<fs::path> beside;
+  for (const auto& name : kConfigs) {  // the chip files the linked configs name
+    beside.push_back(dir / name);
+    fs::copy_file("configs/test/" + name, dir / name);
+  }
+  for (const auto& name : kLinkedConfigs) {
+    const std::vector<uint8_t> b = read_bytes("configs/test/" + name);
+    refs[name] = std::string(b.begin(), b.end());
+    // A board's chip inline, with its links' and sync controller's figures written out,
+    // so that mutations reach what the link layer and the RTL take too.
+    const std::string named = "chip: tiny4.yaml\n";
+    if (const size_t at = refs[name].find(named); at != std::string::npos)
+      refs[name].replace(at, named.size(), kInlineChip);
+  }
+  std::vector<Case> cases;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string& ref = kLinkedConfigs[i % kLinkedConfigs.size()];
+    std::string mutant = refs[ref];
+    // Fewer edits than above: more mutants are systems that run, through the RTL.
+    const unsigned edits = 1 + static_cast<unsigned>(rng.below(2));
+    for (unsigned k = 0; k < edits; ++k) mutant = test::mutate_yaml_once(mutant, rng);
+    if (rng.chance(10)) mutant = test::mutate_bytes(mutant, rng);
+    const std::string path = (dir / ("m" + std::to_string(i) + "_" + ref)).string();
+    write_bytes(path, mutant);
+    std::vector<std::string> argv = {kBin, "run", "--config", path, "--elf",
+                                     kFirmware + "/" + kLinkedElfs[rng.below(kLinkedElfs.size())],
+                                     "--max-cycles", kMaxCycles, "--timeout", kTimeout, "--quiet"};
+    for (std::string& a : rtl_args(rng)) argv.push_back(std::move(a));
+    cases.push_back({path, argv, beside});
+  }
+  run_all(cases, "mutated linked configs under --rtl");
+}
+
+TEST(CliFuzz, MutatedLinkedElfsUnderRtlEndNormallyOrWithANamedError) {
+  const size_t count = env_count("IPUSIM_CLI_FUZZ_MUTANTS", 60);
+  test::MutationRng rng(env_count("IPUSIM_CLI_FUZZ_SEED", 1) + 3000);
+  const fs::path dir = fresh_dir("cli_fuzz_linked_elf");
+  std::vector<Case> cases;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string& ref = kLinkedElfs[i % kLinkedElfs.size()];
+    const std::vector<uint8_t> mutant = test::mutate_elf(read_bytes(kFirmware + "/" + ref), rng);
+    const std::string path = (dir / ("m" + std::to_string(i) + "_" + ref)).string();
+    write_bytes(path, std::string(mutant.begin(), mutant.end()));
+    const std::string config = "configs/test/" + kLinkedConfigs[rng.below(kLinkedConfigs.size())];
+    std::vector<std::string> argv = {kBin,         "run",     "--config",  config,    "--elf", path,
+                                     "--max-cycles", kMaxCycles, "--timeout", kTimeout, "--quiet"};
+    for (std::string& a : rtl_args(rng)) argv.push_back(std::move(a));
+    cases.push_back({path, argv, {}});
+  }
+  run_all(cases, "mutated ELFs on linked systems under --rtl");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // The RTL runs themselves are the cosim suites' (testbench/cosim/<block>).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "cli_run.h"
@@ -34,6 +35,26 @@ TEST(CosimOptions, AnRtlLinkWithoutIpuLinksIsRefused) {
                          "run as the link RTL"),
               std::string::npos)
         << args << ": " << r.err;
+  }
+}
+
+// The RTL sync controller's limits (issue 37): `--rtl sync` on a chip it cannot take is
+// refused before elaboration, naming the key and its value, by `run` and `serve` alike.
+TEST(CosimOptions, AnRtlSyncPastItsLimitsIsRefusedBeforeElaboration) {
+  const std::string chip = ::testing::TempDir() + "ipusim_cosim_opt_min0.yaml";
+  std::ofstream(chip) << "kind: chip\nname: min0\ntiles: 4\nclock_mhz: 100\ntile:\n  sram_kib: 64\n"
+                         "  amp_f16_macs_per_cycle: 64\n  amp_f32_macs_per_cycle: 16\n"
+                         "sync:\n  latency_min_cycles: 0\n  latency_max_cycles: 40\n";
+  EXPECT_EQ(ipusim("run --config " + chip + " --elf " + kHello + " --quiet").status, 0);  // the TLM takes it
+  for (const std::string& args :
+       {"run --elf " + kHello + " --config " + chip + " --rtl sync",
+        "serve --socket /nonexistent/s --config " + chip + " --rtl sync"}) {
+    const auto r = ipusim(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(r.err, "ipusim: error: --rtl 'sync': sync is rtl, but the RTL sync controller takes "
+                     "sync.latency_min_cycles from 1 to 255; the chip has 0 (chip 'min0' of " + chip + ")\n")
+        << args;
+    EXPECT_EQ(r.out, "") << args;
   }
 }
 

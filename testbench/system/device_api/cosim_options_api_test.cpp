@@ -4,6 +4,7 @@
 // through the driver are the cosim suites'.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "ipudrv/device.h"
@@ -38,6 +39,20 @@ TEST(CosimOpenOptions, WavesNeedAnRtlBlockAndAKnownFormat) {
   o.waves = "w.gz";
   EXPECT_EQ(refusal("config:configs/test/tiny4.yaml", o),
             "OpenOptions::waves: the waveform file 'w.gz' must end in .fst (compact) or .vcd (quick to write)");
+}
+
+// The RTL sync controller's limits, before anything is elaborated (issue 37).
+TEST(CosimOpenOptions, AnRtlSyncPastItsLimitsIsNamed) {
+  const std::string chip = ::testing::TempDir() + "ipusim_cosim_api_span.yaml";
+  std::ofstream(chip) << "kind: chip\nname: span\ntiles: 4\nclock_mhz: 100\ntile:\n  sram_kib: 64\n"
+                         "  amp_f16_macs_per_cycle: 64\n  amp_f32_macs_per_cycle: 16\n"
+                         "sync:\n  latency_min_cycles: 1\n  latency_max_cycles: 600\n";
+  ipudrv::OpenOptions o;
+  o.rtl = "sync";
+  EXPECT_EQ(refusal("config:" + chip, o),
+            "OpenOptions::rtl 'sync': sync is rtl, but the RTL sync controller takes ways in and out of at most 255 "
+            "cycles, so sync.latency_max_cycles - sync.latency_min_cycles up to 510; the chip has 600 - 1 = 599 "
+            "(chip 'span' of " + chip + ")");
 }
 
 TEST(CosimOpenOptions, RtlNoneOpensInProcess) {

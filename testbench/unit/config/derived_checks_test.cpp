@@ -1,12 +1,13 @@
 // The figures consumers derive from several keys, checked by the loader with FILE:LINE:
 // KEY (docs/config.md, "Errors"): the IPU-Links' latency and frame time in cycles of the
 // tile clock (the link layer's range, whether or not faults are injected now), `cosim:
-// {link: rtl}` without links; and a `link_faults` written in the command line's LINK:SPEC
-// form shown the config's mapping.
+// {link: rtl}` without links, `cosim: {sync: rtl}` past the RTL sync controller's limits;
+// and a `link_faults` written in the command line's LINK:SPEC form shown the config's mapping.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config/config_loader.h"
@@ -86,6 +87,50 @@ TEST(DerivedChecks, AnRtlLinkWithoutLinksIsRefused) {
   EXPECT_EQ(what_of(one), one + ":9: cosim: link is rtl, but system 'c' has no IPU-Links (1 IPU): no link would run "
                                 "as the link RTL");
   EXPECT_EQ(what_of(file_with(chip("1000", {"cosim: {sync: rtl, amp: rtl}"}), "others")), "(loaded without error)");
+}
+
+// The RTL sync controller's limits (common/sync_rtl_limits.h), at `cosim` when it chooses
+// `sync: rtl`, each at its edge; the TLM controller takes them all.
+TEST(DerivedChecks, AnRtlSyncPastItsLimitsIsRefused) {
+  auto sync_chip = [](const std::string& tiles, const std::string& sync, const std::string& cosim) {
+    std::vector<std::string> lines = chip("1000", {"sync: " + sync, "cosim: " + cosim});
+    lines[2] = "tiles: " + tiles;
+    return lines;
+  };
+  auto refused = [&](const std::string& tiles, const std::string& sync, const std::string& tag) {
+    const std::string f = file_with(sync_chip(tiles, sync, "{sync: rtl}"), tag);
+    EXPECT_EQ(what_of(file_with(sync_chip(tiles, sync, "{sync: tlm}"), tag + "_tlm")), "(loaded without error)") << tag;
+    return std::make_pair(f, what_of(f));
+  };
+  auto fits = [&](const std::string& tiles, const std::string& sync, const std::string& tag) {
+    return what_of(file_with(sync_chip(tiles, sync, "{sync: rtl}"), tag));
+  };
+  const std::string ok = "(loaded without error)";
+
+  auto [tiles, tiles_error] = refused("1473", "{}", "tiles");
+  EXPECT_EQ(tiles_error, tiles + ":10: cosim: sync is rtl, but the RTL sync controller serves at most 1472 tiles; the "
+                                 "chip has tiles: 1473 (chip 'c' of " + tiles + ")");
+  EXPECT_EQ(fits("1472", "{}", "tiles_ok"), ok);
+
+  auto [min0, min0_error] = refused("4", "{latency_min_cycles: 0, latency_max_cycles: 40}", "min0");
+  EXPECT_EQ(min0_error, min0 + ":10: cosim: sync is rtl, but the RTL sync controller takes sync.latency_min_cycles "
+                               "from 1 to 255; the chip has 0 (chip 'c' of " + min0 + ")");
+  auto [min256, min256_error] = refused("4", "{latency_min_cycles: 256, latency_max_cycles: 300}", "min256");
+  EXPECT_NE(min256_error.find(min256 + ":10: cosim: sync is rtl, but the RTL sync controller takes "
+                                       "sync.latency_min_cycles from 1 to 255; the chip has 256"),
+            std::string::npos)
+      << min256_error;
+  EXPECT_EQ(fits("4", "{latency_min_cycles: 1, latency_max_cycles: 1}", "min1"), ok);
+  EXPECT_EQ(fits("4", "{latency_min_cycles: 255, latency_max_cycles: 765}", "min255"), ok);  // max - min = 510
+
+  auto [span, span_error] = refused("4", "{latency_min_cycles: 10, latency_max_cycles: 521}", "span");
+  EXPECT_NE(span_error.find(span + ":10: cosim: sync is rtl, but the RTL sync controller takes ways in and out of "
+                                   "at most 255 cycles, so sync.latency_max_cycles - sync.latency_min_cycles up to "
+                                   "510; the chip has 521 - 10 = 511"),
+            std::string::npos)
+      << span_error;
+  EXPECT_EQ(fits("4", "{latency_min_cycles: 10, latency_max_cycles: 520}", "span_ok"), ok);
+  EXPECT_EQ(fits("1", "{latency_min_cycles: 10, latency_max_cycles: 5000}", "one_tile"), ok);  // no way to go
 }
 
 }  // namespace

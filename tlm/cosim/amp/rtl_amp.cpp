@@ -9,13 +9,12 @@
 #include "cosim/amp/amp_transactor.h"
 #include "cosim/rtl_clock.h"
 #include "cosim/waves.h"
-#include "verilated_fst_c.h"
-#include "verilated_vcd_c.h"
+#include "cosim/wave_file.h"
 
 namespace ipusim::cosim::amp {
 
-using VcdTransactor = AmpTransactor<Vamp_r16_vcd, VerilatedVcdC>;
-using FstTransactor = AmpTransactor<Vamp_r16_fst, VerilatedFstC>;
+using VcdTransactor = AmpTransactor<Vamp_r16_vcd, VcdWaveFile>;
+using FstTransactor = AmpTransactor<Vamp_r16_fst, FstWaveFile>;
 
 struct RtlAmp::Model {
   std::variant<std::unique_ptr<VcdTransactor>, std::unique_ptr<FstTransactor>> t;

@@ -7,8 +7,7 @@
 #include "Vlink_gc200_vcd.h"
 #include "Vlink_wide_fst.h"
 #include "Vlink_wide_vcd.h"
-#include "verilated_fst_c.h"
-#include "verilated_vcd_c.h"
+#include "cosim/wave_file.h"
 
 namespace ipusim::cosim::link {
 
@@ -16,7 +15,6 @@ struct RtlLinkCarrier::Direction {
   virtual ~Direction() = default;
   virtual links::PhaseResult carry(const links::LinkLayerConfig& config, links::FaultInjector& injector,
                                    std::span<const links::ScheduledFrame> frames) = 0;
-  virtual void open_waves() = 0;
 };
 
 namespace {
@@ -63,7 +61,6 @@ class ModelDirection final : public RtlLinkCarrier::Direction {
     result.stats.injected = injector.counts() - before;
     return result;
   }
-  void open_waves() override { rtl_.open_waves(); }
 
  private:
   RtlLinkModel<Model, Trace> rtl_;
@@ -95,12 +92,8 @@ std::string RtlLinkCarrier::instance_name(uint32_t direction) {
 
 links::PhaseResult RtlLinkCarrier::carry(uint32_t direction, const links::LinkLayerConfig& config,
                                          links::FaultInjector& injector, std::span<const links::ScheduledFrame> frames) {
-  if (waves_ && !waves_opened_) {
-    // Every direction's file, idle or not, once the waves' names are fixed (after
-    // elaboration): `ipusim run` lists them all.
-    waves_opened_ = true;
-    for (uint32_t d = 0; d < directions_.size(); ++d) model(d).open_waves();
-  }
+  // Its waves' file opens with its first phase (RtlLinkModel::begin_phase): a direction
+  // that never carries a frame is never called and writes none (docs/cosim.md).
   return model(direction).carry(config, injector, frames);
 }
 
@@ -111,11 +104,11 @@ RtlLinkCarrier::Direction& RtlLinkCarrier::model(uint32_t direction) {
     const bool fst = waves_ && waves_->format() == WaveFormat::Fst;
     const LinkModelShape& shape = wide_ ? kWideShape : kGc200Shape;
     if (wide_)
-      d = fst ? std::unique_ptr<Direction>(new ModelDirection<Vlink_wide_fst, VerilatedFstC>(shape, waves_, name, period_ps_))
-              : std::unique_ptr<Direction>(new ModelDirection<Vlink_wide_vcd, VerilatedVcdC>(shape, waves_, name, period_ps_));
+      d = fst ? std::unique_ptr<Direction>(new ModelDirection<Vlink_wide_fst, FstWaveFile>(shape, waves_, name, period_ps_))
+              : std::unique_ptr<Direction>(new ModelDirection<Vlink_wide_vcd, VcdWaveFile>(shape, waves_, name, period_ps_));
     else
-      d = fst ? std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_fst, VerilatedFstC>(shape, waves_, name, period_ps_))
-              : std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_vcd, VerilatedVcdC>(shape, waves_, name, period_ps_));
+      d = fst ? std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_fst, FstWaveFile>(shape, waves_, name, period_ps_))
+              : std::unique_ptr<Direction>(new ModelDirection<Vlink_gc200_vcd, VcdWaveFile>(shape, waves_, name, period_ps_));
   }
   return *d;
 }

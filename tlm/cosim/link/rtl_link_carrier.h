@@ -20,7 +20,7 @@ class RtlLinkCarrier {
   // Throws std::invalid_argument, naming the config value and the model's limit, if no
   // verilated model can take `layer`. With `waves`, every direction is add()ed to it
   // under instances[direction] ("link3.a_to_b"); a direction opens its file when it
-  // first carries a phase. `period_ps`: one tile cycle in waveform time.
+  // first carries a phase (a direction with no frames is not carried: it writes none). `period_ps`: one tile cycle in waveform time.
   RtlLinkCarrier(const links::LinkLayerConfig& layer, std::vector<std::string> instances,
                  std::shared_ptr<Waves> waves, uint64_t period_ps);
   ~RtlLinkCarrier();
@@ -41,7 +41,6 @@ class RtlLinkCarrier {
   std::shared_ptr<Waves> waves_;
   uint64_t period_ps_;
   bool wide_;
-  bool waves_opened_ = false;
   std::vector<std::unique_ptr<Direction>> directions_;
 };
 

@@ -84,9 +84,8 @@ class RtlLinkModel {
     m.rst_ni = 1;
     m.eval();
   }
-  // With waves: this instance's file, if it is not open yet (the platform opens every
-  // direction's, so that every file `ipusim run` lists exists, idle links' too).
-  // Closed for good by Waves::close() at the end of the system's first run (a later run is
+  // With waves: this instance's file, if it is not open yet (at its first phase: a link
+  // direction that carries nothing writes no file). Closed for good by Waves::close() at the end of the system's first run (a later run is
   // not traced: reopening would truncate the file).
   void open_waves() {
     if (!tracing() || trace_ || waves_closed_) return;

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "cosim/sync/sync_transactor.h"  // first: cosim/verilated_sc.h
-#include "verilated_fst_c.h"
-#include "verilated_vcd_c.h"
+#include "common/sync_rtl_limits.h"
+#include "cosim/wave_file.h"
 #include "Vsync_gc200_fst.h"
 #include "Vsync_gc200_vcd.h"
 #include "Vsync_tiny16_fst.h"
@@ -15,25 +15,19 @@
 namespace ipusim::cosim {
 namespace {
 
-// hw/sync/CMakeLists.txt: the model points and the straps' width.
-constexpr uint32_t kSmallTiles = 16, kFullTiles = 1472, kDelayBits = 8;
-constexpr uint32_t kMaxDelay = (1u << kDelayBits) - 1;
+// hw/sync/CMakeLists.txt: the model points and the straps' width (common/sync_rtl_limits.h).
+constexpr uint32_t kSmallTiles = 16, kFullTiles = kSyncRtlMaxTiles, kDelayBits = kSyncRtlDelayBits;
 
-// The RTL's limits, as errors that name the config value.
+// The RTL's limits, as errors that name the config value: the config loader and `--rtl`
+// refuse the same before elaboration (config::cosim_unfit); this is for a wrapper built
+// without them (the unit tests).
 void check_fits(const sync::SyncControllerConfig& c) {
-  sync_rtl_model_tiles(c.tiles);
-  if (c.latency_min_cycles < 1 || c.latency_min_cycles > kMaxDelay)
-    throw std::invalid_argument(fmt::format(
-        "the RTL sync controller (--rtl sync) takes sync.latency_min_cycles from 1 to {}; the chip has {}",
-        kMaxDelay, c.latency_min_cycles));
+  if (const std::string why = sync_rtl_unfit(c.tiles, c.latency_min_cycles, c.latency_max_cycles); !why.empty())
+    throw std::invalid_argument(why);
+  // Its own rule, sync::SyncLatency, must agree with the shared one.
   const sync::SyncLatency lat(c.tiles, c.latency_min_cycles, c.latency_max_cycles);
-  const uint32_t way_out = lat.from_controller(0);  // the ends have the longest ways
-  if (way_out > kMaxDelay)
-    throw std::invalid_argument(fmt::format(
-        "the RTL sync controller (--rtl sync) takes ways in and out of at most {} cycles, so "
-        "sync.latency_max_cycles - sync.latency_min_cycles up to {}; the chip has {} - {} = {}",
-        kMaxDelay, 2 * kMaxDelay, c.latency_max_cycles, c.latency_min_cycles,
-        c.latency_max_cycles - c.latency_min_cycles));
+  if (lat.from_controller(0) > kSyncRtlMaxDelay)  // the ends have the longest ways
+    throw std::logic_error("sync_rtl_unfit let through a way out longer than the straps take");
 }
 
 template <class Model, class Trace>
@@ -54,8 +48,8 @@ std::unique_ptr<SyncRtl> make_transactor(const sync::SyncControllerConfig& c, Wa
   p.waves = waves;
   const bool fst = waves && waves->format() == WaveFormat::Fst;
   if (p.model_tiles == kSmallTiles)
-    return fst ? make<Vsync_tiny16_fst, VerilatedFstC>(p) : make<Vsync_tiny16_vcd, VerilatedVcdC>(p);
-  return fst ? make<Vsync_gc200_fst, VerilatedFstC>(p) : make<Vsync_gc200_vcd, VerilatedVcdC>(p);
+    return fst ? make<Vsync_tiny16_fst, FstWaveFile>(p) : make<Vsync_tiny16_vcd, VcdWaveFile>(p);
+  return fst ? make<Vsync_gc200_fst, FstWaveFile>(p) : make<Vsync_gc200_vcd, VcdWaveFile>(p);
 }
 
 }  // namespace
@@ -63,8 +57,7 @@ std::unique_ptr<SyncRtl> make_transactor(const sync::SyncControllerConfig& c, Wa
 uint32_t sync_rtl_model_tiles(uint32_t tiles) {
   if (tiles <= kSmallTiles) return kSmallTiles;
   if (tiles <= kFullTiles) return kFullTiles;
-  throw std::invalid_argument(fmt::format(
-      "the RTL sync controller (--rtl sync) serves at most {} tiles; the chip has tiles: {}", kFullTiles, tiles));
+  throw std::invalid_argument(sync_rtl_unfit(tiles, 1, 1));
 }
 
 RtlSyncController::RtlSyncController(sc_core::sc_module_name name, const sync::SyncControllerConfig& config,
