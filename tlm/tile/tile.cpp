@@ -50,7 +50,9 @@ SuperstepTracker::Sink Tile::superstep_sink() {
 }
 
 void Tile::give_sram() {
-  if (!sram_) sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
+  if (sram_) return;
+  sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
+  invalidate_direct_access();  // a refusal for want of SRAM is out of date
 }
 
 // `ipusim run`'s load is a host's: the program's image written into the tile's SRAM (its
@@ -451,6 +453,7 @@ namespace ipusim::tile {
 
 // The grants follow access(): reads anywhere in SRAM; writes anywhere but code.
 bool Tile::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  dmi_answered_ = true;  // a refusal too: the initiator may keep it until told otherwise
   const uint64_t address = trans.get_address();
   if (!sram_ || address < iss::kSramBase || address - iss::kSramBase >= sram_->size()) return false;
   uint64_t lo = iss::kSramBase, end = iss::kSramBase + uint64_t{sram_->size()};  // [lo, end)
@@ -476,13 +479,12 @@ bool Tile::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi
   dmi.set_dmi_ptr(sram_->data() + (lo - iss::kSramBase));
   dmi.set_read_latency(sc_core::SC_ZERO_TIME);
   dmi.set_write_latency(sc_core::SC_ZERO_TIME);
-  dmi_granted_ = true;
   return true;
 }
 
 void Tile::invalidate_direct_access() {
-  if (!dmi_granted_) return;  // also: before the end of elaboration the socket has no initiators yet
-  dmi_granted_ = false;
+  if (!dmi_answered_) return;  // also: before the end of elaboration the socket has no initiators yet
+  dmi_answered_ = false;
   for (unsigned int i = 0; i < mem_socket.size(); ++i)
     mem_socket[int(i)]->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});
 }
