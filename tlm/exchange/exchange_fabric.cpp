@@ -7,6 +7,7 @@
 
 #include "common/payload.h"
 #include "exchange/exchange_delivery.h"
+#include "iss/tile_core.h"
 
 namespace ipusim::exchange {
 
@@ -32,8 +33,10 @@ ExchangeFabric::ExchangeFabric(sc_core::sc_module_name name, const ExchangeFabri
       config_(config),
       clock_(config.clock_hz),
       participant_(config.tiles, 0),
-      in_phase_(config.tiles, 0) {
+      in_phase_(config.tiles, 0),
+      grants_(config.tiles) {
   tile_socket.register_nb_transport_fw(this, &ExchangeFabric::nb_transport_fw);
+  memory_socket.register_invalidate_direct_mem_ptr(this, &ExchangeFabric::invalidate_direct_mem_ptr);
   SC_HAS_PROCESS(ExchangeFabric);
   SC_THREAD(exchange_thread);
 }
@@ -87,6 +90,7 @@ void ExchangeFabric::reset() {
   errors_.clear();
   exchanges_ = failed_ = messages_ = bytes_ = 0;
   host_ticks_ = {};
+  std::fill(grants_.begin(), grants_.end(), TileGrants{});
 }
 
 void ExchangeFabric::join_group() {
@@ -245,12 +249,57 @@ std::optional<Problem> ExchangeFabric::copy(ExchangeFabric& src, const Delivery&
   return std::nullopt;
 }
 
+ExchangeFabric::Grant ExchangeFabric::ask_grant(uint32_t tile, tlm::tlm_command command, uint64_t addr) {
+  Grant g;
+  if (tile >= memory_socket.size()) return g;
+  tlm::tlm_generic_payload trans;
+  trans.set_command(command);
+  trans.set_address(addr);
+  tlm::tlm_dmi dmi;
+  if (!memory_socket[int(tile)]->get_direct_mem_ptr(trans, dmi)) return g;
+  const bool allowed = command == tlm::TLM_READ_COMMAND ? dmi.is_read_allowed() : dmi.is_write_allowed();
+  if (!allowed || !dmi.get_dmi_ptr() || dmi.get_start_address() > addr || dmi.get_end_address() < addr) return g;
+  g.ptr = dmi.get_dmi_ptr();
+  g.lo = dmi.get_start_address();
+  g.hi = dmi.get_end_address();
+  return g;
+}
+
+void ExchangeFabric::prepare_direct() {
+  for (uint32_t t = 0; t < config_.tiles; ++t) {
+    TileGrants& g = grants_[t];
+    if (g.asked) continue;
+    g.asked = true;
+    g.read = ask_grant(t, tlm::TLM_READ_COMMAND, iss::kSramBase);
+    // Code sits at the bottom of SRAM (firmware/runtime/tile.ld): the grant at the top
+    // covers every buffer a message may write.
+    g.write = g.read.lo <= g.read.hi ? ask_grant(t, tlm::TLM_WRITE_COMMAND, g.read.hi) : Grant{};
+  }
+}
+
+void ExchangeFabric::invalidate_direct_mem_ptr(int id, sc_dt::uint64, sc_dt::uint64) {
+  if (id >= 0 && size_t(id) < grants_.size()) grants_[size_t(id)] = TileGrants{};
+}
+
+const uint8_t* ExchangeFabric::direct_read(uint32_t global_tile, uint32_t addr, uint32_t len) const {
+  return grants_[global_tile - config_.ipu * config_.tiles].read.at(addr, len);
+}
+
+uint8_t* ExchangeFabric::direct_write(uint32_t global_tile, uint32_t addr, uint32_t len) const {
+  return grants_[global_tile - config_.ipu * config_.tiles].write.at(addr, len);
+}
+
 // By parts of whole destination tiles on the plan's threads (exchange_delivery.h).
 void ExchangeFabric::deliver(const ExchangePlan& plan) {
   HostTicksScope timed(host_ticks_.delivery);
   const std::vector<Delivery>& all = plan.deliveries;
+  prepare_direct();
   Delivered done = deliver_in_parts(
       all, config_.tiles, config_.ipu + 1, plan_threads_.into(host_ticks_.delivery_parallel),
+      [&](size_t i) {
+        const Delivery& d = all[i];
+        return DirectCopy{direct_read(d.src_tile, d.src_addr, d.len), direct_write(d.dst_tile, d.dst_addr, d.len)};
+      },
       [&](size_t i, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& buffer) {
         return copy(*this, all[i], trans, buffer);
       });

@@ -13,9 +13,9 @@
 //      problems (ExchangeMessage::problems), and moves nothing: every receive buffer keeps its contents;
 //   3. sends the phase's streaming-memory and host-stream copies (docs/xipu.md funct3 = 3
 //      and 4) to the board's gateway for a Check; any problem fails the exchange as in 2;
-//   4. otherwise copies every delivery (b_transport read from the sender's mem_socket,
-//      write to the receiver's) — all tiles of the IPU are stopped, so no core sees a
-//      half-done exchange —, then the copies (docs/streaming.md, "An exchange phase"):
+//   4. otherwise copies every delivery (from the sender's SRAM to the receiver's, through
+//      the tiles' DMI grants, or their mem_socket where there is none: "Sockets") — all
+//      tiles of the IPU are stopped, so no core sees a half-done exchange —, then the copies (docs/streaming.md, "An exchange phase"):
 //      reads every streaming write's tile buffer, has the gateway Run them all (which
 //      may block on a host stream), writes every streaming read's bytes into its tile;
 //      then waits until the earliest done cycle and answers every poster with its done
@@ -36,12 +36,16 @@
 //                  or more bindings). Non-blocking transport only; payload and protocol:
 //                  exchange_payload.h.
 //   memory_socket  TLM-2.0 initiator (multi-passthrough; binding i = tile i's mem_socket).
-//                  Blocking transport with zero delay, one read and one write per
-//                  delivery; the data passes through a buffer of the fabric. The tiles'
-//                  b_transport never waits, and a phase's deliveries are made on the
-//                  plan's host threads (set_plan_threads), by parts of whole destination
-//                  tiles: a tile's b_transport must take concurrent calls for different
-//                  tiles' parts (reads of its send buffers while it is written elsewhere).
+//                  DMI: a tile's grants (a read grant of its SRAM, a write grant at its
+//                  top) are asked for once, before the first delivery that needs them,
+//                  and kept until the tile invalidates them; a delivery both grants cover
+//                  is a memmove between host bytes. Any other delivery goes by blocking
+//                  transport with zero delay, one read and one write, through a buffer of
+//                  the fabric (exchange_delivery.h). The tiles' b_transport never waits,
+//                  and a phase's deliveries are made on the plan's host threads
+//                  (set_plan_threads), by parts of whole destination tiles: a tile's
+//                  b_transport must take concurrent calls for different tiles' parts
+//                  (reads of its send buffers while it is written elsewhere).
 //   gateway_socket TLM-2.0 initiator (zero or one binding: the board's
 //                  streaming::Gateway::copy_socket). Blocking transport of
 //                  streaming::GatewayRequest (streaming/gateway_payload.h). Unbound: every
@@ -123,6 +127,12 @@ class ExchangeFabric : public sc_core::sc_module {
   // write of bytes that came another way (over the link layer), not counted.
   std::optional<Problem> read(uint32_t global_tile, uint32_t addr, std::vector<uint8_t>& out);
   std::optional<Problem> write(const Delivery& d, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& bytes);
+  // On the SystemC thread, before deliveries from or to this fabric's tiles: the DMI
+  // grants it lacks. Then, from any host thread, the host bytes of [addr, addr + len) of
+  // a tile (global id) to read or to write; null where no grant covers them.
+  void prepare_direct();
+  const uint8_t* direct_read(uint32_t global_tile, uint32_t addr, uint32_t len) const;
+  uint8_t* direct_write(uint32_t global_tile, uint32_t addr, uint32_t len) const;
   // Adds messages and bytes delivered to this fabric's tiles.
   void count(const DeliveryCounts& c) {
     messages_ += c.messages;
@@ -159,6 +169,20 @@ class ExchangeFabric : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_status status);
+  // A tile's DMI grant: host bytes `ptr` for tile addresses [lo, hi] (empty: lo > hi).
+  struct Grant {
+    uint8_t* ptr = nullptr;
+    uint64_t lo = 1, hi = 0;
+    uint8_t* at(uint32_t addr, uint32_t len) const {
+      return addr >= lo && uint64_t{addr} + len - 1 <= hi ? ptr + (addr - lo) : nullptr;
+    }
+  };
+  struct TileGrants {
+    Grant read, write;
+    bool asked = false;  // since the tile's last invalidation
+  };
+  Grant ask_grant(uint32_t tile, tlm::tlm_command command, uint64_t addr);
+  void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
   static iss::PostingsRef postings_of(const ExchangeMessage& m) {
     return m.log ? iss::PostingsRef{m.log, nullptr} : iss::PostingsRef{nullptr, m.posts};
   }
@@ -200,6 +224,7 @@ class ExchangeFabric : public sc_core::sc_module {
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
   sc_core::sc_event complete_event_;
   std::vector<uint8_t> buffer_;
+  std::vector<TileGrants> grants_;  // by tile
   tlm::tlm_generic_payload transfer_;  // every copy's tile accesses (one payload, reused)
   std::vector<Problem> errors_;
   std::vector<streaming::GatewayCopy> copies_of_phase_;

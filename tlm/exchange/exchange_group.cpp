@@ -115,8 +115,17 @@ void ExchangeGroup::plan_and_deliver() {
       for (size_t i = 0; i < all.size(); ++i)
         if (timing_.between_ipus(all[i].src_tile, all[i].dst_tile)) leg_of[i] = leg++;
     }
+    for (ExchangeFabric* member : by_ipu_)
+      if (member) member->prepare_direct();
     const Delivered done = deliver_in_parts(
         all, timing_.tiles_per_ipu, uint32_t(by_ipu_.size()), plan_threads_.into(host_ticks_.delivery_parallel),
+        [&](size_t i) {
+          const Delivery& d = all[i];
+          const uint8_t* from = faults_ && timing_.between_ipus(d.src_tile, d.dst_tile)
+                                    ? carried[leg_of[i]].data()
+                                    : by_ipu_[timing_.ipu_of(d.src_tile)]->direct_read(d.src_tile, d.src_addr, d.len);
+          return DirectCopy{from, by_ipu_[timing_.ipu_of(d.dst_tile)]->direct_write(d.dst_tile, d.dst_addr, d.len)};
+        },
         [&](size_t i, tlm::tlm_generic_payload& trans, std::vector<uint8_t>& buffer) {
           const Delivery& d = all[i];
           ExchangeFabric& dst = *by_ipu_[timing_.ipu_of(d.dst_tile)];

@@ -1,5 +1,6 @@
 #include "tile/tile.h"
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <stdexcept>
@@ -35,6 +36,7 @@ Tile::Tile(sc_core::sc_module_name name, const TileModuleConfig& config)
       run_(superstep_sink()) {
   mem_socket.register_b_transport(this, &Tile::b_transport);
   mem_socket.register_transport_dbg(this, &Tile::transport_dbg);
+  mem_socket.register_get_direct_mem_ptr(this, &Tile::get_direct_mem_ptr);
   sync_socket.register_nb_transport_bw(this, &Tile::sync_bw);
   exchange_socket.register_nb_transport_bw(this, &Tile::exchange_bw);
 }
@@ -48,7 +50,9 @@ SuperstepTracker::Sink Tile::superstep_sink() {
 }
 
 void Tile::give_sram() {
-  if (!sram_) sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
+  if (sram_) return;
+  sram_ = std::make_unique<iss::Sram>(config_.core.sram_bytes);
+  invalidate_direct_access();  // a refusal for want of SRAM is out of date
 }
 
 // `ipusim run`'s load is a host's: the program's image written into the tile's SRAM (its
@@ -62,6 +66,7 @@ void Tile::load(std::shared_ptr<const iss::Program> program, TileEngine& engine,
 void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine, TileListener& listener) {
   if (!sram_) throw std::logic_error("Tile::boot without SRAM (give_sram)");
   if (core_) unboot_core();
+  invalidate_direct_access();  // the new program's code is not writable
   iss::ConsoleSink* console = this;
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
   core_->set_bounds(bounds_);
@@ -73,12 +78,14 @@ void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine,
 
 // Back to the state of a tile never loaded; the SRAM keeps its bytes.
 void Tile::unboot_core() {
+  invalidate_direct_access();
   core_.reset();
   run_ = RunState(superstep_sink());
 }
 
 void Tile::unboot() {
   unboot_core();
+  invalidate_direct_access();
   if (sram_) sram_->clear();
 }
 
@@ -438,6 +445,48 @@ tlm::tlm_response_status Tile::access(tlm::tlm_generic_payload& trans) {
   else
     ok = core_->write(addr, std::span<const uint8_t>(trans.get_data_ptr(), length));
   return ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+}
+
+}  // namespace ipusim::tile
+
+namespace ipusim::tile {
+
+// The grants follow access(): reads anywhere in SRAM; writes anywhere but code.
+bool Tile::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  dmi_answered_ = true;  // a refusal too: the initiator may keep it until told otherwise
+  const uint64_t address = trans.get_address();
+  if (!sram_ || address < iss::kSramBase || address - iss::kSramBase >= sram_->size()) return false;
+  uint64_t lo = iss::kSramBase, end = iss::kSramBase + uint64_t{sram_->size()};  // [lo, end)
+  if (trans.is_read()) {
+    dmi.allow_read();
+  } else {
+    if (core_)
+      for (const iss::Segment& s : core_->program().segments()) {
+        if (!s.executable || s.mem_size == 0) continue;
+        const uint64_t code_end = uint64_t{s.vaddr} + s.mem_size;
+        if (code_end <= address) {
+          lo = std::max(lo, code_end);
+        } else if (s.vaddr > address) {
+          end = std::min(end, uint64_t{s.vaddr});
+        } else {
+          return false;  // a write into code
+        }
+      }
+    dmi.allow_read_write();
+  }
+  dmi.set_start_address(lo);
+  dmi.set_end_address(end - 1);
+  dmi.set_dmi_ptr(sram_->data() + (lo - iss::kSramBase));
+  dmi.set_read_latency(sc_core::SC_ZERO_TIME);
+  dmi.set_write_latency(sc_core::SC_ZERO_TIME);
+  return true;
+}
+
+void Tile::invalidate_direct_access() {
+  if (!dmi_answered_) return;  // also: before the end of elaboration the socket has no initiators yet
+  dmi_answered_ = false;
+  for (unsigned int i = 0; i < mem_socket.size(); ++i)
+    mem_socket[int(i)]->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0});
 }
 
 }  // namespace ipusim::tile

@@ -18,7 +18,15 @@
 //                    outside SRAM, a write into code, or a tile with no program;
 //                    TLM_BYTE_ENABLE_ERROR_RESPONSE for byte enables;
 //                    TLM_BURST_ERROR_RESPONSE for a streaming width shorter than the
-//                    length. No DMI.
+//                    length. DMI (get_direct_mem_ptr): a read request is granted read
+//                    access to the whole SRAM; a write request read-write access to the
+//                    widest range around its address that holds no code (a write into
+//                    code is refused, as b_transport refuses it); nothing outside SRAM or
+//                    before give_sram(). Answers end (invalidate_direct_mem_ptr to every
+//                    initiator) when the SRAM or its program changes: give_sram, boot,
+//                    unboot. The
+//                    exchange fabric copies its messages through these grants
+//                    (docs/exchange.md, "Delivery").
 //   sync_socket      TLM-2.0 initiator to the sync controller; payload and protocol:
 //                    sync/sync_payload.h. May stay unbound if the program never syncs
 //                    (a sync then faults).
@@ -244,11 +252,14 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(int id, tlm::tlm_generic_payload& trans);
   tlm::tlm_response_status access(tlm::tlm_generic_payload& trans);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+  void invalidate_direct_access();  // every DMI answer given ends (the SRAM or its code changed)
 
   TileModuleConfig config_;
   TileClock clock_;
   std::unique_ptr<iss::Sram> sram_;  // the SRAM the core boots over (from load / give_sram)
   std::unique_ptr<iss::TileCore> core_;
+  bool dmi_answered_ = false;  // a DMI request was answered (invalidate_direct_access() has work)
   const iss::RunBounds* bounds_ = nullptr;
   size_t console_buffer_bytes_ = kConsoleBufferBytes;
   iss::TraceSink* trace_ = nullptr;  // set_trace(): given to every core booted

@@ -4,10 +4,12 @@
 // elaborates, so each runs in its own process.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -229,6 +231,87 @@ TEST(ExchangeFabric, AnInvalidExchangeDeliversNothingAndNamesBothTiles) {
   EXPECT_EQ(b.fabric->failed_exchanges(), 1u);
   EXPECT_EQ(b.fabric->messages(), 0u);
 }
+
+// `n` host threads taking parts in turn (null for one: the caller's thread).
+const exchange::PlanThreads* host_threads(unsigned n) {
+  static std::vector<std::unique_ptr<exchange::PlanThreads>> made;
+  if (n <= 1) return nullptr;
+  made.push_back(std::make_unique<exchange::PlanThreads>([n](size_t count, const std::function<void(size_t)>& body) {
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (unsigned k = 0; k < n; ++k)
+      pool.emplace_back([&] {
+        for (size_t i; (i = next++) < count;) body(i);
+      });
+    for (std::thread& t : pool) t.join();
+  }));
+  return made.back().get();
+}
+
+// A delivery a tile refuses (a receive buffer in code: the ISS never posts one, this
+// stand-in does) fails the phase before anything is copied: every receive buffer keeps
+// its bytes whatever the host threads, though the phase's deliveries span two parts
+// (exchange_delivery.h) and the refused one is in the second.
+class RefusedDelivery : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(RefusedDelivery, CopiesNothingOnAnyThreadCount) {
+  constexpr uint32_t kPerTile = 3000, kLen = 4, kRecvBuf = kBuf + 0x1000;
+  static_assert(3 * kPerTile > 2 * exchange::kDeliveriesPerPart, "two parts");
+  Bench b;
+  b.fabric->set_plan_threads(host_threads(GetParam()));
+  b.fill(0, kBuf, 256 * kLen, 0x10);
+  for (uint32_t t = 1; t < kTiles; ++t) b.fill(t, kRecvBuf, kPerTile * kLen, uint8_t(0x40 * t));
+  auto& s = b.posters.sides;
+  for (uint32_t t = 0; t < kTiles; ++t) {
+    s[t].post = true;
+    s[t].cycle = 10;
+  }
+  for (uint32_t t = 1; t < kTiles; ++t)
+    for (uint32_t k = 0; k < kPerTile; ++k) {
+      s[0].posts.push_back(send(kBuf + kLen * (k % 256), kLen, {t}));
+      const bool refused = t == kTiles - 1 && k == kPerTile - 1;
+      s[t].posts.push_back(recv(refused ? iss::kSramBase : kRecvBuf + kLen * k, kLen, 0));
+    }
+  sc_core::sc_start();
+  ASSERT_TRUE(s[0].answered);
+  EXPECT_FALSE(s[0].ok);
+  ASSERT_EQ(s[0].errors.size(), 1u);
+  EXPECT_EQ(s[0].errors[0].kind, "tile access failed");
+  EXPECT_NE(s[0].errors[0].detail.find("to tile 3 at 0x00040000 failed"), std::string::npos) << s[0].errors[0].detail;
+  for (uint32_t t = 1; t < kTiles; ++t)
+    EXPECT_EQ(b.read(t, kRecvBuf, kPerTile * kLen), pattern(kPerTile * kLen, uint8_t(0x40 * t))) << "tile " << t;
+  EXPECT_EQ(b.fabric->messages(), 0u);
+  EXPECT_EQ(b.fabric->failed_exchanges(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(HostThreads, RefusedDelivery, ::testing::Values(1u, 2u, 3u));
+
+// The same phase without the refused receive: every message arrives, on any thread count.
+class DirectDelivery : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(DirectDelivery, MovesEveryMessageOnAnyThreadCount) {
+  constexpr uint32_t kPerTile = 3000, kLen = 4, kRecvBuf = kBuf + 0x1000;
+  Bench b;
+  b.fabric->set_plan_threads(host_threads(GetParam()));
+  b.fill(0, kBuf, 256 * kLen, 0x10);
+  auto& s = b.posters.sides;
+  for (uint32_t t = 0; t < kTiles; ++t) s[t].post = true;
+  for (uint32_t t = 1; t < kTiles; ++t)
+    for (uint32_t k = 0; k < kPerTile; ++k) {
+      s[0].posts.push_back(send(kBuf + kLen * ((k + t) % 256), kLen, {t}));
+      s[t].posts.push_back(recv(kRecvBuf + kLen * k, kLen, 0));
+    }
+  sc_core::sc_start();
+  ASSERT_TRUE(s[0].answered);
+  EXPECT_TRUE(s[0].ok);
+  for (uint32_t t = 1; t < kTiles; ++t)
+    for (uint32_t k = 0; k < kPerTile; k += 997)
+      EXPECT_EQ(b.read(t, kRecvBuf + kLen * k, kLen), b.read(0, kBuf + kLen * ((k + t) % 256), kLen)) << t << " " << k;
+  EXPECT_EQ(b.fabric->messages(), 3u * kPerTile);
+  EXPECT_EQ(b.fabric->bytes(), 3u * kPerTile * kLen);
+}
+
+INSTANTIATE_TEST_SUITE_P(HostThreads, DirectDelivery, ::testing::Values(1u, 2u, 3u));
 
 // A phase opened by a zone-1 sync stays on its IPU (the message says zone 1 by default).
 TEST(ExchangeFabric, MessagesToAnotherIpuNeedAZoneTwoSync) {

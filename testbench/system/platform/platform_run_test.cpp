@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -384,6 +385,73 @@ TEST(TileHostSocket, ReadsAndWritesSramWithTlmErrors) {
   // The failed write changed nothing.
   EXPECT_EQ(host.access(tlm::TLM_READ_COMMAND, addr, out), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(out, in);
+}
+
+// The exchange fabric's direct path (docs/exchange.md, "Delivery"): a tile grants DMI
+// where its b_transport would succeed, and ends the grants when its program goes.
+struct DmiInitiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<DmiInitiator> socket{"socket"};
+  int invalidations = 0;
+  explicit DmiInitiator(sc_core::sc_module_name name) : sc_module(name) {
+    socket.register_invalidate_direct_mem_ptr(this, &DmiInitiator::invalidate);
+  }
+  void invalidate(sc_dt::uint64, sc_dt::uint64) { ++invalidations; }
+  bool ask(tlm::tlm_command cmd, uint64_t addr, tlm::tlm_dmi& dmi) {
+    tlm::tlm_generic_payload p;
+    p.set_command(cmd);
+    p.set_address(addr);
+    return socket->get_direct_mem_ptr(p, dmi);
+  }
+};
+
+TEST(TileHostSocket, GrantsDmiWhereItsAccessesSucceedAndEndsItOnUnboot) {
+  Platform platform(test::small_system(2), quiet_options());
+  platform.load(test::program(hello_program()), platform::TileSelection::parse("0", 2));
+  DmiInitiator dmi_host("dmi_host");
+  DmiInitiator idle_host("idle_host");
+  HostInitiator host("host");
+  dmi_host.socket.bind(platform.ipu(0).tile(0).mem_socket);
+  host.socket.bind(platform.ipu(0).tile(0).mem_socket);
+  idle_host.socket.bind(platform.ipu(0).tile(1).mem_socket);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  const uint64_t top = iss::kSramBase + 64 * 1024 - 1;
+
+  tlm::tlm_dmi read;
+  ASSERT_TRUE(dmi_host.ask(tlm::TLM_READ_COMMAND, iss::kSramBase + 0x10, read));
+  EXPECT_TRUE(read.is_read_allowed());
+  EXPECT_FALSE(read.is_write_allowed());
+  EXPECT_EQ(read.get_start_address(), iss::kSramBase);
+  EXPECT_EQ(read.get_end_address(), top);
+  EXPECT_EQ(std::vector<uint8_t>(read.get_dmi_ptr(), read.get_dmi_ptr() + 4),
+            (std::vector<uint8_t>{0xf3, 0x25, 0x00, 0xcc}))
+      << "the program's first word, `csrr a1, tile`";
+
+  tlm::tlm_dmi write;
+  ASSERT_TRUE(dmi_host.ask(tlm::TLM_WRITE_COMMAND, top, write));
+  EXPECT_TRUE(write.is_write_allowed());
+  EXPECT_GT(write.get_start_address(), iss::kSramBase) << "the code is not writable";
+  EXPECT_EQ(write.get_end_address(), top);
+  std::vector<uint8_t> refused(4);
+  EXPECT_EQ(host.access(tlm::TLM_WRITE_COMMAND, write.get_start_address() - 4, refused),
+            tlm::TLM_ADDRESS_ERROR_RESPONSE)
+      << "the grant starts right after the code";
+  const uint32_t addr = iss::kSramBase + 0x7000;
+  const uint8_t in[4] = {9, 8, 7, 6};
+  std::memcpy(write.get_dmi_ptr() + (addr - write.get_start_address()), in, 4);
+  std::vector<uint8_t> out(4);
+  EXPECT_EQ(host.access(tlm::TLM_READ_COMMAND, addr, out), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(out, (std::vector<uint8_t>{9, 8, 7, 6}));
+
+  tlm::tlm_dmi none;
+  EXPECT_FALSE(dmi_host.ask(tlm::TLM_WRITE_COMMAND, iss::kSramBase, none)) << "a write into code";
+  EXPECT_FALSE(dmi_host.ask(tlm::TLM_READ_COMMAND, top + 1, none)) << "beyond SRAM";
+  EXPECT_FALSE(idle_host.ask(tlm::TLM_READ_COMMAND, iss::kSramBase, none)) << "a tile with no SRAM";
+
+  EXPECT_EQ(dmi_host.invalidations, 0);
+  platform.ipu(0).tile(0).unboot();
+  EXPECT_EQ(dmi_host.invalidations, 1) << "the program's grants end with it";
+  platform.ipu(0).tile(0).unboot();
+  EXPECT_EQ(dmi_host.invalidations, 1) << "no grant was out";
 }
 
 TEST(PlatformRun, InstructionTraceHasOneLinePerRetiredInstruction) {
