@@ -48,6 +48,7 @@ int status_of(const ipudrv::Error& e) {
   if (dynamic_cast<const DeviceStateError*>(&e)) return IPUDRV_E_STATE;
   if (dynamic_cast<const BudgetError*>(&e)) return IPUDRV_E_BUDGET;
   if (dynamic_cast<const RegisterError*>(&e)) return IPUDRV_E_REGISTER;
+  if (dynamic_cast<const ModelError*>(&e)) return IPUDRV_E_MODEL;
   return IPUDRV_E_OTHER;
 }
 
@@ -122,6 +123,7 @@ const char* ipudrv_status_name(int s) {
     case IPUDRV_E_REGISTER: return "REGISTER";
     case IPUDRV_E_OTHER: return "OTHER";
     case IPUDRV_E_BUDGET: return "BUDGET";
+    case IPUDRV_E_MODEL: return "MODEL";
   }
   return "UNKNOWN";
 }

@@ -56,6 +56,7 @@ void throw_device_error(const std::string& context, const DeviceErrorInfo& info)
     case IPU_ERR_STATE: throw DeviceStateError(what, info);
     case IPU_ERR_BUDGET:
     case IPU_ERR_INTERRUPTED: throw BudgetError(what, info);
+    case IPU_ERR_MODEL: throw ModelError(what, info);
   }
   throw Error(what, info);
 }

@@ -37,6 +37,7 @@ enum class ProblemCode : uint32_t {
   StreamOverflow = IPU_ERR_STREAM_OVERFLOW,
   Budget = IPU_ERR_BUDGET,
   Interrupted = IPU_ERR_INTERRUPTED,
+  Model = IPU_ERR_MODEL,
 };
 
 // "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN":

@@ -68,7 +68,27 @@ std::string to_text(const RtlCheckFailure& f) {
   return s;
 }
 
-RtlCheckError::RtlCheckError(RtlCheckFailure f) : std::runtime_error(to_text(f)), failure_(std::move(f)) {}
+namespace {
+std::mutex& noted_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::optional<RtlCheckFailure>& noted() {
+  static std::optional<RtlCheckFailure> f;
+  return f;
+}
+}  // namespace
+
+RtlCheckError::RtlCheckError(RtlCheckFailure f) : std::runtime_error(to_text(f)), failure_(std::move(f)) {
+  std::lock_guard<std::mutex> lock(noted_mutex());
+  noted() = failure_;
+}
+
+std::optional<RtlCheckFailure> take_rtl_failure(const std::string& text) {
+  std::lock_guard<std::mutex> lock(noted_mutex());
+  if (!noted() || text.find(to_text(*noted())) == std::string::npos) return std::nullopt;
+  return std::exchange(noted(), std::nullopt);
+}
 
 void set_rtl_run_settings(const RtlRunSettings& s) {
   std::lock_guard<std::mutex> lock(settings_mutex());

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,6 +51,13 @@ class RtlCheckError : public std::runtime_error {
  private:
   RtlCheckFailure failure_;
 };
+
+// The platform's way back to the record: SystemC hands an exception thrown in a process
+// back from sc_start as an sc_report, which keeps the text but not the type. Every
+// RtlCheckError made is noted here (the latest); take_rtl_failure(text) gives it back,
+// once, if `text` (the report's message) is its text, so an unrelated error is never
+// taken for it.
+std::optional<RtlCheckFailure> take_rtl_failure(const std::string& text);
 
 // Process-wide settings for the contexts made from now on.
 struct RtlRunSettings {

@@ -38,16 +38,7 @@ DmaPort* HostInterface::port_of(uint16_t target) const {
 void HostInterface::channel_thread(unsigned ch) {
   const double rate = config_.board.host_link_bytes_per_second;
   const sc_core::sc_time latency(config_.board.host_link_latency_ns, sc_core::SC_NS);
-  struct InFlight {
-    uint32_t index;
-    uint64_t desc_addr;
-    ipu_dma_desc d;
-    bool have_desc;
-    Error e;
-    sc_core::sc_time done;
-    uint32_t bytes_done = 0;
-  };
-  std::deque<InFlight> inflight;
+  std::deque<DmaInFlight> inflight;
   sc_core::sc_time link_free = sc_core::SC_ZERO_TIME;
   uint64_t generation = ~uint64_t{0};
   uint32_t next_issue = 0;
@@ -56,7 +47,7 @@ void HostInterface::channel_thread(unsigned ch) {
     const bool still = domain_.still();
     if (still) {  // what was in flight when the run paused retires now too
       link_free = std::min(link_free, now);
-      for (InFlight& f : inflight) f.done = std::min(f.done, now);
+      for (DmaInFlight& f : inflight) f.done = std::min(f.done, now);
     }
     uint64_t ring = 0;
     uint32_t size = 0;
@@ -82,22 +73,7 @@ void HostInterface::channel_thread(unsigned ch) {
                   (inflight.empty() || inflight.back().e.code == ProblemCode::None);
     }
     if (can_issue && link_free <= now) {
-      InFlight f{next_issue++, 0, {}, false, {}, now, 0};
-      f.desc_addr = ring + uint64_t(f.index & (size - 1)) * kDescBytes;
-      {
-        HostMemory::Access host(host_memory_);
-        if (const std::byte* p = host.find(f.desc_addr, kDescBytes)) {
-          std::memcpy(&f.d, p, kDescBytes);
-          f.have_desc = true;
-        }
-      }
-      if (!f.have_desc) {
-        f.e.code = ProblemCode::DmaHostAddr;
-        f.e.address = f.desc_addr;
-        f.e.detail = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
-      } else {
-        check_descriptor(ch, f.d, f.e);
-      }
+      DmaInFlight f = issue(ch, next_issue++, ring, size);
       if (still) {
         f.done = now;
       } else if (f.e.code == ProblemCode::None) {
@@ -112,36 +88,9 @@ void HostInterface::channel_thread(unsigned ch) {
       continue;
     }
     if (!inflight.empty() && inflight.front().done <= now) {
-      InFlight f = std::move(inflight.front());
+      DmaInFlight f = std::move(inflight.front());
       inflight.pop_front();
-      if (f.e.code == ProblemCode::None) f.bytes_done = transfer(ch, f.d, f.e);
-      if (f.have_desc) {
-        f.d.status = f.e.code == ProblemCode::None ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
-        f.d.error = uint32_t(f.e.code);
-        f.d.bytes_done = f.e.code == ProblemCode::None ? f.bytes_done : 0;
-        HostMemory::Access host(host_memory_);
-        if (std::byte* p = host.find(f.desc_addr, kDescBytes))
-          std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
-      }
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (channels_[ch].generation != generation) continue;
-      }
-      // ERR_* before HEAD moves: a host that sees the descriptor retired sees its error.
-      if (f.e.code != ProblemCode::None) {
-        inflight.clear();  // nothing after a failed descriptor runs
-        f.e.detail = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.detail);
-        record(f.e);
-      }
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        Channel& c = channels_[ch];
-        if (c.generation != generation) continue;
-        ++c.head;  // retired, with OK or ERROR
-        if (f.e.code != ProblemCode::None) c.halted = true;
-      }
-      if (f.e.code != ProblemCode::None || (f.d.flags & IPU_DESC_FLAG_IRQ))
-        raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
+      if (retire(ch, f, generation) && f.e.code != ProblemCode::None) inflight.clear();  // nothing after a failed descriptor runs
       continue;
     }
     // Sleep until the next retirement, the link frees for the next issue, or a doorbell.
@@ -159,6 +108,78 @@ void HostInterface::channel_thread(unsigned ch) {
       wait(next, kick_[ch]);
     else
       wait(kick_[ch]);
+  }
+}
+
+HostInterface::DmaInFlight HostInterface::issue(unsigned ch, uint32_t index, uint64_t ring, uint32_t size) {
+  DmaInFlight f;
+  f.index = index;
+  f.done = sc_core::sc_time_stamp();
+  f.desc_addr = ring + uint64_t(index & (size - 1)) * kDescBytes;
+  {
+    HostMemory::Access host(host_memory_);
+    if (const std::byte* p = host.find(f.desc_addr, kDescBytes)) {
+      std::memcpy(&f.d, p, kDescBytes);
+      f.have_desc = true;
+    }
+  }
+  if (!f.have_desc) {
+    f.e.code = ProblemCode::DmaHostAddr;
+    f.e.address = f.desc_addr;
+    f.e.detail = fmt::format("the descriptor's bus address 0x{:x} is not in mapped host memory", f.desc_addr);
+  } else {
+    check_descriptor(ch, f.d, f.e);
+  }
+  return f;
+}
+
+bool HostInterface::retire(unsigned ch, DmaInFlight& f, uint64_t generation) {
+  if (f.e.code == ProblemCode::None) f.bytes_done = transfer(ch, f.d, f.e);
+  if (f.have_desc) {
+    f.d.status = f.e.code == ProblemCode::None ? IPU_DESC_STATUS_OK : IPU_DESC_STATUS_ERROR;
+    f.d.error = uint32_t(f.e.code);
+    f.d.bytes_done = f.e.code == ProblemCode::None ? f.bytes_done : 0;
+    HostMemory::Access host(host_memory_);
+    if (std::byte* p = host.find(f.desc_addr, kDescBytes))
+      std::memcpy(p + kStatusOffset, reinterpret_cast<const std::byte*>(&f.d) + kStatusOffset, kStatusBytes);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (channels_[ch].generation != generation) return false;
+  }
+  // ERR_* before HEAD moves: a host that sees the descriptor retired sees its error.
+  if (f.e.code != ProblemCode::None) {
+    f.e.detail = fmt::format("DMA channel {} descriptor {} (bus address 0x{:x}): {}", ch, f.index, f.desc_addr, f.e.detail);
+    record(f.e);
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Channel& c = channels_[ch];
+    if (c.generation != generation) return false;
+    ++c.head;  // retired, with OK or ERROR
+    if (f.e.code != ProblemCode::None) c.halted = true;
+  }
+  if (f.e.code != ProblemCode::None || (f.d.flags & IPU_DESC_FLAG_IRQ))
+    raise(ch == 0 ? IPU_IRQ_STATUS_DMA0_MASK : IPU_IRQ_STATUS_DMA1_MASK);
+  return true;
+}
+
+void HostInterface::retire_without_kernel(unsigned ch) {
+  for (;;) {
+    uint64_t ring = 0, generation = 0;
+    uint32_t size = 0, index = 0;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const Channel& c = channels_[ch];
+      const Doorbell& d = doorbell_[ch];
+      if (d.generation != c.generation || d.size == 0 || c.halted || c.head == d.tail) return;
+      ring = d.ring;
+      size = d.size;
+      index = c.head;
+      generation = c.generation;
+    }
+    DmaInFlight f = issue(ch, index, ring, size);
+    if (!retire(ch, f, generation)) return;
   }
 }
 

@@ -71,6 +71,9 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   HostInterface(sc_core::sc_module_name name, const config::SystemConfig& config, uint32_t board,
                 platform::Platform& platform, RunDomain& domain);
   ~HostInterface() override;
+  // The system this board belongs to, for tests in the model (a stand-in model planted
+  // on a tile); a host reaches it only through the registers.
+  platform::Platform& platform() { return platform_; }
 
   // DeviceLink (any host thread)
   uint32_t read32(uint32_t offset) override;
@@ -138,7 +141,24 @@ class HostInterface : public sc_core::sc_module, public DeviceLink {
   bool dma_busy();
 
   // DMA (dma_channel.cpp). A descriptor's problem goes to `e` (code None: fine).
+  struct DmaInFlight {  // a descriptor issued onto the host link, retired in order
+    uint32_t index = 0;
+    uint64_t desc_addr = 0;
+    ipu_dma_desc d{};
+    bool have_desc = false;
+    Error e;
+    sc_core::sc_time done;
+    uint32_t bytes_done = 0;
+  };
   void channel_thread(unsigned ch);
+  // Reads descriptor `index` of the ring and checks it (f.e says what is wrong).
+  DmaInFlight issue(unsigned ch, uint32_t index, uint64_t ring, uint32_t size);
+  // Moves its bytes, writes its status back, advances HEAD (halting the channel on an
+  // error, recorded) and raises the interrupt cause; false if the ring changed meanwhile.
+  bool retire(unsigned ch, DmaInFlight& f, uint64_t generation);
+  // The kernel cannot run any more (Platform::gave_up): every descriptor posted retires
+  // at once, on the model thread, so a host can still read and write the device's memory.
+  void retire_without_kernel(unsigned ch);
   void check_descriptor(unsigned ch, const ipu_dma_desc& d, Error& e);
   uint32_t transfer(unsigned ch, const ipu_dma_desc& d, Error& e);  // returns bytes_done
   void tile_transfer(unsigned ch, const ipu_dma_desc& d, std::byte* host, Error& e);

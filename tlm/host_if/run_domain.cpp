@@ -210,6 +210,7 @@ void RunDomain::apply(const Command& c) {
     }
     case Command::Kind::Kick:
       board.kick(c.a, c.doorbell);
+      if (platform_.gave_up()) board.retire_without_kernel(c.a);  // no kernel runs the channel
       return;
     case Command::Kind::Irq:
       board.raise(c.a);
@@ -229,6 +230,11 @@ void RunDomain::record_all(const Problem& e) {
 }
 
 void RunDomain::end_run(const RunEnd& end) {
+  // The kernel stopped for good (a model's error): what the host posted retires now, and
+  // so does all it posts from now on (apply's Kick), or its DMA would wait for ever.
+  if (platform_.gave_up())
+    for (HostInterface* b : boards_)
+      for (unsigned ch = 0; ch < 2; ++ch) b->retire_without_kernel(ch);
   if (const Problem* e = end.problem()) {
     record_all(*e);
     if (end.kind != RunEndKind::Aborted) write_cores(*e);  // the run's own problem, not the host's abort

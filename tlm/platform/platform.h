@@ -278,6 +278,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void continue_run(std::span<const uint32_t> supersteps);
   // Runs the kernel until nothing is pending, the run stops or pauses (RunControl), or
   // the engine sees `attention` (set_attention). Returns true if the kernel starved.
+  // An exception out of the kernel (an RTL block's failed check, a model that gave up)
+  // does not leave it: the run ends Aborted with a MODEL problem (gave_up()), and since
+  // SystemC cannot simulate after an error, every later simulate() returns at once and
+  // every later run ends so again.
   bool simulate();
   // One delta cycle at the current SystemC time, which does not move: while the run is
   // paused on a host stream, the host's DMA retires in zero simulated time. Returns
@@ -291,6 +295,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<RunningTile> running_tiles(uint64_t end_cycle) const;
   // The loaded tiles waiting at a sync or an exchange at `end_cycle` (WaitingTile).
   std::vector<WaitingTile> waiting_tiles(uint64_t end_cycle) const;
+  // The MODEL problem an exception out of the kernel became (simulate()), or null.
+  const Problem* gave_up() const { return gave_up_ ? &*gave_up_ : nullptr; }
   // How the run stands; `starved`: what simulate() returned. None: it is still running.
   // Otherwise how it ended (its problems located), or Paused / StreamWait: every IPU
   // holds a release, or copies wait on host streams (the run paused where the first began
@@ -385,6 +391,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void collect(RunResult& result, uint64_t end_cycle);
   void batch_ended();                // the engine's batch end: the progress line, the budget's checks
   uint64_t now_cycle() const;        // the current SystemC time as a cycle of the run
+  void give_up(const std::exception& error);  // the kernel threw: gave_up_
   uint64_t total_instructions() const;
   static uint64_t cycles_reached(const tile::Tile& tile, uint64_t end_cycle);
 
@@ -410,6 +417,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   sc_core::sc_time epoch_;  // SystemC time of cycle 0: the run's last start
   std::unique_ptr<Timeline> timeline_;  // the superstep trace of the current run, if any
   bool timeline_is_hosts_ = false;      // from start_run's trace_path: its failure is no run error
+  std::optional<Problem> gave_up_;       // simulate(): the kernel threw; it runs no more
   uint32_t halted_ = 0;                 // booted tiles halted in this run
   uint64_t last_halt_cycle_ = 0;
   links::FaultPlan initial_link_faults_;

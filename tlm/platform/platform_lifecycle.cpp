@@ -13,6 +13,8 @@
 
 #include "platform/platform.h"
 
+#include "cosim/rtl_checks.h"
+
 namespace ipusim::platform {
 
 void Platform::boot_tile(uint32_t ipu, uint32_t tile_index, std::shared_ptr<const iss::Program> program) {
@@ -118,16 +120,49 @@ void Platform::continue_run(std::span<const uint32_t> supersteps) {
 }
 
 bool Platform::simulate() {
-  sc_core::sc_start();
+  if (gave_up_) return true;
+  try {
+    sc_core::sc_start();
+  } catch (const std::exception& e) {
+    give_up(e);
+    return true;
+  }
   return !sc_core::sc_pending_activity();
 }
 
 bool Platform::simulate_delta() {
-  if (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  if (gave_up_) return false;
+  try {
+    if (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  } catch (const std::exception& e) {
+    give_up(e);
+    return false;
+  }
   return sc_core::sc_pending_activity_at_current_time();
 }
 
+// SystemC hands a process's exception back as an sc_report (sc_core's "uncaught
+// exception"): its message is the exception's what(), its type is gone, hence
+// take_rtl_failure(). The tile cycle is where simulated time had got to (a tile computes
+// ahead of it; the RTL block's own cycle is in the text).
+void Platform::give_up(const std::exception& error) {
+  const auto* report = dynamic_cast<const sc_core::sc_report*>(&error);
+  const std::string message = report ? report->get_msg() : error.what();
+  Problem p;
+  p.code = ProblemCode::Model;
+  if (std::optional<cosim::RtlCheckFailure> failure = cosim::take_rtl_failure(message)) {
+    p.kind = "RTL assertion";
+    p.detail = cosim::to_text(*failure);
+  } else {
+    p.kind = "model error";
+    p.detail = "the model stopped the run: " + message;
+  }
+  p.cycle = now_cycle();
+  gave_up_ = std::move(p);
+}
+
 std::optional<RunEnd> Platform::outcome(bool starved) const {
+  if (gave_up_) return RunEnd{.kind = RunEndKind::Aborted, .cycle = gave_up_->cycle, .problems = {*gave_up_}};
   if (const auto& stop = control_->fired()) {
     RunEnd end{.kind = stop->kind, .cycle = stop->cycle};
     if (stop->kind == RunEndKind::Budget || stop->kind == RunEndKind::Interrupted)

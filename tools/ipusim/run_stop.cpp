@@ -134,7 +134,14 @@ int report_end(const platform::RunResult& result, StopReason reason, double time
       return result.console_error ? kConsoleErrorStatus : report_stop(result, reason, timeout, err);
     case RunEndKind::Halted:
       return result.console_error ? kConsoleErrorStatus : result.exit_status();
-    default:  // Aborted, Paused, StreamWait: a host's ends, never Platform::run's
+    case RunEndKind::Aborted:
+      // A model stopped the run (an RTL block's failed check): not the firmware's doing.
+      if (const Problem* p = end.problem(); p && p->code == ProblemCode::Model) {
+        std::fprintf(err, "ipusim: error: %s\n", to_text(*p).c_str());
+        return kModelErrorStatus;
+      }
+      [[fallthrough]];
+    default:  // a host's Abort, Paused, StreamWait: never Platform::run's
       throw std::logic_error(std::string("ipusim run: the run ended '") + kind_name(end.kind) + "', which no run without a host ends");
   }
 }

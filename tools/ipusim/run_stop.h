@@ -23,6 +23,9 @@ namespace ipusim::cli {
 // not be written. A run stopped short: a budget used up, the --timeout (as coreutils
 // `timeout`), Ctrl-C (128 + SIGINT, as a shell reports it).
 inline constexpr int kFaultStatus = 3;
+// A model stopped the run (a MODEL problem: an RTL block's failed check), as any other
+// error of ipusim itself or its input.
+inline constexpr int kModelErrorStatus = 2;
 inline constexpr int kConsoleErrorStatus = 5;
 inline constexpr int kBudgetStatus = 4;
 inline constexpr int kTimeoutStatus = 124;

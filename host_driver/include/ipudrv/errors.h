@@ -45,6 +45,7 @@ class BootError : public Error { public: using Error::Error; };
 class DeviceStateError : public Error { public: using Error::Error; };  // a command the state refused, ABORT
 class BudgetError : public Error { public: using Error::Error; };  // RunOptions' cycle / instruction budget used up
 class RegisterError : public Error { public: using Error::Error; };     // a bad register access
+class ModelError : public Error { public: using Error::Error; };  // a model stopped the run (ERR_MODEL): an RTL block's failed check
 // Host side.
 class TimeoutError : public Error { public: using Error::Error; };
 class InterruptedError : public Error { public: using Error::Error; };  // RunOptions::stop_requested said stop

@@ -20,7 +20,7 @@ std::vector<std::string> record_attributes(py::module_& m) {
 std::vector<std::string>* g_fields = nullptr;  // record_attributes, for the life of the interpreter
 
 struct Classes {
-  py::object error, tile_fault, exchange, deadlock, smem, stream, dma, boot, state, budget, reg, timeout,
+  py::object error, tile_fault, exchange, deadlock, smem, stream, dma, boot, state, budget, reg, model, timeout,
       transport, protocol, usage, program;
 };
 Classes* g_classes = nullptr;  // owned by the module for the life of the interpreter
@@ -47,6 +47,7 @@ py::object class_of(const ipudrv::Error& e) {
   if (dynamic_cast<const ipudrv::DeviceStateError*>(&e)) return c.state;
   if (dynamic_cast<const ipudrv::BudgetError*>(&e)) return c.budget;
   if (dynamic_cast<const ipudrv::RegisterError*>(&e)) return c.reg;
+  if (dynamic_cast<const ipudrv::ModelError*>(&e)) return c.model;
   if (dynamic_cast<const ipudrv::TimeoutError*>(&e)) return c.timeout;
   if (dynamic_cast<const ipudrv::ProtocolError*>(&e)) return c.protocol;
   if (dynamic_cast<const ipudrv::TransportError*>(&e)) return c.transport;
@@ -108,6 +109,7 @@ void bind_errors(py::module_& m) {
   c.state = sub("DeviceStateError", "A command the device's state refused, or abort() (ERR_STATE).");
   c.budget = sub("BudgetError", "The run's cycle or instruction budget was used up (ERR_BUDGET, ERR_INTERRUPTED).");
   c.reg = sub("RegisterError", "A bad register access (ERR_REG).");
+  c.model = sub("ModelError", "A model stopped the run (ERR_MODEL): a block running as RTL failed its own check; open the device again.");
   c.timeout = make_class(m, "TimeoutError",
                          "A run (its timeout aborts it first), DMA batch, boot or socket reply that did not finish "
                          "in time. Also a builtins.TimeoutError.",

@@ -66,6 +66,25 @@ TEST(RunEndReport, FaultPrintsItsLineAndRegistersAndExits3) {
   EXPECT_EQ(out.err, "ipusim: fault: " + to_text(f) + "\n" + registers_text(*f.registers));
 }
 
+// A model stopped the run (an RTL block's failed check: Platform::gave_up): an error of
+// ipusim's input, not the firmware's fault; its MODEL problem is the JSON's "error".
+TEST(RunEndReport, AModelErrorPrintsItsLineAndExits2) {
+  const Problem m = problem(ProblemCode::Model, "RTL assertion",
+                            "RTL assertion a_arrive_once failed in sync ipu0.sync (sync_ctrl) at cycle 2: twice");
+  const platform::RunResult r = ended(RunEndKind::Aborted, {m});
+  const Rendered out = render(r);
+  EXPECT_EQ(out.status, kModelErrorStatus);
+  EXPECT_EQ(out.status, 2);
+  EXPECT_EQ(out.err, "ipusim: error: " + to_text(m) + "\n");
+  nlohmann::ordered_json j;
+  add_end_json(j, r, StopReason::None, StopOptions{});
+  EXPECT_EQ(j["error"]["code"], "MODEL") << j.dump();
+  EXPECT_TRUE(j["fault"].is_null());
+  // A host's abort never reaches `ipusim run`: still a logic error there.
+  const platform::RunResult aborted = ended(RunEndKind::Aborted, {problem(ProblemCode::State, "", "aborted")});
+  EXPECT_THROW(render(aborted), std::logic_error);
+}
+
 TEST(RunEndReport, ExchangeErrorPrintsEveryProblemAndExits3) {
   const Problem a = problem(ProblemCode::Exchange, "send without receive", "tile 0 sends");
   const Problem b = problem(ProblemCode::Exchange, "length mismatch", "tile 1 receives");

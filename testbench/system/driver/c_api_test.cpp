@@ -125,6 +125,29 @@ TEST_P(CApi, RunWithOptionsAndBudgetErrors) {
   ipudrv_close(dev);
 }
 
+// A model that stopped the run (ERR_MODEL: an RTL block's failed check) is
+// IPUDRV_E_MODEL, with the problem record; the C++ driver throws ModelError.
+TEST_P(CApi, AModelErrorIsIpudrvEModel) {
+  ipudrv_device* dev = nullptr;
+  ASSERT_EQ(ipudrv_open(locator().c_str(), 0, &dev), IPUDRV_OK) << ipudrv_last_error();
+  const std::string elf = write_elf();
+  ASSERT_EQ(ipudrv_load(dev, elf.c_str()), IPUDRV_OK) << ipudrv_last_error();
+  Step model{Step::Kind::kError};
+  model.code = IPU_ERR_MODEL;
+  model.text = "RTL assertion a_arrive_once failed in sync ipu0.sync (sync_ctrl) at cycle 2: twice";
+  fake().script({model});
+  ipudrv_run_result r;
+  EXPECT_EQ(ipudrv_run(dev, 0, 10000, &r), IPUDRV_E_MODEL);
+  EXPECT_STREQ(ipudrv_status_name(IPUDRV_E_MODEL), "MODEL");
+  EXPECT_NE(std::string(ipudrv_last_error()).find("RTL assertion a_arrive_once"), std::string::npos)
+      << ipudrv_last_error();
+  ipudrv_device_error e;
+  ASSERT_EQ(ipudrv_last_device_error(&e), IPUDRV_OK);
+  EXPECT_EQ(e.code, IPU_ERR_MODEL);
+  EXPECT_STREQ(e.text, model.text.c_str());
+  ipudrv_close(dev);
+}
+
 TEST_P(CApi, NullsAndBadFilesAreReportedNotCrashed) {
   EXPECT_EQ(ipudrv_get_info(nullptr, nullptr), IPUDRV_E_USAGE);
   EXPECT_EQ(ipudrv_open(nullptr, 0, nullptr), IPUDRV_E_USAGE);
