@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     cases.push_back(Case{"d2h_smem", 1, false, true});
   } else {
     std::fprintf(stderr, "host_link_dma: %s has %llu bytes of streaming memory, less than --mib: no smem cases\n",
-                 config.name.c_str(), (unsigned long long)smem_bytes);
+                 config.name().c_str(), (unsigned long long)smem_bytes);
   }
   int status = 0;
   for (const Case& c : cases) {
@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     nlohmann::json j;
     j["bench"] = "host_link_dma";
     j["case"] = c.name;
-    j["config"] = config.name;
+    j["config"] = config.name();
     j["descriptors"] = count;
     j["descriptor_bytes"] = desc_bytes;
     j["link_bytes"] = uint64_t(bytes);

@@ -166,21 +166,31 @@ struct LinkFaultsConfig {
 // schema.yaml's rtl_blocks into config_schema.h: one entry registers a block.
 
 struct SystemConfig {
-  std::string name;                        // e.g. "pod16"
   std::string source;                      // the file given on the command line
   std::string kind;                        // "chip", "board" or "system"
-  uint32_t boards = 1;
+  uint32_t boards = 1;                     // above 1 only in a system
   BoardConfig board;                       // every board of a system is alike
-  // The wiring the file named: for a chip "single", for a board the board's (as
-  // board.topology), for a system how its boards are joined ("ladder", "torus2d");
-  // "" when the file lists its links instead.
-  std::string topology;
-  // Every IPU-Link of the system, global IPU indices (board b's IPU i is b * board.ipus
-  // + i): each board's wiring and then the system's, or the file's explicit `links:`
-  // list (docs/links.md). Index = link id.
-  std::vector<LinkWire> links;
+  // What only a system file says; empty for a chip or board file, whose name and wiring
+  // are its board's. Read them through name(), topology() and links(), which give the
+  // figure whatever the kind of file.
+  std::string system_name;                 // e.g. "pod16"
+  std::string system_topology;             // how the boards are joined: "ladder", "torus2d"; "" when the file lists its links
+  // Every IPU-Link of the system, derived once at load (global IPU indices: board b's IPU
+  // i is b * board.ipus + i): each board's wiring and then the joins, or the file's
+  // explicit `links:` list (docs/links.md).
+  std::vector<LinkWire> system_links;
   LinkFaultsConfig link_faults;  // `link_faults` of the file given (a board or system file)
   CosimConfig cosim;             // `cosim` of the file given
+
+  bool is_system() const { return kind == "system"; }
+  // The name of what the file describes: the system's, or else the board's (a chip file's
+  // board is named after its chip).
+  const std::string& name() const { return is_system() ? system_name : board.name; }
+  // The wiring the file named: how a system's boards are joined, or else the board's own
+  // ("single" for a chip); "" when the file lists its links instead.
+  const std::string& topology() const { return is_system() ? system_topology : board.topology; }
+  // Every IPU-Link of the system, global IPU indices; index = link id.
+  const std::vector<LinkWire>& links() const { return is_system() ? system_links : board.links; }
 
   uint32_t total_ipus() const { return boards * board.ipus; }
   uint64_t total_tiles() const { return uint64_t(total_ipus()) * board.chip.tiles; }

@@ -706,19 +706,13 @@ class Loader {
     SystemConfig sys;
     sys.source = path;
     sys.kind = kind;
-    if (kind == "chip") {
+    if (kind == "chip")
       sys.board = bare_board(read_chip(top));
-      sys.name = sys.board.name;
-      sys.topology = "single";
-    } else if (kind == "board") {
+    else if (kind == "board")
       sys.board = read_board(top);
-      sys.name = sys.board.name;
-      sys.topology = sys.board.topology;
-      sys.links = sys.board.links;
-    } else {
+    else
       read_system(top, sys);
-    }
-    if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links.size()));
+    if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links().size()));
     if (top.has("cosim")) {
       sys.cosim = read_cosim(top);
       if (const std::string why = cosim_unfit(sys); !why.empty()) top.fail("cosim", why);
@@ -737,7 +731,8 @@ class Loader {
   }
 
   void read_system(const Section& s, SystemConfig& sys) {
-    read_system_keys(s, sys);  // name, boards
+    sys.system_name = read_name(s, "name");
+    read_system_keys(s, sys);  // boards
     sys.board = follow<BoardConfig>(s, "board", "board", [&](const Section& b) {
       // Link indices are the system's: a board's own faults would number other links.
       if (b.has("link_faults"))
@@ -753,17 +748,17 @@ class Loader {
     check_one_wiring(s);
     if (s.has("links")) {
       // The list is every link of the system; the boards' own wiring is not used.
-      sys.topology.clear();
-      sys.links = read_links(s, uint32_t(ipus), sys.board.chip, "system");
+      sys.system_links = read_links(s, uint32_t(ipus), sys.board.chip, "system");
       return;
     }
-    sys.topology = s.has("topology") ? s.required_string("topology") : "ladder";
+    sys.system_topology = s.has("topology") ? s.required_string("topology") : "ladder";
     std::vector<LinkWire> joins =
-        wire_system(s, s.has("topology") ? "topology" : "boards", sys.topology, sys.board, sys.boards);
+        wire_system(s, s.has("topology") ? "topology" : "boards", sys.system_topology, sys.board, sys.boards);
     const uint32_t n = sys.board.ipus;
     for (uint32_t b = 0; b < sys.boards; ++b)
-      for (const LinkWire& w : sys.board.links) sys.links.push_back({b * n + w.ipu_a, w.port_a, b * n + w.ipu_b, w.port_b});
-    sys.links.insert(sys.links.end(), joins.begin(), joins.end());
+      for (const LinkWire& w : sys.board.links)
+        sys.system_links.push_back({b * n + w.ipu_a, w.port_a, b * n + w.ipu_b, w.port_b});
+    sys.system_links.insert(sys.system_links.end(), joins.begin(), joins.end());
   }
 
   // A board and the wiring of its own IPUs (checked even when a system's explicit links
@@ -862,8 +857,8 @@ class Loader {
 SystemConfig load_system(const std::string& path) { return Loader().load(path); }
 
 std::string cosim_unfit(const SystemConfig& system) {
-  if (system.cosim.link == BlockModel::Rtl && system.links.empty())
-    return "link is rtl, but system '" + system.name + "' has no IPU-Links (" +
+  if (system.cosim.link == BlockModel::Rtl && system.links().empty())
+    return "link is rtl, but system '" + system.name() + "' has no IPU-Links (" +
            std::to_string(system.total_ipus()) + " IPU" + (system.total_ipus() == 1 ? "" : "s") +
            "): no link would run as the link RTL";
   if (system.cosim.sync == BlockModel::Rtl) {

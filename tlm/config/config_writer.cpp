@@ -95,8 +95,7 @@ bool is_bare_chip(const SystemConfig& s) {
   bare.source = s.board.source;
   bare.ipus = 1;
   bare.chip = s.board.chip;
-  return s.boards == 1 && s.topology == "single" && s.links.empty() && s.name == s.board.chip.name &&
-         s.board == bare;
+  return s.boards == 1 && s.board == bare;
 }
 
 }  // namespace
@@ -110,25 +109,26 @@ std::string to_yaml(const SystemConfig& s) {
   if (s.kind == "chip" && is_bare_chip(s)) {
     w.text("kind", "chip");
     w.chip_body(s.board.chip);
-  } else if ((s.kind == "chip" || s.kind == "board") && s.boards == 1 && s.name == s.board.name &&
-             s.topology == s.board.topology && s.links == s.board.links) {
+  } else if (!s.is_system()) {
     w.text("kind", "board");
     w.board_body(s.board);
   } else {
     w.text("kind", "system");
     write_system_keys(w, s, [&](std::string_view key) {
-      if (key == "board") {
+      if (key == "name") {
+        w.text("name", s.system_name);
+      } else if (key == "board") {
         w.begin("board", "from " + s.board.source);
         w.board_body(s.board);
         w.end();
       } else if (key == "topology") {
         // A system's named topology joins its boards (and the board keeps its own wiring);
-        // anything else (a struct built in code, a board's wiring name at system level) is
-        // written link by link, so that loading it gives the same links.
-        if (s.topology == "ladder" || s.topology == "torus2d")
-          w.text("topology", s.topology);
+        // anything else (a struct built in code) is written link by link, so that loading
+        // it gives the same links.
+        if (s.system_topology == "ladder" || s.system_topology == "torus2d")
+          w.text("topology", s.system_topology);
         else
-          w.wiring("", s.links);
+          w.wiring("", s.system_links);
       }
     });
   }

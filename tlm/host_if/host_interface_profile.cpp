@@ -40,7 +40,7 @@ std::vector<records::SuperstepStats> HostInterface::supersteps(uint32_t ipu) {
 // The system's links: the domain keeps them for every board.
 void HostInterface::set_link_faults(const std::string& items) {
   links::FaultPlan plan;
-  const uint32_t link_count = uint32_t(config_.links.size());
+  const uint32_t link_count = uint32_t(config_.links().size());
   size_t at = 0;
   for (;;) {
     const size_t end = items.find(';', at);

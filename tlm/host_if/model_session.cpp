@@ -56,11 +56,11 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
       same_engine.board.chip.tile.iss = model->config().board.chip.tile.iss;
       const std::optional<IssCore> held = model->config().board.chip.tile.iss, wanted = config.board.chip.tile.iss;
       if (same_engine == model->config() && held && wanted)
-        throw ModelUnavailable("ModelSession::open: this process elaborated '" + config.name + "' with the ISS engine " +
+        throw ModelUnavailable("ModelSession::open: this process elaborated '" + config.name() + "' with the ISS engine " +
                                std::string(to_string(*held)) + ", and the engine is chosen when a system is "
                                "elaborated: " + std::string(to_string(*wanted)) + " needs another process");
-      throw ModelUnavailable("ModelSession::open: this process already elaborated the system '" + model->config().name +
-                             "'; SystemC elaborates once per process, so a different config ('" + config.name +
+      throw ModelUnavailable("ModelSession::open: this process already elaborated the system '" + model->config().name() +
+                             "'; SystemC elaborates once per process, so a different config ('" + config.name() +
                              "') needs another process");
     }
     model->set_console(options.console);
@@ -78,7 +78,7 @@ std::unique_ptr<ModelSession> ModelSession::open(const config::SystemConfig& con
     try {
       g_model.set(std::make_unique<DeviceModel>(config, options));  // throws what elaboration throws
     } catch (const platform::ElaborationError& e) {
-      g_failed_elaboration = "config '" + config.name + "': " + e.what();
+      g_failed_elaboration = "config '" + config.name() + "': " + e.what();
       throw;
     }
   }

@@ -82,7 +82,7 @@ Topology::Topology(uint32_t ipus, uint32_t ports_per_ipu, std::vector<config::Li
 }
 
 Topology Topology::of(const config::SystemConfig& system) {
-  return Topology(system.total_ipus(), system.board.chip.ipu_links.count, system.links);
+  return Topology(system.total_ipus(), system.board.chip.ipu_links.count, system.links());
 }
 
 std::span<const uint32_t> Topology::links_between(uint32_t a, uint32_t b) const {

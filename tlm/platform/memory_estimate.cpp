@@ -193,7 +193,7 @@ void check_fits_memory(const config::SystemConfig& system, const MemoryEstimate&
     throw SystemTooLarge(fmt::format(
         "config '{}' ({} IPUs, {} tiles): the system needs an estimated {} of {}, more than the {} "
         "allowed ({}); it was not elaborated ({})",
-        system.name, estimate.ipus, estimate.tiles, memory_text(need),
+        system.name(), estimate.ipus, estimate.tiles, memory_text(need),
         limit.address_space ? "address space" : "memory", memory_text(limit.bytes), limit.source, hint));
   }
 }

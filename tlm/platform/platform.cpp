@@ -48,14 +48,14 @@ links::FaultPlan fault_plan(const config::SystemConfig& config) {
   auto parse = [&](const std::string& text, const std::string& where) {
     std::string why;
     const auto spec = links::parse_fault_spec(text, &why);
-    if (!spec) throw std::invalid_argument(fmt::format("config '{}': {}: {}", config.name, where, why));
+    if (!spec) throw std::invalid_argument(fmt::format("config '{}': {}: {}", config.name(), where, why));
     return *spec;
   };
   plan.every = parse(config.link_faults.every, "link_faults.all");
   for (const auto& [link, text] : config.link_faults.links) {
-    if (link >= config.links.size())
-      throw std::invalid_argument(fmt::format("config '{}': link_faults.{}: the system has {} IPU-Links", config.name,
-                                              link, config.links.size()));
+    if (link >= config.links().size())
+      throw std::invalid_argument(fmt::format("config '{}': link_faults.{}: the system has {} IPU-Links", config.name(),
+                                              link, config.links().size()));
     plan.links.emplace(link, parse(text, fmt::format("link_faults.{}", link)));
   }
   return plan;
@@ -124,7 +124,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
     timeline = std::make_unique<Timeline>(options_.timeline_path, config.board.chip.clock_hz,
                                           options_.timeline_tracks_max);
   const uint32_t ipus = config.total_ipus();
-  if (ipus == 0) throw std::invalid_argument("config '" + config.name + "' has no IPUs");
+  if (ipus == 0) throw std::invalid_argument("config '" + config.name() + "' has no IPUs");
   engine_ = std::make_unique<tile::TileEngine>("engine", options_.host_threads);
   plan_threads_ = [this](size_t count, const std::function<void(size_t)>& body) {
     const auto begin = std::chrono::steady_clock::now();
@@ -135,7 +135,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // checks the whole system for files; a config built in code is checked here).
   for (uint32_t i = 0; i < ipus; ++i)
     if (topology_.hops(0, i) == links::Topology::kUnreachable)
-      throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name, i));
+      throw std::invalid_argument(fmt::format("config '{}': IPU {} has no IPU-Link path to IPU 0", config.name(), i));
   control_ = std::make_unique<RunControl>("control", config.board.chip.clock_hz);
   control_->set_epoch(&epoch_);
   group_ = std::make_unique<sync::GroupSync>();  // its latency is set at each start

@@ -74,14 +74,14 @@ std::string memory_text(const SystemConfig& s) {
 }
 
 std::string links_text(const SystemConfig& s) {
-  if (s.links.empty()) return "none";
+  if (s.links().empty()) return "none";
   const uint32_t n = s.board.ipus;
   size_t inside = 0;
-  for (const config::LinkWire& w : s.links) inside += w.ipu_a / n == w.ipu_b / n;
+  for (const config::LinkWire& w : s.links()) inside += w.ipu_a / n == w.ipu_b / n;
   const uint64_t ports = uint64_t(s.total_ipus()) * s.board.chip.ipu_links.count;
-  std::string text = fmt::format("{}", s.links.size());
-  if (s.boards > 1) text += fmt::format(" ({} inside boards, {} between boards)", inside, s.links.size() - inside);
-  return text + fmt::format("; {} of {} ports unbound", ports - 2 * s.links.size(), ports);
+  std::string text = fmt::format("{}", s.links().size());
+  if (s.boards > 1) text += fmt::format(" ({} inside boards, {} between boards)", inside, s.links().size() - inside);
+  return text + fmt::format("; {} of {} ports unbound", ports - 2 * s.links().size(), ports);
 }
 
 std::string hops_text(const Wiring& w) {
@@ -153,10 +153,10 @@ std::vector<std::pair<std::string, std::string>> table_rows(const SystemConfig& 
   const auto& c = b.chip;
   const uint32_t ipus = s.total_ipus();
   std::vector<std::pair<std::string, std::string>> rows = {
-      {"name", s.name},
+      {"name", s.name()},
       {"kind", s.kind},
       {"source", s.source},
-      {"topology", s.topology.empty() ? std::string("links listed in the file") : s.topology},
+      {"topology", s.topology().empty() ? std::string("links listed in the file") : s.topology()},
       {"boards", fmt::format("{} x {} ({})", s.boards, b.name, b.source)},
       {"IPUs", fmt::format("{} per board, {} total", b.ipus, ipus)},
       {"chip", fmt::format("{} ({})", c.name, c.source)},
@@ -213,7 +213,7 @@ void print_table(const SystemConfig& s, const Wiring& wiring) {
 void print_ports(const SystemConfig& s) {
   const uint32_t ipus = s.total_ipus(), ports = s.board.chip.ipu_links.count;
   std::vector<std::string> peer(size_t(ipus) * ports, "-");
-  for (const config::LinkWire& w : s.links) {
+  for (const config::LinkWire& w : s.links()) {
     peer[size_t(w.ipu_a) * ports + w.port_a] = fmt::format("{}.{}", w.ipu_b, w.port_b);
     peer[size_t(w.ipu_b) * ports + w.port_b] = fmt::format("{}.{}", w.ipu_a, w.port_a);
   }
@@ -254,7 +254,7 @@ void print_boards(const SystemConfig& s) {
   for (uint32_t b = 0; b < s.boards; ++b) {
     size_t inside = 0;
     std::vector<std::pair<uint32_t, size_t>> others;  // board, links; ascending board
-    for (const config::LinkWire& w : s.links) {
+    for (const config::LinkWire& w : s.links()) {
       const uint32_t ba = w.ipu_a / n, bb = w.ipu_b / n;
       if (ba != b && bb != b) continue;
       if (ba == bb) {
@@ -276,7 +276,7 @@ void print_boards(const SystemConfig& s) {
 // The topology as text: every port and hop up to kDrawAllIpus IPUs (or with --links),
 // else one line per board; nothing for a system without links.
 void print_topology(const SystemConfig& s, const Wiring& wiring, bool all) {
-  if (s.links.empty()) return;
+  if (s.links().empty()) return;
   if (all || s.total_ipus() <= kDrawAllIpus) {
     print_ports(s);
     if (wiring.topology) print_hops(*wiring.topology);
@@ -361,10 +361,10 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
       {"memory_estimate_upper_bytes", platform::estimate_memory(s).upper_bytes},
       {"address_space_estimate_bytes", platform::estimate_memory(s).address_bytes},
   };
-  nlohmann::ordered_json out = {{"name", s.name}, {"kind", s.kind}, {"source", s.source}, {"topology", s.topology}};
+  nlohmann::ordered_json out = {{"name", s.name()}, {"kind", s.kind}, {"source", s.source}, {"topology", s.topology()}};
   put_system_json(out, s);  // boards
   out["board"] = std::move(board);
-  out["links"] = links_json(s.links);
+  out["links"] = links_json(s.links());
   out["derived"] = std::move(derived);
   out["wiring"] = wiring_json(s, wiring);
   return out;

@@ -182,7 +182,7 @@ int run_run(const RunOptions& o) {
           throw std::invalid_argument("--link-faults '" + given + "': an empty item (give [LINK:]SPEC items, ';' "
                                       "between them, e.g. ber=1e-6,seed=7 or 3:burst=1000:16; 'none' for none)");
         std::string why;
-        if (!links::add_fault_item(plan, item, uint32_t(system.links.size()), &why))
+        if (!links::add_fault_item(plan, item, uint32_t(system.links().size()), &why))
           throw std::invalid_argument("--link-faults '" + item + "': " + why);
         if (end == std::string::npos) break;
         at = end + 1;

@@ -48,7 +48,7 @@ std::string summary_text(const RunReport& r) {
   const platform::RunResult& res = r.result;
   std::string s;
   s += fmt::format("ipusim: {} tile(s) on {} IPU(s) of '{}' ({})\n", res.tiles.size(), res.ipus,
-                   r.config.name, r.config_path);
+                   r.config.name(), r.config_path);
   s += fmt::format("  tile cycles         {} (max over tiles)\n", res.tile_cycles);
   s += fmt::format("  simulated time      {:.3f} us at {:g} MHz\n", res.simulated_seconds * 1e6,
                    r.config.board.chip.clock_hz / 1e6);
@@ -130,7 +130,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   const platform::RunResult& res = r.result;
   nlohmann::ordered_json j;
   j["config"] = r.config_path;
-  j["config_name"] = r.config.name;
+  j["config_name"] = r.config.name();
   j["elf"] = r.elf_path;
   j["tile_selection"] = r.tile_selection;
   j["tiles"] = res.tiles.size();

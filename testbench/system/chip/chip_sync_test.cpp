@@ -156,7 +156,6 @@ TEST(ChipSync, GroupLatencyFollowsTheHopsOfAStar) {
   config::SystemConfig system = test::small_system(4, 4);
   system.board.chip.ipu_links.sync_hop_ns = 30;
   system.board.links = {{0, 0, 3, 0}, {1, 0, 3, 1}, {2, 0, 3, 2}};
-  system.links = system.board.links;
   expect_group_latency(system, 80);
 }
 

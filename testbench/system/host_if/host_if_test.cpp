@@ -312,9 +312,10 @@ TEST(HostIf, BoardsRunAsOneDomain) {
   config::SystemConfig two = small_system(4, 2);
   two.boards = 2;
   two.kind = "system";
-  two.topology.clear();
-  two.links.push_back({2, 1, 3, 0});  // board 1's IPUs, as board 0's
-  two.links.push_back({1, 1, 2, 0});  // and a link between the boards: IPU 1 - IPU 2
+  two.system_name = "test4x2x2";
+  two.system_links = two.board.links;
+  two.system_links.push_back({2, 1, 3, 0});  // board 1's IPUs, as board 0's
+  two.system_links.push_back({1, 1, 2, 0});  // and a link between the boards: IPU 1 - IPU 2
   auto sys = ModelSession::open(two, quiet());
   ASSERT_EQ(sys->boards(), 2u);
   TestHost b0(sys->link(0)), b1(sys->link(1));

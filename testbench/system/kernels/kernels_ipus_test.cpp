@@ -45,7 +45,7 @@ TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
   std::string console[2];
   uint64_t cycles[2] = {0, 0};
   for (int threads : {1, 2}) {
-    const kref::IpusimRun r = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_" + sys.name + "_" +
+    const kref::IpusimRun r = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_" + sys.name() + "_" +
                                                    std::to_string(threads),
                                                "--threads " + std::to_string(threads));
     ASSERT_EQ(r.status, 0) << r.err << r.console;
@@ -262,7 +262,7 @@ TEST_P(Pipeline, BothLayersMatchTheHostReference) {
   std::string console[2];
   uint64_t cycles[2] = {0, 0};
   for (int threads : {1, 2}) {
-    const kref::IpusimRun r = kref::run_ipusim(path, "pipeline.elf", "pipeline_" + sys.name + "_" + std::to_string(threads),
+    const kref::IpusimRun r = kref::run_ipusim(path, "pipeline.elf", "pipeline_" + sys.name() + "_" + std::to_string(threads),
                                                "--threads " + std::to_string(threads));
     ASSERT_EQ(r.status, 0) << r.err << r.console;
     for (uint32_t ipu = 0; ipu < 2; ++ipu) {

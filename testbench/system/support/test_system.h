@@ -20,15 +20,12 @@ inline config::SystemConfig small_system(uint32_t tiles, uint32_t ipus = 1,
                                          uint64_t sram_bytes = 64 * 1024,
                                          double clock_hz = 1.325e9) {
   config::SystemConfig s;
-  s.name = "test" + std::to_string(tiles) + "x" + std::to_string(ipus);
   s.source = "(in memory)";
   s.kind = ipus == 1 ? "chip" : "board";
-  s.topology = ipus == 1 ? "single" : "";
-  s.board.name = s.name;
+  s.board.name = "test" + std::to_string(tiles) + "x" + std::to_string(ipus);
   s.board.ipus = ipus;
-  s.board.topology = s.topology;
+  s.board.topology = ipus == 1 ? "single" : "";
   for (uint32_t i = 0; i + 1 < ipus; ++i) s.board.links.push_back({i, 1, i + 1, 0});
-  s.links = s.board.links;
   s.board.chip.name = "testchip";
   s.board.chip.tiles = tiles;
   s.board.chip.clock_hz = clock_hz;

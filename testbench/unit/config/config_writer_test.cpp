@@ -73,7 +73,7 @@ TEST(ConfigWriter, AwkwardValuesSurviveExactly) {
   s.board.streaming_memory_bytes = (uint64_t(3) << 30) / 4 * 3;  // a fraction of a GiB
   s.board.host_link_bytes_per_second = 31.5e9 * (1 + 1e-15);
   s.board.streaming_memory_latency_ns = 1e-7;
-  s.name = "null";                     // would read back as no value if written plain
+  s.system_name = "null";              // would read back as no value if written plain
   SystemConfig again = reload(to_yaml(s), "awkward");
   EXPECT_EQ(without_sources(again), without_sources(s)) << to_yaml(s);
 }
@@ -89,15 +89,22 @@ TEST(ConfigWriter, ChipWithChangedBoardFieldsIsWrittenAsABoard) {
   EXPECT_EQ(without_sources(again), without_sources(s));
 }
 
-TEST(ConfigWriter, MultiBoardIsWrittenAsASystem) {
+// A system built in code from a board file: its own name and joining are written, and
+// loading the file wires the boards again.
+TEST(ConfigWriter, BoardMadeASystemInCodeIsWrittenAsASystem) {
   SystemConfig s = load_system("configs/m2000.yaml");
+  s.kind = "system";
+  s.system_name = "two";
   s.boards = 2;
-  s.topology = "ladder";  // a system's boards are joined by a system topology
+  s.system_topology = "ladder";  // a system's boards are joined by a system topology
   std::string text = to_yaml(s);
   EXPECT_NE(text.find("kind: system"), std::string::npos) << text;
   SystemConfig again = reload(text, "board_as_system");
   EXPECT_EQ(again.kind, "system");
+  EXPECT_EQ(again.name(), "two");
+  EXPECT_EQ(again.topology(), "ladder");
   EXPECT_EQ(again.total_ipus(), 8u);
+  EXPECT_EQ(again.links().size(), 2u * 16 + 4);  // each board's m2000 wiring and the ladder's rung
   EXPECT_EQ(again.board, [&] { BoardConfig b = s.board; b.source = again.board.source; b.chip.source = again.board.chip.source; return b; }());
 }
 

@@ -64,7 +64,7 @@ std::string item(uint32_t ia, uint32_t pa, uint32_t ib, uint32_t pb) {
 // The ports of `ipu` and what each is wired to: "peer.port" or "-".
 std::vector<std::string> ports_of(const SystemConfig& s, uint32_t ipu) {
   std::vector<std::string> out(s.board.chip.ipu_links.count, "-");
-  for (const LinkWire& w : s.links) {
+  for (const LinkWire& w : s.links()) {
     if (w.ipu_a == ipu) out[w.port_a] = std::to_string(w.ipu_b) + "." + std::to_string(w.port_b);
     if (w.ipu_b == ipu) out[w.port_b] = std::to_string(w.ipu_a) + "." + std::to_string(w.port_a);
   }
@@ -75,16 +75,16 @@ using Ports = std::vector<std::string>;
 
 TEST(LinksConfig, ChipHasNoLinks) {
   const SystemConfig s = load_system("configs/gc200.yaml");
-  EXPECT_EQ(s.topology, "single");
-  EXPECT_TRUE(s.links.empty());
+  EXPECT_EQ(s.topology(), "single");
+  EXPECT_TRUE(s.links().empty());
   EXPECT_TRUE(s.board.links.empty());
 }
 
 TEST(LinksConfig, C2PairHasEightLinksAndTwoFreePorts) {
   const SystemConfig s = load_system("configs/c2.yaml");
-  EXPECT_EQ(s.topology, "pair");
-  ASSERT_EQ(s.links.size(), 8u);
-  for (uint32_t p = 0; p < 8; ++p) EXPECT_EQ(s.links[p], (LinkWire{0, p, 1, p}));
+  EXPECT_EQ(s.topology(), "pair");
+  ASSERT_EQ(s.links().size(), 8u);
+  for (uint32_t p = 0; p < 8; ++p) EXPECT_EQ(s.links()[p], (LinkWire{0, p, 1, p}));
   EXPECT_EQ(ports_of(s, 1), (Ports{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "-", "-"}));
 }
 
@@ -93,16 +93,16 @@ TEST(LinksConfig, PairOfAChipWithFewPortsUsesThemAll) {
       load_system(file_with({"kind: board", "name: p", "ipus: 2", "chip:", "  name: c3", "  tiles: 4", "  clock_mhz: 100",
                              "  tile: {sram_kib: 624, amp_f16_macs_per_cycle: 64, amp_f32_macs_per_cycle: 16}",
                              "  ipu_links: {count: 3}"}));
-  EXPECT_EQ(s.links, (std::vector<LinkWire>{{0, 0, 1, 0}, {0, 1, 1, 1}, {0, 2, 1, 2}}));
+  EXPECT_EQ(s.links(), (std::vector<LinkWire>{{0, 0, 1, 0}, {0, 1, 1, 1}, {0, 2, 1, 2}}));
 }
 
 TEST(LinksConfig, M2000IsARingOfFourWithDiagonals) {
   for (const char* file : {"configs/m2000.yaml", "configs/bow2000.yaml"}) {
     SCOPED_TRACE(file);
     const SystemConfig s = load_system(file);
-    EXPECT_EQ(s.topology, "m2000");
+    EXPECT_EQ(s.topology(), "m2000");
     EXPECT_EQ(s.board.topology, "m2000");
-    ASSERT_EQ(s.links.size(), 16u);
+    ASSERT_EQ(s.links().size(), 16u);
     EXPECT_EQ(ports_of(s, 0), (Ports{"1.3", "1.4", "1.5", "3.0", "3.1", "3.2", "2.6", "2.7", "-", "-"}));
     EXPECT_EQ(ports_of(s, 1), (Ports{"2.3", "2.4", "2.5", "0.0", "0.1", "0.2", "3.6", "3.7", "-", "-"}));
     EXPECT_EQ(ports_of(s, 2), (Ports{"3.3", "3.4", "3.5", "1.0", "1.1", "1.2", "0.6", "0.7", "-", "-"}));
@@ -112,8 +112,8 @@ TEST(LinksConfig, M2000IsARingOfFourWithDiagonals) {
 
 TEST(LinksConfig, Pod16IsALadderOfFourBoards) {
   const SystemConfig s = load_system("configs/pod16.yaml");
-  EXPECT_EQ(s.topology, "ladder");
-  ASSERT_EQ(s.links.size(), 4u * 16 + 3 * 4);
+  EXPECT_EQ(s.topology(), "ladder");
+  ASSERT_EQ(s.links().size(), 4u * 16 + 3 * 4);
   // Board 0 (IPUs 0-3): port 9 down to board 1, port 8 unbound; board 3: the reverse.
   EXPECT_EQ(ports_of(s, 0)[8], "-");
   EXPECT_EQ(ports_of(s, 0)[9], "4.8");
@@ -127,11 +127,11 @@ TEST(LinksConfig, Pod16IsALadderOfFourBoards) {
 
 TEST(LinksConfig, Pod64IsATorusOfSixteenBoards) {
   const SystemConfig s = load_system("configs/pod64.yaml");
-  EXPECT_EQ(s.topology, "torus2d");
+  EXPECT_EQ(s.topology(), "torus2d");
   EXPECT_EQ(s.boards, 16u);
   EXPECT_EQ(s.total_ipus(), 64u);
   EXPECT_EQ(s.total_tiles(), 94208u);
-  ASSERT_EQ(s.links.size(), 16u * 16 + 16 * 4);
+  ASSERT_EQ(s.links().size(), 16u * 16 + 16 * 4);
   EXPECT_EQ(ports_of(s, 0)[8], "60.9");  // the ends joined
   EXPECT_EQ(ports_of(s, 63)[9], "3.8");
   const links::Topology t = links::Topology::of(s);
@@ -143,7 +143,7 @@ TEST(LinksConfig, TorusOfTwoBoardsDoublesTheirLinks) {
   const SystemConfig s =
       load_system(file_with({"kind: system", "name: t2", "board: " + std::filesystem::absolute("configs/m2000.yaml").string(),
                              "boards: 2", "topology: torus2d"}));
-  ASSERT_EQ(s.links.size(), 2u * 16 + 2 * 4);
+  ASSERT_EQ(s.links().size(), 2u * 16 + 2 * 4);
   EXPECT_EQ(ports_of(s, 0)[8], "4.9");
   EXPECT_EQ(ports_of(s, 0)[9], "4.8");
 }
@@ -151,16 +151,16 @@ TEST(LinksConfig, TorusOfTwoBoardsDoublesTheirLinks) {
 TEST(LinksConfig, SystemOfSingleIpuBoardsIsAChain) {
   const SystemConfig s =
       load_system(file_with({"kind: system", "name: chain", "board: " + one_ipu_board(), "boards: 3", "topology: ladder"}));
-  EXPECT_EQ(s.links, (std::vector<LinkWire>{{0, 9, 1, 8}, {1, 9, 2, 8}}));
+  EXPECT_EQ(s.links(), (std::vector<LinkWire>{{0, 9, 1, 8}, {1, 9, 2, 8}}));
 }
 
 TEST(LinksConfig, BoardListsItsLinks) {
   const SystemConfig s = load_system(file_with(board(3, {"links:", item(0, 0, 1, 0), item(1, 1, 2, 0),
                                                          "  - a: {ipu: 2, port: 1}", "    b: {ipu: 0, port: 1}"})));
-  EXPECT_EQ(s.topology, "");
+  EXPECT_EQ(s.topology(), "");
   EXPECT_EQ(s.board.topology, "");
-  EXPECT_EQ(s.links, (std::vector<LinkWire>{{0, 0, 1, 0}, {1, 1, 2, 0}, {2, 1, 0, 1}}));
-  EXPECT_EQ(s.board.links, s.links);
+  EXPECT_EQ(s.links(), (std::vector<LinkWire>{{0, 0, 1, 0}, {1, 1, 2, 0}, {2, 1, 0, 1}}));
+  EXPECT_EQ(s.board.links, s.links());
 }
 
 TEST(LinksConfig, SystemListReplacesEveryWiring) {
@@ -169,9 +169,9 @@ TEST(LinksConfig, SystemListReplacesEveryWiring) {
                                                 "boards: 2", "links:", item(0, 0, 4, 0), item(1, 0, 4, 1),
                                                 item(2, 0, 4, 2), item(3, 0, 4, 3), item(5, 0, 4, 4),
                                                 item(6, 0, 4, 5), item(7, 0, 4, 6)}));
-  EXPECT_EQ(s.topology, "");
-  ASSERT_EQ(s.links.size(), 7u);
-  EXPECT_EQ(s.links[4], (LinkWire{5, 0, 4, 4}));
+  EXPECT_EQ(s.topology(), "");
+  ASSERT_EQ(s.links().size(), 7u);
+  EXPECT_EQ(s.links()[4], (LinkWire{5, 0, 4, 4}));
   EXPECT_EQ(s.board.topology, "m2000");  // the board file's own wiring, kept for the writer
   EXPECT_EQ(links::Topology::of(s).diameter(), 2u);
 }
@@ -328,19 +328,19 @@ TEST(LinksConfigWriter, ExplicitListsRoundTrip) {
   const std::string text = to_yaml(b);
   EXPECT_NE(text.find("links:\n  - {a: {ipu: 0, port: 0}, b: {ipu: 1, port: 0}}\n"), std::string::npos) << text;
   const SystemConfig again = reloaded(b, "board");
-  EXPECT_EQ(again.links, b.links);
-  EXPECT_EQ(again.topology, "");
+  EXPECT_EQ(again.links(), b.links());
+  EXPECT_EQ(again.topology(), "");
   EXPECT_EQ(again.board.links, b.board.links);
 }
 
 TEST(LinksConfigWriter, SystemWithItsLinksListedIsWrittenLinkByLink) {
   SystemConfig s = load_system("configs/pod16.yaml");
-  s.topology.clear();  // as if the file had listed the ladder's 76 links
+  s.system_topology.clear();  // as if the file had listed the ladder's 76 links
   const std::string text = to_yaml(s);
   EXPECT_EQ(text.find("topology: ladder"), std::string::npos) << text;
   const SystemConfig again = reloaded(s, "pod16_listed");
-  EXPECT_EQ(again.links, s.links);
-  EXPECT_EQ(again.topology, "");
+  EXPECT_EQ(again.links(), s.links());
+  EXPECT_EQ(again.topology(), "");
   EXPECT_EQ(again.board, [&] { BoardConfig b = s.board; b.source = again.board.source; b.chip.source = again.board.chip.source; return b; }());
 }
 
@@ -351,7 +351,7 @@ TEST(LinksConfigWriter, NamedTopologiesAreWrittenByName) {
   EXPECT_NE(text.find("  topology: m2000"), std::string::npos) << text;
   EXPECT_EQ(text.find(" links:"), std::string::npos) << text;
   EXPECT_EQ(text.find("\nlinks:"), std::string::npos) << text;
-  EXPECT_EQ(reloaded(s, "pod64").links, s.links);
+  EXPECT_EQ(reloaded(s, "pod64").links(), s.links());
 }
 
 // link_faults: one spec for every link, or a mapping of `all` and link indices; each spec

@@ -35,8 +35,8 @@ TEST(ReferenceConfigs, Gc2) {
   SystemConfig s = load_system("configs/gc2.yaml");
   const ChipConfig& c = s.board.chip;
   EXPECT_EQ(s.kind, "chip");
-  EXPECT_EQ(s.name, "gc2");
-  EXPECT_EQ(s.topology, "single");
+  EXPECT_EQ(s.name(), "gc2");
+  EXPECT_EQ(s.topology(), "single");
   EXPECT_EQ(s.total_ipus(), 1u);
   EXPECT_EQ(c.tiles, 1216u);
   EXPECT_EQ(c.tile.sram_bytes, 256 * KiB);
@@ -56,7 +56,7 @@ TEST(ReferenceConfigs, Gc2) {
 TEST(ReferenceConfigs, Gc200) {
   SystemConfig s = load_system("configs/gc200.yaml");
   const ChipConfig& c = s.board.chip;
-  EXPECT_EQ(s.name, "gc200");
+  EXPECT_EQ(s.name(), "gc200");
   EXPECT_EQ(c.tiles, 1472u);
   EXPECT_EQ(c.tile.sram_bytes, 624 * KiB);
   EXPECT_DOUBLE_EQ(c.clock_hz, 1.325e9);
@@ -105,8 +105,8 @@ TEST(ReferenceConfigs, Bow) {
 TEST(ReferenceConfigs, C2ResolvesItsChip) {
   SystemConfig s = load_system("configs/c2.yaml");
   EXPECT_EQ(s.kind, "board");
-  EXPECT_EQ(s.name, "c2");
-  EXPECT_EQ(s.topology, "pair");
+  EXPECT_EQ(s.name(), "c2");
+  EXPECT_EQ(s.topology(), "pair");
   EXPECT_EQ(s.board.ipus, 2u);
   EXPECT_EQ(s.total_ipus(), 2u);
   EXPECT_EQ(s.board.source, "configs/c2.yaml");
@@ -122,7 +122,7 @@ TEST(ReferenceConfigs, M2000AndBow2000) {
     SCOPED_TRACE(file);
     SystemConfig s = load_system(file);
     EXPECT_EQ(s.kind, "board");
-    EXPECT_EQ(s.topology, "m2000");
+    EXPECT_EQ(s.topology(), "m2000");
     EXPECT_EQ(s.board.ipus, 4u);
     EXPECT_EQ(s.board.streaming_memory_bytes, 256 * GiB);
     EXPECT_EQ(s.board.chip, load_system(chip).board.chip);
@@ -133,8 +133,8 @@ TEST(ReferenceConfigs, M2000AndBow2000) {
 TEST(ReferenceConfigs, Pod16ResolvesBoardAndChip) {
   SystemConfig s = load_system("configs/pod16.yaml");
   EXPECT_EQ(s.kind, "system");
-  EXPECT_EQ(s.name, "pod16");
-  EXPECT_EQ(s.topology, "ladder");
+  EXPECT_EQ(s.name(), "pod16");
+  EXPECT_EQ(s.topology(), "ladder");
   EXPECT_EQ(s.boards, 4u);
   EXPECT_EQ(s.total_ipus(), 16u);
   EXPECT_EQ(s.total_tiles(), 16u * 1472);
@@ -143,6 +143,30 @@ TEST(ReferenceConfigs, Pod16ResolvesBoardAndChip) {
   EXPECT_EQ(s.board.chip.source, "configs/gc200.yaml");
   EXPECT_EQ(s.board, load_system("configs/m2000.yaml").board);
   EXPECT_LT(off_percent(16 * s.board.chip.peak_f16_flops(), 16 * 249.7e12), 0.5);
+}
+
+// Each fact is kept once: a chip or board file's name and wiring are its board's (the
+// system's own fields stay empty); a system file's are its own, beside its board's.
+TEST(ReferenceConfigs, NameAndWiringAreKeptOnce) {
+  for (const char* file : {"configs/gc200.yaml", "configs/c2.yaml", "configs/m2000.yaml"}) {
+    SCOPED_TRACE(file);
+    const SystemConfig s = load_system(file);
+    EXPECT_FALSE(s.is_system());
+    EXPECT_EQ(s.system_name, "");
+    EXPECT_EQ(s.system_topology, "");
+    EXPECT_TRUE(s.system_links.empty());
+    EXPECT_EQ(&s.name(), &s.board.name);
+    EXPECT_EQ(&s.topology(), &s.board.topology);
+    EXPECT_EQ(&s.links(), &s.board.links);
+  }
+  const SystemConfig pod = load_system("configs/pod16.yaml");
+  EXPECT_TRUE(pod.is_system());
+  EXPECT_EQ(pod.system_name, "pod16");
+  EXPECT_EQ(pod.board.name, "m2000");
+  EXPECT_EQ(pod.system_topology, "ladder");
+  EXPECT_EQ(pod.board.topology, "m2000");
+  EXPECT_EQ(&pod.links(), &pod.system_links);
+  EXPECT_EQ(pod.board.links.size(), 16u);  // board-local; the system's 76 are derived from it
 }
 
 TEST(ReferenceConfigs, TestChips) {
