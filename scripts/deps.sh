@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ ccache pkg-config
   libsystemc-dev verilator yosys z3 gtkwave
+  lcov  # genhtml: the RTL coverage report (scripts/rtl_coverage.py)
   libboost-dev libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf

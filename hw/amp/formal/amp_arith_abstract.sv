@@ -1,5 +1,5 @@
 `timescale 1ns / 1ps
-// Stand-ins for the binary32 multiplier and adder in the AMP's formal check
+// Stand-ins for the binary32 multiplier and adder and the f16 converter in the AMP's formal check
 // (amp_formal.sv, hw/amp/README.md "Formal checks"): the check is about the datapath
 // that carries operands and partial sums through the pipeline, so the arithmetic is
 // replaced by cheap functions that are not commutative (a product or a sum taken in the
@@ -19,4 +19,15 @@ module amp_f32_add (
   output logic [31:0] s_o
 );
   assign s_o = {a_i[30:0], a_i[31]} ^ b_i;
+endmodule
+
+// The f16 -> f32 converter likewise: an injective stand-in (each half's bits land in
+// different places), so an operand from the wrong lane, row or format still shows. The
+// RTL converter is held to the ISS by the equivalence test (random f16 operands rich in
+// zeros, subnormals, infinities and NaNs), not here.
+module amp_f16_to_f32 (
+  input  logic [15:0] h_i,
+  output logic [31:0] f_o
+);
+  assign f_o = {h_i[7:0], ~h_i, h_i[15:8]};
 endmodule

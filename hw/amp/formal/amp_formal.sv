@@ -1,14 +1,16 @@
 `timescale 1ns / 1ps
 // Bounded model check of amp_top (hw/amp/README.md, "Formal checks"): yosys-smtbmc
 // explores every input / back-pressure pattern and every operand value up to the depth
-// it is run at (by hand: its cost is above the suite's budget), and proves that the AMP never loses an amp.mac:
+// the suite runs (hw/amp/formal/CMakeLists.txt), and proves that the AMP never loses an
+// amp.mac:
 //   - every result that leaves (out_valid_o && out_ready_i) is the next amp.mac taken
 //     in (in_valid_i && in_ready_o), in order, and is that amp.mac's
 //     acc + W[i][0]*x[0] + .. + W[i][3]*x[3] in every row, in the documented order;
 //   - nothing leaves that was not taken in;
 //   - a result waits at most 4 cycles in which out_ready_i is high, and at most 5 are in.
-// The multiplier and adder are amp_arith_abstract.sv's stand-ins (the datapath, not the
-// arithmetic, is what is checked here); the f16 -> f32 converters are the RTL's.
+// The multiplier, the adder and the f16 -> f32 converter are amp_arith_abstract.sv's
+// stand-ins (the datapath, not the arithmetic, is what is checked here; the RTL's units
+// are the equivalence test's).
 module amp_formal #(
   parameter int unsigned ROWS  = 2,
   parameter int unsigned DEPTH = 8   // scoreboard entries (the pipeline holds 5)
