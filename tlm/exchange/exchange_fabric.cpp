@@ -156,9 +156,9 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
                           : TilePostings{base + e.tile, e.cycle, nullptr, nullptr});
   errors_.clear();
   collect_copies(entries);
-  if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
 
   if (phase.zone == 2 && group_ && group_->members() > 1) {
+    if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
     ExchangeGroup::Part part;
     part.postings = &tiles;
     part.problems = &errors_;
@@ -168,11 +168,19 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
     return true;
   }
   ExchangePlan plan;
-  {
+  if (group_ && config_.ipus > 1) {
+    // With the other IPUs' plans of this moment (plan_batch.h); the batch counts the host time.
+    const uint64_t generation = generation_;
+    plan = group_->batch().plan(tiles, config_.timing);
+    if (generation != generation_) return false;
+  } else {
     HostTicksScope timed(host_ticks_.plan);
     plan = plan_exchange(tiles, config_.timing, plan_threads_.into(host_ticks_.plan_parallel));
+    host_ticks_.plan_links += plan.link_ticks;
   }
-  host_ticks_.plan_links += plan.link_ticks;
+  // After the plan: a fabric checks its copies after the fabrics that went on before it
+  // (in the batch's order) have run theirs, as when each planned alone.
+  if (!copies_of_phase_.empty()) check_copies();  // adds to errors_
   // Reported in this order: messages between IPUs, the plan's, the copies'. A message to
   // or from another IPU names a tile absent from this plan, an error of the plan too:
   // only a plan with errors needs the walk over every posting that finds them.

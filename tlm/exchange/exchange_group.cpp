@@ -59,6 +59,7 @@ void ExchangeGroup::reset() {
   ++generation_;
   planned_.notify(sc_core::SC_ZERO_TIME);
   host_ticks_ = {};
+  batch_.reset_figures();
   phases_ = 0;
   scheduler_->reset();
   if (faults_) faults_->reset();

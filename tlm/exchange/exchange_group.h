@@ -10,7 +10,9 @@
 // problem anywhere fails the whole phase on every member, nothing is delivered, and each
 // problem names both tiles with their IPUs.
 //
-// One per run domain, owned by the platform. A phase after a zone-1 sync stays on its IPU.
+// One per run domain, owned by the platform. A phase after a zone-1 sync stays on its IPU;
+// its plan is made in the group's PlanBatch (plan_batch.h) with the other IPUs' plans of
+// the same moment, across the host threads.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "common/problem.h"
 #include "exchange/exchange_host_time.h"
 #include "exchange/exchange_plan.h"
+#include "exchange/plan_batch.h"
 #include "links/link_faults.h"
 #include "links/link_timing.h"
 
@@ -60,12 +63,21 @@ class ExchangeGroup {
   // through the link layer frame by frame, and each phase lasts the cycles its links
   // lost longer (links/link_faults.h).
   void set_faults(std::unique_ptr<links::LinkFaults> faults);
-  // Host threads for the joint plans (null: the calling thread alone).
-  void set_plan_threads(const PlanThreads* threads) { plan_threads_.set(threads); }
+  // Host threads for the joint plans and the batched ones (null: the calling thread alone).
+  void set_plan_threads(const PlanThreads* threads) {
+    plan_threads_.set(threads);
+    batch_.set_plan_threads(threads);
+  }
+  // The members' plans of phases that stay on their IPU, made together (plan_batch.h).
+  PlanBatch& batch() { return batch_; }
   const links::LinkFaults* faults() const { return faults_.get(); }
 
-  // Totals since the last reset.
-  const ExchangeHostTicks& host_ticks() const { return host_ticks_; }
+  // Totals since the last reset (the batch's included).
+  ExchangeHostTicks host_ticks() const {
+    ExchangeHostTicks t = host_ticks_;
+    t += batch_.host_ticks();
+    return t;
+  }
   uint64_t phases() const { return phases_; }
   links::LinkScheduler& links() { return *scheduler_; }
   const links::LinkScheduler& links() const { return *scheduler_; }
@@ -83,6 +95,7 @@ class ExchangeGroup {
   uint64_t ticks_per_cycle_ = 1;
   ExchangeTiming timing_;
   TimedPlanThreads plan_threads_;
+  PlanBatch batch_;
   std::vector<ExchangeFabric*> members_;
   std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
   std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)

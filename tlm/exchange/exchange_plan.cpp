@@ -65,12 +65,14 @@ ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const Exchang
 
 namespace detail {
 
-ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                                     const PlanThreads* threads, uint32_t tiles_per_chunk,
-                                     size_t min_postings_for_threads) {
+namespace {
+
+// The plan's steps over `storage`.
+ExchangePlan plan_with(PlanStorage& storage, const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                       const PlanThreads* threads, uint32_t tiles_per_chunk, size_t min_postings_for_threads) {
   ExchangePlan plan;
   ErrorList errors(plan.errors, timing.tiles_per_ipu ? timing.tiles_per_ipu : 1);
-  TileIndex index;
+  TileIndex& index = storage.index;
   if (!check_timing(timing, errors) || !index_tiles(tiles, index, errors)) {
     fail(tiles, plan, errors);
     return plan;
@@ -78,29 +80,56 @@ ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, con
   size_t postings_count = 0;
   for (uint32_t d = 0; d < index.size(); ++d) postings_count += index.post_count(d);
   const Chunks chunks(index.size(), tiles_per_chunk, postings_count >= min_postings_for_threads ? threads : nullptr);
-  Postings postings;
+  Postings& postings = storage.postings;
   collect_postings(index, timing, chunks, postings, errors);
   check_overlaps(index, postings, chunks, errors);
-  Matches matches = match_postings(index, postings, chunks, errors);
-  std::vector<RecvLeg>().swap(postings.recvs);  // matched: timing needs the sends only
+  Matches& matches = storage.matches;
+  match_postings(index, postings, chunks, storage.by_dst, matches, errors);
   if (!errors.any() && timing.links) check_routes(index, postings, matches, timing, errors);
   if (errors.any()) {
     fail(tiles, plan, errors);
     return plan;
   }
 
-  const std::vector<TileOutcome> outcome = time_exchange(index, postings, matches, timing, chunks, plan.link_ticks);
+  time_exchange(index, postings, matches, timing, chunks, storage.timing, plan.link_ticks);
+  const std::vector<TileOutcome>& outcome = storage.timing.outcome;
   plan.tiles.resize(tiles.size());
   for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
-  chunks.run([&](size_t c) {
-    for (size_t i = matches.chunk_begin[c]; i < matches.chunk_begin[c + 1]; ++i) {
-      Delivery& d = matches.deliveries[i];
-      d.src_tile = index.global(d.src_tile);
-      d.dst_tile = index.global(d.dst_tile);
-    }
-  });
   plan.deliveries = std::move(matches.deliveries);
+  matches.deliveries = {};
   return plan;
+}
+
+// This thread's storage, for one plan at a time: a plan made while it is held (from
+// inside another plan's step) gets storage of its own.
+struct ThreadStorage {
+  PlanStorage storage;
+  bool held = false;
+};
+thread_local ThreadStorage this_thread;
+
+class HeldStorage {
+ public:
+  HeldStorage() : mine_(!this_thread.held) { this_thread.held = true; }
+  ~HeldStorage() {
+    if (mine_) this_thread.held = false;
+  }
+  HeldStorage(const HeldStorage&) = delete;
+  HeldStorage& operator=(const HeldStorage&) = delete;
+  PlanStorage& get() { return mine_ ? this_thread.storage : own_; }
+
+ private:
+  bool mine_;
+  PlanStorage own_;
+};
+
+}  // namespace
+
+ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                                     const PlanThreads* threads, uint32_t tiles_per_chunk,
+                                     size_t min_postings_for_threads) {
+  HeldStorage storage;
+  return plan_with(storage.get(), tiles, timing, threads, tiles_per_chunk, min_postings_for_threads);
 }
 
 }  // namespace detail

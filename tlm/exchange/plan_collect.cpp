@@ -14,11 +14,21 @@ using iss::ExchangePost;
 
 constexpr const char* kAbsent = "takes no part in this exchange (halted, not loaded or not a tile)";
 
+// Where a chunk of tiles writes its sends, destinations and receive legs: its own ranges
+// of the plan's arrays, as long as the chunk's counts (an upper bound) make them.
+struct PartWriter {
+  SendInfo* sends;
+  uint32_t* dests;
+  RecvLeg* recvs;
+  uint32_t dest_base;  // the index in the plan's send_dests of dests[0]
+  size_t n_sends = 0, n_dests = 0, n_recvs = 0;
+};
+
 // The pair rule (docs/exchange.md): tiles 2k and 2k+1 of one IPU share a double-width
 // receive path, so a send naming both charges each half its length.
 // `dests[i]` is in the set dests[begin, end) (sorted, unique; a pair bit may be set).
-bool has_partner(const TileIndex& index, const std::vector<uint32_t>& dests, size_t begin, size_t end,
-                 size_t i, uint32_t tiles_per_ipu) {
+bool has_partner(const TileIndex& index, const uint32_t* dests, size_t begin, size_t end, size_t i,
+                 uint32_t tiles_per_ipu) {
   const uint32_t g = index.global(dest_tile(dests[i]));
   const uint32_t local = g % tiles_per_ipu;
   const uint32_t partner_local = local ^ 1u;
@@ -30,7 +40,7 @@ bool has_partner(const TileIndex& index, const std::vector<uint32_t>& dests, siz
 }
 
 void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post,
-                  uint32_t tiles_per_ipu, Postings& out, ErrorList& errors) {
+                  uint32_t tiles_per_ipu, PartWriter& out, ErrorList& errors) {
   const uint32_t me = index.global(tile);
   if (post.peers.empty()) {
     errors.add("send without destination", me, post.pc, kNoTile, kNoTile,
@@ -38,7 +48,7 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
                            pc_text(post.pc)));
     return;
   }
-  const uint32_t begin = uint32_t(out.send_dests.size());
+  const size_t begin = out.n_dests;
   for (uint32_t peer : post.peers) {
     const uint32_t d = index.find(peer);
     if (d == kNoTile) {
@@ -47,23 +57,23 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
                              pc_text(post.pc), peer, kAbsent));
       continue;
     }
-    out.send_dests.push_back(d);
+    out.dests[out.n_dests++] = d;
   }
   // A destination set is a set: naming a tile twice sends to it once.
-  auto first = out.send_dests.begin() + begin;
-  if (out.send_dests.end() - first > 1) {
-    std::sort(first, out.send_dests.end());
-    out.send_dests.erase(std::unique(first, out.send_dests.end()), out.send_dests.end());
+  uint32_t* first = out.dests + begin;
+  if (out.n_dests - begin > 1) {
+    std::sort(first, out.dests + out.n_dests);
+    out.n_dests = size_t(std::unique(first, out.dests + out.n_dests) - out.dests);
   }
-  out.sends.push_back(SendInfo{tile, p, begin, post.addr, post.len});
-  const size_t end = out.send_dests.size();
+  out.sends[out.n_sends++] = SendInfo{tile, p, out.dest_base + uint32_t(begin), post.addr, post.len};
+  const size_t end = out.n_dests;
   if (end - begin < 2) return;  // a pair needs two destinations
   for (size_t i = begin; i < end; ++i)
-    if (has_partner(index, out.send_dests, begin, end, i, tiles_per_ipu)) out.send_dests[i] |= kPairBit;
+    if (has_partner(index, out.dests, begin, end, i, tiles_per_ipu)) out.dests[i] |= kPairBit;
 }
 
 // A receive needs one source that takes part; a valid one becomes a receive leg.
-void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post, Postings& out,
+void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post, PartWriter& out,
                   ErrorList& errors) {
   const uint32_t me = index.global(tile);
   if (post.peers.size() != 1) {
@@ -79,10 +89,10 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
                            post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
     return;
   }
-  out.recvs.push_back(RecvLeg{src, p});
+  out.recvs[out.n_recvs++] = RecvLeg{src, p};
 }
 
-// Sends, their destinations and receives over all tiles: exact from the ISS's counts,
+// Sends, their destinations and receives over some tiles: exact from the ISS's counts,
 // an upper bound (absent peers, repeated destinations) is fine.
 struct Counts {
   size_t sends = 0, send_peers = 0, recvs = 0;
@@ -111,25 +121,18 @@ Counts count(const TileIndex& index, uint32_t first, uint32_t end) {
   return c;
 }
 
-// The tiles [first, end) into `out` (its destinations' offsets and per-tile begins
-// relative to this part).
-void collect_part(const TileIndex& index, uint32_t tiles_per_ipu, uint32_t first, uint32_t end, Postings& out,
-                  ErrorList& errors) {
-  const Counts counts = count(index, first, end);
-  out.sends.reserve(counts.sends);
-  out.send_dests.reserve(counts.send_peers);
-  out.recvs.reserve(counts.recvs);
-  out.send_begin.resize(end - first);
-  out.recv_begin.resize(end - first);
+// The tiles [first, end) through `out`; their begins into `p` (indices in the plan's arrays).
+void collect_part(const TileIndex& index, uint32_t tiles_per_ipu, uint32_t first, uint32_t end, size_t send_base,
+                  size_t recv_base, PartWriter& out, Postings& p, ErrorList& errors) {
   for (uint32_t t = first; t < end; ++t) {
-    out.send_begin[t - first] = uint32_t(out.sends.size());
-    out.recv_begin[t - first] = uint32_t(out.recvs.size());
-    for (uint32_t p = 0; p < index.post_count(t); ++p) {
-      const iss::PostingView post = index.post(t, p);
+    p.send_begin[t] = uint32_t(send_base + out.n_sends);
+    p.recv_begin[t] = uint32_t(recv_base + out.n_recvs);
+    for (uint32_t i = 0; i < index.post_count(t); ++i) {
+      const iss::PostingView post = index.post(t, i);
       if (post.kind == ExchangePost::Kind::Send) {
-        collect_send(index, t, p, post, tiles_per_ipu, out, errors);
+        collect_send(index, t, i, post, tiles_per_ipu, out, errors);
       } else if (post.kind == ExchangePost::Kind::Recv) {  // copies are the gateway's, not messages
-        collect_recv(index, t, p, post, out, errors);
+        collect_recv(index, t, i, post, out, errors);
       }
     }
   }
@@ -137,50 +140,68 @@ void collect_part(const TileIndex& index, uint32_t tiles_per_ipu, uint32_t first
 
 }  // namespace
 
-// Each chunk of tiles is collected on its own, then the parts are laid end to end in
-// chunk order: the same arrays as one pass over the tiles.
+// Each chunk of tiles writes straight into the plan's arrays, at the places its counts
+// (a prefix sum over the chunks) give it; where a chunk wrote less than its count (a
+// destination named twice, a peer absent), the parts are then moved down to lie end to
+// end. The same arrays as one pass over the tiles, one write per leg.
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, const Chunks& chunks, Postings& out,
                       ErrorList& errors) {
   const uint32_t tiles_per_ipu = std::max<uint32_t>(timing.tiles_per_ipu, 1);
   const size_t k = chunks.size();
-  std::vector<Postings> part(k);
-  std::vector<ChunkErrors> part_errors(k);
-  chunks.run([&](size_t c) {
-    ErrorList list(part_errors[c].problems, tiles_per_ipu);
-    collect_part(index, tiles_per_ipu, chunks.begin(c), chunks.end(c), part[c], list);
-    part_errors[c].dropped = list.dropped();
-  });
-  for (ChunkErrors& e : part_errors) errors.take(e.problems, e.dropped);
-
+  std::vector<Counts> counts(k);
+  chunks.run([&](size_t c) { counts[c] = count(index, chunks.begin(c), chunks.end(c)); });
   std::vector<size_t> sends_at(k + 1, 0), dests_at(k + 1, 0), recvs_at(k + 1, 0);
   for (size_t c = 0; c < k; ++c) {
-    sends_at[c + 1] = sends_at[c] + part[c].sends.size();
-    dests_at[c + 1] = dests_at[c] + part[c].send_dests.size();
-    recvs_at[c + 1] = recvs_at[c] + part[c].recvs.size();
+    sends_at[c + 1] = sends_at[c] + counts[c].sends;
+    dests_at[c + 1] = dests_at[c] + counts[c].send_peers;
+    recvs_at[c + 1] = recvs_at[c] + counts[c].recvs;
   }
   out.sends.resize(sends_at[k]);
   out.send_dests.resize(dests_at[k]);
   out.recvs.resize(recvs_at[k]);
   out.send_begin.resize(size_t(index.size()) + 1);
   out.recv_begin.resize(size_t(index.size()) + 1);
+  std::vector<PartWriter> part;
+  part.reserve(k);
+  for (size_t c = 0; c < k; ++c)
+    part.push_back(PartWriter{out.sends.data() + sends_at[c], out.send_dests.data() + dests_at[c],
+                              out.recvs.data() + recvs_at[c], uint32_t(dests_at[c])});
+  std::vector<ChunkErrors> part_errors(k);
   chunks.run([&](size_t c) {
-    Postings& p = part[c];
-    const uint32_t dest_offset = uint32_t(dests_at[c]);
-    SendInfo* sends = out.sends.data() + sends_at[c];
-    for (size_t i = 0; i < p.sends.size(); ++i) {
-      sends[i] = p.sends[i];
-      sends[i].dest_begin += dest_offset;
-    }
-    std::copy(p.send_dests.begin(), p.send_dests.end(), out.send_dests.begin() + dests_at[c]);
-    std::copy(p.recvs.begin(), p.recvs.end(), out.recvs.begin() + recvs_at[c]);
-    for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
-      out.send_begin[t] = uint32_t(sends_at[c]) + p.send_begin[t - chunks.begin(c)];
-      out.recv_begin[t] = uint32_t(recvs_at[c]) + p.recv_begin[t - chunks.begin(c)];
-    }
-    p = Postings{};  // its memory back as soon as it is copied
+    ErrorList list(part_errors[c].problems, tiles_per_ipu);
+    collect_part(index, tiles_per_ipu, chunks.begin(c), chunks.end(c), sends_at[c], recvs_at[c], part[c], out, list);
+    part_errors[c].dropped = list.dropped();
   });
-  out.send_begin[index.size()] = uint32_t(sends_at[k]);
-  out.recv_begin[index.size()] = uint32_t(recvs_at[k]);
+  for (ChunkErrors& e : part_errors) errors.take(e.problems, e.dropped);
+
+  // Parts written short of their counts: moved down, in chunk order, behind the previous.
+  size_t sends = 0, dests = 0, recvs = 0;
+  for (size_t c = 0; c < k; ++c) {
+    const PartWriter& p = part[c];
+    if (sends != sends_at[c] || dests != dests_at[c] || recvs != recvs_at[c]) {
+      const uint32_t dest_shift = uint32_t(dests_at[c] - dests);
+      for (size_t i = 0; i < p.n_sends; ++i) {
+        out.sends[sends + i] = out.sends[sends_at[c] + i];
+        out.sends[sends + i].dest_begin -= dest_shift;
+      }
+      std::copy(out.send_dests.begin() + dests_at[c], out.send_dests.begin() + dests_at[c] + p.n_dests,
+                out.send_dests.begin() + dests);
+      std::copy(out.recvs.begin() + recvs_at[c], out.recvs.begin() + recvs_at[c] + p.n_recvs,
+                out.recvs.begin() + recvs);
+      for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
+        out.send_begin[t] -= uint32_t(sends_at[c] - sends);
+        out.recv_begin[t] -= uint32_t(recvs_at[c] - recvs);
+      }
+    }
+    sends += p.n_sends;
+    dests += p.n_dests;
+    recvs += p.n_recvs;
+  }
+  out.sends.resize(sends);
+  out.send_dests.resize(dests);
+  out.recvs.resize(recvs);
+  out.send_begin[index.size()] = uint32_t(sends);
+  out.recv_begin[index.size()] = uint32_t(recvs);
 }
 
 }  // namespace ipusim::exchange::detail

@@ -111,6 +111,7 @@ bool index_tiles(const std::vector<TilePostings>& in, TileIndex& index, ErrorLis
   }
   // Global ids are normally 0..total-1: a direct table then beats a binary search.
   const uint64_t max_id = in.empty() ? 0 : index.sorted_global.back();
+  index.by_global.clear();  // the index may be a previous plan's (PlanStorage)
   if (max_id < 4 * uint64_t(in.size()) + 4096) {
     index.by_global.assign(max_id + 1, kNoTile);
     for (size_t d = 0; d < order.size(); ++d) index.by_global[index.sorted_global[d]] = uint32_t(d);

@@ -131,7 +131,7 @@ struct Postings {
 };
 
 // Sends and receive legs of every tile; errors for malformed postings and for peers that
-// are not in the input.
+// are not in the input. `out`'s storage is reused (its contents are replaced).
 void collect_postings(const TileIndex& index, const ExchangeTiming& timing, const Chunks& chunks, Postings& out,
                       ErrorList& errors);
 
@@ -146,14 +146,43 @@ struct Matches {
   std::vector<size_t> chunk_begin;  // per receiver chunk c: its matches start at chunk_begin[c]
 };
 
-// The k-th send from A naming B matches the k-th receive on B from A. Matches come in
-// (dst, receive posting order on dst); errors for unmatched legs and length mismatches.
-Matches match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors);
+// Send legs in (dst, src, posting order): a send (SendInfo index) << 1 | the pair rule.
+struct SendLegs {
+  std::vector<uint32_t> legs;
+  std::vector<uint32_t> begin;              // per dense tile d: its legs are legs[begin[d], begin[d + 1])
+  std::vector<std::vector<uint32_t>> next;  // the counting sort's counts per group of senders, then places
+};
 
-// done_cycle / bytes of every tile (dense order) for a valid exchange; adds the host
-// ticks of the links' schedule to `link_ticks`.
-std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
-                                       const ExchangeTiming& timing, const Chunks& chunks, uint64_t& link_ticks);
+// The k-th send from A naming B matches the k-th receive on B from A. Matches come in
+// (dst, receive posting order on dst) into `out` (storage reused; its deliveries anew
+// once a plan has taken them); errors for unmatched legs and length mismatches.
+void match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, SendLegs& by_dst,
+                    Matches& out, ErrorList& errors);
+
+// The timing's per-tile and per-send arrays (storage reused).
+struct TimingStorage {
+  std::vector<uint64_t> start, done, leaves;
+  std::vector<TileOutcome> outcome;  // the result: per dense tile
+};
+
+// done_cycle / bytes of every tile (dense order, into storage.outcome) for a valid
+// exchange, and the matches' deliveries renamed to global tile ids; adds the host ticks
+// of the links' schedule to `link_ticks`.
+void time_exchange(const TileIndex& index, const Postings& postings, Matches& matches,
+                   const ExchangeTiming& timing, const Chunks& chunks, TimingStorage& storage, uint64_t& link_ticks);
+
+// What a plan keeps for the next plan made on the same host thread: every array of
+// the plan but the deliveries it returns. A large phase's arrays are tens of megabytes,
+// which the allocator maps afresh and the kernel faults in page by page when each plan
+// allocates its own (docs/exchange.md, "Storage kept between plans"). Each plan writes
+// every element before it reads it, so nothing of one plan reaches the next.
+struct PlanStorage {
+  TileIndex index;
+  Postings postings;
+  SendLegs by_dst;
+  Matches matches;
+  TimingStorage timing;
+};
 
 // plan_exchange() with its work cut into chunks of `tiles_per_chunk` tiles (at most
 // kMaxChunks), on `threads` if the tiles post at least `min_postings_for_threads`;

@@ -20,17 +20,11 @@ namespace {
 // A send leg: its send (SendInfo index) << 1 | the pair rule.
 using SendLeg = uint32_t;
 
-struct SendLegs {
-  std::vector<SendLeg> legs;    // in (dst, src, posting order)
-  std::vector<uint32_t> begin;  // per dense tile d: its legs are legs[begin[d], begin[d + 1])
-};
-
 // A stable counting sort on the destination, written straight from the sends. The
 // senders are cut into groups (whole chunks, as many as the legs make worth a table of
 // groups x tiles counts); group j writes its legs for destination d after those of
 // groups before it, so the order is that of one pass over the sends.
-SendLegs send_legs_by_destination(const Postings& p, uint32_t tiles, const Chunks& chunks) {
-  SendLegs out;
+void send_legs_by_destination(const Postings& p, uint32_t tiles, const Chunks& chunks, SendLegs& out) {
   const size_t groups =
       std::clamp<size_t>(p.send_dests.size() / (8 * (size_t(tiles) + 1)), 1, chunks.size());
   auto group_sends = [&](size_t j) {  // [first, end) in p.sends
@@ -38,7 +32,8 @@ SendLegs send_legs_by_destination(const Postings& p, uint32_t tiles, const Chunk
     const uint32_t end_tile = chunks.begin((j + 1) * chunks.size() / groups);
     return std::pair<size_t, size_t>(p.send_begin[first_tile], p.send_begin[end_tile]);
   };
-  std::vector<std::vector<uint32_t>> next(groups);  // then: where group j's next leg to d goes
+  std::vector<std::vector<uint32_t>>& next = out.next;  // then: where group j's next leg to d goes
+  if (next.size() < groups) next.resize(groups);
   chunks.run(groups, [&](size_t j) {
     std::vector<uint32_t>& count = next[j];
     count.assign(tiles, 0);
@@ -68,9 +63,7 @@ SendLegs send_legs_by_destination(const Postings& p, uint32_t tiles, const Chunk
         out.legs[to[dest_tile(d)]++] = SendLeg(s) << 1 | (d & kPairBit ? 1 : 0);
       }
     }
-    std::vector<uint32_t>().swap(to);
   });
-  return out;
 }
 
 std::string plural(size_t n, const char* what) {
@@ -202,10 +195,10 @@ void match_part(const Postings& postings, const SendLegs& by_dst, uint32_t first
 // Receive leg r's match goes to slot r: in a valid exchange every receive has exactly
 // one, so the slots are the matches in (dst, receive posting order) with no gap, each
 // chunk of destinations writing its own. With any error the plan keeps no match.
-Matches match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors) {
+void match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, SendLegs& by_dst,
+                    Matches& matches, ErrorList& errors) {
   const uint32_t n = index.size();
-  const SendLegs by_dst = send_legs_by_destination(postings, n, chunks);
-  Matches matches;
+  send_legs_by_destination(postings, n, chunks, by_dst);
   matches.deliveries.resize(postings.recvs.size());
   matches.send_pair.resize(postings.recvs.size());
   matches.chunk_begin.resize(chunks.size() + 1);
@@ -225,7 +218,6 @@ Matches match_postings(const TileIndex& index, const Postings& postings, const C
     part[c].dropped = list.dropped();
   });
   for (ChunkErrors& e : part) errors.take(e.problems, e.dropped);
-  return matches;
 }
 
 }  // namespace ipusim::exchange::detail

@@ -116,17 +116,23 @@ std::vector<links::LinkLeg> time_links(const TileIndex& index, const Matches& ma
 
 }  // namespace
 
-std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& postings, const Matches& matches,
-                                       const ExchangeTiming& timing, const Chunks& chunks, uint64_t& link_ticks) {
+void time_exchange(const TileIndex& index, const Postings& postings, Matches& matches,
+                   const ExchangeTiming& timing, const Chunks& chunks, TimingStorage& storage, uint64_t& link_ticks) {
   const uint64_t out_rate = timing.out_bytes_per_cycle, in_rate = timing.in_bytes_per_cycle;
   const uint64_t ticks_per_cycle = timing.ticks_per_cycle();
   const uint32_t n = index.size();
-  std::vector<TileOutcome> outcome(n);
-  std::vector<uint64_t> start(n), done(n);
+  std::vector<TileOutcome>& outcome = storage.outcome;
+  outcome.assign(n, TileOutcome{});
+  std::vector<uint64_t>& start = storage.start;
+  std::vector<uint64_t>& done = storage.done;
+  start.resize(n);
+  done.resize(n);
   for (uint32_t t = 0; t < n; ++t) start[t] = done[t] = index.tile[t]->start_cycle * ticks_per_cycle;
 
-  // Out ports: the sends of a tile are consecutive in `sends`, in posting order.
-  std::vector<uint64_t> leaves(postings.sends.size());
+  // Out ports: the sends of a tile are consecutive in `sends`, in posting order (each
+  // send's leave time is written before it is read).
+  std::vector<uint64_t>& leaves = storage.leaves;
+  leaves.resize(postings.sends.size());
   chunks.run([&](size_t c) {
     for (uint32_t t = chunks.begin(c); t < chunks.end(c); ++t) {
       uint64_t port_free = start[t];
@@ -145,7 +151,7 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
   });
 
   const LatencyTable latency(index, timing);
-  const std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids
+  std::vector<Delivery>& legs = matches.deliveries;  // dense tile ids, renamed to global ones below
   // Messages between IPUs: the links decide when their last byte is in; it enters the
   // receiver's port at the sender's rate, ending then.
   std::vector<links::LinkLeg> link_legs;
@@ -155,15 +161,17 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
     link_legs = time_links(index, matches, leaves, timing, *timing.links, first_link_leg);
   }
 
-  // In ports: the matches of a receiver are consecutive (match order is by dst).
+  // In ports: the matches of a receiver are consecutive (match order is by dst). Each
+  // delivery read here is also renamed to global tile ids, the plan's output (one pass
+  // over the deliveries instead of two).
   chunks.run([&](size_t c) {
     InPort port;
     size_t link_leg = link_legs.empty() ? 0 : first_link_leg[c];
     for (size_t i = matches.chunk_begin[c]; i < matches.chunk_begin[c + 1];) {
-      const uint32_t dst = legs[i].dst_tile;
+      const uint32_t dst = legs[i].dst_tile, global_dst = index.global(dst);
       port.clear();
       for (; i < matches.chunk_begin[c + 1] && legs[i].dst_tile == dst; ++i) {
-        const Delivery& m = legs[i];
+        Delivery& m = legs[i];
         const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
         const uint64_t duration = 2 * in_rate * uint64_t(m.len);
         uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
@@ -174,13 +182,14 @@ std::vector<TileOutcome> time_exchange(const TileIndex& index, const Postings& p
         }
         port.add(arrive, duration, pair ? 1 : 2);
         outcome[dst].bytes_in += m.len;
+        m.src_tile = index.global(m.src_tile);
+        m.dst_tile = global_dst;
       }
       done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
     }
   });
 
   for (uint32_t t = 0; t < n; ++t) outcome[t].done_cycle = (done[t] + ticks_per_cycle - 1) / ticks_per_cycle;
-  return outcome;
 }
 
 }  // namespace ipusim::exchange::detail

@@ -1,6 +1,8 @@
 // The kernels that cross IPUs, on `ipusim run` with test systems of tiny4 IPUs wired as
 // an IPU-M2000 and as a POD16 ladder (configs/test): results bit-exact against the host
-// references on every IPU, and the same bytes and cycles for 1 and 2 host threads.
+// references on every IPU, and the same bytes and cycles for 1, 2 and 3 host threads (the
+// IPUs' own exchange phases are planned together across the host threads:
+// exchange/plan_batch.h), failed exchanges included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,9 +44,9 @@ TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
   const kref::IpuAllreduceExpect want =
       kref::ipu_allreduce(chip.tiles, uint32_t(chip.tile.sram_bytes), sys.total_ipus());
   ASSERT_NE(want.chunk, 0u);
-  std::string console[2];
-  uint64_t cycles[2] = {0, 0};
-  for (int threads : {1, 2}) {
+  std::string console[3];
+  uint64_t cycles[3] = {0, 0, 0};
+  for (int threads : {1, 2, 3}) {
     const kref::IpusimRun r = kref::run_ipusim(path, "ipu_allreduce.elf", "ipu_allreduce_" + sys.name() + "_" +
                                                    std::to_string(threads),
                                                "--threads " + std::to_string(threads));
@@ -62,12 +64,49 @@ TEST_P(IpuAllreduce, EveryIpuHoldsTheHostReferenceSum) {
     console[threads - 1] = r.console;
     cycles[threads - 1] = r.json["tile_cycles"].get<uint64_t>();
   }
-  EXPECT_EQ(console[0], console[1]) << "the same bytes (and the cycles printed) for 1 and 2 threads";
-  EXPECT_EQ(cycles[0], cycles[1]);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(console[0], console[i]) << "the same bytes (and the cycles printed) for 1 and " << i + 1 << " threads";
+    EXPECT_EQ(cycles[0], cycles[i]);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(TestSystems, IpuAllreduce,
                          ::testing::Values(kTinyM2000, kTinyPod16), system_name);
+
+// The --json summary without its host figures (which differ run by run).
+nlohmann::json simulated_figures(nlohmann::json j) {
+  for (const char* host : {"host_seconds", "mips", "elaboration_seconds", "jit_regions", "jit_code_bytes",
+                           "jit_seconds", "jit_share", "iss_seconds", "kernel_share", "batch_seconds",
+                           "serial_share", "host_threads", "batches", "exchange_plan_seconds",
+                           "exchange_parallel_seconds", "host_components"})
+    j.erase(host);
+  return j;
+}
+
+// Every IPU's exchange fails in the same cycle, each with a problem of its own
+// (xerr_every_ipu.c): the IPUs' plans are made in one batch on the host threads, and the
+// run reports the same problems, the first the one of IPU 0 as when they were planned one
+// after the other, in the same bytes and JSON for 1, 2 and 3 threads.
+TEST_P(IpuAllreduce, ExchangeErrorsOnEveryIpuReportTheSameFirstProblemOnAnyThreadCount) {
+  const std::string path = GetParam();
+  std::string err[3];
+  nlohmann::json json[3];
+  for (int threads : {1, 2, 3}) {
+    const kref::IpusimRun r = kref::run_ipusim(path, "system/xerr_every_ipu.elf",
+                                               "xerr_every_ipu_" + system_name({path, 0}) + "_" +
+                                                   std::to_string(threads),
+                                               "--threads " + std::to_string(threads));
+    EXPECT_NE(r.status, 0) << r.err;
+    ASSERT_FALSE(r.json.is_null()) << r.err;
+    for (const std::string& line : kref::lines_of(r.err, "ipusim: exchange error")) err[threads - 1] += line + "\n";
+    json[threads - 1] = simulated_figures(r.json);
+  }
+  EXPECT_EQ(err[0].rfind("tile 0 sends 4 bytes to tile 1 (pc 0x", 0), 0u) << "IPU 0's problem first: " << err[0];
+  for (int i : {1, 2}) {
+    EXPECT_EQ(err[0], err[i]) << "the problems reported on 1 and " << i + 1 << " threads";
+    EXPECT_EQ(json[0], json[i]) << "the JSON on 1 and " << i + 1 << " threads";
+  }
+}
 
 // ipu_allreduce_c4.elf (chunk 4 baked into ipu_allreduce_params) through `ipusim run`: the
 // host reference of chunk 4, not of the default (64 on tiny4), on every IPU of the POD16

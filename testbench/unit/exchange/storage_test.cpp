@@ -1,0 +1,72 @@
+// A plan reuses the storage of the plans made before it on the same host thread
+// (plan_internal.h, PlanStorage; docs/exchange.md "Planning cost"): nothing of an earlier
+// plan, larger, failed, of other tiles or cut otherwise, may reach a later one. Each phase
+// is planned once on a new thread (fresh storage) and once on a thread that planned the
+// others first: the plans must be equal.
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "exchange/plan_internal.h"
+#include "phase_builder.h"
+
+namespace ipusim::exchange::test {
+namespace {
+
+ExchangePlan on_new_thread(const std::vector<TilePostings>& in, const ExchangeTiming& timing, uint32_t per_chunk) {
+  ExchangePlan plan;
+  std::thread([&] { plan = detail::plan_exchange_in_chunks(in, timing, nullptr, per_chunk); }).join();
+  return plan;
+}
+
+void expect_same(const ExchangePlan& want, const ExchangePlan& got, const std::string& how) {
+  ASSERT_EQ(want.errors.size(), got.errors.size()) << how;
+  for (size_t i = 0; i < want.errors.size(); ++i) EXPECT_EQ(to_text(want.errors[i]), to_text(got.errors[i])) << how;
+  ASSERT_EQ(want.deliveries.size(), got.deliveries.size()) << how;
+  for (size_t i = 0; i < want.deliveries.size(); ++i) {
+    const Delivery &a = want.deliveries[i], &b = got.deliveries[i];
+    ASSERT_TRUE(a.src_tile == b.src_tile && a.src_addr == b.src_addr && a.dst_tile == b.dst_tile &&
+                a.dst_addr == b.dst_addr && a.len == b.len)
+        << how << ", delivery " << i;
+  }
+  ASSERT_EQ(want.tiles.size(), got.tiles.size()) << how;
+  for (size_t i = 0; i < want.tiles.size(); ++i) {
+    EXPECT_EQ(want.tiles[i].done_cycle, got.tiles[i].done_cycle) << how << ", tile " << i;
+    EXPECT_EQ(want.tiles[i].bytes_in, got.tiles[i].bytes_in) << how << ", tile " << i;
+    EXPECT_EQ(want.tiles[i].bytes_out, got.tiles[i].bytes_out) << how << ", tile " << i;
+  }
+}
+
+TEST(ExchangeStorage, APlanAfterOtherPlansOnItsThreadIsThePlanOfFreshStorage) {
+  ExchangeTiming t;
+  t.tiles_per_ipu = 96;
+  // A large valid phase; one with problems (absent peers and a destination named twice:
+  // chunks written short of their counts); a few tiles with ids far apart (no direct
+  // table of ids); a small valid phase with destinations named twice and pairs.
+  const Phase big = all_to_all(96, 64);
+  Phase failing = all_to_all(40, 16);
+  failing.send(3, 0x100, 16, {7, 7, 500}).send(30, 0x100, 8, {2});
+  Phase sparse;
+  sparse.send(5, 0x100, 32, {90000}).recv(90000, 0x200, 32, 5).tile(1000000, 7);
+  Phase small;
+  small.tile(0, 3).tile(1, 9).tile(2).tile(3, 1);
+  small.send(0, 0x100, 16, {2, 3, 2}).recv(2, 0x1000, 16, 0).recv(3, 0x1000, 16, 0);
+  small.send(1, 0x100, 8, {1, 0, 1}).recv(1, 0x2000, 8, 1).recv(0, 0x2000, 8, 1);
+  const std::vector<const Phase*> phases{&big, &failing, &sparse, &small, &big, &small};
+  std::vector<ExchangePlan> fresh;
+  for (const Phase* p : phases) fresh.push_back(on_new_thread(p->input(), t, 7));
+  EXPECT_FALSE(fresh[1].errors.empty());
+  EXPECT_TRUE(fresh[3].errors.empty());
+  std::thread([&] {
+    for (uint32_t per_chunk : {7u, 1u, 32u}) {
+      for (size_t i = 0; i < phases.size(); ++i) {
+        const std::vector<TilePostings> in = phases[i]->input();
+        const ExchangePlan reused = detail::plan_exchange_in_chunks(in, t, nullptr, per_chunk);
+        expect_same(fresh[i], reused, "phase " + std::to_string(i) + ", chunks of " + std::to_string(per_chunk));
+      }
+    }
+  }).join();
+}
+
+}  // namespace
+}  // namespace ipusim::exchange::test
