@@ -128,26 +128,8 @@ void write_checkpoint(const std::string& dir, const Checkpoint& ckpt) {
   for (const uint64_t h : ckpt.header.elf_hashes) header.u64(h);
   header.u64(ckpt.header.superstep);
 
-  ByteWriter file;
-  file.raw(kMagic, sizeof kMagic);
-  file.u32(ckpt.header.version);
-  file.u64(header.data().size());
-  file.u32(crc_of(header.data().data(), header.data().size()));
-  file.raw(header.data().data(), header.data().size());
-  file.u64(ckpt.sections.size());
-  for (const Section& s : ckpt.sections) {
-    const std::vector<uint8_t> stored = s.compress ? compress(s.data) : s.data;
-    file.u32(uint32_t(s.name.size()));
-    file.raw(s.name.data(), s.name.size());
-    file.u8(s.compress ? 1 : 0);
-    file.u64(s.data.size());
-    file.u64(stored.size());
-    file.u32(section_crc(s.name, s.compress ? 1 : 0, s.data.size(), stored.size(), stored.data()));
-    file.raw(stored.data(), stored.size());
-  }
-  file.raw(kEndMagic, sizeof kEndMagic);
-
   // A reader never sees half a file: written under a temporary name, synced, renamed.
+  // Each section is compressed and written in turn, so only one is held twice.
   const std::string path = state_path(dir);
   const std::string temp = path + fmt::format(".tmp-{}", ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -158,13 +140,42 @@ void write_checkpoint(const std::string& dir, const Checkpoint& ckpt) {
     throw CheckpointError(CheckpointError::Kind::Write, fmt::format("checkpoint '{}': {} failed: {}", temp, what, why));
   };
   if (fd < 0) fail("open");
-  const std::vector<uint8_t>& bytes = file.data();
-  for (size_t at = 0; at < bytes.size();) {
-    const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write");
-    at += size_t(n);
+  auto put = [&](const uint8_t* data, size_t size) {
+    for (size_t at = 0; at < size;) {
+      const ssize_t n = ::write(fd, data + at, size - at);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write");
+      at += size_t(n);
+    }
+  };
+  auto flush = [&](ByteWriter& w) {
+    put(w.data().data(), w.data().size());
+    w.data().clear();
+  };
+
+  ByteWriter file;
+  file.raw(kMagic, sizeof kMagic);
+  file.u32(ckpt.header.version);
+  file.u64(header.data().size());
+  file.u32(crc_of(header.data().data(), header.data().size()));
+  file.raw(header.data().data(), header.data().size());
+  file.u64(ckpt.sections.size());
+  flush(file);
+  for (const Section& s : ckpt.sections) {
+    std::vector<uint8_t> compressed;
+    if (s.compress) compressed = compress(s.data);
+    const std::vector<uint8_t>& stored = s.compress ? compressed : s.data;
+    file.u32(uint32_t(s.name.size()));
+    file.raw(s.name.data(), s.name.size());
+    file.u8(s.compress ? 1 : 0);
+    file.u64(s.data.size());
+    file.u64(stored.size());
+    file.u32(section_crc(s.name, s.compress ? 1 : 0, s.data.size(), stored.size(), stored.data()));
+    flush(file);
+    put(stored.data(), stored.size());
   }
+  file.raw(kEndMagic, sizeof kEndMagic);
+  flush(file);
   if (::fsync(fd) != 0) fail("fsync");
   if (::close(fd) != 0) {
     const std::string why = std::strerror(errno);
