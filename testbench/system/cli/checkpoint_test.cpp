@@ -1,5 +1,5 @@
 // `ipusim run --checkpoint-at / --restore` (docs/checkpoints.md): a run checkpointed at a
-// sync and restored gives what the uninterrupted run gives (console, cycles, the --json
+// sync and restored (all-reduce, Jacobi, the AMP GEMM) gives what the uninterrupted run gives (console, cycles, the --json
 // figures but the host's), also onto the other ISS engine and another host thread count;
 // taking the checkpoint changes nothing of the run that takes it; a damaged checkpoint,
 // another ELF or config, and an option that would change the results are refused, named.
@@ -94,7 +94,7 @@ TEST_P(CheckpointRestore, RestoredOntoInterpAndTwoThreadsEqualsTheUninterruptedR
 }
 
 INSTANTIATE_TEST_SUITE_P(Tiny16, CheckpointRestore,
-                         ::testing::Values(Case{"allreduce", 2}, Case{"jacobi", 20}),
+                         ::testing::Values(Case{"allreduce", 2}, Case{"jacobi", 20}, Case{"gemm_small", 4}),
                          [](const auto& info) { return std::string(info.param.kernel); });
 
 TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEnd) {
