@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(Tiny16, CheckpointRestore,
                          ::testing::Values(Case{"allreduce", 2}, Case{"jacobi", 20}, Case{"gemm_small", 4}),
                          [](const auto& info) { return std::string(info.param.kernel); });
 
-TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEnd) {
+TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEndAlsoOnLockstep) {
   const std::string run = "--config " + kTiny16 + " --elf " + kFirmware + "/jacobi.elf";
   const std::string dir = temp_path("dir");
   std::filesystem::remove_all(dir);
@@ -110,6 +110,11 @@ TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEnd) 
   ASSERT_EQ(restored.cli.status, 0) << restored.cli.err;
   EXPECT_TRUE(ends_with(taking.cli.out, restored.cli.out));
   EXPECT_EQ(simulated_figures(restored.json), simulated_figures(taking.json));
+  // Onto the translator checked against the interpreter: no divergence, the same end.
+  const RunOutput lockstep = ipusim_run("--restore " + dir + "/superstep-48 --iss lockstep --threads 1", "lockstep.json");
+  ASSERT_EQ(lockstep.cli.status, 0) << lockstep.cli.err;
+  EXPECT_TRUE(ends_with(taking.cli.out, lockstep.cli.out));
+  EXPECT_EQ(simulated_figures(lockstep.json), simulated_figures(taking.json));
   std::filesystem::remove_all(dir);
 }
 
