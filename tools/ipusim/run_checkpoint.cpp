@@ -105,8 +105,9 @@ Restored open_restore(const RunOptions& o) {
     throw CheckpointError(CheckpointError::Kind::Elf,
                           fmt::format("--elf '{}' differs from the ELF of the checkpoint '{}' (taken with '{}')", o.elf,
                                       o.restore, r.inputs.elf_path));
-  const std::string where = (std::filesystem::path(o.restore) / "config.yaml").string();
-  r.system = config::load_system_text(where, r.inputs.config_text);
+  // Under the path the run was given: the effective config names it (`--json`'s
+  // FILE.config.yaml is the uninterrupted run's); the text is resolved, it refers to no file.
+  r.system = config::load_system_text(r.inputs.config_path, r.inputs.config_text);
   r.program = iss::Program::from_bytes(r.inputs.elf, r.inputs.elf_path);
   return r;
 }

@@ -90,6 +90,9 @@ TEST_P(CheckpointRestore, RestoredOntoInterpAndTwoThreadsEqualsTheUninterruptedR
   EXPECT_EQ(restored.json["tile_cycles"], whole.json["tile_cycles"]);
   EXPECT_EQ(restored.json["supersteps"], whole.json["supersteps"]);
   EXPECT_EQ(restored.json["per_tile"], whole.json["per_tile"]);
+  // The effective config beside the JSON is the uninterrupted run's, byte for byte.
+  EXPECT_EQ(test::read_file(temp_path("restored.json") + ".config.yaml"),
+            test::read_file(temp_path("whole.json") + ".config.yaml"));
   std::filesystem::remove_all(dir);
 }
 
