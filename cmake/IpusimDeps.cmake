@@ -3,6 +3,8 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
 # elfutils' libdw (+ libelf): the ISS's source map reads tile ELFs' DWARF (libdw-dev).
 pkg_check_modules(libdw REQUIRED IMPORTED_TARGET GLOBAL libdw)
+# zstd compresses checkpoints' sections (libzstd-dev; tlm/checkpoint).
+pkg_check_modules(libzstd REQUIRED IMPORTED_TARGET GLOBAL libzstd)
 find_package(yaml-cpp REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)

@@ -11,7 +11,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   qemu-user
-  zlib1g-dev
+  zlib1g-dev libzstd-dev
   libxbyak-dev
   gdb-multiarch libdw-dev
   clang libclang-rt-14-dev

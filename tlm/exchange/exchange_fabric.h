@@ -152,6 +152,21 @@ class ExchangeFabric : public sc_core::sc_module {
   const ExchangeHostTicks& host_ticks() const { return host_ticks_; }
   uint64_t copies() const { return copies_; }
   uint64_t copy_bytes() const { return copy_bytes_; }
+  // Checkpoints (docs/checkpoints.md): no phase open or waiting, nothing to answer; and
+  // the counters above as a checkpoint saved them.
+  bool quiet() const { return entries_.empty() && complete_.empty() && errors_.empty(); }
+  struct Counters {
+    uint64_t exchanges = 0, failed = 0, messages = 0, bytes = 0, copies = 0, copy_bytes = 0;
+  };
+  Counters counters() const { return {exchanges_, failed_, messages_, bytes_, copies_, copy_bytes_}; }
+  void restore_counters(const Counters& c) {
+    exchanges_ = c.exchanges;
+    failed_ = c.failed;
+    messages_ = c.messages;
+    bytes_ = c.bytes;
+    copies_ = c.copies;
+    copy_bytes_ = c.copy_bytes;
+  }
 
  private:
   struct Entry {

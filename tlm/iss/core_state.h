@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "iss/amp_state.h"
+#include "iss/core_snapshot.h"
 #include "iss/interp.h"
 #include "iss/jit/jit.h"
 #include "iss/sram.h"
@@ -149,6 +150,10 @@ class CoreState {
   void set_amp_datapath(AmpDatapath* datapath);
   Thread& thread_mut(uint32_t id) { return threads_[id]; }
   bool host_write_allowed(uint32_t addr, uint32_t size) const;
+  // The architectural state (core_snapshot.cpp); restore() puts it into a core booted on
+  // the same program and throws std::invalid_argument for a state that program cannot have.
+  CoreSnapshot snapshot() const;
+  void restore(const CoreSnapshot& s);
 
   // Services for the run loop (loop_services.cpp, csr.cpp).
   bool csr(Quantum& q, const DecodedInsn* ip, uint64_t executed);

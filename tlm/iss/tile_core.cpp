@@ -44,6 +44,9 @@ StopInfo TileCore::run() { return impl_->run(); }
 void TileCore::release_sync(uint64_t release_cycle) { impl_->release_sync(release_cycle); }
 const PostingLog& TileCore::exchange_log() const { return impl_->exchange_log(); }
 void TileCore::release_exchange(uint64_t done_cycle) { impl_->release_exchange(done_cycle); }
+CoreSnapshot TileCore::snapshot() const { return impl_->snapshot(); }
+void TileCore::restore(const CoreSnapshot& snapshot) { impl_->restore(snapshot); }
+
 uint64_t TileCore::cycle() const { return impl_->thread(0).clock; }
 
 JitStats TileCore::jit_stats() const {

@@ -25,6 +25,7 @@
 
 #include "common/iss_core.h"  // IssCore: TileParams::Core
 #include "common/problem.h"  // plain C++: the fault record
+#include "iss/core_snapshot.h"
 #include "iss/posting_log.h"  // ExchangePost, PostingLog
 #include "iss/program.h"
 
@@ -310,6 +311,13 @@ class TileCore {
   // Whether a thread's context is in use: the supervisor always (until the tile stops
   // for good), a worker while it runs.
   bool thread_alive(uint32_t thread) const;
+
+  // The architectural state for a checkpoint (docs/checkpoints.md), and back: restore()
+  // takes a snapshot of a core of the same program and parameters, over an SRAM the
+  // caller has restored, and throws std::invalid_argument for one that does not fit
+  // (a pc outside the code, too many threads).
+  CoreSnapshot snapshot() const;
+  void restore(const CoreSnapshot& snapshot);
 
   // Host-side access to SRAM by tile address, for loaders, debuggers and the driver.
   // Return false (and change nothing) if any byte falls outside SRAM.

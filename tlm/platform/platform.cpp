@@ -404,7 +404,8 @@ RunResult Platform::run() {
   budget_.set_end_on_interrupt(true);  // no host to take a command: an interrupt ends the run
   keep_tile_supersteps_ = loaded_tiles() <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_superstep_counts_.assign(size_t(ipus_.size()) * config_.board.chip.tiles, 0);
-  start_run({});
+  start_run(std::vector<uint32_t>(ipus_.size(), options_.on_checkpoint ? options_.checkpoint_at : 0));
+  apply_restored_run();
 
   RunResult result;
   result.tile_supersteps_kept = keep_tile_supersteps_;
@@ -414,7 +415,7 @@ RunResult Platform::run() {
     if (run_driver_)
       run_driver_();
     else
-      simulate();
+      simulate_with_checkpoints();
   }
   progress_clock_.reset();
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

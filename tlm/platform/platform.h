@@ -26,6 +26,7 @@
 // docs/chip.md.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -37,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoint_file.h"
 #include "iss/program.h"
 #include "common/config.h"
 #include "common/run_end.h"
@@ -96,6 +98,12 @@ struct PlatformOptions {
   // --console-buffer`): what a tile holds before it pauses to hand its lines over. It
   // bounds memory only: the lines, their order and every cycle are the same for any size.
   size_t console_buffer_bytes = tile::kConsoleBufferBytes;
+  // Checkpoints (docs/checkpoints.md): run() pauses when every tile waits at its
+  // checkpoint_at-th sync counted from the run's start (0: never), calls on_checkpoint
+  // with that superstep, and goes on; then again every checkpoint_every syncs (0: once).
+  uint32_t checkpoint_at = 0;
+  uint32_t checkpoint_every = 0;
+  std::function<void(uint64_t superstep)> on_checkpoint;
   // Waveforms of the blocks that run as RTL (`--waves FILE`, docs/cosim.md); null: none.
   // Which blocks run as RTL is the config's `cosim` (config::CosimConfig).
   std::shared_ptr<cosim::Waves> waves;
@@ -353,6 +361,19 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<LinkResult> link_results() const;
   void flush_console() { console_.flush(); }
 
+  // ---- checkpoints (platform_checkpoint.cpp, docs/checkpoints.md) ----------------------
+  // The run's architectural state as checkpoint sections, where run() paused at a
+  // checkpoint (PlatformOptions::on_checkpoint): every loaded tile waiting at the held
+  // sync, nothing in flight. Throws checkpoint::CheckpointError (Unsupported) naming what
+  // is not in the state this build saves (a tile that halted, several IPUs, RTL blocks).
+  std::vector<checkpoint::Section> checkpoint_sections(uint64_t superstep);
+  // Puts a checkpoint's state into the platform after load() of the checkpoint's program
+  // on its tiles, before run(); run() then goes on from there. Throws
+  // checkpoint::CheckpointError naming a section that does not fit this platform.
+  void restore_checkpoint(const checkpoint::Checkpoint& ckpt);
+  // The superstep the restored checkpoint was taken at (0: none restored).
+  uint64_t restored_superstep() const { return restored_superstep_; }
+
   // Fills the problem's function / source (and its peer's) from the program booted on
   // the tile it names, where that program came from an ELF; leaves them as they are
   // otherwise. outcome() and run() locate every problem they report.
@@ -431,6 +452,20 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::vector<uint64_t> tile_superstep_counts_;  // by global tile, when kept
   bool keep_tile_supersteps_ = false;
   std::function<void()> run_driver_;  // set_run_driver
+  uint64_t restored_superstep_ = 0;   // restore_checkpoint
+  // What a restored checkpoint had counted, applied by run() once the run has started.
+  struct RestoredRun {
+    uint64_t console_lines = 0;
+    bool keep_tile_supersteps = false;
+    std::vector<uint64_t> tile_superstep_counts;
+    std::vector<std::array<uint64_t, 2>> sync_releases;  // by IPU: zone 1, zone 2
+    std::vector<exchange::ExchangeFabric::Counters> fabric_counters;
+    SuperstepAccounts::Saved accounts;
+  };
+  std::optional<RestoredRun> restored_run_;
+  void apply_restored_run();
+  // run()'s simulation with its checkpoint pauses (PlatformOptions::checkpoint_at).
+  void simulate_with_checkpoints();
   std::unique_ptr<ProgressClock> progress_clock_;  // during run(), with PlatformOptions::progress
 };
 

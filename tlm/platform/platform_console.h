@@ -71,6 +71,8 @@ class ConsoleCollector {
   void set_write_error_hook(std::function<void(const std::string&)> hook) { write_error_hook_ = std::move(hook); }
   // Lines the tiles printed (written, or lost after a write error).
   uint64_t lines() const { return lines_; }
+  // A checkpoint's restore: the lines printed before it (docs/checkpoints.md).
+  void restore_lines(uint64_t lines) { lines_ = lines; }
   // The first write error on `out` ("No space left on device"), if any.
   std::optional<std::string> write_error() const;
 

@@ -87,6 +87,25 @@ class SuperstepAccounts {
   uint64_t late_records() const { return late_; }
   uint32_t ipus() const { return ipus_; }
 
+  // What a checkpoint keeps of the accounts (docs/checkpoints.md): the rows held, the
+  // counts, the first row held; restore() after start() puts them back.
+  struct Saved {
+    uint64_t first = 0, late = 0;
+    std::vector<uint64_t> counts;
+    std::vector<SuperstepRow> rows;
+  };
+  Saved saved() const {
+    return Saved{first_, late_, counts_, std::vector<SuperstepRow>(rows_.begin() + std::ptrdiff_t(head_), rows_.end())};
+  }
+  void restore(Saved s) {
+    first_ = s.first;
+    late_ = s.late;
+    counts_ = std::move(s.counts);
+    counts_.resize(ipus_, 0);
+    rows_ = std::move(s.rows);
+    head_ = 0;
+  }
+
  private:
   bool final(const SuperstepRow& row) const;
   void settle();  // rows past the window leave, when final (or past the waiting bound)

@@ -130,6 +130,12 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint32_t departed() const { return left_count_; }
   uint64_t syncs_completed(uint32_t zone) const { return completed_[zone == 2 ? 1 : 0]; }
   uint64_t release_ticks() const { return release_ticks_; }
+  // A checkpoint's restore (docs/checkpoints.md): the releases counted before it, by
+  // zone, put back before the run starts (the tiles' arrivals are sent again).
+  void restore_releases(uint64_t zone1, uint64_t zone2) {
+    completed_[0] = zone1;
+    completed_[1] = zone2;
+  }
   // The deadlock this controller reported, described with every tile that arrived or
   // halted by its cycle (also those seen after it was reported).
   std::optional<SyncDeadlock> deadlock() const;

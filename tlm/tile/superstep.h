@@ -56,6 +56,27 @@ class SuperstepTracker {
 
   uint32_t closed() const { return next_index_; }
 
+  // Where the tracker stands, for a checkpoint (docs/checkpoints.md); set_state() puts a
+  // saved one back (false, nothing changed: a phase that does not exist).
+  struct State {
+    uint8_t phase = 0;
+    SuperstepRecord cur;
+    uint32_t next_index = 0;
+    uint64_t instret_begin = 0, instret_arrival = 0;
+  };
+  State state() const {
+    return State{uint8_t(phase_), cur_, next_index_, instret_begin_, instret_arrival_};
+  }
+  bool set_state(const State& s) {
+    if (s.phase > uint8_t(Phase::Done)) return false;
+    phase_ = Phase(s.phase);
+    cur_ = s.cur;
+    next_index_ = s.next_index;
+    instret_begin_ = s.instret_begin;
+    instret_arrival_ = s.instret_arrival;
+    return true;
+  }
+
  private:
   enum class Phase { Compute, AtSync, Released, AtExchange, Done };
   void close(uint64_t end, uint64_t instret_at_end, bool complete = true);

@@ -96,7 +96,7 @@ void Tile::connect(TileEngine& engine, TileListener& listener) {
 
 void Tile::start() {
   if (!core_ || !engine_) return;
-  run_.resume_cycle = 0;
+  if (!run_.replay_arrival) run_.resume_cycle = 0;
   engine_->schedule(*this);
 }
 
@@ -189,6 +189,12 @@ void Tile::finish_compute(uint64_t batch) {
   run_.last_stretch_cycles = run_.stop_cycle - run_.resume_cycle;
   switch (run_.stop.reason) {
     case iss::StopReason::Sync:
+      if (run_.replay_arrival) {  // restored: recorded before the checkpoint, sent again
+        run_.replay_arrival = false;
+        run_.state = TileState::AtSync;
+        send_arrival();
+        return;
+      }
       close_exchange_phase();
       arrive_at_sync(run_.stop.sync_zone);
       return;
@@ -236,6 +242,11 @@ void Tile::arrive_at_sync(uint32_t zone) {
   run_.sync_msg.zone = zone;
   run_.sync_msg.cycle = run_.stop_cycle;
   run_.state = TileState::AtSync;
+  send_arrival();
+}
+
+void Tile::send_arrival() {
+  const uint32_t zone = run_.sync_msg.zone;
   if (sync_socket.size() == 0) {
     fault_here("sync", fmt::format("zone {}: the tile has no sync controller", zone));
     return;

@@ -77,6 +77,21 @@
 
 namespace ipusim::tile {
 
+// What a checkpoint saves of a tile stopped at a sync (docs/checkpoints.md): its core's
+// architectural state and the tile's own run figures; the SRAM is saved apart.
+struct TileSnapshot {
+  iss::CoreSnapshot core;
+  uint64_t resume_cycle = 0, stop_cycle = 0, prev_stop_cycle = 0, last_stretch_cycles = 0;
+  uint64_t instret = 0;
+  uint32_t sync_zone = 0;
+  uint64_t sync_arrival = 0;
+  uint32_t syncs = 0;
+  uint64_t sync_stall_cycles = 0;
+  uint32_t exchanges = 0;
+  uint64_t exchange_stall_cycles = 0, exchange_bytes_out = 0, exchange_bytes_in = 0;
+  SuperstepTracker::State supersteps;
+};
+
 // A tile's console buffer: the lines of its running stretch wait here until the engine
 // hands them to the platform. When they reach this size (the default of
 // Tile::set_console_buffer; a line counts its text plus kConsoleLineCost) the core pauses (iss::PauseReason::ConsoleFull) and the engine takes
@@ -225,10 +240,20 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // Closes the open superstep at the end of a run that did not end with this tile's halt.
   void end_accounting();
 
+  // Checkpoints (docs/checkpoints.md). snapshot(): the tile waits at a sync with its
+  // stretch's console lines delivered; throws std::logic_error naming the tile and its
+  // state otherwise. restore(): after boot() on the same program, before start(); the
+  // tile then starts by sending its saved arrival to the sync controller again (the
+  // release is computed from the arrivals, so it comes at the cycle it would have), and
+  // goes on from there. Throws std::invalid_argument for a state its core cannot take.
+  TileSnapshot snapshot() const;
+  void restore(const TileSnapshot& snapshot);
+
  private:
   enum class Release { None, Sync, Exchange };
   void resume(uint64_t cycle, Release release);
   void arrive_at_sync(uint32_t zone);
+  void send_arrival();
   void post_exchange();
   void close_exchange_phase();
   void halt();
@@ -294,6 +319,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
     uint64_t last_stretch_cycles = 0;
     bool exchange_phase_open = false;   // released from a sync, no xwait yet
     bool paused = false;                // the stretch paused at a RunBounds (stop says why)
+    bool replay_arrival = false;        // restored at a sync: the first stop sends its arrival only
     // The messages of the transactions in flight (one of each at most).
     sync::SyncMessage sync_msg, leave_msg;
     exchange::ExchangeMessage exchange_msg, close_msg;

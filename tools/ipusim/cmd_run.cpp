@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -44,6 +45,7 @@
 #include "platform/platform.h"
 #include "tile/tile.h"
 #include "progress_line.h"
+#include "run_checkpoint.h"
 #include "run_report.h"
 #include "superstep_json.h"
 
@@ -59,6 +61,12 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
   out.close();
   if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+std::vector<uint8_t> read_file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("--elf '" + path + "': cannot be read");
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 // The effective config next to the JSON result.
@@ -128,7 +136,21 @@ int run_run(const RunOptions& o) {
   if (o.gdb_port && (o.stop.max_cycles || o.stop.max_instructions || timeout > 0))
     throw std::invalid_argument("--gdb cannot be combined with --max-cycles, --max-instructions or --timeout: "
                                 "gdb decides where the run stops");
-  config::SystemConfig system = with_rtl(config::load_system(o.config), o.rtl);
+  // --restore: the config, the ELF and the tiles are the checkpoint's (run_checkpoint.h).
+  std::optional<Restored> restored;
+  if (!o.restore.empty()) {
+    restored.emplace(open_restore(o));
+  } else if (o.config.empty() || o.elf.empty()) {
+    throw std::invalid_argument("--config and --elf are required (or --restore DIR)");
+  }
+  const std::optional<CheckpointPlan> checkpoint_at = checkpoint_plan(o);
+  RunInputs inputs = restored ? restored->inputs : RunInputs{.config_path = o.config, .elf_path = o.elf};
+  config::SystemConfig system = restored ? restored->system : with_rtl(config::load_system(o.config), o.rtl);
+  if (!restored && checkpoint_at) {
+    inputs.config_text = config::to_yaml(system);
+    inputs.elf = read_file_bytes(o.elf);
+    if (o.tiles) inputs.tiles = *o.tiles;
+  }
   // The engine is decided here, before any work: a bad IPUSIM_ISS is bad input (exit 2).
   system.board.chip.tile.iss = o.iss ? *parse_iss_core(*o.iss) : iss::default_core();
   const std::optional<std::string> iss_asked = o.iss ? "--iss " + *o.iss : iss::core_from_environment();
@@ -140,8 +162,11 @@ int run_run(const RunOptions& o) {
                  iss_source.c_str());
   const config::ChipConfig& chip = system.board.chip;
   platform::TileSelection selection;
-  if (o.tiles) selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
-  const std::shared_ptr<const iss::Program> program = iss::Program::load(o.elf);
+  if (restored && !restored->inputs.tiles.empty())
+    selection = platform::TileSelection::parse(restored->inputs.tiles, chip.tiles);
+  else if (o.tiles)
+    selection = platform::TileSelection::parse(*o.tiles, chip.tiles);
+  const std::shared_ptr<const iss::Program> program = restored ? restored->program : iss::Program::load(o.elf);
   platform::Platform::check_fits(*program, chip);
 
   platform::PlatformOptions options;
@@ -191,6 +216,17 @@ int run_run(const RunOptions& o) {
     options.link_faults = plan;
   }
 
+  platform::Platform* elaborated = nullptr;
+  uint64_t checkpoints_written = 0;
+  if (checkpoint_at) {
+    set_checkpoint_gate(*checkpoint_at, restored ? restored->ckpt.header.superstep : 1, options);
+    options.on_checkpoint = [&](uint64_t superstep) {
+      write_run_checkpoint(*checkpoint_at, *elaborated, superstep, inputs);
+      ++checkpoints_written;
+      if (!o.quiet) std::fprintf(stderr, "ipusim: checkpoint at superstep %llu\n", (unsigned long long)superstep);
+    };
+  }
+
   // Lives until the summary: clears its line first.
   ProgressLine progress(stderr, o.no_progress ? ProgressLine::Mode::Off
                                 : o.progress  ? ProgressLine::Mode::On
@@ -210,20 +246,20 @@ int run_run(const RunOptions& o) {
   const auto elaboration_start = std::chrono::steady_clock::now();
   std::optional<ElaborationDeadline> deadline;
   deadline.emplace(timeout, fmt::format("the system of {} IPUs x {} tiles ({})", uint64_t(system.boards) * system.board.ipus,
-                                        chip.tiles, o.config));
+                                        chip.tiles, inputs.config_path));
   // Never destroyed: the process ends after the report, and tearing down a SystemC
   // netlist unregisters its ports one by one from vectors, quadratic in the port count
   // (about a second for a POD16's 23552 tiles).
-  platform::Platform* elaborated = nullptr;
   try {
     elaborated = new platform::Platform(system, options);
     elaborated->budget().set_limits({.max_cycles = o.stop.max_cycles, .max_instructions = o.stop.max_instructions});
     elaborated->load(program, selection);
+    if (restored) elaborated->restore_checkpoint(restored->ckpt);
   } catch (const platform::ElaborationError& e) {
     // Nothing ran, so nothing is lost by ending here: exit() would run SystemC's clean-up
     // of the abandoned netlist, which takes minutes for a big system.
     std::fflush(stdout);
-    std::fprintf(stderr, "ipusim: error: config '%s': %s\n", o.config.c_str(), e.what());
+    std::fprintf(stderr, "ipusim: error: config '%s': %s\n", inputs.config_path.c_str(), e.what());
     std::fflush(stderr);
     std::_Exit(2);
   }
@@ -241,8 +277,8 @@ int run_run(const RunOptions& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - elaboration_start).count();
 
   RunReport report;
-  report.config_path = o.config;
-  report.elf_path = o.elf;
+  report.config_path = inputs.config_path;
+  report.elf_path = inputs.elf_path;
   report.tile_selection = selection.to_string();
   report.config = system;
   report.elaboration_seconds = elaboration_seconds;
@@ -261,6 +297,9 @@ int run_run(const RunOptions& o) {
     return kKilledStatus;
   }
   progress.clear();
+  if (checkpoint_at && checkpoints_written == 0)
+    std::fprintf(stderr, "ipusim: --checkpoint-at %s: the run ended before it; no checkpoint written\n",
+                 o.checkpoint_at.c_str());
   report.stop_reason = stop_reason(report.result, interrupts.timed_out());
   std::fflush(stdout);
 
@@ -276,7 +315,7 @@ int run_run(const RunOptions& o) {
   if (!o.core_dir.empty() && result.end.problem()) {
     // A core that cannot be written costs the core, not the run's report and status.
     try {
-      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.end.problem(), o.elf))
+      for (const std::string& path : platform::write_cores(o.core_dir, platform, result.end.problem(), inputs.elf_path))
         std::fprintf(stderr, "ipusim: core file %s\n", path.c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ipusim: error: %s\n", e.what());

@@ -40,6 +40,9 @@ struct RunOptions {
   std::optional<std::string> rtl;  // --rtl; unset: the config's `cosim`
   std::string waves;               // --waves; empty: none
   std::optional<std::string> iss;  // --iss: the tiles' ISS engine; unset: iss::default_core()
+  std::string checkpoint_at;   // --checkpoint-at superstep:N | every:N (docs/checkpoints.md)
+  std::string checkpoint_dir;  // --checkpoint-dir DIR
+  std::string restore;         // --restore DIR: config, ELF and state from a checkpoint
   StopOptions stop;
   bool quiet = false;
   bool progress = false, no_progress = false;

@@ -85,8 +85,16 @@ void add_info_command(CLI::App& app, int& exit_code) {
 void add_run_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a firmware ELF on the tiles of a simulated system");
-  cmd->add_option("--config", o->config, "chip, board or system YAML file")->required();
-  cmd->add_option("--elf", o->elf, "tile firmware (rv32 ELF executable)")->required();
+  cmd->add_option("--config", o->config, "chip, board or system YAML file (required unless --restore)");
+  cmd->add_option("--elf", o->elf, "tile firmware (rv32 ELF executable; required unless --restore)");
+  cmd->add_option("--checkpoint-at", o->checkpoint_at,
+                  "superstep:N or every:N: write a checkpoint when every tile waits at its N-th sync (or every N "
+                  "syncs) and go on (docs/checkpoints.md)");
+  cmd->add_option("--checkpoint-dir", o->checkpoint_dir,
+                  "the checkpoint's directory (every:N: one DIR/superstep-<N> each)");
+  cmd->add_option("--restore", o->restore,
+                  "go on from the checkpoint in DIR: its config, ELF and tiles; --config / --elf, if given, must be "
+                  "the checkpoint's");
   cmd->add_option("--tiles", o->tiles,
                   "tiles of every IPU to load and run: A-B or A,B,C (default: all)");
   cmd->add_option("--json", o->json,

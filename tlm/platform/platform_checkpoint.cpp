@@ -1,0 +1,225 @@
+// The run's state at a sync as checkpoint sections, and back (docs/checkpoints.md).
+//
+// run() pauses at the superstep gate (every tile waits at the held sync, the exchange of
+// the superstep before it is done: nothing is in flight), the sections are taken there,
+// and the run goes on. A restore boots the checkpoint's program on its tiles, puts each
+// core's and tile's state and the SRAM pages that differ from the loaded image back, and
+// run() starts by sending every tile's saved arrival to its sync controller again: the
+// release is computed from the arrivals alone, so it comes at the cycle it would have.
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "checkpoint/byte_io.h"
+#include "platform/checkpoint_codec.h"
+#include "platform/platform.h"
+
+namespace ipusim::platform {
+namespace {
+
+using checkpoint::ByteReader;
+using checkpoint::ByteWriter;
+using checkpoint::CheckpointError;
+
+// SRAM is saved in pages of this size (whatever the host's page size).
+constexpr uint32_t kPageBytes = 4096;
+
+[[noreturn]] void unsupported(const std::string& why) {
+  throw CheckpointError(CheckpointError::Kind::Unsupported, "cannot checkpoint here: " + why);
+}
+
+[[noreturn]] void mismatch(const std::string& why) {
+  throw CheckpointError(CheckpointError::Kind::Corrupt, "the checkpoint does not fit the platform: " + why);
+}
+
+}  // namespace
+
+void Platform::simulate_with_checkpoints() {
+  bool starved = simulate();
+  if (!options_.on_checkpoint || options_.checkpoint_at == 0) return;
+  for (;;) {
+    const std::optional<RunEnd> end = outcome(starved);
+    if (!end || end->kind != RunEndKind::Paused) return;
+    hold_run(RunEndKind::Paused);
+    uint64_t superstep = 0;
+    for (const auto& ipu : ipus_)
+      if (ipu->loaded_tiles() > 0) superstep = std::max(superstep, ipu->sync_controller().releases() + 1);
+    options_.on_checkpoint(superstep);
+    continue_run(std::vector<uint32_t>(ipus_.size(), options_.checkpoint_every));
+    starved = simulate();
+  }
+}
+
+std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superstep) {
+  if (run_.state() != RunState::Paused) unsupported(fmt::format("the run is {}, not paused at a sync", state_name(run_.state())));
+  if (ipus_.size() != 1) unsupported(fmt::format("a system of {} IPUs (this build checkpoints one chip)", ipus_.size()));
+  if (config_.cosim.any_rtl()) unsupported("blocks run as RTL (this build checkpoints TLM models only)");
+  if (halted_ > 0) unsupported(fmt::format("{} tile(s) halted before superstep {}", halted_, superstep));
+  if (accounts_.first() > 0)
+    unsupported(fmt::format("superstep {} is past the {} supersteps the run's figures hold", superstep,
+                            accounts_.window_rows()));
+  console_.flush();  // every line of the batches before the pause is in; printed now
+
+  ByteWriter run;
+  run.u64(superstep);
+  run.u32(uint32_t(ipus_.size()));
+  run.u32(config_.board.chip.tiles);
+  run.u64(console_.lines());
+  run.boolean(keep_tile_supersteps_);
+  run.u64(tile_superstep_counts_.size());
+  for (const uint64_t n : tile_superstep_counts_) run.u64(n);
+  for (const auto& ipu : ipus_) {
+    const sync::SyncController& sc = ipu->sync_controller();
+    if (!sc.holding()) unsupported(fmt::format("ipu {} does not hold its sync", ipu->index()));
+    run.u64(sc.syncs_completed(1));
+    run.u64(sc.syncs_completed(2));
+    const exchange::ExchangeFabric& fabric = ipu->exchange_fabric();
+    if (!fabric.quiet()) unsupported(fmt::format("ipu {}: an exchange is in flight", ipu->index()));
+    if (fabric.copies() > 0)
+      unsupported(fmt::format("ipu {}: streaming memory and host streams were used ({} copies; this build does not "
+                              "save them)",
+                              ipu->index(), fabric.copies()));
+    const exchange::ExchangeFabric::Counters c = fabric.counters();
+    for (const uint64_t v : {c.exchanges, c.failed, c.messages, c.bytes, c.copies, c.copy_bytes}) run.u64(v);
+  }
+  const SuperstepAccounts::Saved accounts = accounts_.saved();
+  run.u64(accounts.first);
+  run.u64(accounts.late);
+  run.u64(accounts.counts.size());
+  for (const uint64_t n : accounts.counts) run.u64(n);
+  run.u64(accounts.rows.size());
+  for (const SuperstepRow& row : accounts.rows) codec::put(run, row);
+
+  ByteWriter tiles, sram;
+  std::vector<uint8_t> image;  // the loaded image of the program, to compare pages with
+  const iss::Program* image_of = nullptr;
+  uint64_t tile_count = 0;
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) tile_count += ipu->tile(t).loaded() ? 1 : 0;
+  tiles.u64(tile_count);
+  sram.u64(tile_count);
+  for (auto& ipu : ipus_) {
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
+      tile::Tile& tile = ipu->tile(t);
+      if (!tile.loaded()) continue;
+      tiles.u32(ipu->index());
+      tiles.u32(t);
+      try {
+        codec::put(tiles, tile.snapshot());
+      } catch (const std::logic_error& e) {
+        unsupported(e.what());
+      }
+      // Only the pages that differ from the loaded image: most of a tile's SRAM is
+      // untouched (zero) or still the image.
+      const iss::Program& program = tile.core()->program();
+      const iss::Sram& mem = *tile.sram();
+      if (image_of != &program || image.size() != mem.size()) {
+        iss::Sram scratch(mem.size());
+        iss::load_image(scratch, program);
+        image.assign(scratch.data(), scratch.data() + scratch.size());
+        image_of = &program;
+      }
+      std::vector<uint32_t> pages;
+      for (uint32_t off = 0; off < mem.size(); off += kPageBytes) {
+        const uint32_t n = std::min(kPageBytes, mem.size() - off);
+        if (std::memcmp(mem.data() + off, image.data() + off, n) != 0) pages.push_back(off / kPageBytes);
+      }
+      sram.u32(ipu->index());
+      sram.u32(t);
+      sram.u64(pages.size());
+      for (const uint32_t p : pages) {
+        const uint32_t off = p * kPageBytes;
+        sram.u32(p);
+        sram.raw(mem.data() + off, std::min(kPageBytes, mem.size() - off));
+      }
+    }
+  }
+  std::vector<checkpoint::Section> out;
+  out.push_back({"run", std::move(run.data())});
+  out.push_back({"tiles", std::move(tiles.data())});
+  out.push_back({"sram", std::move(sram.data())});
+  return out;
+}
+
+void Platform::restore_checkpoint(const checkpoint::Checkpoint& ckpt) {
+  ByteReader run(ckpt.section("run"), "run");
+  const uint64_t superstep = run.u64("superstep");
+  const uint32_t ipus = run.u32("IPUs");
+  const uint32_t tiles_per_ipu = run.u32("tiles per IPU");
+  if (ipus != ipus_.size() || tiles_per_ipu != config_.board.chip.tiles)
+    mismatch(fmt::format("{} IPU(s) of {} tiles for a system of {} of {}", ipus, tiles_per_ipu, ipus_.size(),
+                         config_.board.chip.tiles));
+  RestoredRun restored;
+  restored.console_lines = run.u64("console lines");
+  restored.keep_tile_supersteps = run.boolean("tiles' supersteps kept");
+  restored.tile_superstep_counts.resize(size_t(run.count("tile superstep counts", 8)));
+  for (uint64_t& n : restored.tile_superstep_counts) n = run.u64("tile superstep count");
+  for (uint32_t i = 0; i < ipus; ++i) {
+    restored.sync_releases.push_back({run.u64("zone 1 syncs"), run.u64("zone 2 syncs")});
+    exchange::ExchangeFabric::Counters c;
+    for (uint64_t* v : {&c.exchanges, &c.failed, &c.messages, &c.bytes, &c.copies, &c.copy_bytes})
+      *v = run.u64("exchange counter");
+    restored.fabric_counters.push_back(c);
+  }
+  restored.accounts.first = run.u64("first row");
+  restored.accounts.late = run.u64("late records");
+  restored.accounts.counts.resize(size_t(run.count("superstep counts", 8)));
+  for (uint64_t& n : restored.accounts.counts) n = run.u64("superstep count");
+  const uint64_t rows = run.count("rows", 16);
+  for (uint64_t i = 0; i < rows; ++i) restored.accounts.rows.push_back(codec::get_row(run, ipus));
+  run.expect_end();
+
+  ByteReader tiles(ckpt.section("tiles"), "tiles");
+  ByteReader sram(ckpt.section("sram"), "sram");
+  const uint64_t tile_count = tiles.count("tiles", 8);
+  if (sram.count("tiles", 8) != tile_count) mismatch("the sram section lists another number of tiles");
+  if (tile_count != loaded_tiles())
+    mismatch(fmt::format("{} tile(s) saved, {} loaded", tile_count, loaded_tiles()));
+  for (uint64_t i = 0; i < tile_count; ++i) {
+    const uint32_t ipu = tiles.u32("IPU"), t = tiles.u32("tile");
+    if (ipu >= ipus_.size() || t >= ipus_[ipu]->tile_count() || !ipus_[ipu]->tile(t).loaded())
+      mismatch(fmt::format("ipu {} tile {} is saved but not loaded", ipu, t));
+    tile::Tile& tile = ipus_[ipu]->tile(t);
+    const tile::TileSnapshot snap = codec::get_tile(tiles);
+    if (sram.u32("IPU") != ipu || sram.u32("tile") != t)
+      mismatch(fmt::format("the sram section is not in the tiles section's order at ipu {} tile {}", ipu, t));
+    iss::Sram& mem = *tile.sram();
+    const uint64_t pages = sram.count("pages", 4);
+    for (uint64_t p = 0; p < pages; ++p) {
+      const uint32_t page = sram.u32("page");
+      const uint64_t off = uint64_t(page) * kPageBytes;
+      if (off >= mem.size()) mismatch(fmt::format("ipu {} tile {}: page {} past its SRAM", ipu, t, page));
+      sram.raw(mem.data() + off, std::min<uint64_t>(kPageBytes, mem.size() - off), "page bytes");
+    }
+    try {
+      tile.restore(snap);
+    } catch (const std::invalid_argument& e) {
+      mismatch(e.what());
+    }
+  }
+  tiles.expect_end();
+  sram.expect_end();
+  restored_run_ = std::move(restored);
+  restored_superstep_ = superstep;
+}
+
+// After start_run: what the run had counted before the checkpoint.
+void Platform::apply_restored_run() {
+  if (!restored_run_) return;
+  RestoredRun& r = *restored_run_;
+  if (r.keep_tile_supersteps != keep_tile_supersteps_ ||
+      (keep_tile_supersteps_ && r.tile_superstep_counts.size() != tile_superstep_counts_.size()))
+    mismatch("the tiles' superstep records are kept in one and not the other");
+  tile_superstep_counts_ = r.tile_superstep_counts;
+  console_.restore_lines(r.console_lines);
+  for (size_t i = 0; i < ipus_.size(); ++i) {
+    ipus_[i]->sync_controller().restore_releases(r.sync_releases[i][0], r.sync_releases[i][1]);
+    ipus_[i]->exchange_fabric().restore_counters(r.fabric_counters[i]);
+  }
+  accounts_.restore(std::move(r.accounts));
+  restored_run_.reset();
+}
+
+}  // namespace ipusim::platform
