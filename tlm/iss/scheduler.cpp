@@ -106,6 +106,7 @@ void CoreState::set_profile(ProfileSink* sink) {
   profiled_code_ = sink ? &program_->profiled(params_.co_issue) : nullptr;
   init_views();
   if (jit_cache_) attach_jit();
+  if (lockstep_) lockstep_->code_changed();
 }
 
 void CoreState::profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_t pc) {
@@ -122,6 +123,7 @@ void CoreState::profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_
 // instret just after it (a co-issued second's slot_adjust is already counted by L_profile
 // or the stepping loop, so slots(executed + 1) is right for it too).
 void CoreState::profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+  if (!profile_) return;  // a lockstep shadow runs the profiled code and reports nothing
   const DecodedCode& dc = code();
   const uint32_t index = dc.index_of(ip);
   const Thread& t = *q.thread;

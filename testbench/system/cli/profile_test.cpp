@@ -156,6 +156,10 @@ TEST(Profile, KernelCostsAreExactOnBothEnginesAndAddUpToTheTiles) {
   r = profile_run("jit", jit, json, "--profile-split");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+  const std::string lockstep = temp_path("lockstep.out");
+  r = profile_run("lockstep", lockstep, temp_path("lockstep.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(interp), slurp(lockstep)) << "a profiled tile in lockstep gives another profile";
 
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
   ASSERT_EQ(j["per_tile"].size(), 4u);
@@ -182,6 +186,29 @@ TEST(Profile, KernelCostsAreExactOnBothEnginesAndAddUpToTheTiles) {
   EXPECT_EQ(all.total(), tiles);
   EXPECT_EQ(all.self.at("prof_rec"), (Cost{4 * 6 * rec_insns(5), 4 * rec_insns(5)}));
   EXPECT_EQ(all.calls.at({"prof_rec", "prof_rec"}).calls, 4u * 5u);
+}
+
+// A kernel with six workers a tile, syncs, exchanges and AMP work: the same file from both
+// engines, and the tiles' cycles and instructions in it are --json's.
+TEST(Profile, GemmOnBothEnginesAddsUpToTheTiles) {
+  const std::string gemm = std::string(IPUSIM_FIRMWARE_DIR) + "/gemm.elf";
+  const std::string interp = temp_path("gemm_interp.out"), jit = temp_path("gemm_jit.out"), json = temp_path("gemm.json");
+  for (const auto& [iss, out] : {std::pair{"interp", interp}, std::pair{"jit", jit}}) {
+    const auto r = ipusim_run("--config configs/test/tiny16.yaml --elf " + gemm + " --iss " + iss + " --profile " + out +
+                              " --json " + json + " --quiet --threads 2");
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  Cost tiles;
+  for (const auto& tile : j["per_tile"]) {
+    tiles.cycles += tile["cycles"].get<uint64_t>();
+    tiles.instructions += tile["instructions"].get<uint64_t>();
+  }
+  const Part all = read_profile(jit);
+  EXPECT_EQ(all.summary, tiles);
+  EXPECT_EQ(all.total(), tiles);
+  EXPECT_GT(all.self.at("gemm_rows16").instructions, 0u);
 }
 
 TEST(Profile, TileSelectionKeepsOnlyThoseTiles) {
