@@ -43,6 +43,12 @@ std::optional<std::string_view> CodeSymbols::function_at(uint32_t pc) const {
   return best->name;
 }
 
+bool CodeSymbols::function_entry(uint32_t pc) const {
+  auto it = std::lower_bound(functions_.begin(), functions_.end(), pc,
+                             [](const Entry& e, uint32_t p) { return e.value < p; });
+  return it != functions_.end() && it->value == pc;
+}
+
 std::optional<CodeSymbols::Location> CodeSymbols::locate(uint32_t pc) const {
   const Entry* f = at_or_below(functions_, pc);
   if (f && pc - f->value < f->size) return Location{f->name, pc - f->value};

@@ -37,6 +37,8 @@ class CodeSymbols {
   // The sized function holding `pc` alone (no label, no function that ended below it):
   // what names a pc's function when there is no DWARF (Program::locate).
   std::optional<std::string_view> function_at(uint32_t pc) const;
+  // Whether `pc` is the first word of a sized function (a call's or tail call's target).
+  bool function_entry(uint32_t pc) const;
   bool empty() const { return functions_.empty() && labels_.empty(); }
 
  private:

@@ -20,6 +20,7 @@
 #include "iss/core_snapshot.h"
 #include "iss/interp.h"
 #include "iss/jit/jit.h"
+#include "iss/profile_sink.h"
 #include "iss/sram.h"
 #include "iss/tile_core.h"
 
@@ -129,7 +130,7 @@ class CoreState {
 
   const TileParams& params() const { return params_; }
   const Program& program() const { return *program_; }
-  const DecodedCode& code() const { return program_->decoded(params_.co_issue); }
+  const DecodedCode& code() const { return profiled_code_ ? *profiled_code_ : program_->decoded(params_.co_issue); }
   const Sram& sram() const { return sram_; }
   Sram& sram() { return sram_; }
   const Thread& thread(uint32_t id) const { return threads_[id]; }
@@ -145,6 +146,10 @@ class CoreState {
   Lockstep* lockstep() { return lockstep_.get(); }
   uint32_t thread_count() const { return params_.workers + 1; }
   void set_trace(TraceSink* sink) { trace_ = sink; }
+  // Profiles the tile (nullptr: not; profile_sink.h): its code becomes the Program's
+  // profiled copy and the supervisor starts again at the entry (call before run()).
+  void set_profile(ProfileSink* sink);
+  void profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // loop_profile
   void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
   // amp.mac's arithmetic on `datapath` (borrowed; nullptr: the ISS's own), amp.cpp.
   void set_amp_datapath(AmpDatapath* datapath);
@@ -241,6 +246,10 @@ class CoreState {
   ConsoleSink* console_;
   bool console_full_ = false;  // the sink asked for a pause (ConsoleSink::line)
   TraceSink* trace_ = nullptr;
+  ProfileSink* profile_ = nullptr;
+  const DecodedCode* profiled_code_ = nullptr;  // set_profile(): the Program's profiled copy
+  void attach_jit();
+  void profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_t pc);
   const RunBounds* bounds_ = nullptr;
   std::optional<StopInfo> pause_;    // set when run() pauses (RunBounds); cleared by the next run()
   Sram sram_;  // borrowed: the caller's (the tile's) SRAM

@@ -73,6 +73,10 @@ class Program {
   // are marked in the decoded entries, so tiles share a DecodedCode only with the same
   // co_issue.
   const DecodedCode& decoded(bool co_issue = false) const { return co_issue ? *decoded_co_ : *decoded_; }
+  // decoded(co_issue) with the profiler's hooks on its calls and returns
+  // (DecodedCode::profile_hooks, profile_hooks.cpp), for profiled tiles only: made on the
+  // first call (any thread), shared by the profiled tiles of the Program.
+  const DecodedCode& profiled(bool co_issue) const;
   // Every symbol of the ELF's symbol table (sorted by name; empty for from_image).
   const std::vector<Symbol>& symbols() const { return symbols_; }
 
@@ -96,6 +100,8 @@ class Program {
   CodeSymbols code_symbols_;
   const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_, decoded_co_;  // co-issue off, on
+  mutable std::mutex profiled_mutex_;
+  mutable std::unique_ptr<DecodedCode> profiled_[2];  // co-issue off, on
   std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
   mutable std::once_flag source_once_;
   mutable std::unique_ptr<const SourceMap> source_map_;

@@ -79,10 +79,7 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
   init_views();
   if (params_.core == TileParams::Core::jit || params_.core == TileParams::Core::lockstep) {
     if (jit::available()) {
-      jit::Limits limits;
-      std::copy(std::begin(mem_.load_limit), std::end(mem_.load_limit), limits.load);
-      std::copy(std::begin(mem_.store_limit), std::end(mem_.store_limit), limits.store);
-      jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries, limits);
+      attach_jit();
       if (params_.core == TileParams::Core::lockstep) lockstep_ = std::make_unique<Lockstep>(*this);
     } else {
       static std::once_flag told;
@@ -95,6 +92,69 @@ CoreState::CoreState(const TileParams& params, std::shared_ptr<const Program> pr
 }
 
 CoreState::~CoreState() = default;  // Lockstep is complete here
+
+// The translations of the tile's code (a profiled tile's copy has its own).
+void CoreState::attach_jit() {
+  jit::Limits limits;
+  std::copy(std::begin(mem_.load_limit), std::end(mem_.load_limit), limits.load);
+  std::copy(std::begin(mem_.store_limit), std::end(mem_.store_limit), limits.store);
+  jit_cache_ = jit::cache_for(code(), params_.jit_hot_entries, limits);
+}
+
+void CoreState::set_profile(ProfileSink* sink) {
+  profile_ = sink;
+  profiled_code_ = sink ? &program_->profiled(params_.co_issue) : nullptr;
+  init_views();
+  if (jit_cache_) attach_jit();
+  if (lockstep_) lockstep_->code_changed();
+}
+
+void CoreState::profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_t pc) {
+  ProfileEvent e;
+  e.kind = kind;
+  e.thread = t.id;
+  e.pc = e.target = pc;
+  e.cycle = t.clock;
+  e.instret = t.instret;
+  profile_->event(e);
+}
+
+// A profiled call or return about to issue: the event carries the thread's clock and
+// instret just after it (a co-issued second's slot_adjust is already counted by L_profile
+// or the stepping loop, so slots(executed + 1) is right for it too).
+void CoreState::profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+  if (!profile_) return;  // a lockstep shadow runs the profiled code and reports nothing
+  const DecodedCode& dc = code();
+  const uint32_t index = dc.index_of(ip);
+  const Thread& t = *q.thread;
+  const uint32_t* R = t.hart.regs;
+  ProfileEvent e;
+  e.thread = t.id;
+  e.pc = dc.begin + 4 * index;
+  e.cycle = t.clock + kIssueSlots * q.slots(executed + 1);
+  e.instret = t.instret + executed + 1;
+  switch (static_cast<ProfileHook>(dc.profile_hooks[index])) {
+    case ProfileHook::call:
+      e.kind = ProfileEvent::Kind::call;
+      e.target = dc.ops[index] == Op::jal
+                     ? dc.pc_of(reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm))
+                     : ((R[ip->rs1] + static_cast<uint32_t>(ip->imm)) & ~1u) + dc.begin;
+      break;
+    case ProfileHook::tail_call:
+      e.kind = ProfileEvent::Kind::tail_call;
+      e.target = dc.pc_of(reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm));
+      break;
+    case ProfileHook::ret:
+    case ProfileHook::jump:
+      e.kind = static_cast<ProfileHook>(dc.profile_hooks[index]) == ProfileHook::ret ? ProfileEvent::Kind::ret
+                                                                                       : ProfileEvent::Kind::jump;
+      e.target = ((R[ip->rs1] + static_cast<uint32_t>(ip->imm)) & ~1u) + dc.begin;
+      break;
+    case ProfileHook::none:
+      return;
+  }
+  profile_->event(e);
+}
 
 void CoreState::init_views() {
   const DecodedCode& dc = code();
@@ -159,6 +219,7 @@ void CoreState::reset() {
   smaddr_.reset();
   stream_.reset();
   posts_.clear();
+  if (profile_) profile_thread(ProfileEvent::Kind::start, sup, program_->entry());
 }
 
 StopInfo CoreState::run() {
@@ -299,6 +360,7 @@ void CoreState::resolve_wait(Thread& sup) {
       flush_line(sup);
       sup.state = ThreadState::Stopped;
       stop(StopReason::Halted, static_cast<int32_t>(sup.wait_arg));
+      if (profile_) profile_thread(ProfileEvent::Kind::end, sup, pc_of(sup.ip));
       break;
     case ThreadState::SyncWait:
       sup.state = ThreadState::Stopped;
@@ -396,6 +458,7 @@ void CoreState::execute_event(Thread& t) {
       t.exit_cycle = t.clock;
       t.state = ThreadState::Idle;
       flush_line(t);
+      if (profile_) profile_thread(ProfileEvent::Kind::end, t, pc_of(ip));
       return;
     case Op::xwait:
       if (!sup) return raise(t, ip, "illegal instruction", "xwait is supervisor-only (the supervisor drives the exchange)");
@@ -475,6 +538,7 @@ void CoreState::start_worker(Thread& parent, const DecodedInsn* ip) {
   w->line.clear();
   R[ip->rd] = w->id;
   retire_event(parent, ip);
+  if (profile_) profile_thread(ProfileEvent::Kind::start, *w, entry);
 }
 
 void CoreState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {

@@ -93,6 +93,7 @@ ThreadRegisters TileCore::registers(uint32_t thread) const {
 const TileParams& TileCore::params() const { return impl_->params(); }
 const Program& TileCore::program() const { return impl_->program(); }
 void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
+void TileCore::set_profile(ProfileSink* sink) { impl_->set_profile(sink); }
 void TileCore::set_bounds(const RunBounds* bounds) { impl_->set_bounds(bounds); }
 void TileCore::set_amp_datapath(AmpDatapath* datapath) { impl_->set_amp_datapath(datapath); }
 

@@ -233,6 +233,8 @@ struct RetiredInsn {
 
 // Receives every retired instruction when tracing is on (the tracing run loop is a
 // separate instantiation: the fast loop never tests whether tracing is on).
+class ProfileSink;
+
 class TraceSink {
  public:
   virtual ~TraceSink() = default;
@@ -297,6 +299,10 @@ class TileCore {
   const Program& program() const;
 
   void set_trace(TraceSink* sink);  // nullptr: the fast loop
+  // Profiles the tile's threads into `sink` (borrowed; nullptr: not profiled): its calls
+  // and returns are reported (profile_sink.h) and the supervisor starts again at the
+  // entry, so call it before the first run() (docs/profiling.md).
+  void set_profile(ProfileSink* sink);
   // Limits and a probe for the next run() calls (nullptr: none, the fast path).
   void set_bounds(const RunBounds* bounds);
   // amp.mac's arithmetic on `datapath` (borrowed, outlives the core; nullptr: the ISS's

@@ -1,4 +1,5 @@
 #include "platform/platform.h"
+#include "profile/callgrind.h"
 #include "platform/memory_reserve.h"
 
 #include <algorithm>
@@ -256,6 +257,10 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
       tile::Tile& tile = ipus_[i]->tile(t);
       if (!tile.loaded()) run_.boot(1);
       set_tile_trace(tile, i, t);
+      if (!options_.profile_path.empty() && options_.profile_ipus.contains(i) && options_.profile_tiles.contains(t)) {
+        profiles_.push_back(std::make_unique<profile::TileProfile>(*program, i, t, config_.board.chip.tile.workers + 1));
+        tile.set_profile(profiles_.back().get());
+      }
       try {
         tile.load(program, *engine_, *this);
       } catch (const std::bad_alloc& e) {
@@ -427,6 +432,11 @@ RunResult Platform::run() {
   result.batches = engine_->batches();
   console_.flush();
   if (trace_) trace_->close();
+  if (!profiles_.empty()) {
+    std::vector<const profile::TileProfile*> tiles;
+    for (const auto& p : profiles_) tiles.push_back(p.get());
+    profile::write_callgrind(options_.profile_path, tiles, options_.profile_command, options_.profile_split);
+  }
 
   // The run has stopped or starved: its outcome as a host would see it. A stream or a
   // hold with no host to serve it is a deadlock here.

@@ -57,6 +57,7 @@
 #include "platform/run_budget.h"
 #include "platform/run_control.h"
 #include "platform/run_progress.h"
+#include "profile/tile_profile.h"
 #include "streaming/gateway.h"
 #include "sync/group_sync.h"
 #include "tile/tile.h"
@@ -75,6 +76,12 @@ struct PlatformOptions {
   TraceFilter itrace_filter;        // which tiles, threads and cycles (default: all)
   // Disassembler for the trace (the ISS's); required when itrace_path is set.
   InstructionTrace::Disassembler disassemble;
+  // `--profile FILE` (docs/profiling.md): each profiled tile's threads per function and
+  // call, written to this callgrind file when the run ends; which IPUs and tiles.
+  std::string profile_path;
+  TileSelection profile_ipus, profile_tiles;
+  std::string profile_command;  // the file's `cmd:` line
+  bool profile_split = false;   // --profile-split: a file per tile and thread as well
   unsigned host_threads = 1;        // >= 1: threads computing tiles (the kernel's included)
   std::string timeline_path;        // non-empty: write the superstep trace there (--trace)
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
@@ -421,6 +428,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   links::Topology topology_;  // the IPU-Link graph: the sync groups' hop counts
   ConsoleCollector console_;
   std::unique_ptr<InstructionTrace> trace_;
+  std::vector<std::unique_ptr<profile::TileProfile>> profiles_;  // --profile: one per profiled tile
   std::unique_ptr<tile::TileEngine> engine_;
   exchange::PlanThreads plan_threads_;  // the exchange plans run on the engine's pool
   double exchange_parallel_seconds_ = 0;  // wall time inside plan_threads_

@@ -71,6 +71,7 @@ void Tile::boot(std::shared_ptr<const iss::Program> program, TileEngine& engine,
   core_ = std::make_unique<iss::TileCore>(config_.core, std::move(program), *sram_, console);
   core_->set_bounds(bounds_);
   core_->set_trace(trace_);
+  if (profile_) core_->set_profile(profile_);
   core_->set_amp_datapath(amp_datapath_.get());
   run_.state = TileState::Running;
   connect(engine, listener);
@@ -103,6 +104,11 @@ void Tile::start() {
 void Tile::set_trace(iss::TraceSink* sink) {
   trace_ = sink;
   if (core_) core_->set_trace(sink);
+}
+
+void Tile::set_profile(iss::ProfileSink* sink) {
+  profile_ = sink;
+  if (core_) core_->set_profile(sink);
 }
 
 void Tile::set_amp_datapath(std::unique_ptr<iss::AmpDatapath> datapath) {

@@ -168,6 +168,8 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   // after a later boot. The engine computes a traced tile on the kernel's thread (the
   // sink is shared and its line order must not depend on the host).
   void set_trace(iss::TraceSink* sink);
+  // Profiles the tile (borrowed; nullptr: not): given to every core booted, like the trace.
+  void set_profile(iss::ProfileSink* sink);
   // Limits and a debug probe for the tile's compute stretches (iss::RunBounds; nullptr:
   // none). Kept across boots; the caller keeps it alive.
   void set_bounds(const iss::RunBounds* bounds);
@@ -287,6 +289,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   bool dmi_answered_ = false;  // a DMI request was answered (invalidate_direct_access() has work)
   const iss::RunBounds* bounds_ = nullptr;
   size_t console_buffer_bytes_ = kConsoleBufferBytes;
+  iss::ProfileSink* profile_ = nullptr;
   iss::TraceSink* trace_ = nullptr;  // set_trace(): given to every core booted
   std::unique_ptr<iss::AmpDatapath> amp_datapath_;  // set_amp_datapath(): likewise
   // engine_ .. notice_trans_: the members finish_compute() and the responses touch, kept

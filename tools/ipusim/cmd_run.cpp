@@ -175,6 +175,17 @@ int run_run(const RunOptions& o) {
   options.itrace_path = o.itrace;
   options.itrace_filter = trace_filter(o, system);
   options.disassemble = [](uint32_t pc, uint32_t insn) { return iss::disassemble(insn, pc); };
+  options.profile_path = o.profile;
+  if (!o.profile_ipus.empty())
+    options.profile_ipus =
+        platform::TileSelection::parse(o.profile_ipus, system.total_ipus(), "--profile-ipus", "IPU", "the system");
+  if (!o.profile_tiles.empty())
+    options.profile_tiles = platform::TileSelection::parse(o.profile_tiles, chip.tiles, "--profile-tiles", "tile", "the IPU");
+  if (o.profile.empty() && (!o.profile_ipus.empty() || !o.profile_tiles.empty() || o.profile_split))
+    throw std::invalid_argument(
+        "--profile-ipus / --profile-tiles / --profile-split shape a profile: give --profile FILE too");
+  options.profile_split = o.profile_split;
+  options.profile_command = "ipusim run " + o.elf;
   options.host_threads = o.threads == 0 ? default_threads() : o.threads;
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;

@@ -29,6 +29,9 @@ struct RunOptions {
   std::string console = "tagged";
   std::string itrace;
   std::string itrace_ipus, itrace_tiles, itrace_threads, itrace_cycles;  // empty: all
+  std::string profile;                        // --profile FILE (callgrind); empty: none
+  std::string profile_ipus, profile_tiles;    // empty: all
+  bool profile_split = false;
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host

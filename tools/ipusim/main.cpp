@@ -117,6 +117,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--itrace-cycles", o->itrace_cycles,
                   "trace only instructions issued in the tile-cycle window FROM:TO (FROM <= cycle < TO; "
                   "FROM: or :TO leave an end open)");
+  cmd->add_option("--profile", o->profile,
+                  "profile the tiles' functions into FILE, callgrind's format: exclusive and inclusive tile "
+                  "cycles and instructions, calls, per tile and thread (callgrind_annotate, KCachegrind; "
+                  "docs/profiling.md)");
+  cmd->add_flag("--profile-split", o->profile_split,
+               "with --profile FILE: also one file per profiled tile and thread, FILE.ipuI.tileT.threadH");
+  cmd->add_option("--profile-ipus", o->profile_ipus, "profile only these IPUs: A-B or A,B,C (default: all)");
+  cmd->add_option("--profile-tiles", o->profile_tiles,
+                  "profile only these tiles of every profiled IPU: A-B or A,B,C (default: all)");
   cmd->add_option("--threads", o->threads,
                   "host threads simulating tiles (default: every core of the host); results "
                   "do not depend on it")

@@ -346,4 +346,10 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
   q.exit = LoopExit::Fault;
 }
 
+void Lockstep::code_changed() {
+  shadow_->profiled_code_ = real_.profiled_code_;
+  shadow_->init_views();
+  sram_stale_ = true;
+}
+
 }  // namespace ipusim::iss

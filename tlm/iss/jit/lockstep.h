@@ -46,6 +46,9 @@ class Lockstep {
   // The real SRAM may have changed outside a compared quantum (the host, the exchange,
   // a stepping quantum): the shadow copies the pages that differ before its next quantum.
   void sram_changed_outside() { sram_stale_ = true; }
+  // The tile's code changed (CoreState::set_profile): the shadow runs the same entries
+  // (it takes over the threads' ip), reporting nothing.
+  void code_changed();
   // The real tile emitted a console line (`accepted`: its sink's answer); the shadow's
   // same line is compared with it and gets the same answer.
   void real_line(uint32_t thread, std::string_view text, bool accepted);

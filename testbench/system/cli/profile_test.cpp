@@ -1,0 +1,253 @@
+// `ipusim run --profile` end to end on profile_kernel.elf (testbench/system/firmware): the
+// functions' exclusive and inclusive cycles and instructions and their calls, exactly as
+// derived from the kernel's code (its header lists the counts); the same file from the
+// interpreter and the translator; every profiled tile's threads adding up to its cycles
+// and instructions in --json; the tile selection; callgrind_annotate reading the file.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace ipusim {
+namespace {
+
+const std::string kBin = IPUSIM_BIN;
+const std::string kKernel = std::string(IPUSIM_FIRMWARE_DIR) + "/system/profile_kernel.elf";
+const std::string kTiny4 = "configs/test/tiny4.yaml";
+
+std::string temp_path(const std::string& name) { return test::temp_path("profile_", name); }
+test::CliResult ipusim_run(const std::string& args) { return test::run_cli(kBin, "profile_", args); }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Cost {
+  uint64_t cycles = 0, instructions = 0;
+  bool operator==(const Cost&) const = default;
+};
+std::ostream& operator<<(std::ostream& o, const Cost& c) { return o << c.cycles << " cycles, " << c.instructions << " insns"; }
+
+struct Call {
+  uint64_t calls = 0;
+  Cost inclusive;
+};
+
+// One file: its functions' exclusive costs and calls, and its summary line.
+struct Part {
+  std::map<std::string, Cost> self;
+  std::map<std::pair<std::string, std::string>, Call> calls;  // (caller, callee)
+  Cost summary;
+  Cost total() const {
+    Cost t;
+    for (const auto& [f, c] : self) {
+      t.cycles += c.cycles;
+      t.instructions += c.instructions;
+    }
+    return t;
+  }
+};
+
+// Reads a callgrind file: header (summary:), then fl= / fn= / cost lines and
+// cfl= / cfn= / calls= / cost lines.
+Part read_profile(const std::string& path) {
+  Part part;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  std::string fn, cfn;
+  uint64_t pending_calls = 0;
+  bool call_cost = false;
+  for (std::string line; std::getline(in, line);) {
+    unsigned long long pos = 0, cycles = 0, insns = 0;
+    if (line.rfind("summary: ", 0) == 0) {
+      EXPECT_EQ(std::sscanf(line.c_str(), "summary: %llu %llu", &cycles, &insns), 2) << line;
+      part.summary = Cost{cycles, insns};
+    } else if (line.rfind("fn=", 0) == 0) {
+      fn = line.substr(3);
+    } else if (line.rfind("cfn=", 0) == 0) {
+      cfn = line.substr(4);
+    } else if (line.rfind("calls=", 0) == 0) {
+      pending_calls = std::stoull(line.substr(6));
+      call_cost = true;
+    } else if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
+      EXPECT_EQ(std::sscanf(line.c_str(), "%llu %llu %llu", &pos, &cycles, &insns), 3) << line;
+      if (call_cost) {
+        Call& c = part.calls[{fn, cfn}];
+        c.calls += pending_calls;
+        c.inclusive.cycles += cycles;
+        c.inclusive.instructions += insns;
+        call_cost = false;
+      } else {
+        Cost& c = part.self[fn];
+        c.cycles += cycles;
+        c.instructions += insns;
+      }
+    }
+  }
+  return part;
+}
+
+std::string thread_file(const std::string& path, uint32_t tile, uint32_t thread) {
+  return path + ".ipu0.tile" + std::to_string(tile) + ".thread" + std::to_string(thread);
+}
+
+// The counts of profile_kernel.c's header: the supervisor runs alone, 6 tile cycles an
+// instruction; the worker 1 a instruction (its issue slot).
+constexpr uint64_t kSup = 6, kWorker = 1;
+constexpr uint64_t loop_insns(uint64_t n) { return 2 * n + 2; }
+constexpr uint64_t rec_insns(uint64_t n) { return 8 * n + 2; }
+
+void expect_kernel_figures(const Part& sup, const Part& worker) {
+  auto cost = [](uint64_t insns, uint64_t per) { return Cost{insns * per, insns}; };
+  // prof_loop: main's prof_loop(100) and prof_tail's prof_loop(20).
+  EXPECT_EQ(sup.self.at("prof_loop"), cost(loop_insns(100) + loop_insns(20), kSup));
+  EXPECT_EQ(sup.calls.at({"main", "prof_loop"}).calls, 1u);
+  EXPECT_EQ(sup.calls.at({"main", "prof_loop"}).inclusive, cost(loop_insns(100), kSup));
+  // prof_rec(5): 5 recursive calls under one from main; the inner calls' inclusive costs
+  // are those of prof_rec(4) .. prof_rec(0).
+  EXPECT_EQ(sup.self.at("prof_rec"), cost(rec_insns(5), kSup));
+  EXPECT_EQ(sup.calls.at({"main", "prof_rec"}).calls, 1u);
+  EXPECT_EQ(sup.calls.at({"main", "prof_rec"}).inclusive, cost(rec_insns(5), kSup));
+  EXPECT_EQ(sup.calls.at({"prof_rec", "prof_rec"}).calls, 5u);
+  uint64_t inner = 0;
+  for (uint64_t n = 0; n < 5; ++n) inner += rec_insns(n);
+  EXPECT_EQ(sup.calls.at({"prof_rec", "prof_rec"}).inclusive, cost(inner, kSup));
+  // prof_outer(7) and its helper.
+  EXPECT_EQ(sup.self.at("prof_outer"), cost(8 + 3 * 7, kSup));
+  EXPECT_EQ(sup.self.at("prof_helper"), cost(2 * 7, kSup));
+  EXPECT_EQ(sup.calls.at({"prof_outer", "prof_helper"}).calls, 7u);
+  EXPECT_EQ(sup.calls.at({"prof_outer", "prof_helper"}).inclusive, cost(2 * 7, kSup));
+  EXPECT_EQ(sup.calls.at({"main", "prof_outer"}).inclusive, cost(8 + 3 * 7 + 2 * 7, kSup));
+  // prof_tail(20): its j, then prof_loop(20) as a tail call inside it.
+  EXPECT_EQ(sup.self.at("prof_tail"), cost(1, kSup));
+  EXPECT_EQ(sup.calls.at({"prof_tail", "prof_loop"}).calls, 1u);
+  EXPECT_EQ(sup.calls.at({"prof_tail", "prof_loop"}).inclusive, cost(loop_insns(20), kSup));
+  EXPECT_EQ(sup.calls.at({"main", "prof_tail"}).inclusive, cost(1 + loop_insns(20), kSup));
+  // The worker's prof_loop(50), one cycle of its slot an instruction.
+  EXPECT_EQ(worker.self.at("prof_loop"), cost(loop_insns(50), kWorker));
+  EXPECT_EQ(worker.calls.at({"worker", "prof_loop"}).calls, 1u);
+  EXPECT_EQ(worker.calls.at({"worker", "prof_loop"}).inclusive, cost(loop_insns(50), kWorker));
+}
+
+test::CliResult profile_run(const std::string& iss, const std::string& profile, const std::string& json,
+                            const std::string& more = "") {
+  return ipusim_run("--config " + kTiny4 + " --elf " + kKernel + " --iss " + iss + " --profile " + profile +
+                    " --json " + json + " --quiet --threads 2 " + more);
+}
+
+TEST(Profile, KernelCostsAreExactOnBothEnginesAndAddUpToTheTiles) {
+  const std::string interp = temp_path("interp.out"), jit = temp_path("jit.out"), json = temp_path("run.json");
+  auto r = profile_run("interp", interp, json, "--profile-split");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = profile_run("jit", jit, json, "--profile-split");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+  const std::string lockstep = temp_path("lockstep.out");
+  r = profile_run("lockstep", lockstep, temp_path("lockstep.json"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(interp), slurp(lockstep)) << "a profiled tile in lockstep gives another profile";
+
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["per_tile"].size(), 4u);
+  Cost tiles;
+  for (const auto& tile : j["per_tile"]) {
+    const uint32_t t = tile["tile"];
+    ASSERT_EQ(tile["ipu"], 0);
+    for (uint32_t th = 0; th < 2; ++th)
+      EXPECT_EQ(slurp(thread_file(interp, t, th)), slurp(thread_file(jit, t, th))) << "tile " << t << " thread " << th;
+    const Part sup = read_profile(thread_file(jit, t, 0)), worker = read_profile(thread_file(jit, t, 1));
+    EXPECT_EQ(sup.summary, sup.total());
+    EXPECT_EQ(worker.summary, worker.total());
+    const Cost json_tile{tile["cycles"].get<uint64_t>(), tile["instructions"].get<uint64_t>()};
+    EXPECT_EQ((Cost{sup.total().cycles + worker.total().cycles, sup.total().instructions + worker.total().instructions}),
+              json_tile)
+        << tile;
+    tiles.cycles += json_tile.cycles;
+    tiles.instructions += json_tile.instructions;
+    expect_kernel_figures(sup, worker);
+  }
+  // The file itself: every tile and thread summed.
+  const Part all = read_profile(jit);
+  EXPECT_EQ(all.summary, tiles);
+  EXPECT_EQ(all.total(), tiles);
+  EXPECT_EQ(all.self.at("prof_rec"), (Cost{4 * 6 * rec_insns(5), 4 * rec_insns(5)}));
+  EXPECT_EQ(all.calls.at({"prof_rec", "prof_rec"}).calls, 4u * 5u);
+}
+
+// A kernel with six workers a tile, syncs, exchanges and AMP work: the same file from both
+// engines, and the tiles' cycles and instructions in it are --json's.
+TEST(Profile, GemmOnBothEnginesAddsUpToTheTiles) {
+  const std::string gemm = std::string(IPUSIM_FIRMWARE_DIR) + "/gemm.elf";
+  const std::string interp = temp_path("gemm_interp.out"), jit = temp_path("gemm_jit.out"), json = temp_path("gemm.json");
+  for (const auto& [iss, out] : {std::pair{"interp", interp}, std::pair{"jit", jit}}) {
+    const auto r = ipusim_run("--config configs/test/tiny16.yaml --elf " + gemm + " --iss " + iss + " --profile " + out +
+                              " --json " + json + " --quiet --threads 2");
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  Cost tiles;
+  for (const auto& tile : j["per_tile"]) {
+    tiles.cycles += tile["cycles"].get<uint64_t>();
+    tiles.instructions += tile["instructions"].get<uint64_t>();
+  }
+  const Part all = read_profile(jit);
+  EXPECT_EQ(all.summary, tiles);
+  EXPECT_EQ(all.total(), tiles);
+  EXPECT_GT(all.self.at("gemm_rows16").instructions, 0u);
+}
+
+TEST(Profile, TileSelectionKeepsOnlyThoseTiles) {
+  const std::string out = temp_path("sel.out"), json = temp_path("sel.json");
+  const auto r = profile_run("jit", out, json, "--profile-tiles 1,3 --profile-split");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  Cost selected;
+  for (const auto& tile : j["per_tile"]) {
+    const uint32_t t = tile["tile"];
+    const bool kept = t == 1 || t == 3;
+    EXPECT_EQ(std::ifstream(thread_file(out, t, 0)).good(), kept) << t;
+    if (!kept) continue;
+    selected.cycles += tile["cycles"].get<uint64_t>();
+    selected.instructions += tile["instructions"].get<uint64_t>();
+  }
+  EXPECT_EQ(read_profile(out).summary, selected);
+  const auto bad = ipusim_run("--config " + kTiny4 + " --elf " + kKernel + " --profile " + out + " --profile-tiles 9");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("--profile-tiles"), std::string::npos) << bad.err;
+  const auto alone = ipusim_run("--config " + kTiny4 + " --elf " + kKernel + " --profile-tiles 1");
+  EXPECT_EQ(alone.status, 2);
+  EXPECT_NE(alone.err.find("give --profile FILE too"), std::string::npos) << alone.err;
+}
+
+TEST(Profile, CallgrindAnnotateNamesTheFunctions) {
+  if (std::system("command -v callgrind_annotate >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "callgrind_annotate is not on PATH (Debian valgrind; scripts/deps.sh installs it)";
+  const std::string out = temp_path("annotate.out"), json = temp_path("annotate.json"),
+                    text = temp_path("annotate.txt");
+  const auto r = profile_run("jit", out, json, "--profile-tiles 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(std::system(("callgrind_annotate --inclusive=yes " + out + " > " + text + " 2>&1").c_str()), 0)
+      << slurp(text);
+  const std::string annotated = slurp(text);
+  EXPECT_EQ(annotated.find("WARNING"), std::string::npos) << annotated;
+  for (const char* f : {"prof_loop", "prof_rec", "prof_outer", "prof_helper", "prof_tail", "main", "worker"})
+    EXPECT_NE(annotated.find(f), std::string::npos) << f << " not in:\n" << annotated;
+}
+
+}  // namespace
+}  // namespace ipusim
