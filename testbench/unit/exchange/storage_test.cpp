@@ -9,6 +9,7 @@
 
 #include "exchange/plan_internal.h"
 #include "phase_builder.h"
+#include "plan_compare.h"
 
 namespace ipusim::exchange::test {
 namespace {
@@ -17,24 +18,6 @@ ExchangePlan on_new_thread(const std::vector<TilePostings>& in, const ExchangeTi
   ExchangePlan plan;
   std::thread([&] { plan = detail::plan_exchange_in_chunks(in, timing, nullptr, per_chunk); }).join();
   return plan;
-}
-
-void expect_same(const ExchangePlan& want, const ExchangePlan& got, const std::string& how) {
-  ASSERT_EQ(want.errors.size(), got.errors.size()) << how;
-  for (size_t i = 0; i < want.errors.size(); ++i) EXPECT_EQ(to_text(want.errors[i]), to_text(got.errors[i])) << how;
-  ASSERT_EQ(want.deliveries.size(), got.deliveries.size()) << how;
-  for (size_t i = 0; i < want.deliveries.size(); ++i) {
-    const Delivery &a = want.deliveries[i], &b = got.deliveries[i];
-    ASSERT_TRUE(a.src_tile == b.src_tile && a.src_addr == b.src_addr && a.dst_tile == b.dst_tile &&
-                a.dst_addr == b.dst_addr && a.len == b.len)
-        << how << ", delivery " << i;
-  }
-  ASSERT_EQ(want.tiles.size(), got.tiles.size()) << how;
-  for (size_t i = 0; i < want.tiles.size(); ++i) {
-    EXPECT_EQ(want.tiles[i].done_cycle, got.tiles[i].done_cycle) << how << ", tile " << i;
-    EXPECT_EQ(want.tiles[i].bytes_in, got.tiles[i].bytes_in) << how << ", tile " << i;
-    EXPECT_EQ(want.tiles[i].bytes_out, got.tiles[i].bytes_out) << how << ", tile " << i;
-  }
 }
 
 TEST(ExchangeStorage, APlanAfterOtherPlansOnItsThreadIsThePlanOfFreshStorage) {
