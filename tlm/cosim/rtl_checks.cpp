@@ -38,14 +38,15 @@ RtlRunSettings& settings() {
   return s;
 }
 
-// A file name part from an instance name ("link3.a_to_b", "ipu0->ipu1").
+#if VM_COVERAGE
+// A file name part from an instance name ("link3.a_to_b", "ipu0->ipu1"): only coverage
+// files are named after instances.
 std::string file_part(const std::string& s) {
   std::string out;
   for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_') ? c : '-';
   return out;
 }
 
-#if VM_COVERAGE
 // Contexts never destroyed (the platform of `ipusim run` lives to the end of the
 // process) write their coverage at exit.
 void write_all_at_exit() {
