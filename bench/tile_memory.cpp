@@ -166,7 +166,9 @@ uint64_t process_mappings() {
   return lines;
 }
 
-double per(size_t bytes, uint64_t tiles) { return double(bytes) / double(tiles); }
+// Between two steps, per tile: signed, as a step may free more than it takes (on hello the
+// run does).
+double grew(size_t after, size_t before, uint64_t tiles) { return (double(after) - double(before)) / double(tiles); }
 
 // `ipusim run --quiet` of `elf` on `config`, its peak resident set.
 ipusim::bench::ChildRun run_ipusim(const std::string& ipusim, const std::string& config, const std::string& elf,
@@ -256,8 +258,8 @@ int main(int argc, char** argv) {
            {"iss", iss},
            {"tiles", tiles},
            {"shared_image", !no_share},
-           {"module_heap_per_tile", per(elaborated.heap - before_elaboration.heap, tiles)},
-           {"module_rss_per_tile", per(elaborated.rss - before_elaboration.rss, tiles)},
+           {"module_heap_per_tile", grew(elaborated.heap, before_elaboration.heap, tiles)},
+           {"module_rss_per_tile", grew(elaborated.rss, before_elaboration.rss, tiles)},
            {"parts",
             {{"tile_module_heap", tile_module},
              {"tile_sizeof", sizeof(ipusim::tile::Tile)},
@@ -270,11 +272,11 @@ int main(int argc, char** argv) {
              {"posting_log_sizeof", sizeof(ipusim::iss::PostingLog)},
              {"superstep_tracker_sizeof", sizeof(ipusim::tile::SuperstepTracker)},
              {"sram_sizeof", sizeof(ipusim::iss::Sram)}}},
-           {"load_heap_per_tile", per(loaded.heap - elaborated.heap, tiles)},
-           {"load_rss_per_tile", per(loaded.rss - elaborated.rss, tiles)},
-           {"run_heap_per_tile", per(ran.heap - loaded.heap, tiles)},
-           {"run_rss_per_tile", per(ran.rss - loaded.rss, tiles)},
-           {"rss_per_tile", per(ran.rss - before_elaboration.rss, tiles)},
+           {"load_heap_per_tile", grew(loaded.heap, elaborated.heap, tiles)},
+           {"load_rss_per_tile", grew(loaded.rss, elaborated.rss, tiles)},
+           {"run_heap_per_tile", grew(ran.heap, loaded.heap, tiles)},
+           {"run_rss_per_tile", grew(ran.rss, loaded.rss, tiles)},
+           {"rss_per_tile", grew(ran.rss, before_elaboration.rss, tiles)},
            {"sram", sram_json},
            {"sram_private_per_tile", private_per_tile},
            {"sram_shared_mapped_per_tile", shared_per_tile},
@@ -324,26 +326,26 @@ int main(int argc, char** argv) {
   const auto row = [](const std::string& what, double bytes) {
     std::fprintf(stderr, "  %-44s %10.0f\n", what.c_str(), bytes);
   };
-  row("elaborated platform: heap", per(elaborated.heap - before_elaboration.heap, tiles));
-  row("elaborated platform: resident", per(elaborated.rss - before_elaboration.rss, tiles));
+  row("elaborated platform: heap", grew(elaborated.heap, before_elaboration.heap, tiles));
+  row("elaborated platform: resident", grew(elaborated.rss, before_elaboration.rss, tiles));
   row("  Tile module alone: heap", double(tile_module));
   row("  Tile object (sizeof)", double(sizeof(ipusim::tile::Tile)));
   row("  memory target socket: heap", double(parts->mem_socket));
   row("  initiator socket (x2): heap", double(parts->initiator_socket));
   row("  generic payload (x3): heap", double(parts->payload));
-  row("load: heap (core state)", per(loaded.heap - elaborated.heap, tiles));
+  row("load: heap (core state)", grew(loaded.heap, elaborated.heap, tiles));
   row("  core state (sizeof)", double(sizeof(ipusim::iss::CoreState)));
   row("  thread context (sizeof, each)", double(sizeof(ipusim::iss::Thread)));
   row("  postings (sizeof)", double(sizeof(ipusim::iss::PostingLog)));
   row("  superstep statistics (sizeof)", double(sizeof(ipusim::tile::SuperstepTracker)));
-  row("load: resident", per(loaded.rss - elaborated.rss, tiles));
-  row("run: heap", per(ran.heap - loaded.heap, tiles));
-  row("run: resident", per(ran.rss - loaded.rss, tiles));
+  row("load: resident", grew(loaded.rss, elaborated.rss, tiles));
+  row("run: heap", grew(ran.heap, loaded.heap, tiles));
+  row("run: resident", grew(ran.rss, loaded.rss, tiles));
   for (int k = 0; k < kKinds; ++k)
     for (int s = 0; s < kStates; ++s)
       row(fmt::format("SRAM {} pages, {}", kKindNames[k], kStateNames[s]), double(counts.pages[k][s]) * page / tiles);
   row(fmt::format("shared image ({} copies, over all tiles)", ipusim::iss::kSramImageCopies), double(image_once) / tiles);
-  row("total resident, elaboration to end", per(ran.rss - before_elaboration.rss, tiles));
+  row("total resident, elaboration to end", grew(ran.rss, before_elaboration.rss, tiles));
   std::fprintf(stderr, "  tiles sharing the image %llu of %u; SRAM mappings %llu; process mappings %llu\n",
                static_cast<unsigned long long>(ipusim::iss::shared_images_mapped()), tiles,
                static_cast<unsigned long long>(ipusim::iss::sram_mappings()), static_cast<unsigned long long>(maps));

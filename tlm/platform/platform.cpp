@@ -482,6 +482,10 @@ void Platform::add_timeline_ipu(Timeline& timeline, const Ipu& ipu) const {
 
 void Platform::collect(RunResult& result, uint64_t end_cycle) {
   result.iss_core = iss::effective_core(*config_.board.chip.tile.iss);
+  size_t loaded = 0;  // reserved: a vector grown by doubling holds both copies at its last growth
+  for (const auto& ipu : ipus_)
+    for (uint32_t t = 0; t < ipu->tile_count(); ++t) loaded += ipu->tile(t).loaded() ? 1 : 0;
+  result.tiles.reserve(result.tiles.size() + loaded);
   for (const auto& ipu : ipus_) {
     bool any = false;
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
@@ -501,8 +505,11 @@ void Platform::collect(RunResult& result, uint64_t end_cycle) {
       r.exchange_bytes_out = tile.exchange_bytes_out();
       r.exchange_bytes_in = tile.exchange_bytes_in();
       r.exit_code = tile.exit_code();
-      if (tile.fault()) r.fault = *tile.fault();
-      if (r.fault) locate(*r.fault);
+      if (const iss::Fault* fault = tile.fault()) {
+        Problem located = *fault;
+        locate(located);
+        r.fault = std::make_shared<const Problem>(std::move(located));
+      }
       if (keep_tile_supersteps_) {
         r.superstep_count = tile_superstep_counts_.at(size_t(ipu->index()) * ipu->tile_count() + t);
         for (const SuperstepRow& row : accounts_.rows())

@@ -150,7 +150,9 @@ struct TileResult {
   uint64_t exchange_bytes_out = 0;
   uint64_t exchange_bytes_in = 0;
   int32_t exit_code = 0;      // state Halted
-  std::optional<Problem> fault;  // state Faulted: the fault
+  // State Faulted: the fault. A pointer: nearly every tile has none, and a record held
+  // inline (648 bytes) made a POD64's results 73 MB (docs/chip.md "Memory per tile").
+  std::shared_ptr<const Problem> fault;
   // When kept (per_tile_supersteps_max): the tile's records of the supersteps the result
   // holds (entry j: superstep RunResult::supersteps_first + j), and how many it closed.
   std::vector<tile::SuperstepRecord> supersteps;

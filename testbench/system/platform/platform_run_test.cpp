@@ -237,7 +237,8 @@ TEST(PlatformRun, FaultStopsTheRunAndNamesTheTile) {
   EXPECT_NE(ipusim::to_text(*r.end.fault()).find("pc 0x0004000c"), std::string::npos) << *r.end.fault();
   ASSERT_EQ(r.tiles.size(), 4u);
   EXPECT_EQ(r.tiles[2].state, TileState::Faulted);
-  EXPECT_EQ(r.tiles[2].fault, *r.end.fault());
+  ASSERT_TRUE(r.tiles[2].fault);
+  EXPECT_EQ(*r.tiles[2].fault, *r.end.fault());
   // The simulation stopped at the fault: no tile reached its (much later) halt time,
   // though its core ran ahead to it.
   EXPECT_EQ(r.tiles[0].state, TileState::Running);
