@@ -49,6 +49,7 @@ int status_of(const ipudrv::Error& e) {
   if (dynamic_cast<const BudgetError*>(&e)) return IPUDRV_E_BUDGET;
   if (dynamic_cast<const RegisterError*>(&e)) return IPUDRV_E_REGISTER;
   if (dynamic_cast<const ModelError*>(&e)) return IPUDRV_E_MODEL;
+  if (dynamic_cast<const OutputError*>(&e)) return IPUDRV_E_OUTPUT;
   return IPUDRV_E_OTHER;
 }
 
@@ -124,6 +125,7 @@ const char* ipudrv_status_name(int s) {
     case IPUDRV_E_OTHER: return "OTHER";
     case IPUDRV_E_BUDGET: return "BUDGET";
     case IPUDRV_E_MODEL: return "MODEL";
+    case IPUDRV_E_OUTPUT: return "OUTPUT";
   }
   return "UNKNOWN";
 }

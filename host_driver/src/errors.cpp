@@ -57,6 +57,7 @@ void throw_device_error(const std::string& context, const DeviceErrorInfo& info)
     case IPU_ERR_BUDGET:
     case IPU_ERR_INTERRUPTED: throw BudgetError(what, info);
     case IPU_ERR_MODEL: throw ModelError(what, info);
+    case IPU_ERR_OUTPUT: throw OutputError(what, info);
   }
   throw Error(what, info);
 }

@@ -38,3 +38,17 @@ def test_bad_choices_are_usage_errors():
         ipusim.open(TINY16, rtl="sync,exchange")
     with pytest.raises(ipusim.UsageError, match=r"OpenOptions::waves 'w.fst': no block runs as RTL"):
         ipusim.open(TINY16, waves="w.fst")
+
+
+def test_a_waveform_on_a_full_disk_is_an_output_error(tmp_path):
+    # Both sync controller instances' files are /dev/full: the run ends in OutputError
+    # naming the file, and the device goes on (a waveform covers the first run only).
+    for name in ("w.ipu0.sync.vcd", "w.ipu0.sync.odd.vcd"):
+        (tmp_path / name).symlink_to("/dev/full")
+    with ipusim.open(TINY16, rtl="sync", waves=str(tmp_path / "w.vcd")) as dev:
+        dev.load(firmware("allreduce.elf"))
+        with pytest.raises(ipusim.OutputError,
+                           match=r"writing the waveform '.*/w\.ipu0\.sync\.vcd' failed: No space left on device") as e:
+            dev.run(timeout=120)
+        assert e.value.code == ipusim.ERR_OUTPUT and e.value.kind == "waveform"
+        assert run_allreduce(dev) > 0

@@ -19,7 +19,7 @@ CLASSES = {
     "TileFaultError": ipusim.Error, "ExchangeError": ipusim.Error, "DeadlockError": ipusim.Error,
     "StreamingMemoryError": ipusim.Error, "StreamError": ipusim.Error, "DmaError": ipusim.Error,
     "BootError": ipusim.Error, "DeviceStateError": ipusim.Error, "BudgetError": ipusim.Error,
-    "RegisterError": ipusim.Error, "ModelError": ipusim.Error, "TimeoutError": ipusim.Error,
+    "RegisterError": ipusim.Error, "ModelError": ipusim.Error, "OutputError": ipusim.Error, "TimeoutError": ipusim.Error,
     "TransportError": ipusim.Error,
     "ProtocolError": ipusim.TransportError, "UsageError": ipusim.Error, "ProgramError": ipusim.Error,
 }

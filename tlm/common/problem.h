@@ -38,6 +38,7 @@ enum class ProblemCode : uint32_t {
   Budget = IPU_ERR_BUDGET,
   Interrupted = IPU_ERR_INTERRUPTED,
   Model = IPU_ERR_MODEL,
+  Output = IPU_ERR_OUTPUT,
 };
 
 // "TILE_FAULT", "EXCHANGE", ... (the register map's names without IPU_ERR_); "UNKNOWN":

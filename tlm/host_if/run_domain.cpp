@@ -235,9 +235,14 @@ void RunDomain::end_run(const RunEnd& end) {
   if (platform_.gave_up())
     for (HostInterface* b : boards_)
       for (unsigned ch = 0; ch < 2; ++ch) b->retire_without_kernel(ch);
+  // A file the run was to write and could not (a waveform, the trace): the host's error
+  // when the run had none of its own (else it is a line on stderr only).
+  const std::optional<Problem> output = end.over() ? platform_.take_output_problem() : std::nullopt;
   if (const Problem* e = end.problem()) {
     record_all(*e);
     if (end.kind != RunEndKind::Aborted) write_cores(*e);  // the run's own problem, not the host's abort
+  } else if (output) {
+    record_all(*output);
   }
   // Paused (RUN_SUPERSTEPS) or waiting on a host stream, the run goes on later: gdb waits.
   if (hold_ && end.over()) hold_->run_ended();
@@ -249,7 +254,7 @@ void RunDomain::end_run(const RunEnd& end) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (!current_locked()) return;
-    state = ipu_state(end.kind);
+    state = output && !end.problem() ? IPU_STATE_ERROR : ipu_state(end.kind);
   }
   for (HostInterface* b : boards_) b->raise(IPU_IRQ_STATUS_RUN_DONE_MASK);
 }

@@ -36,6 +36,7 @@
 #include <ranges>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checkpoint/checkpoint_file.h"
@@ -288,8 +289,8 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // tiles become the participants of their IPU's syncs and exchanges and start; IPU i
   // holds its supersteps[i]-th sync release (0 or past the span's end: none). A
   // non-empty `trace_path` gets the run's superstep trace (Timeline, as `--trace`) when
-  // it is finished; a path that cannot be opened or written costs the trace (a line on
-  // stderr), not the run. continue_run releases what was held (a paused run goes on) and
+  // it is finished; a path that cannot be written makes the run's OUTPUT problem
+  // (output_problem()). continue_run releases what was held (a paused run goes on) and
   // resumes a run paused on a host stream.
   void start_run(std::span<const uint32_t> supersteps, const std::string& trace_path = {});
   void continue_run(std::span<const uint32_t> supersteps);
@@ -330,9 +331,14 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // reset_run().
   void freeze();
   // The run is over (halted, error, abort): closes the supersteps of the tiles that did
-  // not halt (marked incomplete) and writes the run's trace. Once per run (the state
-  // machine's End).
+  // not halt (marked incomplete), completes the waveforms and writes the run's trace.
+  // Once per run (the state machine's End).
   void finish_run();
+  // A file finish_run was to write for a host and could not (a waveform on a full disk,
+  // the trace start_run was given): an OUTPUT problem (kind "waveform" or "trace") the
+  // host interface reports when the run had none of its own. Taken once; each file's
+  // failure is named on stderr too. `ipusim run` reads the waveform's from cosim::Waves.
+  std::optional<Problem> take_output_problem() { return std::exchange(output_problem_, std::nullopt); }
   // Unboots every tile, zeroes their SRAM, clears the controllers, fabrics, run control
   // and figures (a run in progress is finished first: its trace is written).
   void reset_run();
@@ -422,6 +428,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void batch_ended();                // the engine's batch end: the progress line, the budget's checks
   uint64_t now_cycle() const;        // the current SystemC time as a cycle of the run
   void give_up(const std::exception& error);  // the kernel threw: gave_up_
+  void note_output_problem(const std::string& kind, const std::string& detail);  // output_problem_
   uint64_t total_instructions() const;
   static uint64_t cycles_reached(const tile::Tile& tile, uint64_t end_cycle);
 
@@ -449,6 +456,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   std::unique_ptr<Timeline> timeline_;  // the superstep trace of the current run, if any
   bool timeline_is_hosts_ = false;      // from start_run's trace_path: its failure is no run error
   std::optional<Problem> gave_up_;       // simulate(): the kernel threw; it runs no more
+  std::optional<Problem> output_problem_;  // finish_run: the first file it could not write
   uint32_t halted_ = 0;                 // booted tiles halted in this run
   uint64_t last_halt_cycle_ = 0;
   links::FaultPlan initial_link_faults_;

@@ -32,6 +32,7 @@ uint32_t limit_of(std::span<const uint32_t> supersteps, uint32_t ipu) { return i
 
 void Platform::start_run(std::span<const uint32_t> supersteps, const std::string& trace_path) {
   run_.take(RunEvent::Start);
+  output_problem_.reset();  // an earlier run's, never taken (a reset finished it)
   // Cycle 0 is now: DMA before the run moved SystemC time on.
   epoch_ = sc_core::sc_time_stamp();
   control_->resume();
@@ -87,9 +88,12 @@ void Platform::finish_run() {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "ipusim: error: closing the waveforms: %s\n", e.what());
     }
-    // A full disk: named once, however the run went (`ipusim run` then exits 2).
-    if (!failed_before && options_.waves->write_error())
+    // A full disk: named once, however the run went (`ipusim run` then exits 2; a host
+    // sees an OUTPUT problem).
+    if (!failed_before && options_.waves->write_error()) {
       std::fprintf(stderr, "ipusim: error: %s\n", options_.waves->write_error()->c_str());
+      note_output_problem("waveform", *options_.waves->write_error());
+    }
   }
   if (!timeline_) return;
   // Dropped even if writing fails: the next run starts a trace of its own.
@@ -99,8 +103,19 @@ void Platform::finish_run() {
     timeline->write();
   } catch (const std::runtime_error& e) {
     if (!hosts) throw;  // `ipusim run --trace`: a trace it cannot write is the run's error
-    std::fprintf(stderr, "ipusim: %s\n", e.what());  // a host's: costs the trace
+    std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    note_output_problem("trace", e.what());
   }
+}
+
+void Platform::note_output_problem(const std::string& kind, const std::string& detail) {
+  if (output_problem_) return;  // the first file is the one named
+  Problem p;
+  p.code = ProblemCode::Output;
+  p.kind = kind;
+  p.detail = detail;
+  p.cycle = now_cycle();
+  output_problem_ = std::move(p);
 }
 
 void Platform::hold_run(RunEndKind why) {

@@ -280,7 +280,9 @@ class Device {
   // `ipusim run --trace` writes) of the runs started after this call: written at `path`
   // (on the device's host: the server's, for "unix:") when the program's run ends —
   // halted, error, abort, or reset() after a paused run — before run() returns. "" stops
-  // tracing. Throws UsageError if the device cannot open `path` for writing.
+  // tracing. Throws UsageError if the device cannot open `path` for writing; a run
+  // without a problem of its own whose trace cannot be written (a full disk) throws
+  // OutputError (ERR_OUTPUT) from run().
   void set_trace(const std::string& path);
   // Faults injected on the device's IPU-Links in every program run started after this
   // call (the first run() after a load(); a paused program keeps its faults), replacing

@@ -46,6 +46,7 @@ class DeviceStateError : public Error { public: using Error::Error; };  // a com
 class BudgetError : public Error { public: using Error::Error; };  // RunOptions' cycle / instruction budget used up
 class RegisterError : public Error { public: using Error::Error; };     // a bad register access
 class ModelError : public Error { public: using Error::Error; };  // a model stopped the run (ERR_MODEL): an RTL block's failed check
+class OutputError : public Error { public: using Error::Error; };  // the run ended, but a waveform or its trace could not be written (ERR_OUTPUT)
 // Host side.
 class TimeoutError : public Error { public: using Error::Error; };
 class InterruptedError : public Error { public: using Error::Error; };  // RunOptions::stop_requested said stop

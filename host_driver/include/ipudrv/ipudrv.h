@@ -35,7 +35,8 @@ enum ipudrv_status {
   IPUDRV_E_REGISTER = -14,
   IPUDRV_E_OTHER = -15,
   IPUDRV_E_BUDGET = -16,        /* a run's cycle / instruction budget was used up */
-  IPUDRV_E_MODEL = -17          /* a model stopped the run (ERR_MODEL: an RTL block's failed check) */
+  IPUDRV_E_MODEL = -17,         /* a model stopped the run (ERR_MODEL: an RTL block's failed check) */
+  IPUDRV_E_OUTPUT = -18         /* the run ended, but a waveform or its trace could not be written (ERR_OUTPUT) */
 };
 
 typedef struct ipudrv_device ipudrv_device;

@@ -20,7 +20,7 @@ std::vector<std::string> record_attributes(py::module_& m) {
 std::vector<std::string>* g_fields = nullptr;  // record_attributes, for the life of the interpreter
 
 struct Classes {
-  py::object error, tile_fault, exchange, deadlock, smem, stream, dma, boot, state, budget, reg, model, timeout,
+  py::object error, tile_fault, exchange, deadlock, smem, stream, dma, boot, state, budget, reg, model, output, timeout,
       transport, protocol, usage, program;
 };
 Classes* g_classes = nullptr;  // owned by the module for the life of the interpreter
@@ -48,6 +48,7 @@ py::object class_of(const ipudrv::Error& e) {
   if (dynamic_cast<const ipudrv::BudgetError*>(&e)) return c.budget;
   if (dynamic_cast<const ipudrv::RegisterError*>(&e)) return c.reg;
   if (dynamic_cast<const ipudrv::ModelError*>(&e)) return c.model;
+  if (dynamic_cast<const ipudrv::OutputError*>(&e)) return c.output;
   if (dynamic_cast<const ipudrv::TimeoutError*>(&e)) return c.timeout;
   if (dynamic_cast<const ipudrv::ProtocolError*>(&e)) return c.protocol;
   if (dynamic_cast<const ipudrv::TransportError*>(&e)) return c.transport;
@@ -110,6 +111,7 @@ void bind_errors(py::module_& m) {
   c.budget = sub("BudgetError", "The run's cycle or instruction budget was used up (ERR_BUDGET, ERR_INTERRUPTED).");
   c.reg = sub("RegisterError", "A bad register access (ERR_REG).");
   c.model = sub("ModelError", "A model stopped the run (ERR_MODEL): a block running as RTL failed its own check; open the device again.");
+  c.output = sub("OutputError", "The run ended, but a file the device writes for it could not be written (ERR_OUTPUT): a waveform or the run's trace; the device goes on.");
   c.timeout = make_class(m, "TimeoutError",
                          "A run (its timeout aborts it first), DMA batch, boot or socket reply that did not finish "
                          "in time. Also a builtins.TimeoutError.",

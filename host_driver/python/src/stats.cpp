@@ -133,6 +133,7 @@ void bind_stats(py::module_& m) {
   m.attr("ERR_BUDGET") = IPU_ERR_BUDGET;
   m.attr("ERR_INTERRUPTED") = IPU_ERR_INTERRUPTED;
   m.attr("ERR_MODEL") = IPU_ERR_MODEL;
+  m.attr("ERR_OUTPUT") = IPU_ERR_OUTPUT;
   m.attr("SRAM_BASE") = uint32_t(IPU_SRAM_BASE);
   m.attr("STREAMS") = uint32_t(IPU_STREAMS);
   m.attr("BAR0_BYTES") = uint32_t(IPU_BAR0_BYTES);

@@ -24,7 +24,7 @@
 #endif
 
 #define IPU_VERSION_MAJOR 1u
-#define IPU_VERSION_MINOR 5u
+#define IPU_VERSION_MINOR 6u
 
 /* constants */
 #define IPU_ID_MAGIC 0x49505553u /* ID register: 'IPUS' */
@@ -63,6 +63,7 @@
 #define IPU_ERR_BUDGET 14u /* the run used up its budget (a cycle or instruction limit) with tiles still running (ERR_IPU / TILE / THREAD / PC: the first of them; ERR_TEXT) */
 #define IPU_ERR_INTERRUPTED 15u /* the run was interrupted (a timeout, Ctrl-C) with tiles still running (ERR_IPU / TILE / THREAD / PC: the first of them; ERR_TEXT) */
 #define IPU_ERR_MODEL 16u /* a model stopped the run and cannot go on: a block running as RTL failed its own check (ERR_KIND 'RTL assertion': an SVA assertion, a $stop or a $fatal; ERR_TEXT names the check, block, instance, RTL scope and the block's cycle; ERR_CYCLE: the tile cycle simulated time had reached), or a model failed (ERR_KIND 'model error', ERR_TEXT what it said); the device cannot simulate after it: open it again */
+#define IPU_ERR_OUTPUT 17u /* the run ended without a problem of its own, but a file the device writes for it could not be written: a waveform (ERR_KIND 'waveform': ERR_TEXT names the file and the OS's reason; the cut file is removed) or the run's trace (ERR_KIND 'trace'); ERR_CYCLE: the run's last cycle; the device goes on: the next run starts as usual */
 
 /* IPU_DMA_TARGET_*: what a descriptor's device side is (ipu_dma_desc.target) */
 #define IPU_DMA_TARGET_TILE 0u /* tile SRAM: ipu, tile_first, tile_count (> 1: the same bytes to every tile, host to device only; with DESC_FLAG_PER_TILE: one slice per tile, both ways), dev_addr = tile address */
@@ -261,6 +262,7 @@ static inline const char* ipu_err_name(uint32_t value) {
     case IPU_ERR_BUDGET: return "BUDGET";
     case IPU_ERR_INTERRUPTED: return "INTERRUPTED";
     case IPU_ERR_MODEL: return "MODEL";
+    case IPU_ERR_OUTPUT: return "OUTPUT";
     default: return "UNKNOWN";
   }
 }
