@@ -2,12 +2,14 @@
 // functions' exclusive and inclusive cycles and instructions and their calls, exactly as
 // derived from the kernel's code (its header lists the counts); the same file from the
 // interpreter and the translator; every profiled tile's threads adding up to its cycles
-// and instructions in --json; the tile selection; callgrind_annotate reading the file.
+// and instructions in --json; the tile selection; callgrind_annotate and `go tool pprof`
+// reading the files.
 #include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -247,6 +249,99 @@ TEST(Profile, CallgrindAnnotateNamesTheFunctions) {
   EXPECT_EQ(annotated.find("WARNING"), std::string::npos) << annotated;
   for (const char* f : {"prof_loop", "prof_rec", "prof_outer", "prof_helper", "prof_tail", "main", "worker"})
     EXPECT_NE(annotated.find(f), std::string::npos) << f << " not in:\n" << annotated;
+}
+
+}  // namespace
+}  // namespace ipusim
+
+namespace ipusim {
+namespace {
+
+// `go tool pprof -top` of `file` for one sample type: each function's flat (exclusive)
+// and cum (inclusive) value, and the total of the "Showing nodes accounting for" line.
+struct PprofTop {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> functions;  // name -> (flat, cum)
+  uint64_t total = 0;
+  std::string text;
+};
+
+PprofTop pprof_top(const std::string& file, const std::string& sample_index) {
+  // pprof wants a writable HOME and Go's cache (CI may have neither).
+  const std::string home = temp_path("gohome_" + sample_index);
+  std::filesystem::create_directories(home);
+  const auto r = test::run_command("env HOME=" + home + " GOCACHE=" + home + "/cache GOFLAGS= go", "pprof_",
+                                   "tool pprof -top -nodecount=1000 -nodefraction=0 -sample_index=" + sample_index + " " + file);
+  PprofTop top;
+  top.text = r.out + r.err;
+  EXPECT_EQ(r.status, 0) << "go tool pprof (Debian golang-go, installed by scripts/deps.sh) failed:\n" << top.text;
+  std::istringstream lines(r.out);
+  bool table = false;
+  for (std::string line; std::getline(lines, line);) {
+    unsigned long long shown = 0, total = 0;
+    if (std::sscanf(line.c_str(), "Showing nodes accounting for %llu, %*s of %llu total", &shown, &total) == 2) {
+      top.total = total;
+    } else if (line.find("flat%") != std::string::npos) {
+      table = true;
+    } else if (table) {
+      std::istringstream row(line);
+      std::string flat_pct, sum_pct, cum_pct, name;
+      uint64_t flat = 0, cum = 0;
+      if (row >> flat >> flat_pct >> sum_pct >> cum >> cum_pct >> name) top.functions[name] = {flat, cum};
+    }
+  }
+  return top;
+}
+
+// The pprof file: go tool pprof names the kernel's functions with their exclusive and
+// inclusive cycles and instructions, exactly (recursion counted once in cum), and its
+// total is the tiles' cycles; both engines write the same bytes.
+TEST(Profile, GoToolPprofReadsTheKernelsCostsExactly) {
+  const std::string interp = temp_path("interp.pb.gz"), jit = temp_path("jit.pb.gz"), json = temp_path("run.json");
+  auto r = profile_run("interp", interp, json, "--profile-tiles 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = profile_run("jit", jit, json, "--profile-tiles 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's pprof files differ";
+  ASSERT_EQ(slurp(jit).substr(0, 2), std::string("\x1f\x8b")) << "a .pb.gz file is gzipped";
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  const nlohmann::json& tile0 = j["per_tile"][0];
+  ASSERT_EQ(tile0["tile"], 0);
+
+  for (const auto& [index, per_insn_sup, per_insn_worker] :
+       {std::tuple{"cycles", kSup, kWorker}, std::tuple{"instructions", uint64_t{1}, uint64_t{1}}}) {
+    const PprofTop top = pprof_top(jit, index);
+    SCOPED_TRACE(top.text);
+    EXPECT_EQ(top.total, tile0[index].get<uint64_t>()) << "the file adds up to tile 0's " << index;
+    auto sup = [&](uint64_t insns) { return insns * per_insn_sup; };
+    using Costs = std::pair<uint64_t, uint64_t>;  // flat, cum
+    EXPECT_EQ(top.functions.at("prof_loop"),
+              (Costs{sup(loop_insns(100) + loop_insns(20)) + loop_insns(50) * per_insn_worker,
+                     sup(loop_insns(100) + loop_insns(20)) + loop_insns(50) * per_insn_worker}));
+    EXPECT_EQ(top.functions.at("prof_rec"), (Costs{sup(rec_insns(5)), sup(rec_insns(5))}));
+    EXPECT_EQ(top.functions.at("prof_outer"), (Costs{sup(8 + 3 * 7), sup(8 + 3 * 7 + 2 * 7)}));
+    EXPECT_EQ(top.functions.at("prof_helper"), (Costs{sup(2 * 7), sup(2 * 7)}));
+    EXPECT_EQ(top.functions.at("prof_tail"), (Costs{sup(1), sup(1 + loop_insns(20))}));
+    EXPECT_EQ(top.functions.at("worker").second, loop_insns(50) * per_insn_worker + top.functions.at("worker").first);
+    // main's own cost is the runtime's setup around the calls: its cum holds the calls.
+    EXPECT_EQ(top.functions.at("main").second,
+              top.functions.at("main").first +
+                  sup(loop_insns(100) + rec_insns(5) + 8 + 3 * 7 + 2 * 7 + 1 + loop_insns(20)));
+  }
+}
+
+// .pb is the same profile uncompressed; the split files are pprof files too.
+TEST(Profile, PprofUncompressedAndSplit) {
+  const std::string out = temp_path("p.pb"), gz = temp_path("p.pb.gz"), json = temp_path("run.json");
+  auto r = profile_run("jit", out, json, "--profile-tiles 2 --profile-split");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = profile_run("jit", gz, json, "--profile-tiles 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(out).substr(0, 2), std::string("\x1f\x8b"));
+  const PprofTop plain = pprof_top(out, "cycles"), zipped = pprof_top(gz, "cycles");
+  EXPECT_EQ(plain.functions, zipped.functions);
+  const PprofTop worker = pprof_top(thread_file(out, 2, 1), "cycles");
+  EXPECT_EQ(worker.functions.at("prof_loop").first, loop_insns(50) * kWorker) << worker.text;
+  EXPECT_EQ(worker.functions.count("main"), 0u) << worker.text;
 }
 
 }  // namespace
