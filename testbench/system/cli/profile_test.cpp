@@ -3,9 +3,11 @@
 // derived from the kernel's code (its header lists the counts); the same file from the
 // interpreter and the translator; every profiled tile's threads adding up to its cycles
 // and instructions in --json; the tile selection; callgrind_annotate and `go tool pprof`
-// reading the files.
+// reading the files; FILE.tiles, each function over the tiles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -342,6 +344,108 @@ TEST(Profile, PprofUncompressedAndSplit) {
   const PprofTop worker = pprof_top(thread_file(out, 2, 1), "cycles");
   EXPECT_EQ(worker.functions.at("prof_loop").first, loop_insns(50) * kWorker) << worker.text;
   EXPECT_EQ(worker.functions.count("main"), 0u) << worker.text;
+}
+
+}  // namespace
+}  // namespace ipusim
+
+namespace ipusim {
+namespace {
+
+// FILE.tiles: per function, (sum, min, max, max tile) of self cycles, inclusive cycles
+// and self instructions over the program's tiles.
+struct Spread {
+  uint64_t sum = 0, min = 0, max = 0;
+  std::string max_tile;
+  bool operator==(const Spread&) const = default;
+};
+std::ostream& operator<<(std::ostream& o, const Spread& s) {
+  return o << "sum " << s.sum << " min " << s.min << " max " << s.max << " at " << s.max_tile;
+}
+struct OverTiles {
+  std::map<std::string, std::array<Spread, 3>> functions;  // self_cycles, inclusive_cycles, self_instructions
+  uint64_t programs = 0;
+};
+
+OverTiles read_over_tiles(const std::string& path) {
+  OverTiles o;
+  std::istringstream lines(slurp(path));
+  EXPECT_FALSE(lines.str().empty()) << path;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("program ", 0) == 0) ++o.programs;
+    if (line.empty() || line[0] == '#' || line.rfind("program ", 0) == 0 || line.rfind("function\t", 0) == 0) continue;
+    std::istringstream row(line);
+    std::string function, file;
+    row >> function >> file;
+    std::array<Spread, 3>& f = o.functions[function];
+    for (Spread& s : f) EXPECT_TRUE(row >> s.sum >> s.min >> s.max >> s.max_tile) << line;
+  }
+  return o;
+}
+
+// Spread of per-tile values, as the file defines it: the first tile with the max.
+Spread spread_of(const std::vector<std::pair<std::string, uint64_t>>& per_tile) {
+  Spread s{0, per_tile.at(0).second, 0, per_tile.at(0).first};
+  for (const auto& [tile, v] : per_tile) {
+    s.sum += v;
+    s.min = std::min(s.min, v);
+    if (v > s.max) {
+      s.max = v;
+      s.max_tile = tile;
+    }
+  }
+  return s;
+}
+
+// The kernel of known costs: every tile runs the same, so min = max = a tile's figure,
+// and the max is the first tile.
+TEST(Profile, OverTilesHasSumMinMaxOfTheKernel) {
+  const std::string out = temp_path("k.out"), json = temp_path("k.json");
+  const auto r = profile_run("jit", out, json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const OverTiles o = read_over_tiles(out + ".tiles");
+  EXPECT_EQ(o.programs, 1u);
+  const uint64_t loop = kSup * (loop_insns(100) + loop_insns(20)) + kWorker * loop_insns(50);
+  EXPECT_EQ(o.functions.at("prof_loop")[0], (Spread{4 * loop, loop, loop, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_loop")[1], (Spread{4 * loop, loop, loop, "0.0"}));
+  const uint64_t outer = kSup * (8 + 3 * 7), outer_incl = kSup * (8 + 3 * 7 + 2 * 7);
+  EXPECT_EQ(o.functions.at("prof_outer")[0], (Spread{4 * outer, outer, outer, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_outer")[1], (Spread{4 * outer_incl, outer_incl, outer_incl, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_rec")[2], (Spread{4 * rec_insns(5), rec_insns(5), rec_insns(5), "0.0"}));
+}
+
+// gemm on tiny16, where the tiles differ: each function's sum, min, max and max tile are
+// those of the per-tile split files (threads summed per tile).
+TEST(Profile, OverTilesMatchesTheSplitFilesOfGemm) {
+  const std::string gemm = std::string(IPUSIM_FIRMWARE_DIR) + "/gemm.elf";
+  const std::string out = temp_path("gemm.out");
+  const auto r = ipusim_run("--config configs/test/tiny16.yaml --elf " + gemm + " --profile " + out +
+                            " --profile-split --quiet --threads 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> self_cycles;  // function -> per tile
+  std::vector<Part> tiles;
+  for (uint32_t t = 0; t < 16; ++t) {
+    Part tile;
+    for (uint32_t th = 0; th < 7; ++th) {
+      if (!std::ifstream(thread_file(out, t, th)).good()) continue;
+      for (const auto& [f, c] : read_profile(thread_file(out, t, th)).self) tile.self[f].cycles += c.cycles;
+    }
+    tiles.push_back(tile);
+  }
+  const OverTiles o = read_over_tiles(out + ".tiles");
+  EXPECT_EQ(o.programs, 1u);
+  ASSERT_FALSE(o.functions.empty());
+  bool differ = false;
+  for (const auto& [function, spreads] : o.functions) {
+    std::vector<std::pair<std::string, uint64_t>> per_tile;
+    for (uint32_t t = 0; t < 16; ++t) {
+      const auto it = tiles[t].self.find(function);
+      per_tile.push_back({"0." + std::to_string(t), it == tiles[t].self.end() ? 0 : it->second.cycles});
+    }
+    EXPECT_EQ(spreads[0], spread_of(per_tile)) << function;
+    differ |= spreads[0].min != spreads[0].max;
+  }
+  EXPECT_TRUE(differ) << "gemm's tiles all cost the same: the test shows nothing";
 }
 
 }  // namespace
