@@ -14,7 +14,7 @@ packages=(
   zlib1g-dev libzstd-dev
   libxbyak-dev
   gdb-multiarch libdw-dev
-  valgrind
+  valgrind golang-go  # callgrind_annotate and `go tool pprof` read --profile files (docs/profiling.md)
   clang libclang-rt-14-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 )

@@ -1,5 +1,5 @@
 #include "platform/platform.h"
-#include "profile/callgrind.h"
+#include "profile/profile_files.h"
 #include "platform/memory_reserve.h"
 
 #include <algorithm>
@@ -435,7 +435,7 @@ RunResult Platform::run() {
   if (!profiles_.empty()) {
     std::vector<const profile::TileProfile*> tiles;
     for (const auto& p : profiles_) tiles.push_back(p.get());
-    profile::write_callgrind(options_.profile_path, tiles, options_.profile_command, options_.profile_split);
+    profile::write_profile_files(options_.profile_path, tiles, options_.profile_command, options_.profile_split);
   }
 
   // The run has stopped or starved: its outcome as a host would see it. A stream or a

@@ -9,38 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "profile/places.h"
+
 namespace ipusim::profile {
 
 namespace {
-
-struct Place {
-  std::string file, function;
-  uint32_t line = 0;
-  auto key() const { return std::tie(file, function); }
-  bool operator<(const Place& o) const { return std::tie(file, function, line) < std::tie(o.file, o.function, o.line); }
-};
-
-// A function's name and first line, or a call's line, from the ELF's DWARF (else its
-// symbols), looked up once per Program and pc.
-class Places {
- public:
-  const Place& of(const TileProfile& tile, uint32_t pc) {
-    auto [it, fresh] = cache_.try_emplace({&tile.program(), pc});
-    if (fresh) {
-      Place& p = it->second;
-      const iss::SourceLocation at = tile.program().locate(pc);
-      p.file = at.file.empty() ? std::string("???") : at.file;
-      p.line = at.line;
-      const uint32_t entry = tile.function_of(pc);
-      const auto sym = tile.program().code_symbols().locate(entry);
-      p.function = sym ? std::string(sym->name) : fmt::format("0x{:08x}", entry);
-    }
-    return it->second;
-  }
-
- private:
-  std::map<std::pair<const iss::Program*, uint32_t>, Place> cache_;
-};
 
 // Threads' profiles by name: what one file holds.
 struct Named {

@@ -1,4 +1,4 @@
-// The profiled tiles as callgrind's format (docs/profiling.md "The file"): events Cycles
+// The profiled tiles as callgrind's format (docs/profiling.md "The callgrind file"): events Cycles
 // and Instructions, each function's exclusive costs at its first line and its calls
 // (calls= lines) with the callee's inclusive costs at the call's line, functions named by
 // file and name. `path` holds every profiled tile and thread summed; with `split`, each

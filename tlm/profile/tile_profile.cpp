@@ -55,13 +55,20 @@ void TileProfile::charge(uint32_t thread, uint64_t cycle, uint64_t instret) {
   s.cycle = cycle;
   s.instret = instret;
   ThreadProfile& p = threads_[thread];
-  if (!s.stack.empty()) p.self[s.stack.back().function] += c;
+  if (!s.stack.empty()) {
+    p.self[s.stack.back().function] += c;
+    p.contexts[s.stack.back().context].self += c;
+  }
   p.total += c;
 }
 
 void TileProfile::push(uint32_t thread, uint32_t function, uint32_t call_pc, bool tail) {
   State& s = states_[thread];
-  s.stack.push_back(Frame{function, call_pc, threads_[thread].total, tail});
+  ThreadProfile& p = threads_[thread];
+  const uint32_t parent = s.stack.empty() ? 0 : s.stack.back().context;
+  const auto [edge, fresh] = s.children.try_emplace({parent, call_pc, function}, uint32_t(p.contexts.size()));
+  if (fresh) p.contexts.push_back(Context{parent, function, call_pc, {}});
+  s.stack.push_back(Frame{function, call_pc, edge->second, p.total, tail});
   ++s.active[function];
 }
 

@@ -32,12 +32,23 @@ struct CallCosts {
   Costs inclusive;  // of the callee, from the call to its return
 };
 
+// A calling context: a function reached through one chain of calls from the thread's
+// outermost function (pprof's samples are these stacks). contexts[0] is the root, above
+// every outermost function.
+struct Context {
+  uint32_t parent = 0;    // index in ThreadProfile::contexts
+  uint32_t function = 0;  // its entry pc
+  uint32_t call_pc = 0;   // the call (or tail call) that entered it; an outermost function's entry
+  Costs self;             // exclusive costs in this context
+};
+
 // One thread's profile; functions are named by their entry pc.
 struct ThreadProfile {
   std::map<uint32_t, Costs> self;       // exclusive, per function
   std::map<uint32_t, Costs> inclusive;  // per function, its outermost activations only (recursion counted once)
   // (caller's entry, call pc, callee's entry) -> calls and the callee's inclusive costs
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, CallCosts> calls;
+  std::vector<Context> contexts{Context{}};  // the calling-context tree, [0] the root
   Costs total;
   bool ran = false;
 };
@@ -58,6 +69,7 @@ class TileProfile : public iss::ProfileSink {
  private:
   struct Frame {
     uint32_t function = 0, call_pc = 0;
+    uint32_t context = 0;  // in ThreadProfile::contexts
     Costs at_entry;     // the thread's total when the frame opened
     bool tail = false;  // entered by a tail call: leaves with the frame below it
   };
@@ -66,6 +78,8 @@ class TileProfile : public iss::ProfileSink {
     uint64_t cycle = 0, instret = 0;  // at the last event
     uint64_t worker_cycles = 0;       // supervisor: the workers' slot cycles up to `cycle`
     std::map<uint32_t, uint32_t> active;  // function -> frames of it on the stack
+    // (parent context, call pc, function) -> its context: the tree's edges
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> children;
   };
   struct Interval {  // a worker's issue slot, [start, end)
     uint64_t start = 0, end = ~uint64_t{0};

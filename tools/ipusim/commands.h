@@ -29,7 +29,7 @@ struct RunOptions {
   std::string console = "tagged";
   std::string itrace;
   std::string itrace_ipus, itrace_tiles, itrace_threads, itrace_cycles;  // empty: all
-  std::string profile;                        // --profile FILE (callgrind); empty: none
+  std::string profile;                        // --profile FILE (callgrind or pprof); empty: none
   std::string profile_ipus, profile_tiles;    // empty: all
   bool profile_split = false;
   std::string trace;

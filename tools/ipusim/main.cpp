@@ -118,8 +118,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "trace only instructions issued in the tile-cycle window FROM:TO (FROM <= cycle < TO; "
                   "FROM: or :TO leave an end open)");
   cmd->add_option("--profile", o->profile,
-                  "profile the tiles' functions into FILE, callgrind's format: exclusive and inclusive tile "
-                  "cycles and instructions, calls, per tile and thread (callgrind_annotate, KCachegrind; "
+                  "profile the tiles' functions into FILE: exclusive and inclusive tile cycles and "
+                  "instructions, calls, per tile and thread; pprof's profile.proto if FILE ends in .pb.gz, .pprof "
+                  "or .pb (go tool pprof), else callgrind's format (callgrind_annotate, KCachegrind; "
                   "docs/profiling.md)");
   cmd->add_flag("--profile-split", o->profile_split,
                "with --profile FILE: also one file per profiled tile and thread, FILE.ipuI.tileT.threadH");

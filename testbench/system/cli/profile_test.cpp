@@ -2,12 +2,16 @@
 // functions' exclusive and inclusive cycles and instructions and their calls, exactly as
 // derived from the kernel's code (its header lists the counts); the same file from the
 // interpreter and the translator; every profiled tile's threads adding up to its cycles
-// and instructions in --json; the tile selection; callgrind_annotate reading the file.
+// and instructions in --json; the tile selection; callgrind_annotate and `go tool pprof`
+// reading the files; FILE.tiles, each function over the tiles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -247,6 +251,201 @@ TEST(Profile, CallgrindAnnotateNamesTheFunctions) {
   EXPECT_EQ(annotated.find("WARNING"), std::string::npos) << annotated;
   for (const char* f : {"prof_loop", "prof_rec", "prof_outer", "prof_helper", "prof_tail", "main", "worker"})
     EXPECT_NE(annotated.find(f), std::string::npos) << f << " not in:\n" << annotated;
+}
+
+}  // namespace
+}  // namespace ipusim
+
+namespace ipusim {
+namespace {
+
+// `go tool pprof -top` of `file` for one sample type: each function's flat (exclusive)
+// and cum (inclusive) value, and the total of the "Showing nodes accounting for" line.
+struct PprofTop {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> functions;  // name -> (flat, cum)
+  uint64_t total = 0;
+  std::string text;
+};
+
+PprofTop pprof_top(const std::string& file, const std::string& sample_index) {
+  // pprof wants a writable HOME and Go's cache (CI may have neither).
+  const std::string home = temp_path("gohome_" + sample_index);
+  std::filesystem::create_directories(home);
+  const auto r = test::run_command("env HOME=" + home + " GOCACHE=" + home + "/cache GOFLAGS= go", "pprof_",
+                                   "tool pprof -top -nodecount=1000 -nodefraction=0 -sample_index=" + sample_index + " " + file);
+  PprofTop top;
+  top.text = r.out + r.err;
+  EXPECT_EQ(r.status, 0) << "go tool pprof (Debian golang-go, installed by scripts/deps.sh) failed:\n" << top.text;
+  std::istringstream lines(r.out);
+  bool table = false;
+  for (std::string line; std::getline(lines, line);) {
+    unsigned long long shown = 0, total = 0;
+    if (std::sscanf(line.c_str(), "Showing nodes accounting for %llu, %*s of %llu total", &shown, &total) == 2) {
+      top.total = total;
+    } else if (line.find("flat%") != std::string::npos) {
+      table = true;
+    } else if (table) {
+      std::istringstream row(line);
+      std::string flat_pct, sum_pct, cum_pct, name;
+      uint64_t flat = 0, cum = 0;
+      if (row >> flat >> flat_pct >> sum_pct >> cum >> cum_pct >> name) top.functions[name] = {flat, cum};
+    }
+  }
+  return top;
+}
+
+// The pprof file: go tool pprof names the kernel's functions with their exclusive and
+// inclusive cycles and instructions, exactly (recursion counted once in cum), and its
+// total is the tiles' cycles; both engines write the same bytes.
+TEST(Profile, GoToolPprofReadsTheKernelsCostsExactly) {
+  const std::string interp = temp_path("interp.pb.gz"), jit = temp_path("jit.pb.gz"), json = temp_path("run.json");
+  auto r = profile_run("interp", interp, json, "--profile-tiles 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = profile_run("jit", jit, json, "--profile-tiles 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's pprof files differ";
+  ASSERT_EQ(slurp(jit).substr(0, 2), std::string("\x1f\x8b")) << "a .pb.gz file is gzipped";
+  const nlohmann::json j = nlohmann::json::parse(slurp(json));
+  const nlohmann::json& tile0 = j["per_tile"][0];
+  ASSERT_EQ(tile0["tile"], 0);
+
+  for (const auto& [index, per_insn_sup, per_insn_worker] :
+       {std::tuple{"cycles", kSup, kWorker}, std::tuple{"instructions", uint64_t{1}, uint64_t{1}}}) {
+    const PprofTop top = pprof_top(jit, index);
+    SCOPED_TRACE(top.text);
+    EXPECT_EQ(top.total, tile0[index].get<uint64_t>()) << "the file adds up to tile 0's " << index;
+    auto sup = [&](uint64_t insns) { return insns * per_insn_sup; };
+    using Costs = std::pair<uint64_t, uint64_t>;  // flat, cum
+    EXPECT_EQ(top.functions.at("prof_loop"),
+              (Costs{sup(loop_insns(100) + loop_insns(20)) + loop_insns(50) * per_insn_worker,
+                     sup(loop_insns(100) + loop_insns(20)) + loop_insns(50) * per_insn_worker}));
+    EXPECT_EQ(top.functions.at("prof_rec"), (Costs{sup(rec_insns(5)), sup(rec_insns(5))}));
+    EXPECT_EQ(top.functions.at("prof_outer"), (Costs{sup(8 + 3 * 7), sup(8 + 3 * 7 + 2 * 7)}));
+    EXPECT_EQ(top.functions.at("prof_helper"), (Costs{sup(2 * 7), sup(2 * 7)}));
+    EXPECT_EQ(top.functions.at("prof_tail"), (Costs{sup(1), sup(1 + loop_insns(20))}));
+    EXPECT_EQ(top.functions.at("worker").second, loop_insns(50) * per_insn_worker + top.functions.at("worker").first);
+    // main's own cost is the runtime's setup around the calls: its cum holds the calls.
+    EXPECT_EQ(top.functions.at("main").second,
+              top.functions.at("main").first +
+                  sup(loop_insns(100) + rec_insns(5) + 8 + 3 * 7 + 2 * 7 + 1 + loop_insns(20)));
+  }
+}
+
+// .pb is the same profile uncompressed; the split files are pprof files too.
+TEST(Profile, PprofUncompressedAndSplit) {
+  const std::string out = temp_path("p.pb"), gz = temp_path("p.pb.gz"), json = temp_path("run.json");
+  auto r = profile_run("jit", out, json, "--profile-tiles 2 --profile-split");
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = profile_run("jit", gz, json, "--profile-tiles 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(slurp(out).substr(0, 2), std::string("\x1f\x8b"));
+  const PprofTop plain = pprof_top(out, "cycles"), zipped = pprof_top(gz, "cycles");
+  EXPECT_EQ(plain.functions, zipped.functions);
+  const PprofTop worker = pprof_top(thread_file(out, 2, 1), "cycles");
+  EXPECT_EQ(worker.functions.at("prof_loop").first, loop_insns(50) * kWorker) << worker.text;
+  EXPECT_EQ(worker.functions.count("main"), 0u) << worker.text;
+}
+
+}  // namespace
+}  // namespace ipusim
+
+namespace ipusim {
+namespace {
+
+// FILE.tiles: per function, (sum, min, max, max tile) of self cycles, inclusive cycles
+// and self instructions over the program's tiles.
+struct Spread {
+  uint64_t sum = 0, min = 0, max = 0;
+  std::string max_tile;
+  bool operator==(const Spread&) const = default;
+};
+std::ostream& operator<<(std::ostream& o, const Spread& s) {
+  return o << "sum " << s.sum << " min " << s.min << " max " << s.max << " at " << s.max_tile;
+}
+struct OverTiles {
+  std::map<std::string, std::array<Spread, 3>> functions;  // self_cycles, inclusive_cycles, self_instructions
+  uint64_t programs = 0;
+};
+
+OverTiles read_over_tiles(const std::string& path) {
+  OverTiles o;
+  std::istringstream lines(slurp(path));
+  EXPECT_FALSE(lines.str().empty()) << path;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("program ", 0) == 0) ++o.programs;
+    if (line.empty() || line[0] == '#' || line.rfind("program ", 0) == 0 || line.rfind("function\t", 0) == 0) continue;
+    std::istringstream row(line);
+    std::string function, file;
+    row >> function >> file;
+    std::array<Spread, 3>& f = o.functions[function];
+    for (Spread& s : f) EXPECT_TRUE(row >> s.sum >> s.min >> s.max >> s.max_tile) << line;
+  }
+  return o;
+}
+
+// Spread of per-tile values, as the file defines it: the first tile with the max.
+Spread spread_of(const std::vector<std::pair<std::string, uint64_t>>& per_tile) {
+  Spread s{0, per_tile.at(0).second, 0, per_tile.at(0).first};
+  for (const auto& [tile, v] : per_tile) {
+    s.sum += v;
+    s.min = std::min(s.min, v);
+    if (v > s.max) {
+      s.max = v;
+      s.max_tile = tile;
+    }
+  }
+  return s;
+}
+
+// The kernel of known costs: every tile runs the same, so min = max = a tile's figure,
+// and the max is the first tile.
+TEST(Profile, OverTilesHasSumMinMaxOfTheKernel) {
+  const std::string out = temp_path("k.out"), json = temp_path("k.json");
+  const auto r = profile_run("jit", out, json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const OverTiles o = read_over_tiles(out + ".tiles");
+  EXPECT_EQ(o.programs, 1u);
+  const uint64_t loop = kSup * (loop_insns(100) + loop_insns(20)) + kWorker * loop_insns(50);
+  EXPECT_EQ(o.functions.at("prof_loop")[0], (Spread{4 * loop, loop, loop, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_loop")[1], (Spread{4 * loop, loop, loop, "0.0"}));
+  const uint64_t outer = kSup * (8 + 3 * 7), outer_incl = kSup * (8 + 3 * 7 + 2 * 7);
+  EXPECT_EQ(o.functions.at("prof_outer")[0], (Spread{4 * outer, outer, outer, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_outer")[1], (Spread{4 * outer_incl, outer_incl, outer_incl, "0.0"}));
+  EXPECT_EQ(o.functions.at("prof_rec")[2], (Spread{4 * rec_insns(5), rec_insns(5), rec_insns(5), "0.0"}));
+}
+
+// gemm on tiny16, where the tiles differ: each function's sum, min, max and max tile are
+// those of the per-tile split files (threads summed per tile).
+TEST(Profile, OverTilesMatchesTheSplitFilesOfGemm) {
+  const std::string gemm = std::string(IPUSIM_FIRMWARE_DIR) + "/gemm.elf";
+  const std::string out = temp_path("gemm.out");
+  const auto r = ipusim_run("--config configs/test/tiny16.yaml --elf " + gemm + " --profile " + out +
+                            " --profile-split --quiet --threads 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> self_cycles;  // function -> per tile
+  std::vector<Part> tiles;
+  for (uint32_t t = 0; t < 16; ++t) {
+    Part tile;
+    for (uint32_t th = 0; th < 7; ++th) {
+      if (!std::ifstream(thread_file(out, t, th)).good()) continue;
+      for (const auto& [f, c] : read_profile(thread_file(out, t, th)).self) tile.self[f].cycles += c.cycles;
+    }
+    tiles.push_back(tile);
+  }
+  const OverTiles o = read_over_tiles(out + ".tiles");
+  EXPECT_EQ(o.programs, 1u);
+  ASSERT_FALSE(o.functions.empty());
+  bool differ = false;
+  for (const auto& [function, spreads] : o.functions) {
+    std::vector<std::pair<std::string, uint64_t>> per_tile;
+    for (uint32_t t = 0; t < 16; ++t) {
+      const auto it = tiles[t].self.find(function);
+      per_tile.push_back({"0." + std::to_string(t), it == tiles[t].self.end() ? 0 : it->second.cycles});
+    }
+    EXPECT_EQ(spreads[0], spread_of(per_tile)) << function;
+    differ |= spreads[0].min != spreads[0].max;
+  }
+  EXPECT_TRUE(differ) << "gemm's tiles all cost the same: the test shows nothing";
 }
 
 }  // namespace
