@@ -171,11 +171,12 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
   if (group_ && config_.ipus > 1) {
     // With the other IPUs' plans of this moment (plan_batch.h); the batch counts the host time.
     const uint64_t generation = generation_;
-    plan = group_->batch().plan(tiles, config_.timing);
+    plan = group_->batch().plan(tiles, config_.timing, std::move(kept_deliveries_));
     if (generation != generation_) return false;
   } else {
     HostTicksScope timed(host_ticks_.plan);
-    plan = plan_exchange(tiles, config_.timing, plan_threads_.into(host_ticks_.plan_parallel));
+    plan = plan_exchange(tiles, config_.timing, plan_threads_.into(host_ticks_.plan_parallel),
+                         std::move(kept_deliveries_));
     host_ticks_.plan_links += plan.link_ticks;
   }
   // After the plan: a fabric checks its copies after the fabrics that went on before it
@@ -191,6 +192,8 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
   errors_.insert(errors_.end(), copy_errors.begin(), copy_errors.end());
   if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
   outcomes = plan.tiles;
+  kept_deliveries_ = std::move(plan.deliveries);  // for the next plan (exchange_plan.h)
+  kept_deliveries_.clear();
   return true;
 }
 

@@ -237,6 +237,7 @@ class ExchangeFabric : public sc_core::sc_module {
   ExchangeGroup* group_ = nullptr;
   TimedPlanThreads plan_threads_;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
+  std::vector<Delivery> kept_deliveries_;  // the last plan's, delivered: storage for the next
   sc_core::sc_event complete_event_;
   std::vector<uint8_t> buffer_;
   std::vector<TileGrants> grants_;  // by tile

@@ -88,7 +88,7 @@ void ExchangeGroup::plan_and_deliver() {
   ExchangePlan plan;
   {
     HostTicksScope timed(host_ticks_.plan);
-    plan = plan_exchange(all_, timing_, plan_threads_.into(host_ticks_.plan_parallel));
+    plan = plan_exchange(all_, timing_, plan_threads_.into(host_ticks_.plan_parallel), std::move(kept_deliveries_));
   }
   host_ticks_.plan_links += plan.link_ticks;
   ++phases_;
@@ -152,6 +152,8 @@ void ExchangeGroup::plan_and_deliver() {
     offset += n;
   }
   parts_.clear();
+  kept_deliveries_ = std::move(plan.deliveries);  // for the next plan (exchange_plan.h)
+  kept_deliveries_.clear();
 }
 
 }  // namespace ipusim::exchange

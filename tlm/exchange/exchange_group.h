@@ -99,6 +99,7 @@ class ExchangeGroup {
   std::vector<ExchangeFabric*> members_;
   std::vector<std::pair<ExchangeFabric*, Part*>> parts_;  // handed in for the current phase
   std::vector<TilePostings> all_;                         // the joint plan's input (storage reused)
+  std::vector<Delivery> kept_deliveries_;                 // the last joint plan's, delivered: storage for the next
   std::vector<ExchangeFabric*> by_ipu_;                   // the members of the current phase
   sc_core::sc_event planned_;
   uint64_t generation_ = 0;  // phases planned + resets: a waiter knows its phase is over

@@ -59,8 +59,9 @@ void check_routes(const TileIndex& index, const Postings& postings, const Matche
 }  // namespace
 
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                           const PlanThreads* threads) {
-  return plan_exchange_in_chunks(tiles, timing, threads, kTilesPerChunk, kMinPostingsForThreads);
+                           const PlanThreads* threads, std::vector<Delivery> deliveries) {
+  return plan_exchange_in_chunks(tiles, timing, threads, kTilesPerChunk, kMinPostingsForThreads,
+                                 std::move(deliveries));
 }
 
 namespace detail {
@@ -69,7 +70,8 @@ namespace {
 
 // The plan's steps over `storage`.
 ExchangePlan plan_with(PlanStorage& storage, const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                       const PlanThreads* threads, uint32_t tiles_per_chunk, size_t min_postings_for_threads) {
+                       const PlanThreads* threads, uint32_t tiles_per_chunk, size_t min_postings_for_threads,
+                       std::vector<Delivery>& deliveries) {
   ExchangePlan plan;
   ErrorList errors(plan.errors, timing.tiles_per_ipu ? timing.tiles_per_ipu : 1);
   TileIndex& index = storage.index;
@@ -84,6 +86,8 @@ ExchangePlan plan_with(PlanStorage& storage, const std::vector<TilePostings>& ti
   collect_postings(index, timing, chunks, postings, errors);
   check_overlaps(index, postings, chunks, errors);
   Matches& matches = storage.matches;
+  // The caller's storage: the plan's deliveries below (on failure this thread keeps it).
+  matches.deliveries.swap(deliveries);
   match_postings(index, postings, chunks, storage.by_dst, matches, errors);
   if (!errors.any() && timing.links) check_routes(index, postings, matches, timing, errors);
   if (errors.any()) {
@@ -95,8 +99,7 @@ ExchangePlan plan_with(PlanStorage& storage, const std::vector<TilePostings>& ti
   const std::vector<TileOutcome>& outcome = storage.timing.outcome;
   plan.tiles.resize(tiles.size());
   for (uint32_t d = 0; d < index.size(); ++d) plan.tiles[index.input_pos[d]] = outcome[d];
-  plan.deliveries = std::move(matches.deliveries);
-  matches.deliveries = {};
+  plan.deliveries.swap(matches.deliveries);
   return plan;
 }
 
@@ -127,9 +130,9 @@ class HeldStorage {
 
 ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
                                      const PlanThreads* threads, uint32_t tiles_per_chunk,
-                                     size_t min_postings_for_threads) {
+                                     size_t min_postings_for_threads, std::vector<Delivery> deliveries) {
   HeldStorage storage;
-  return plan_with(storage.get(), tiles, timing, threads, tiles_per_chunk, min_postings_for_threads);
+  return plan_with(storage.get(), tiles, timing, threads, tiles_per_chunk, min_postings_for_threads, deliveries);
 }
 
 }  // namespace detail

@@ -105,7 +105,11 @@ using PlanThreads = std::function<void(size_t count, const std::function<void(si
 
 // Pure function of its inputs: the same postings give the same plan, whatever the order
 // of `tiles` and whatever `threads` (null: the calling thread alone).
+// `deliveries`: where the plan's deliveries are made (its contents are replaced, its
+// capacity used). A caller that plans phase after phase gives back the previous plan's
+// deliveries once it has delivered them: a large phase's deliveries are tens of
+// megabytes, which a new array gets freshly mapped and faulted in page by page.
 ExchangePlan plan_exchange(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                           const PlanThreads* threads = nullptr);
+                           const PlanThreads* threads = nullptr, std::vector<Delivery> deliveries = {});
 
 }  // namespace ipusim::exchange

@@ -9,10 +9,12 @@ PlanBatch::PlanBatch() {
   sc_core::sc_spawn([this] { batch_thread(); }, sc_core::sc_gen_unique_name("exchange_plan_batch"), &options);
 }
 
-ExchangePlan PlanBatch::plan(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing) {
+ExchangePlan PlanBatch::plan(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                             std::vector<Delivery> deliveries) {
   Job job;
   job.tiles = &tiles;
   job.timing = &timing;
+  job.deliveries = std::move(deliveries);
   handed_in_.push_back(&job);
   // Immediate: the batch runs in this evaluation phase, after the processes already
   // runnable in it (the other fabrics whose phases completed at the same time).
@@ -45,7 +47,7 @@ void PlanBatch::run(std::vector<Job*>& jobs) {
   plans_ += jobs.size();
   auto plan_one = [](Job& job, const PlanThreads* threads) {
     try {
-      job.plan = plan_exchange(*job.tiles, *job.timing, threads);
+      job.plan = plan_exchange(*job.tiles, *job.timing, threads, std::move(job.deliveries));
     } catch (...) {
       job.error = std::current_exception();  // the fabric that handed it in rethrows it
     }

@@ -42,10 +42,11 @@ class PlanBatch {
   // The host threads the batch plans on (null: the calling thread alone).
   void set_plan_threads(const PlanThreads* threads) { threads_.set(threads); }
 
-  // From a SystemC thread process: plan_exchange(tiles, timing) made in this evaluation
-  // phase's batch. `tiles` and `timing` must stay as they are until it returns. Rethrows
-  // what the plan threw.
-  ExchangePlan plan(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing);
+  // From a SystemC thread process: plan_exchange(tiles, timing, deliveries) made in this
+  // evaluation phase's batch. `tiles` and `timing` must stay as they are until it
+  // returns. Rethrows what the plan threw.
+  ExchangePlan plan(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
+                    std::vector<Delivery> deliveries = {});
 
   // Host figures since the last reset: the batches' ticks (plan: the batch's wall time;
   // plan_parallel: of which on the host threads; plan_links: the links' schedule).
@@ -61,6 +62,7 @@ class PlanBatch {
   struct Job {
     const std::vector<TilePostings>* tiles = nullptr;
     const ExchangeTiming* timing = nullptr;
+    std::vector<Delivery> deliveries;  // the fabric's storage for the plan's
     ExchangePlan plan;
     std::exception_ptr error;
     bool done = false;

@@ -39,7 +39,7 @@ bool has_partner(const TileIndex& index, const uint32_t* dests, size_t begin, si
   return i > begin && index.global(dest_tile(dests[i - 1])) == partner;
 }
 
-void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post,
+[[gnu::cold]] void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post,
                   uint32_t tiles_per_ipu, PartWriter& out, ErrorList& errors) {
   const uint32_t me = index.global(tile);
   if (post.peers.empty()) {
@@ -73,7 +73,7 @@ void collect_send(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
 }
 
 // A receive needs one source that takes part; a valid one becomes a receive leg.
-void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post, PartWriter& out,
+[[gnu::cold]] void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::PostingView& post, PartWriter& out,
                   ErrorList& errors) {
   const uint32_t me = index.global(tile);
   if (post.peers.size() != 1) {
@@ -89,7 +89,7 @@ void collect_recv(const TileIndex& index, uint32_t tile, uint32_t p, const iss::
                            post.peers[0], pc_text(post.pc), post.peers[0], kAbsent));
     return;
   }
-  out.recvs[out.n_recvs++] = RecvLeg{src, p};
+  out.recvs[out.n_recvs++] = RecvLeg{src, p, post.addr, post.len};
 }
 
 // Sends, their destinations and receives over some tiles: exact from the ISS's counts,
@@ -122,20 +122,36 @@ Counts count(const TileIndex& index, uint32_t first, uint32_t end) {
 }
 
 // The tiles [first, end) through `out`; their begins into `p` (indices in the plan's arrays).
+// A message to or from one tile that takes part (nearly all of them) is written here; the
+// rest (multicasts, malformed postings, absent peers) by collect_send / collect_recv.
 void collect_part(const TileIndex& index, uint32_t tiles_per_ipu, uint32_t first, uint32_t end, size_t send_base,
                   size_t recv_base, PartWriter& out, Postings& p, ErrorList& errors) {
+  PartWriter w = out;  // a local: its counts stay in registers over the stores of the loop
   for (uint32_t t = first; t < end; ++t) {
-    p.send_begin[t] = uint32_t(send_base + out.n_sends);
-    p.recv_begin[t] = uint32_t(recv_base + out.n_recvs);
-    for (uint32_t i = 0; i < index.post_count(t); ++i) {
+    p.send_begin[t] = uint32_t(send_base + w.n_sends);
+    p.recv_begin[t] = uint32_t(recv_base + w.n_recvs);
+    const uint32_t posts = index.post_count(t);
+    for (uint32_t i = 0; i < posts; ++i) {
       const iss::PostingView post = index.post(t, i);
       if (post.kind == ExchangePost::Kind::Send) {
-        collect_send(index, t, i, post, tiles_per_ipu, out, errors);
+        const uint32_t d = post.peers.size() == 1 ? index.find(post.peers[0]) : kNoTile;
+        if (d != kNoTile) {
+          w.sends[w.n_sends++] = SendInfo{t, i, w.dest_base + uint32_t(w.n_dests), post.addr, post.len};
+          w.dests[w.n_dests++] = d;
+        } else {
+          collect_send(index, t, i, post, tiles_per_ipu, w, errors);
+        }
       } else if (post.kind == ExchangePost::Kind::Recv) {  // copies are the gateway's, not messages
-        collect_recv(index, t, i, post, out, errors);
+        const uint32_t src = post.peers.size() == 1 ? index.find(post.peers[0]) : kNoTile;
+        if (src != kNoTile) {
+          w.recvs[w.n_recvs++] = RecvLeg{src, i, post.addr, post.len};
+        } else {
+          collect_recv(index, t, i, post, w, errors);
+        }
       }
     }
   }
+  out = w;
 }
 
 }  // namespace

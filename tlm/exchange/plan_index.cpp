@@ -75,10 +75,7 @@ void ErrorList::finish() {
 
 std::string pc_text(uint32_t pc) { return fmt::format("pc {:#010x}", pc); }
 
-uint32_t TileIndex::find(uint32_t global) const {
-  if (!by_global.empty() || sorted_global.empty()) {
-    return global < by_global.size() ? by_global[global] : kNoTile;
-  }
+uint32_t TileIndex::find_sparse(uint32_t global) const {
   auto it = std::lower_bound(sorted_global.begin(), sorted_global.end(), global);
   return it != sorted_global.end() && *it == global ? uint32_t(it - sorted_global.begin()) : kNoTile;
 }

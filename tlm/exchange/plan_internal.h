@@ -50,7 +50,11 @@ struct TileIndex {
 
   uint32_t size() const { return uint32_t(tile.size()); }
   uint32_t global(uint32_t dense) const { return sorted_global[dense]; }
-  uint32_t find(uint32_t global) const;   // dense id or kNoTile
+  uint32_t find(uint32_t global) const {  // dense id or kNoTile
+    if (!by_global.empty()) return global < by_global.size() ? by_global[global] : kNoTile;
+    return find_sparse(global);
+  }
+  uint32_t find_sparse(uint32_t global) const;  // find() without the direct table
   iss::PostingView post(uint32_t dense, uint32_t index) const { return postings[dense].view(index); }
   uint32_t post_count(uint32_t dense) const { return uint32_t(postings[dense].size()); }
 };
@@ -112,9 +116,12 @@ struct SendInfo {
 inline constexpr uint32_t kPairBit = 1u << 31;
 inline uint32_t dest_tile(uint32_t dest) { return dest & ~kPairBit; }
 
-// One receive: its source (dense) and the posting's index on its tile: 8 bytes.
+// One receive: its source (dense), the posting's index on its tile and its buffer: 16
+// bytes. The buffer is copied here when collected (a pass in posting order), as a send's
+// is into its SendInfo: the buffer rules and matching then read no log.
 struct RecvLeg {
   uint32_t src = 0, post = 0;
+  uint32_t addr = 0, len = 0;
 };
 
 struct Postings {
@@ -139,7 +146,8 @@ void collect_postings(const TileIndex& index, const ExchangeTiming& timing, cons
 void check_overlaps(const TileIndex& index, const Postings& postings, const Chunks& chunks, ErrorList& errors);
 
 // The matched legs: one delivery each, with dense tile ids until plan_exchange() renames
-// them, and per delivery its send (SendInfo index << 1) | pair rule: 24 bytes.
+// them, and per delivery its send (SendInfo index << 1) | pair rule: 24 bytes. The
+// deliveries are the caller's storage (plan_exchange's `deliveries`) while a plan runs.
 struct Matches {
   std::vector<Delivery> deliveries;
   std::vector<uint32_t> send_pair;
@@ -154,8 +162,7 @@ struct SendLegs {
 };
 
 // The k-th send from A naming B matches the k-th receive on B from A. Matches come in
-// (dst, receive posting order on dst) into `out` (storage reused; its deliveries anew
-// once a plan has taken them); errors for unmatched legs and length mismatches.
+// (dst, receive posting order on dst) into `out` (storage reused); errors for unmatched legs and length mismatches.
 void match_postings(const TileIndex& index, const Postings& postings, const Chunks& chunks, SendLegs& by_dst,
                     Matches& out, ErrorList& errors);
 
@@ -172,7 +179,7 @@ void time_exchange(const TileIndex& index, const Postings& postings, Matches& ma
                    const ExchangeTiming& timing, const Chunks& chunks, TimingStorage& storage, uint64_t& link_ticks);
 
 // What a plan keeps for the next plan made on the same host thread: every array of
-// the plan but the deliveries it returns. A large phase's arrays are tens of megabytes,
+// the plan but the deliveries (the caller's). A large phase's arrays are tens of megabytes,
 // which the allocator maps afresh and the kernel faults in page by page when each plan
 // allocates its own (docs/exchange.md, "Storage kept between plans"). Each plan writes
 // every element before it reads it, so nothing of one plan reaches the next.
@@ -190,7 +197,7 @@ struct PlanStorage {
 // threads give the same plan.
 ExchangePlan plan_exchange_in_chunks(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
                                      const PlanThreads* threads, uint32_t tiles_per_chunk,
-                                     size_t min_postings_for_threads = 0);
+                                     size_t min_postings_for_threads = 0, std::vector<Delivery> deliveries = {});
 
 // Latency between dense tiles (plan_distance.cpp): latency_cycles() from a table per
 // tile place and per distance, for the hot loop of the timing.

@@ -110,7 +110,7 @@ class Matcher {
   // The match of receive leg `slot` (its index in Postings::recvs).
   void match(SendLeg leg, const RecvLeg& r, uint32_t dst, size_t slot, Matches& out) {
     const SendInfo& send = postings_.sends[leg >> 1];
-    const iss::PostingView recv = index_.post(dst, r.post);
+    const iss::PostingView recv = index_.post(dst, r.post);  // (r's buffer, and the pc)
     if (send.len != recv.len) {
       const uint32_t a = index_.global(send.tile), b = index_.global(dst), pc = send_post(leg).pc;
       errors_.add("length mismatch", a, pc, b, recv.pc, fmt::format(
@@ -150,12 +150,59 @@ std::vector<SourceCursor>& cursors(uint32_t tiles) {
   return from;
 }
 
+// One destination, when every receive on it meets a send of its length and every send to
+// it meets a receive (a valid phase): its matches, and true. False at the first thing that
+// does not fit, with nothing reported and `from` as it was (every entry zero): the
+// destination is then matched again by the full pass below, which names every problem.
+// Three passes over the destination's legs where the full one makes five, and no count
+// that only a message would read.
+bool match_valid(const Postings& postings, const SendLegs& by_dst, uint32_t dst, std::vector<SourceCursor>& from,
+                 Matches& matches) {
+  const std::vector<SendLeg>& sends = by_dst.legs;
+  const std::vector<SendInfo>& infos = postings.sends;
+  const uint32_t i = by_dst.begin[dst], i_end = by_dst.begin[dst + 1];
+  const uint32_t j = postings.recv_begin[dst], j_end = postings.recv_begin[dst + 1];
+  if (i_end - i != j_end - j) return false;
+  for (uint32_t k = i; k < i_end;) {  // sends to dst, grouped by source
+    const uint32_t src = infos[sends[k] >> 1].tile;
+    SourceCursor& c = from[src];
+    c.next = k;
+    while (++k < i_end && infos[sends[k] >> 1].tile == src) {
+    }
+    c.end = k;
+  }
+  bool valid = true;
+  for (uint32_t r = j; r < j_end; ++r) {  // receives in posting order
+    const RecvLeg& recv = postings.recvs[r];
+    SourceCursor& c = from[recv.src];
+    if (c.next == c.end) {
+      valid = false;
+      break;
+    }
+    const SendLeg leg = sends[c.next++];
+    const SendInfo& send = infos[leg >> 1];
+    if (send.len != recv.len) {
+      valid = false;
+      break;
+    }
+    matches.deliveries[r] = {send.tile, send.addr, dst, recv.addr, send.len};
+    matches.send_pair[r] = leg;
+  }
+  for (uint32_t k = i; k < i_end;) {  // every send matched? (the counts are equal: then all)
+    SourceCursor& c = from[infos[sends[k] >> 1].tile];
+    k = c.end;
+    c = SourceCursor{};
+  }
+  return valid;
+}
+
 // The destinations [first, end).
 void match_part(const Postings& postings, const SendLegs& by_dst, uint32_t first, uint32_t end, Matcher& matcher,
                 std::vector<SourceCursor>& from, Matches& matches) {
   const std::vector<SendLeg>& sends = by_dst.legs;
   const std::vector<RecvLeg>& recvs = postings.recvs;
   for (uint32_t dst = first; dst < end; ++dst) {
+    if (match_valid(postings, by_dst, dst, from, matches)) continue;
     const uint32_t i = by_dst.begin[dst], i_end = by_dst.begin[dst + 1];
     const uint32_t j = postings.recv_begin[dst], j_end = postings.recv_begin[dst + 1];
 

@@ -43,7 +43,8 @@ class TileChecker {
              const RecvLeg* recvs_end) {
     recvs_.clear();
     sends_.clear();
-    for (const RecvLeg* r = recvs; r != recvs_end; ++r) add(recvs_, tile, r->post);
+    for (const RecvLeg* r = recvs; r != recvs_end; ++r)
+      if (r->len > 0) recvs_.push_back({r->addr, uint64_t(r->addr) + r->len, r->post});
     if (recvs_.empty()) return;
     for (const SendInfo* s = sends; s != sends_end; ++s)
       if (s->len > 0) sends_.push_back({s->addr, uint64_t(s->addr) + s->len, s->post});
@@ -114,11 +115,6 @@ class TileChecker {
       run_begin_.swap(merged_);
     }
     return true;
-  }
-
-  void add(std::vector<Span>& to, uint32_t tile, uint32_t post) {
-    const PostingView p = index_.post(tile, post);
-    if (p.len > 0) to.push_back({p.addr, uint64_t(p.addr) + p.len, post});
   }
 
   void check_receives(uint32_t tile) {

@@ -30,8 +30,18 @@ struct Arrival {
 
 class InPort {
  public:
-  void clear() { arrivals_.clear(); }
-  void add(uint64_t arrive, uint64_t duration, uint64_t rate) { arrivals_.push_back({arrive, arrive + duration, rate}); }
+  // What the caller adds up while it writes the arrivals (in locals: kept in registers,
+  // which members written beside the arrivals would not be).
+  struct Sums {
+    uint64_t total = 0;     // charge: the sum of rate * duration
+    uint64_t last_end = 0;  // the latest end
+    bool uniform = true;    // every message as long as the first
+  };
+  // Room for the next port's `n` arrivals (their charge arrives over [start, end)).
+  Arrival* open(size_t n) {
+    arrivals_.resize(n);
+    return arrivals_.data();
+  }
 
   // When the port has accepted every byte (ticks). Charge units: 4 * in_rate per byte,
   // so a message of L bytes brings 4 * in_rate * L (2 * in_rate * L under the pair rule)
@@ -39,42 +49,69 @@ class InPort {
   //   done = max( last arrival end, max_i [ a_i + (W - A(a_i)) * out_rate / (2 * in_rate) ] )
   // with W the total charge and A(t) the charge arrived by t (docs/exchange.md). The
   // order of equal times does not matter (a message starting at t has brought nothing
-  // by t), so one sort by start serves the ends too when they come in the same order
-  // (messages of one length, the usual case).
-  uint64_t done(uint64_t out_rate, uint64_t in_rate) {
-    auto by_start = [](const Arrival& a, const Arrival& b) { return a.start < b.start; };
-    if (!std::is_sorted(arrivals_.begin(), arrivals_.end(), by_start))
-      std::sort(arrivals_.begin(), arrivals_.end(), by_start);
+  // by t), so one sort by start serves the ends too when every message takes as long
+  // (messages of one length, the usual case): they then end in the order they start.
+  // Times are taken relative to the first arrival, which keeps the products small.
+  uint64_t done(const Sums& sums, uint64_t out_rate, uint64_t in_rate) {
+    sort_by_start();
     const uint64_t t0 = arrivals_.front().start;
-    uint64_t total = 0, last_end = 0;
+    if (sums.uniform) {
+      return t0 + sweep(sums, out_rate, in_rate, t0, arrivals_.size(), [&](size_t e) {
+               return Flow{arrivals_[e].end - t0, arrivals_[e].rate};
+             });
+    }
     ends_.clear();
-    for (Arrival& a : arrivals_) {
-      a.start -= t0;
-      a.end -= t0;
-      total += a.rate * (a.end - a.start);
-      last_end = std::max(last_end, a.end);
-      ends_.push_back({a.end, a.rate});
-    }
+    for (const Arrival& a : arrivals_) ends_.push_back({a.end - t0, a.rate});
     if (!std::is_sorted(ends_.begin(), ends_.end(), by_time)) std::sort(ends_.begin(), ends_.end(), by_time);
-    uint64_t best = last_end;
-    uint64_t started_rate = 0, started_weight = 0, ended_rate = 0, ended_weight = 0;
-    size_t e = 0;
-    for (const Arrival& s : arrivals_) {
-      started_rate += s.rate;
-      started_weight += s.rate * s.start;
-      for (; e < ends_.size() && ends_[e].time <= s.start; ++e) {
-        ended_rate += ends_[e].rate;
-        ended_weight += ends_[e].rate * ends_[e].time;
-      }
-      const uint64_t arrived =
-          (s.start * started_rate - started_weight) - (s.start * ended_rate - ended_weight);
-      const uint64_t queued = (total - arrived) * out_rate;
-      best = std::max(best, s.start + (queued + 2 * in_rate - 1) / (2 * in_rate));
-    }
-    return t0 + best;
+    return t0 + sweep(sums, out_rate, in_rate, t0, ends_.size(), [&](size_t e) { return ends_[e]; });
   }
 
  private:
+  // `end_at(e)`: the e-th end (relative to t0) in time order.
+  template <typename EndAt>
+  uint64_t sweep(const Sums& sums, uint64_t out_rate, uint64_t in_rate, uint64_t t0, size_t ends,
+                 EndAt end_at) const {
+    uint64_t best = sums.last_end - t0;
+    uint64_t started_rate = 0, started_weight = 0, ended_rate = 0, ended_weight = 0;
+    size_t e = 0;
+    for (const Arrival& a : arrivals_) {
+      const uint64_t start = a.start - t0;
+      started_rate += a.rate;
+      started_weight += a.rate * start;
+      for (; e < ends; ++e) {
+        const Flow f = end_at(e);
+        if (f.time > start) break;
+        ended_rate += f.rate;
+        ended_weight += f.rate * f.time;
+      }
+      const uint64_t arrived = (start * started_rate - started_weight) - (start * ended_rate - ended_weight);
+      const uint64_t queued = (sums.total - arrived) * out_rate;
+      best = std::max(best, start + (queued + 2 * in_rate - 1) / (2 * in_rate));
+    }
+    return best;
+  }
+
+  // Arrivals come nearly in order (a sender's messages leave in posting order, and an
+  // all-to-all's receiver posts its receives in the order their senders send them, give
+  // or take the latency): an insertion sort then moves each a step or two. Past a bound
+  // on its moves, std::sort instead (which orders equal starts differently: that does not
+  // matter, above).
+  void sort_by_start() {
+    const size_t n = arrivals_.size();
+    size_t budget = 4 * n + 16;
+    for (size_t i = 1; i < n; ++i) {
+      if (arrivals_[i].start >= arrivals_[i - 1].start) continue;
+      const Arrival a = arrivals_[i];
+      size_t k = i;
+      for (; k > 0 && arrivals_[k - 1].start > a.start && budget > 0; --k, --budget) arrivals_[k] = arrivals_[k - 1];
+      arrivals_[k] = a;
+      if (budget == 0) {
+        std::sort(arrivals_.begin(), arrivals_.end(), [](const Arrival& x, const Arrival& y) { return x.start < y.start; });
+        return;
+      }
+    }
+  }
+
   // A function object, not a function pointer, so the sorts inline the comparison.
   struct ByTime {
     bool operator()(const Flow& a, const Flow& b) const { return a.time < b.time; }
@@ -161,31 +198,42 @@ void time_exchange(const TileIndex& index, const Postings& postings, Matches& ma
     link_legs = time_links(index, matches, leaves, timing, *timing.links, first_link_leg);
   }
 
-  // In ports: the matches of a receiver are consecutive (match order is by dst). Each
-  // delivery read here is also renamed to global tile ids, the plan's output (one pass
-  // over the deliveries instead of two).
+  // In ports: a valid plan's matches are its receive legs, slot for slot (plan_match.cpp),
+  // so a receiver's are recvs[recv_begin[dst], recv_begin[dst + 1]). Each delivery read
+  // here is also renamed to global tile ids, the plan's output (one pass over the
+  // deliveries instead of two).
+  const bool any_link_legs = !link_legs.empty();
   chunks.run([&](size_t c) {
     InPort port;
-    size_t link_leg = link_legs.empty() ? 0 : first_link_leg[c];
-    for (size_t i = matches.chunk_begin[c]; i < matches.chunk_begin[c + 1];) {
-      const uint32_t dst = legs[i].dst_tile, global_dst = index.global(dst);
-      port.clear();
-      for (; i < matches.chunk_begin[c + 1] && legs[i].dst_tile == dst; ++i) {
+    size_t link_leg = any_link_legs ? first_link_leg[c] : 0;
+    for (uint32_t dst = chunks.begin(c); dst < chunks.end(c); ++dst) {
+      const size_t first = postings.recv_begin[dst], end = postings.recv_begin[dst + 1];
+      if (first == end) continue;
+      const uint32_t global_dst = index.global(dst);
+      const uint64_t first_duration = 2 * in_rate * uint64_t(legs[first].len);
+      Arrival* arrival = port.open(end - first);
+      InPort::Sums sums;
+      uint64_t bytes_in = 0;
+      for (size_t i = first; i < end; ++i, ++arrival) {
         Delivery& m = legs[i];
         const uint32_t send = matches.send_pair[i] >> 1, pair = matches.send_pair[i] & 1;
-        const uint64_t duration = 2 * in_rate * uint64_t(m.len);
+        const uint64_t duration = 2 * in_rate * uint64_t(m.len), rate = pair ? 1 : 2;
         uint64_t arrive = leaves[send] + latency(m.src_tile, dst) * ticks_per_cycle;
-        if (!link_legs.empty() && timing.between_ipus(index.global(m.src_tile), index.global(dst))) {
+        if (any_link_legs && timing.between_ipus(index.global(m.src_tile), global_dst)) {
           const links::LinkLeg& leg = link_legs[link_leg++];
           // Never before the bytes could have come over an ideal fabric at the sender's rate.
           arrive = std::max(leg.last, leg.ready + duration) - duration;
         }
-        port.add(arrive, duration, pair ? 1 : 2);
-        outcome[dst].bytes_in += m.len;
+        *arrival = {arrive, arrive + duration, rate};
+        sums.total += rate * duration;
+        sums.last_end = std::max(sums.last_end, arrive + duration);
+        sums.uniform = sums.uniform && duration == first_duration;
+        bytes_in += m.len;
         m.src_tile = index.global(m.src_tile);
         m.dst_tile = global_dst;
       }
-      done[dst] = std::max(done[dst], port.done(out_rate, in_rate));
+      outcome[dst].bytes_in += bytes_in;
+      done[dst] = std::max(done[dst], port.done(sums, out_rate, in_rate));
     }
   });
 

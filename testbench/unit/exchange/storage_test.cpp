@@ -51,5 +51,31 @@ TEST(ExchangeStorage, APlanAfterOtherPlansOnItsThreadIsThePlanOfFreshStorage) {
   }).join();
 }
 
+// A fabric gives each plan the deliveries of the one before (exchange_plan.h): whatever
+// they hold, larger or smaller, the plan is the plan made into new storage; a failed
+// plan returns none.
+TEST(ExchangeStorage, APlanIntoAnEarlierPlansDeliveriesIsThePlanOfNewDeliveries) {
+  ExchangeTiming t;
+  t.tiles_per_ipu = 96;
+  const Phase big = all_to_all(96, 64);
+  Phase failing = all_to_all(40, 16);
+  failing.send(3, 0x100, 16, {7, 7, 500});
+  Phase small;
+  small.send(0, 0x100, 16, {2, 3}).recv(2, 0x1000, 16, 0).recv(3, 0x1000, 16, 0);
+  const std::vector<const Phase*> phases{&big, &small, &big, &failing, &small, &big};
+  std::vector<Delivery> kept;  // not cleared: the plan must replace what it holds
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const std::vector<TilePostings> in = phases[i]->input();
+    const ExchangePlan fresh = plan_exchange(in, t);
+    const size_t held = kept.size();
+    ExchangePlan reused = plan_exchange(in, t, nullptr, std::move(kept));
+    expect_same(fresh, reused, "phase " + std::to_string(i) + " into " + std::to_string(held) + " deliveries");
+    if (phases[i] == &failing) {
+      EXPECT_TRUE(reused.deliveries.empty());
+    }
+    kept = std::move(reused.deliveries);
+  }
+}
+
 }  // namespace
 }  // namespace ipusim::exchange::test
