@@ -87,6 +87,8 @@ Restored open_restore(const RunOptions& o) {
   r.inputs.config_path = inputs.str("config path");
   r.inputs.elf_path = inputs.str("ELF path");
   r.inputs.tiles = inputs.str("tiles");
+  r.inputs.link_faults.resize(size_t(inputs.count("link fault items", 8)));
+  for (std::string& item : r.inputs.link_faults) item = inputs.str("link fault item");
   inputs.expect_end();
   r.inputs.config_text = std::string(r.ckpt.section("config").begin(), r.ckpt.section("config").end());
   r.inputs.elf = r.ckpt.section("elf");
@@ -123,6 +125,8 @@ void write_run_checkpoint(const CheckpointPlan& plan, platform::Platform& platfo
   in.str(inputs.config_path);
   in.str(inputs.elf_path);
   in.str(inputs.tiles);
+  in.u64(inputs.link_faults.size());
+  for (const std::string& item : inputs.link_faults) in.str(item);
   ckpt.sections.push_back({"inputs", std::move(in.data()), false});
   ckpt.sections.push_back(
       {"config", std::vector<uint8_t>(inputs.config_text.begin(), inputs.config_text.end()), true});

@@ -121,6 +121,46 @@ TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEndAl
   std::filesystem::remove_all(dir);
 }
 
+// A system of four IPUs whose links inject faults: the link layer's state (each fault
+// injector's generators and counts, the statistics, when each link direction is free),
+// the group's sync and the joint exchange phases carry over the checkpoint, taken
+// between the ring's phases, onto the interpreter on 2 host threads and onto lockstep.
+TEST(CheckpointLinks, AnM2000AllReduceWithLinkFaultsRestoresOntoInterpAndLockstep) {
+  const std::string faults = " --link-faults 'ber=2e-4,drop=0.02,ack_drop=0.05,seed=11'";
+  const std::string run = "--config configs/test/tiny4_m2000.yaml --elf " + kFirmware + "/ipu_allreduce.elf" + faults;
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput whole = ipusim_run(run + " --iss jit --threads 1", "whole.json");
+  ASSERT_EQ(whole.cli.status, 0) << whole.cli.err;
+  // The faults did something on both sides of the checkpoint.
+  uint64_t crc_errors = 0, replays = 0, exchange_after = 0;
+  for (const auto& l : whole.json["links"]) {
+    crc_errors += l["crc_errors"].get<uint64_t>();
+    replays += l["replays"].get<uint64_t>();
+  }
+  EXPECT_GT(crc_errors, 0u);
+  EXPECT_GT(replays, 0u);
+  const RunOutput taking =
+      ipusim_run(run + " --iss jit --threads 1 --checkpoint-at superstep:5 --checkpoint-dir " + dir, "taking.json");
+  ASSERT_EQ(taking.cli.status, 0) << taking.cli.err;
+  EXPECT_EQ(taking.cli.out, whole.cli.out);
+  EXPECT_EQ(simulated_figures(taking.json), simulated_figures(whole.json));
+  for (size_t s = 5; s < whole.json["supersteps"].size(); ++s)
+    for (const auto& ipu : whole.json["supersteps"][s]["ipus"]) exchange_after += ipu["exchange_cycles"].get<uint64_t>();
+  EXPECT_GT(exchange_after, 0u) << "no exchange after the checkpoint";
+
+  for (const char* engine : {"--iss interp --threads 2", "--iss lockstep --threads 1"}) {
+    const RunOutput restored = ipusim_run("--restore " + dir + " " + engine, "restored.json");
+    ASSERT_EQ(restored.cli.status, 0) << engine << ": " << restored.cli.err;
+    EXPECT_FALSE(restored.cli.out.empty()) << engine;
+    EXPECT_TRUE(ends_with(whole.cli.out, restored.cli.out)) << engine << ": " << restored.cli.out;
+    EXPECT_EQ(restored.json["links"], whole.json["links"]) << engine;
+    EXPECT_EQ(restored.json["tile_cycles"], whole.json["tile_cycles"]) << engine;
+    EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json)) << engine;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // One checkpoint of allreduce, then each kind of refusal on it (or a damaged copy).
 class CheckpointRefusal : public ::testing::Test {
  protected:
