@@ -61,9 +61,13 @@ ExchangeGroup::Saved ExchangeGroup::saved() const {
 }
 
 void ExchangeGroup::restore(const Saved& s) {
-  // A group whose links run as RTL has a link layer without faults; a run without faults
-  // saved none, and its fresh layer is where that run's was.
-  if (s.faults && !faults_) throw std::invalid_argument("link faults were saved for a run without them");
+  // A group whose links run as RTL has a link layer without faults: a run without faults
+  // on TLM links saved none, and the fresh layer is where that run's would be; one on RTL
+  // links saved a layer that injects nothing, which TLM links without faults do not keep.
+  const bool saved_injects =
+      s.faults && std::any_of(s.faults->begin(), s.faults->end(),
+                              [](const links::LinkFaults::DirectionState& d) { return !d.injector.policies.empty(); });
+  if (saved_injects && !faults_) throw std::invalid_argument("link faults were saved for a run without them");
   if (!s.faults && faults_ && faults_->plan().any())
     throw std::invalid_argument("no link faults were saved for a run with them");
   scheduler_->restore(s.links);

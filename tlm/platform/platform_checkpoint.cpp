@@ -54,7 +54,6 @@ void Platform::simulate_with_checkpoints() {
 
 std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superstep) {
   if (run_.state() != RunState::Paused) unsupported(fmt::format("the run is {}, not paused at a sync", state_name(run_.state())));
-  if (config_.cosim.any_rtl()) unsupported("blocks run as RTL (this build checkpoints TLM models only)");
   if (halted_ > 0) unsupported(fmt::format("{} tile(s) halted before superstep {}", halted_, superstep));
   if (accounts_.first() > 0)
     unsupported(fmt::format("superstep {} is past the {} supersteps the run's figures hold", superstep,

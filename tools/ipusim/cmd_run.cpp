@@ -145,7 +145,8 @@ int run_run(const RunOptions& o) {
   }
   const std::optional<CheckpointPlan> checkpoint_at = checkpoint_plan(o);
   RunInputs inputs = restored ? restored->inputs : RunInputs{.config_path = o.config, .elf_path = o.elf};
-  config::SystemConfig system = restored ? restored->system : with_rtl(config::load_system(o.config), o.rtl);
+  // A restore may put other blocks on their RTL (--rtl): the state at a sync is the same.
+  config::SystemConfig system = with_rtl(restored ? restored->system : config::load_system(o.config), o.rtl);
   if (!restored && checkpoint_at) {
     inputs.config_text = config::to_yaml(system);
     inputs.elf = read_file_bytes(o.elf);
