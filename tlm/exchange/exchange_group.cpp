@@ -1,6 +1,7 @@
 #include "exchange/exchange_group.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,27 @@ uint64_t ExchangeGroup::carry_over_links(const ExchangePlan& plan, std::vector<s
     errors.push_back(std::move(p));
     return 0;
   }
+}
+
+ExchangeGroup::Saved ExchangeGroup::saved() const {
+  Saved s{phases_, scheduler_->saved(), std::nullopt};
+  if (faults_) s.faults = faults_->saved();
+  return s;
+}
+
+void ExchangeGroup::restore(const Saved& s) {
+  // A group whose links run as RTL has a link layer without faults: a run without faults
+  // on TLM links saved none, and the fresh layer is where that run's would be; one on RTL
+  // links saved a layer that injects nothing, which TLM links without faults do not keep.
+  const bool saved_injects =
+      s.faults && std::any_of(s.faults->begin(), s.faults->end(),
+                              [](const links::LinkFaults::DirectionState& d) { return !d.injector.policies.empty(); });
+  if (saved_injects && !faults_) throw std::invalid_argument("link faults were saved for a run without them");
+  if (!s.faults && faults_ && faults_->plan().any())
+    throw std::invalid_argument("no link faults were saved for a run with them");
+  scheduler_->restore(s.links);
+  if (faults_ && s.faults) faults_->restore(*s.faults);
+  phases_ = s.phases;
 }
 
 void ExchangeGroup::reset() {

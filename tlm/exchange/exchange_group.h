@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -79,6 +80,19 @@ class ExchangeGroup {
     return t;
   }
   uint64_t phases() const { return phases_; }
+  // No phase under way: no member has handed in a part that is not answered yet.
+  bool quiet() const { return parts_.empty(); }
+  // A checkpoint's view at a sync (docs/checkpoints.md): the phases so far, the links'
+  // timing state and, with faults, each direction's injector and statistics.
+  struct Saved {
+    uint64_t phases = 0;
+    links::LinkScheduler::Saved links;
+    std::optional<std::vector<links::LinkFaults::DirectionState>> faults;
+  };
+  Saved saved() const;
+  // Throws std::invalid_argument for the state of another system, or faults saved for a
+  // group without them (or the reverse).
+  void restore(const Saved& s);
   links::LinkScheduler& links() { return *scheduler_; }
   const links::LinkScheduler& links() const { return *scheduler_; }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "links/prng.h"
 
@@ -12,6 +14,19 @@ namespace {
 uint64_t derive_seed(uint64_t seed, uint64_t kind) {
   uint64_t state = seed ^ (kind * 0xd1b54a32d192ed03ull);
   return splitmix64(state);
+}
+
+std::vector<uint64_t> rng_words(const Prng& rng) {
+  const auto s = rng.state();
+  return {s.begin(), s.end()};
+}
+
+// The first four words of `w` into `rng`; `w` must hold 4 + extra words.
+void set_rng_words(Prng& rng, std::span<const uint64_t> w, size_t extra, const char* policy) {
+  if (w.size() != 4 + extra)
+    throw std::invalid_argument(std::string("fault policy '") + policy + "': " + std::to_string(w.size()) +
+                                " state word(s), it has " + std::to_string(4 + extra));
+  rng.set_state({w[0], w[1], w[2], w[3]});
 }
 
 void flip_bit(std::span<uint8_t> wire, uint64_t bit) {
@@ -44,6 +59,15 @@ class BitErrorPolicy final : public FaultPolicy {
       }
     }
   }
+  std::vector<uint64_t> state() const override {
+    std::vector<uint64_t> w = rng_words(rng_);
+    w.push_back(gap_);
+    return w;
+  }
+  void set_state(std::span<const uint64_t> w) override {
+    set_rng_words(rng_, w, 1, "ber");
+    gap_ = w[4];
+  }
 
  private:
   uint64_t draw_gap() {
@@ -64,6 +88,8 @@ class PeriodicPolicy final : public FaultPolicy {
     flip_bit(wire, bit);
     ++c.periodic_frames_hit;
   }
+  std::vector<uint64_t> state() const override { return rng_words(rng_); }
+  void set_state(std::span<const uint64_t> w) override { set_rng_words(rng_, w, 0, "periodic"); }
 
  private:
   uint64_t every_;
@@ -82,6 +108,8 @@ class BurstPolicy final : public FaultPolicy {
     flip_bit(wire, bit);
     ++c.burst_frames_hit;
   }
+  std::vector<uint64_t> state() const override { return rng_words(rng_); }
+  void set_state(std::span<const uint64_t> w) override { set_rng_words(rng_, w, 0, "burst"); }
 
  private:
   uint64_t start_, length_, period_;
@@ -96,6 +124,8 @@ class Trigger {
     const bool random = p_ > 0 && rng_.chance(p_);
     return random || (every_ != 0 && index % every_ == every_ - 1);
   }
+  Prng& rng() { return rng_; }
+  const Prng& rng() const { return rng_; }
 
  private:
   double p_;
@@ -111,6 +141,8 @@ class VerdictPolicy final : public FaultPolicy {
   void on_frame(uint64_t index, std::span<uint8_t>, FrameVerdict& v, InjectedCounts&) override {
     if (trigger_.fires(index)) v.*flag_ = true;
   }
+  std::vector<uint64_t> state() const override { return rng_words(trigger_.rng()); }
+  void set_state(std::span<const uint64_t> w) override { set_rng_words(trigger_.rng(), w, 0, "drop / dup"); }
 
  private:
   bool FrameVerdict::*flag_;
@@ -122,6 +154,8 @@ class AckDropPolicy final : public FaultPolicy {
   AckDropPolicy(double p, uint64_t every, uint64_t seed) : trigger_(p, every, seed) {}
   void on_frame(uint64_t, std::span<uint8_t>, FrameVerdict&, InjectedCounts&) override {}
   bool drop_dllp(uint64_t index, InjectedCounts&) override { return trigger_.fires(index); }
+  std::vector<uint64_t> state() const override { return rng_words(trigger_.rng()); }
+  void set_state(std::span<const uint64_t> w) override { set_rng_words(trigger_.rng(), w, 0, "ack_drop"); }
 
  private:
   Trigger trigger_;
@@ -182,6 +216,20 @@ FrameVerdict FaultInjector::on_frame(std::span<uint8_t> wire) {
     counts_.corrupted_arrivals += verdict.duplicate ? 2 : 1;
   }
   return verdict;
+}
+
+FaultInjector::State FaultInjector::state() const {
+  State s{counts_, {}};
+  for (const auto& p : policies_) s.policies.push_back(p->state());
+  return s;
+}
+
+void FaultInjector::restore(const State& s) {
+  if (s.policies.size() != policies_.size())
+    throw std::invalid_argument("fault injector: " + std::to_string(s.policies.size()) + " policy state(s) for " +
+                                std::to_string(policies_.size()) + " polic(ies)");
+  for (size_t i = 0; i < policies_.size(); ++i) policies_[i]->set_state(s.policies[i]);
+  counts_ = s.counts;
 }
 
 bool FaultInjector::drop_dllp() {

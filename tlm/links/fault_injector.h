@@ -29,6 +29,10 @@ class FaultPolicy {
                         InjectedCounts& counts) = 0;
   // True to lose the `dllp_index`-th ACK / NAK of the run.
   virtual bool drop_dllp(uint64_t /*dllp_index*/, InjectedCounts& /*counts*/) { return false; }
+  // Its state between two transmissions (random generator, a bit-error gap), as words
+  // for a checkpoint; set_state throws std::invalid_argument for words of another shape.
+  virtual std::vector<uint64_t> state() const = 0;
+  virtual void set_state(std::span<const uint64_t> words) = 0;
 };
 
 class FaultInjector {
@@ -44,6 +48,16 @@ class FaultInjector {
   bool drop_dllp();
 
   const InjectedCounts& counts() const { return counts_; }
+
+  // Everything a later transmission depends on (docs/checkpoints.md): the counts (they
+  // number the transmissions) and each policy's state, in the order they were added.
+  struct State {
+    InjectedCounts counts;
+    std::vector<std::vector<uint64_t>> policies;
+  };
+  State state() const;
+  // Throws std::invalid_argument if `s` is of another set of policies.
+  void restore(const State& s);
 
  private:
   std::vector<std::unique_ptr<FaultPolicy>> policies_;

@@ -27,6 +27,26 @@ void LinkFaults::reset() {
   std::fill(stats_.begin(), stats_.end(), LinkCounters{});
 }
 
+std::vector<LinkFaults::DirectionState> LinkFaults::saved() const {
+  std::vector<DirectionState> out;
+  for (size_t d = 0; d < stats_.size(); ++d) out.push_back({injectors_[d].state(), stats_[d]});
+  return out;
+}
+
+void LinkFaults::restore(const std::vector<DirectionState>& state) {
+  if (state.size() != stats_.size())
+    throw std::invalid_argument(fmt::format("link faults: {} direction(s) saved, the system has {}", state.size(),
+                                            stats_.size()));
+  for (size_t d = 0; d < state.size(); ++d) {
+    try {
+      injectors_[d].restore(state[d].injector);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(fmt::format("link direction {}: {}", d, e.what()));
+    }
+    stats_[d] = state[d].stats;
+  }
+}
+
 LinkLayerConfig LinkFaults::layer_config(const config::ChipConfig& chip) {
   return LinkLayerConfig::for_rates(chip.ipu_links.bytes_per_second, chip.ipu_links.latency_ns, chip.clock_hz);
 }

@@ -55,6 +55,16 @@ class LinkFaults {
   void set_carrier(Carrier carrier) { carrier_ = std::move(carrier); }
 
   const LinkCounters& stats(uint32_t direction) const { return stats_.at(direction); }
+  // A checkpoint's view (docs/checkpoints.md): per direction, what the next phase's
+  // faults depend on and the statistics so far. Between phases nothing else persists (a
+  // phase starts each direction's link layer afresh and drains it: see carry_phase).
+  struct DirectionState {
+    FaultInjector::State injector;
+    LinkCounters stats;
+  };
+  std::vector<DirectionState> saved() const;
+  // Throws std::invalid_argument if `state` is of another system or plan.
+  void restore(const std::vector<DirectionState>& state);
   uint32_t directions() const { return uint32_t(stats_.size()); }
   const FaultPlan& plan() const { return plan_; }
   // A new run: every injector back at its seed (a run's faults do not depend on the runs

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <queue>
 #include <stdexcept>
+#include <string>
 
 namespace ipusim::links {
 
@@ -31,6 +32,15 @@ uint64_t LinkScheduler::frame_ticks(uint32_t bytes) const {
   // The small margin keeps an exact product (a whole number of ticks) from rounding up
   // through a last-bit error.
   return uint64_t(std::ceil(double(bytes) * ticks_per_byte_ - 1e-9));
+}
+
+void LinkScheduler::restore(const Saved& s) {
+  if (s.free.size() != free_.size() || s.load.size() != load_.size())
+    throw std::invalid_argument("link scheduler: " + std::to_string(s.free.size()) + " direction(s) saved, the system has " +
+                                std::to_string(free_.size()));
+  free_ = s.free;
+  load_ = s.load;
+  clear_frames();
 }
 
 void LinkScheduler::reset() {

@@ -80,6 +80,14 @@ class LinkScheduler {
   // A new run: every direction free from cycle 0 (the times are the run's cycles), no
   // totals, no frames.
   void reset();
+  // A checkpoint's view (docs/checkpoints.md): when each direction is free, and its
+  // totals. restore() throws std::invalid_argument for another number of directions.
+  struct Saved {
+    std::vector<uint64_t> free;
+    std::vector<LinkLoad> load;
+  };
+  Saved saved() const { return {free_, load_}; }
+  void restore(const Saved& s);
 
   const Topology& topology() const { return topology_; }
   uint64_t frame_ticks(uint32_t bytes) const;   // serialisation of a frame of `bytes`

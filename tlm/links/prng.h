@@ -3,6 +3,7 @@
 // so a seed would give different faults with another standard library; these do not.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace ipusim::links {
@@ -38,6 +39,12 @@ class Prng {
     return static_cast<uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
   }
   bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1.0p-53 < p; }
+
+  // A checkpoint's view (docs/checkpoints.md): the generator goes on from a saved state.
+  std::array<uint64_t, 4> state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
+  void set_state(const std::array<uint64_t, 4>& s) {
+    for (int i = 0; i < 4; ++i) s_[i] = s[i];
+  }
 
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -90,7 +90,92 @@ tile::SuperstepRecord get_record(ByteReader& r) {
   return s;
 }
 
+// InjectedCounts and LinkCounters field by field: the order is the format.
+void put_injected(ByteWriter& w, const links::InjectedCounts& c) {
+  for (const uint64_t v : {c.wire_frames, c.frames_dropped, c.frames_duplicated, c.frames_corrupted,
+                           c.corrupted_arrivals, c.ber_bits_flipped, c.ber_frames_hit, c.periodic_frames_hit,
+                           c.burst_frames_hit, c.dllps_seen, c.dllps_dropped})
+    w.u64(v);
+}
+
+links::InjectedCounts get_injected(ByteReader& r) {
+  links::InjectedCounts c;
+  for (uint64_t* v : {&c.wire_frames, &c.frames_dropped, &c.frames_duplicated, &c.frames_corrupted,
+                      &c.corrupted_arrivals, &c.ber_bits_flipped, &c.ber_frames_hit, &c.periodic_frames_hit,
+                      &c.burst_frames_hit, &c.dllps_seen, &c.dllps_dropped})
+    *v = r.u64("injected count");
+  return c;
+}
+
+void put_counters(ByteWriter& w, const links::LinkCounters& c) {
+  for (const uint64_t v : {c.frames_sent, c.frames_replayed, c.replays, c.replay_timer_expiries, c.retrains,
+                           c.retrain_cycles, c.acks_received, c.naks_received, c.frames_delivered, c.bytes_delivered,
+                           c.crc_errors, c.seq_errors, c.duplicates_discarded, c.acks_sent, c.naks_sent, c.cycles_lost})
+    w.u64(v);
+  put_injected(w, c.injected);
+}
+
+links::LinkCounters get_counters(ByteReader& r) {
+  links::LinkCounters c;
+  for (uint64_t* v : {&c.frames_sent, &c.frames_replayed, &c.replays, &c.replay_timer_expiries, &c.retrains,
+                      &c.retrain_cycles, &c.acks_received, &c.naks_received, &c.frames_delivered, &c.bytes_delivered,
+                      &c.crc_errors, &c.seq_errors, &c.duplicates_discarded, &c.acks_sent, &c.naks_sent,
+                      &c.cycles_lost})
+    *v = r.u64("link counter");
+  c.injected = get_injected(r);
+  return c;
+}
+
 }  // namespace
+
+void put(ByteWriter& w, const exchange::ExchangeGroup::Saved& s) {
+  w.u64(s.phases);
+  w.u64(s.links.free.size());
+  for (size_t d = 0; d < s.links.free.size(); ++d) {
+    const links::LinkLoad& l = s.links.load[d];
+    for (const uint64_t v : {s.links.free[d], l.frames, l.bytes, l.busy_ticks}) w.u64(v);
+  }
+  w.boolean(s.faults.has_value());
+  if (!s.faults) return;
+  w.u64(s.faults->size());
+  for (const links::LinkFaults::DirectionState& d : *s.faults) {
+    put_injected(w, d.injector.counts);
+    w.u64(d.injector.policies.size());
+    for (const std::vector<uint64_t>& words : d.injector.policies) {
+      w.u64(words.size());
+      for (const uint64_t v : words) w.u64(v);
+    }
+    put_counters(w, d.stats);
+  }
+}
+
+exchange::ExchangeGroup::Saved get_links(ByteReader& r) {
+  exchange::ExchangeGroup::Saved s;
+  s.phases = r.u64("exchange phases");
+  const uint64_t directions = r.count("link directions", 32);
+  for (uint64_t d = 0; d < directions; ++d) {
+    s.links.free.push_back(r.u64("link free cycle"));
+    links::LinkLoad l;
+    for (uint64_t* v : {&l.frames, &l.bytes, &l.busy_ticks}) *v = r.u64("link load");
+    s.links.load.push_back(l);
+  }
+  if (!r.boolean("link faults")) return s;
+  s.faults.emplace();
+  const uint64_t fault_directions = r.count("fault directions", 8);
+  for (uint64_t d = 0; d < fault_directions; ++d) {
+    links::LinkFaults::DirectionState state;
+    state.injector.counts = get_injected(r);
+    const uint64_t policies = r.count("fault policies", 8);
+    for (uint64_t p = 0; p < policies; ++p) {
+      std::vector<uint64_t> words(size_t(r.count("policy state words", 8)));
+      for (uint64_t& v : words) v = r.u64("policy state word");
+      state.injector.policies.push_back(std::move(words));
+    }
+    state.stats = get_counters(r);
+    s.faults->push_back(std::move(state));
+  }
+  return s;
+}
 
 void put(ByteWriter& w, const tile::TileSnapshot& s) {
   const iss::CoreSnapshot& c = s.core;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "checkpoint/byte_io.h"
+#include "exchange/exchange_group.h"
 #include "platform/platform_supersteps.h"
 #include "tile/tile.h"
 
@@ -15,5 +16,8 @@ tile::TileSnapshot get_tile(checkpoint::ByteReader& r);
 
 void put(checkpoint::ByteWriter& w, const SuperstepRow& row);
 SuperstepRow get_row(checkpoint::ByteReader& r, uint32_t ipus);
+
+void put(checkpoint::ByteWriter& w, const exchange::ExchangeGroup::Saved& s);
+exchange::ExchangeGroup::Saved get_links(checkpoint::ByteReader& r);
 
 }  // namespace ipusim::platform::codec

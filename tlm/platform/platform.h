@@ -479,6 +479,7 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     std::vector<std::array<uint64_t, 2>> sync_releases;  // by IPU: zone 1, zone 2
     std::vector<exchange::ExchangeFabric::Counters> fabric_counters;
     SuperstepAccounts::Saved accounts;
+    exchange::ExchangeGroup::Saved links;
   };
   std::optional<RestoredRun> restored_run_;
   void apply_restored_run();

@@ -54,8 +54,6 @@ void Platform::simulate_with_checkpoints() {
 
 std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superstep) {
   if (run_.state() != RunState::Paused) unsupported(fmt::format("the run is {}, not paused at a sync", state_name(run_.state())));
-  if (ipus_.size() != 1) unsupported(fmt::format("a system of {} IPUs (this build checkpoints one chip)", ipus_.size()));
-  if (config_.cosim.any_rtl()) unsupported("blocks run as RTL (this build checkpoints TLM models only)");
   if (halted_ > 0) unsupported(fmt::format("{} tile(s) halted before superstep {}", halted_, superstep));
   if (accounts_.first() > 0)
     unsupported(fmt::format("superstep {} is past the {} supersteps the run's figures hold", superstep,
@@ -84,6 +82,11 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
     const exchange::ExchangeFabric::Counters c = fabric.counters();
     for (const uint64_t v : {c.exchanges, c.failed, c.messages, c.bytes, c.copies, c.copy_bytes}) run.u64(v);
   }
+  // The links at a sync: the joint phase of the superstep before is over (each link
+  // direction's layer is made and drained within its phase: no frame, ACK or replay
+  // outlives it), and no IPU waits in the group's sync.
+  if (!exchange_group_->quiet()) unsupported("an exchange between IPUs is in flight");
+  if (group_->arrived() != 0) unsupported(fmt::format("{} IPU(s) wait at the group's sync", group_->arrived()));
   const SuperstepAccounts::Saved accounts = accounts_.saved();
   run.u64(accounts.first);
   run.u64(accounts.late);
@@ -136,8 +139,11 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
       }
     }
   }
+  ByteWriter links;
+  codec::put(links, exchange_group_->saved());
   std::vector<checkpoint::Section> out;
   out.push_back({"run", std::move(run.data())});
+  out.push_back({"links", std::move(links.data())});
   out.push_back({"tiles", std::move(tiles.data())});
   out.push_back({"sram", std::move(sram.data())});
   return out;
@@ -170,6 +176,10 @@ void Platform::restore_checkpoint(const checkpoint::Checkpoint& ckpt) {
   const uint64_t rows = run.count("rows", 16);
   for (uint64_t i = 0; i < rows; ++i) restored.accounts.rows.push_back(codec::get_row(run, ipus));
   run.expect_end();
+
+  ByteReader links(ckpt.section("links"), "links");
+  restored.links = codec::get_links(links);
+  links.expect_end();
 
   ByteReader tiles(ckpt.section("tiles"), "tiles");
   ByteReader sram(ckpt.section("sram"), "sram");
@@ -219,6 +229,11 @@ void Platform::apply_restored_run() {
     ipus_[i]->exchange_fabric().restore_counters(r.fabric_counters[i]);
   }
   accounts_.restore(std::move(r.accounts));
+  try {
+    exchange_group_->restore(r.links);
+  } catch (const std::invalid_argument& e) {
+    mismatch(e.what());
+  }
   restored_run_.reset();
 }
 

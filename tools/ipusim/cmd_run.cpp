@@ -145,11 +145,13 @@ int run_run(const RunOptions& o) {
   }
   const std::optional<CheckpointPlan> checkpoint_at = checkpoint_plan(o);
   RunInputs inputs = restored ? restored->inputs : RunInputs{.config_path = o.config, .elf_path = o.elf};
-  config::SystemConfig system = restored ? restored->system : with_rtl(config::load_system(o.config), o.rtl);
+  // A restore may put other blocks on their RTL (--rtl): the state at a sync is the same.
+  config::SystemConfig system = with_rtl(restored ? restored->system : config::load_system(o.config), o.rtl);
   if (!restored && checkpoint_at) {
     inputs.config_text = config::to_yaml(system);
     inputs.elf = read_file_bytes(o.elf);
     if (o.tiles) inputs.tiles = *o.tiles;
+    inputs.link_faults = o.link_faults;
   }
   // The engine is decided here, before any work: a bad IPUSIM_ISS is bad input (exit 2).
   system.board.chip.tile.iss = o.iss ? *parse_iss_core(*o.iss) : iss::default_core();
@@ -207,10 +209,12 @@ int run_run(const RunOptions& o) {
       throw std::invalid_argument(std::string("--waves: ") + e.what());
     }
   }
-  if (!o.link_faults.empty()) {
+  // A restored run's are the checkpointed run's (--link-faults itself is refused there).
+  const std::vector<std::string>& link_fault_items = restored ? restored->inputs.link_faults : o.link_faults;
+  if (!link_fault_items.empty()) {
     // The option's items replace the config's `link_faults` altogether.
     links::FaultPlan plan;
-    for (const std::string& given : o.link_faults) {
+    for (const std::string& given : link_fault_items) {
       for (size_t at = 0;;) {
         const size_t end = given.find(';', at);
         const std::string item = given.substr(at, end == std::string::npos ? std::string::npos : end - at);

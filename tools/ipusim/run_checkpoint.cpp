@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string_view>
+#include <utility>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -32,6 +34,23 @@ std::vector<uint8_t> read_bytes(const std::string& path, const char* option) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(fmt::format("{} '{}': cannot be read", option, path));
   return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// The files a board's parts came from, which the effective config names in comments
+// (config_writer: "chip:  # from FILE"): loaded from the text, the parts would name the
+// checkpoint's config instead, and --json's FILE.config.yaml would not be the run's.
+void restore_part_sources(const std::string& text, config::SystemConfig& system) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + at, end - at);
+    at = end + 1;
+    line.remove_prefix(std::min(line.find_first_not_of(' '), line.size()));
+    for (const auto& [key, source] : {std::pair<std::string_view, std::string*>{"chip:  # from ", &system.board.chip.source},
+                                      {"board:  # from ", &system.board.source}})
+      if (line.substr(0, key.size()) == key) *source = std::string(line.substr(key.size()));
+  }
 }
 
 }  // namespace
@@ -76,7 +95,6 @@ Restored open_restore(const RunOptions& o) {
   std::vector<std::string> refused;
   if (o.tiles) refused.push_back("--tiles (the checkpoint's tiles run)");
   if (!o.link_faults.empty()) refused.push_back("--link-faults (faults change the run)");
-  if (o.rtl) refused.push_back("--rtl (this build restores onto TLM blocks only)");
   if (!refused.empty())
     throw CheckpointError(CheckpointError::Kind::Option,
                           fmt::format("--restore '{}': {} would change the results of the restored run", o.restore,
@@ -87,6 +105,8 @@ Restored open_restore(const RunOptions& o) {
   r.inputs.config_path = inputs.str("config path");
   r.inputs.elf_path = inputs.str("ELF path");
   r.inputs.tiles = inputs.str("tiles");
+  r.inputs.link_faults.resize(size_t(inputs.count("link fault items", 8)));
+  for (std::string& item : r.inputs.link_faults) item = inputs.str("link fault item");
   inputs.expect_end();
   r.inputs.config_text = std::string(r.ckpt.section("config").begin(), r.ckpt.section("config").end());
   r.inputs.elf = r.ckpt.section("elf");
@@ -95,7 +115,10 @@ Restored open_restore(const RunOptions& o) {
   if (r.ckpt.header.elf_hashes.size() != 1 || checkpoint::content_hash(r.inputs.elf) != r.ckpt.header.elf_hashes[0])
     throw CheckpointError(CheckpointError::Kind::Corrupt, "the checkpoint's ELF does not match its header's hash");
   if (!o.config.empty()) {
-    const std::string given = config::to_yaml(config::load_system(o.config));
+    // But for the blocks' RTL selection, which a restore may change (--rtl).
+    config::SystemConfig given_system = config::load_system(o.config);
+    given_system.cosim = config::load_system_text(r.inputs.config_path, r.inputs.config_text).cosim;
+    const std::string given = config::to_yaml(given_system);
     if (checkpoint::content_hash(given) != r.ckpt.header.config_hash)
       throw CheckpointError(CheckpointError::Kind::Config,
                             fmt::format("--config '{}' differs from the config of the checkpoint '{}' (taken with '{}')",
@@ -108,6 +131,7 @@ Restored open_restore(const RunOptions& o) {
   // Under the path the run was given: the effective config names it (`--json`'s
   // FILE.config.yaml is the uninterrupted run's); the text is resolved, it refers to no file.
   r.system = config::load_system_text(r.inputs.config_path, r.inputs.config_text);
+  restore_part_sources(r.inputs.config_text, r.system);
   r.program = iss::Program::from_bytes(r.inputs.elf, r.inputs.elf_path);
   return r;
 }
@@ -123,6 +147,8 @@ void write_run_checkpoint(const CheckpointPlan& plan, platform::Platform& platfo
   in.str(inputs.config_path);
   in.str(inputs.elf_path);
   in.str(inputs.tiles);
+  in.u64(inputs.link_faults.size());
+  for (const std::string& item : inputs.link_faults) in.str(item);
   ckpt.sections.push_back({"inputs", std::move(in.data()), false});
   ckpt.sections.push_back(
       {"config", std::vector<uint8_t>(inputs.config_text.begin(), inputs.config_text.end()), true});

@@ -31,6 +31,7 @@ struct RunInputs {
   std::string config_path, elf_path, tiles;  // as given (the report names them)
   std::string config_text;                   // the effective config (config::to_yaml)
   std::vector<uint8_t> elf;
+  std::vector<std::string> link_faults;      // --link-faults as given (they replace the config's)
 };
 
 // A restored run's inputs and state: `--restore DIR` read and checked (build, format,

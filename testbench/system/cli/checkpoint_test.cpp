@@ -121,6 +121,101 @@ TEST(CheckpointEvery, EachCheckpointIsInItsOwnDirectoryAndRestoresToTheSameEndAl
   std::filesystem::remove_all(dir);
 }
 
+// A system of four IPUs whose links inject faults: the link layer's state (each fault
+// injector's generators and counts, the statistics, when each link direction is free),
+// the group's sync and the joint exchange phases carry over the checkpoint, taken
+// between the ring's phases, onto the interpreter on 2 host threads and onto lockstep.
+TEST(CheckpointLinks, AnM2000AllReduceWithLinkFaultsRestoresOntoInterpAndLockstep) {
+  const std::string faults = " --link-faults 'ber=2e-4,drop=0.02,ack_drop=0.05,seed=11'";
+  const std::string run = "--config configs/test/tiny4_m2000.yaml --elf " + kFirmware + "/ipu_allreduce.elf" + faults;
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput whole = ipusim_run(run + " --iss jit --threads 1", "whole.json");
+  ASSERT_EQ(whole.cli.status, 0) << whole.cli.err;
+  // The faults did something on both sides of the checkpoint.
+  uint64_t crc_errors = 0, replays = 0, exchange_after = 0;
+  for (const auto& l : whole.json["links"]) {
+    crc_errors += l["crc_errors"].get<uint64_t>();
+    replays += l["replays"].get<uint64_t>();
+  }
+  EXPECT_GT(crc_errors, 0u);
+  EXPECT_GT(replays, 0u);
+  const RunOutput taking =
+      ipusim_run(run + " --iss jit --threads 1 --checkpoint-at superstep:5 --checkpoint-dir " + dir, "taking.json");
+  ASSERT_EQ(taking.cli.status, 0) << taking.cli.err;
+  EXPECT_EQ(taking.cli.out, whole.cli.out);
+  EXPECT_EQ(simulated_figures(taking.json), simulated_figures(whole.json));
+  for (size_t s = 5; s < whole.json["supersteps"].size(); ++s)
+    for (const auto& ipu : whole.json["supersteps"][s]["ipus"]) exchange_after += ipu["exchange_cycles"].get<uint64_t>();
+  EXPECT_GT(exchange_after, 0u) << "no exchange after the checkpoint";
+
+  for (const char* engine : {"--iss interp --threads 2", "--iss lockstep --threads 1"}) {
+    const RunOutput restored = ipusim_run("--restore " + dir + " " + engine, "restored.json");
+    ASSERT_EQ(restored.cli.status, 0) << engine << ": " << restored.cli.err;
+    EXPECT_FALSE(restored.cli.out.empty()) << engine;
+    EXPECT_TRUE(ends_with(whole.cli.out, restored.cli.out)) << engine << ": " << restored.cli.out;
+    EXPECT_EQ(restored.json["links"], whole.json["links"]) << engine;
+    EXPECT_EQ(restored.json["tile_cycles"], whole.json["tile_cycles"]) << engine;
+    EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json)) << engine;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A checkpoint holds architectural state only: taken with every block on TLM it restores
+// onto the blocks' RTL, and the reverse; the RTL blocks start from the state the TLM had
+// (docs/checkpoints.md "Onto other blocks").
+class CheckpointRtl : public ::testing::Test {
+ protected:
+  const std::string run_ = "--config configs/test/tiny4_m2000.yaml --elf " + kFirmware +
+                           "/ipu_allreduce.elf --link-faults 'ber=2e-4,drop=0.02,ack_drop=0.05,seed=11'";
+  void TearDown() override { std::filesystem::remove_all(temp_path("dir")); }
+};
+
+TEST_F(CheckpointRtl, TakenOnTlmRestoredOntoSyncLinkAmpRtlEqualsTheUninterruptedRtlRun) {
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput tlm = ipusim_run(run_ + " --threads 1", "tlm.json");
+  ASSERT_EQ(tlm.cli.status, 0) << tlm.cli.err;
+  const RunOutput rtl = ipusim_run(run_ + " --threads 1 --rtl sync,link,amp", "rtl.json");
+  ASSERT_EQ(rtl.cli.status, 0) << rtl.cli.err;
+  const RunOutput taking =
+      ipusim_run(run_ + " --threads 1 --checkpoint-at superstep:5 --checkpoint-dir " + dir, "taking.json");
+  ASSERT_EQ(taking.cli.status, 0) << taking.cli.err;
+  const RunOutput restored = ipusim_run("--restore " + dir + " --rtl sync,link,amp --threads 2", "restored.json");
+  ASSERT_EQ(restored.cli.status, 0) << restored.cli.err;
+  EXPECT_EQ(restored.json["rtl"], "sync,link,amp");
+  EXPECT_FALSE(restored.cli.out.empty());
+  EXPECT_TRUE(ends_with(rtl.cli.out, restored.cli.out)) << restored.cli.out;
+  EXPECT_EQ(simulated_figures(restored.json), simulated_figures(rtl.json));
+  EXPECT_EQ(test::read_file(temp_path("restored.json") + ".config.yaml"),
+            test::read_file(temp_path("rtl.json") + ".config.yaml"));
+  nlohmann::json tlm_figures = simulated_figures(tlm.json), restored_figures = simulated_figures(restored.json);
+  tlm_figures.erase("rtl");
+  restored_figures.erase("rtl");
+  tlm_figures.erase("config");
+  restored_figures.erase("config");
+  EXPECT_EQ(restored_figures, tlm_figures);
+}
+
+TEST_F(CheckpointRtl, TakenOnRtlRestoredOntoTlmEqualsTheUninterruptedTlmRun) {
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput tlm = ipusim_run(run_ + " --threads 1", "tlm.json");
+  ASSERT_EQ(tlm.cli.status, 0) << tlm.cli.err;
+  const RunOutput taking = ipusim_run(
+      run_ + " --threads 1 --rtl sync,link,amp --checkpoint-at superstep:5 --checkpoint-dir " + dir, "taking.json");
+  ASSERT_EQ(taking.cli.status, 0) << taking.cli.err;
+  // The config given again is the checkpoint's but for the RTL selection: accepted.
+  const RunOutput restored =
+      ipusim_run("--restore " + dir + " --config configs/test/tiny4_m2000.yaml --rtl none --iss interp", "restored.json");
+  ASSERT_EQ(restored.cli.status, 0) << restored.cli.err;
+  EXPECT_EQ(restored.json["rtl"], "none");
+  EXPECT_TRUE(ends_with(tlm.cli.out, restored.cli.out)) << restored.cli.out;
+  EXPECT_EQ(simulated_figures(restored.json), simulated_figures(tlm.json));
+  EXPECT_EQ(test::read_file(temp_path("restored.json") + ".config.yaml"),
+            test::read_file(temp_path("tlm.json") + ".config.yaml"));
+}
+
 // One checkpoint of allreduce, then each kind of refusal on it (or a damaged copy).
 class CheckpointRefusal : public ::testing::Test {
  protected:

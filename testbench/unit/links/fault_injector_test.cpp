@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "link_test_util.h"
 #include "links/fault_injector.h"
@@ -104,6 +105,46 @@ TEST(LinkFaultInjector, PoliciesAreIndependentAndSeeded) {
   EXPECT_EQ(pattern("ber=1e-3,seed=5"), pattern("ber=1e-3,seed=5"));
   EXPECT_NE(pattern("ber=1e-3,seed=5"), pattern("ber=1e-3,seed=6"));
   EXPECT_EQ(pattern("ber=1e-3,seed=5"), pattern("ber=1e-3,drop=0.1,dup=0.1,ack_drop=0.5,seed=5"));
+}
+
+// A checkpoint's view (docs/checkpoints.md): an injector restored from another's state
+// half-way goes on with exactly the faults the other one injects, every policy at once.
+TEST(LinkFaultInjector, ARestoredStateGoesOnWithTheSameFaults) {
+  const char* spec = "ber=1e-3,periodic=7,burst=20:3:50,drop=0.05,dup_every=9,ack_drop=0.1,seed=4";
+  auto a = injector_for(spec);
+  const auto clean = wire_of(64);
+  for (int i = 0; i < 100; ++i) {
+    auto w = clean;
+    a.on_frame(w);
+    a.drop_dllp();
+  }
+  auto b = injector_for(spec);
+  b.restore(a.state());
+  EXPECT_EQ(b.counts(), a.counts());
+  for (int i = 0; i < 300; ++i) {
+    auto wa = clean, wb = clean;
+    const FrameVerdict va = a.on_frame(wa), vb = b.on_frame(wb);
+    ASSERT_EQ(wa, wb) << i;
+    ASSERT_EQ(va.drop, vb.drop) << i;
+    ASSERT_EQ(va.duplicate, vb.duplicate) << i;
+    ASSERT_EQ(a.drop_dllp(), b.drop_dllp()) << i;
+  }
+  EXPECT_EQ(b.counts(), a.counts());
+  EXPECT_GT(a.counts().ber_frames_hit, 0u);
+  EXPECT_GT(a.counts().frames_dropped, 0u);
+  // A fresh injector does not follow: the state is what makes the difference.
+  auto fresh = injector_for(spec);
+  bool differs = false;
+  for (int i = 0; i < 300 && !differs; ++i) {
+    auto wa = clean, wf = clean;
+    a.on_frame(wa);
+    fresh.on_frame(wf);
+    differs = wa != wf;
+  }
+  EXPECT_TRUE(differs);
+  // Another set of policies is refused, naming it.
+  auto other = injector_for("periodic=3");
+  EXPECT_THROW(other.restore(a.state()), std::invalid_argument);
 }
 
 }  // namespace
