@@ -80,6 +80,10 @@ void add_info_command(CLI::App& app, int& exit_code) {
                  "Draw every IPU's ports and the hop matrix even above 16 IPUs (else one line per board)")
       ->excludes(json)
       ->excludes(yaml);
+  info->add_option("--ranks", options->ranks,
+                   "Show the partition over R MPI ranks (`mpirun -n R`): each rank's boards, IPUs and tiles, and "
+                   "the IPU-Links cut between ranks with their latency (docs/distributed.md)")
+      ->excludes(yaml);
   info->callback([options, &exit_code] { exit_code = run_info(*options); });
 }
 
