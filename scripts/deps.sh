@@ -15,6 +15,7 @@ packages=(
   libxbyak-dev
   gdb-multiarch libdw-dev
   valgrind golang-go  # callgrind_annotate and `go tool pprof` read --profile files (docs/profiling.md)
+  openmpi-bin libopenmpi-dev  # mpirun, MPI: a system over ranks (docs/distributed.md)
   clang libclang-rt-14-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 )

@@ -25,6 +25,7 @@
 #include "common/sync_rtl_limits.h"
 #include "common/input_file.h"
 #include "config/config_loader.h"
+#include "config/ranks_config.h"
 #include "links/fault_spec.h"
 #include "links/link_config.h"
 #include "config/config_numbers.h"
@@ -667,6 +668,54 @@ LinkFaultsConfig read_link_faults(const Section& s, uint32_t link_count) {
   return faults;
 }
 
+// `ranks`: the boards of each MPI rank, a list of lists of board indices
+// (docs/distributed.md "The partition"). Every board on exactly one rank, every rank with
+// a board; whether the list's length is the job's rank count is known only at the run.
+RanksConfig read_ranks(const Section& s, uint32_t boards) {
+  const YAML::Node& node = s.node("ranks");
+  const std::string where = s.path("ranks");
+  RanksConfig ranks;
+  ranks.file = s.file();
+  ranks.line = s.line("ranks");
+  if (!node.IsSequence() || node.size() == 0)
+    s.fail("ranks", "expected a list of ranks, each a list of board indices, e.g. ranks: [[0, 1], [2, 3]]");
+  std::vector<int> rank_of(boards, -1);
+  for (size_t r = 0; r < node.size(); ++r) {
+    const YAML::Node& rank = node[r];
+    const std::string rank_key = where + "[" + std::to_string(r) + "]";
+    const int rank_line = line_of(rank.Mark());
+    if (!rank.IsSequence())
+      throw ConfigError(s.file(), rank_line, rank_key, "expected a list of board indices, e.g. [0, 1]");
+    if (rank.size() == 0) throw ConfigError(s.file(), rank_line, rank_key, "rank " + std::to_string(r) + " has no boards");
+    std::vector<uint32_t> listed;
+    for (size_t i = 0; i < rank.size(); ++i) {
+      const YAML::Node& item = rank[i];
+      const std::string key = rank_key + "[" + std::to_string(i) + "]";
+      const int line = line_of(item.Mark());
+      const auto board = item.IsScalar() ? parse_unsigned(item.Scalar()) : std::nullopt;
+      if (!board) throw ConfigError(s.file(), line, key, "expected a board index (a whole number)");
+      if (*board >= boards)
+        throw ConfigError(s.file(), line, key,
+                          "board " + item.Scalar() + " does not exist (the system has boards 0 to " +
+                              std::to_string(boards - 1) + ")");
+      int& held = rank_of[size_t(*board)];
+      if (held >= 0)
+        throw ConfigError(s.file(), line, key,
+                          "board " + item.Scalar() + " is on rank " + std::to_string(held) +
+                              (size_t(held) == r ? " twice" : " and on rank " + std::to_string(r)) +
+                              ": a board runs on exactly one rank");
+      held = int(r);
+      listed.push_back(uint32_t(*board));
+    }
+    std::sort(listed.begin(), listed.end());
+    ranks.boards.push_back(std::move(listed));
+  }
+  for (uint32_t b = 0; b < boards; ++b)
+    if (rank_of[b] < 0)
+      s.fail("ranks", "board " + std::to_string(b) + " is on no rank: every board runs on exactly one rank");
+  return ranks;
+}
+
 // `cosim`: `tlm` or `rtl` for each block that has an RTL (kCosimBlocks; docs/cosim.md);
 // absent: tlm.
 CosimConfig read_cosim(const Section& s) {
@@ -694,6 +743,9 @@ void refuse_nested_cosim(const Section& part, const std::string& top_file) {
 
 class Loader {
  public:
+  // The `ranks` of the last file loaded (load_ranks()).
+  const RanksConfig& ranks() const { return ranks_; }
+
   SystemConfig load(const std::string& path) {
     return load(path, read_document(path, [&](const std::string& reason) -> void {
                   throw ConfigError(path, 0, "", "cannot read the file: " + reason);
@@ -713,6 +765,7 @@ class Loader {
     else
       read_system(top, sys);
     if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links().size()));
+    if (top.has("ranks")) ranks_ = read_ranks(top, sys.boards);
     if (top.has("cosim")) {
       sys.cosim = read_cosim(top);
       if (const std::string why = cosim_unfit(sys); !why.empty()) top.fail("cosim", why);
@@ -850,11 +903,18 @@ class Loader {
     fs::path id;  // canonical path: the same file reached by two spellings is one file
   };
   std::vector<Link> chain_;  // files being read, outermost first
+  RanksConfig ranks_;        // the file's `ranks` (load_ranks())
 };
 
 }  // namespace
 
 SystemConfig load_system(const std::string& path) { return Loader().load(path); }
+
+RanksConfig load_ranks(const std::string& path) {
+  Loader loader;
+  loader.load(path);
+  return loader.ranks();
+}
 
 std::string cosim_unfit(const SystemConfig& system) {
   if (system.cosim.link == BlockModel::Rtl && system.links().empty())

@@ -1,9 +1,9 @@
-// `ipusim info --config FILE [--links] [--json | --yaml]`: loads a chip, board or system
+// `ipusim info --config FILE [--links] [--ranks R] [--json | --yaml]`: loads a chip, board or system
 // file and prints the resolved system with its derived figures (peak FLOPS against the
 // published ones, exchange and link bandwidth, memory, the IPU-Link wiring, hop counts
 // and the zone-2 sync they give), as an aligned table followed by the topology drawn as
 // text, as JSON for scripts, or as the effective-config YAML that runs write next to
-// their results.
+// their results. --ranks R adds the partition over R MPI ranks (docs/distributed.md).
 // A config error prints "ipusim: error: FILE:LINE: KEY: problem" and exits with 2.
 #include <fmt/core.h>
 
@@ -20,7 +20,11 @@
 #include "commands.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "config/ranks_config.h"
+#include "dist/partition.h"
+#include "dist/ranks.h"
 #include "links/topology.h"
+#include "partition_report.h"
 #include "platform/memory_estimate.h"
 
 namespace ipusim::cli {
@@ -380,16 +384,35 @@ int run_info(const InfoOptions& options) {
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
     return 2;
   }
+  // --ranks R: the partition, or why R cannot run the system (before anything is printed).
+  std::optional<dist::Partition> partition;
+  if (options.ranks) {
+    if (*options.ranks < 1)
+      throw dist::PartitionError("--ranks: " + std::to_string(*options.ranks) +
+                                 " ranks: a system runs on at least 1 rank");
+    try {
+      partition = dist::partition_system(system, config::load_ranks(options.config),
+                                         uint32_t(std::min<int64_t>(*options.ranks, UINT32_MAX)), "--ranks");
+    } catch (const config::ConfigError& e) {
+      std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+      return 2;
+    }
+  }
+  // Under mpirun, one rank prints (each would print the same).
+  if (dist::rank_place().rank != 0) return 0;
   if (options.yaml) {
     fmt::print("{}", config::to_yaml(system));
     return 0;
   }
   const Wiring wiring = wiring_of(system);
   if (options.json) {
-    fmt::print("{}\n", system_json(system, wiring).dump(2));
+    nlohmann::ordered_json out = system_json(system, wiring);
+    if (partition) out["partition"] = partition_json(system, *partition);
+    fmt::print("{}\n", out.dump(2));
   } else {
     print_table(system, wiring);
     print_topology(system, wiring, options.links);
+    if (partition) fmt::print("\n{}", partition_text(system, *partition));
   }
   return 0;
 }

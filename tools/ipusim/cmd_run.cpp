@@ -40,6 +40,9 @@
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
+#include "config/ranks_config.h"
+#include "dist/partition.h"
+#include "dist/ranks.h"
 #include "platform/core_dump.h"
 #include "platform/memory_estimate.h"
 #include "platform/platform.h"
@@ -130,6 +133,25 @@ config::SystemConfig with_rtl(config::SystemConfig system, const std::optional<s
 
 }  // namespace
 
+// The partition of `system` over the job's ranks under a launcher (unset without one), or
+// the refusal of a run the platform cannot make exact over several ranks
+// (docs/distributed.md "What is refused"): every rank finds the same, so rank 0 reports it.
+// `ranks_file`: the file whose `ranks` chooses the boards ("": none).
+static std::optional<dist::Partition> job_partition(const config::SystemConfig& system,
+                                                   const std::string& ranks_file) {
+  const dist::RankPlace place = dist::rank_place();
+  if (!place.mpi) return std::nullopt;
+  const config::RanksConfig chosen = ranks_file.empty() ? config::RanksConfig{} : config::load_ranks(ranks_file);
+  dist::Partition partition = dist::partition_system(system, chosen, place.size, "mpirun -n");
+  if (place.distributed())
+    throw std::invalid_argument(
+        "mpirun -n " + std::to_string(place.size) + ": running " + system.name() + " split over " +
+        std::to_string(place.size) +
+        " ranks is refused: exchange and zone-2 syncs between IPUs of different ranks are not exact in this "
+        "build (docs/distributed.md \"What is refused\"); run it on 1 rank (mpirun -n 1, or no mpirun)");
+  return partition;
+}
+
 int run_run(const RunOptions& o) {
   const double timeout = timeout_seconds(o.stop.timeout);  // a bad value before any work
   const std::optional<uint64_t> max_memory = max_memory_bytes(o.max_memory);
@@ -147,6 +169,10 @@ int run_run(const RunOptions& o) {
   RunInputs inputs = restored ? restored->inputs : RunInputs{.config_path = o.config, .elf_path = o.elf};
   // A restore may put other blocks on their RTL (--rtl): the state at a sync is the same.
   config::SystemConfig system = with_rtl(restored ? restored->system : config::load_system(o.config), o.rtl);
+  // Under mpirun: the job's partition (a rank count the system or its `ranks` cannot take is
+  // refused here, by name), and what cannot run split over ranks, refused before any work.
+  // (A checkpoint's config is the effective one, which has no `ranks`: balanced.)
+  const std::optional<dist::Partition> partition = job_partition(system, restored ? "" : o.config);
   if (!restored && checkpoint_at) {
     inputs.config_text = config::to_yaml(system);
     inputs.elf = read_file_bytes(o.elf);
@@ -299,6 +325,7 @@ int run_run(const RunOptions& o) {
   report.elaboration_seconds = elaboration_seconds;
   report.iss_source = iss_source;
   report.stop_options = o.stop;
+  report.partition = partition;
   // From here Ctrl-C and the timeout (counted from here) stop the run where simulated time
   // is, and the report below, the JSON and the --trace file are still written (a Ctrl-C
   // while they are, too: only a second one kills).

@@ -27,6 +27,7 @@
 #include "memory_option.h"
 #include "gdb_session.h"
 #include "config/config_loader.h"
+#include "dist/ranks.h"
 #include "system_backend.h"
 #include "device_server.h"
 #include "ipudrv/errors.h"
@@ -47,6 +48,11 @@ std::string link_fault_items(const config::LinkFaultsConfig& f) {
 }  // namespace
 
 int run_serve(const ServeOptions& o) {
+  // One server is the whole system's (docs/distributed.md "What is refused").
+  if (const dist::RankPlace place = dist::rank_place(); place.distributed())
+    throw std::invalid_argument("mpirun -n " + std::to_string(place.size) +
+                                ": ipusim serve over several ranks is refused: a device is served by one process "
+                                "(mpirun -n 1, or no mpirun)");
   // Checked before anything opens a descriptor, which would take the number 0.
   if (o.exit_with_parent && ::fcntl(0, F_GETFD) < 0) {
     std::fprintf(stderr, "ipusim: error: --exit-with-parent: no standard input to watch\n");

@@ -18,6 +18,7 @@ struct InfoOptions {
   bool json = false;
   bool yaml = false;
   bool links = false;  // the port table and hop matrix even for a large system
+  std::optional<int64_t> ranks;  // --ranks R: the partition over R MPI ranks (docs/distributed.md)
 };
 int run_info(const InfoOptions& options);  // cmd_info.cpp
 

@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "count_option.h"
+#include "dist/ranks.h"
 #include "iss/core_choice.h"
 
 namespace ipusim::cli {
@@ -78,6 +79,10 @@ void add_info_command(CLI::App& app, int& exit_code) {
   info->add_flag("--links", options->links,
                  "Draw every IPU's ports and the hop matrix even above 16 IPUs (else one line per board)")
       ->excludes(json)
+      ->excludes(yaml);
+  info->add_option("--ranks", options->ranks,
+                   "Show the partition over R MPI ranks (`mpirun -n R`): each rank's boards, IPUs and tiles, and "
+                   "the IPU-Links cut between ranks with their latency (docs/distributed.md)")
       ->excludes(yaml);
   info->callback([options, &exit_code] { exit_code = run_info(*options); });
 }
@@ -204,6 +209,15 @@ void add_serve_command(CLI::App& app, int& exit_code) {
 }  // namespace ipusim::cli
 
 int main(int argc, char** argv) {
+  // Under mpirun this process is one rank of a job (docs/distributed.md): MPI starts before
+  // anything else, and an error on any rank ends every rank (abort_ranks), never a hang.
+  ipusim::dist::RankPlace place;
+  try {
+    place = ipusim::dist::start_ranks(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    return 2;
+  }
   CLI::App app{"ipusim: a virtual platform of an IPU-class accelerator"};
   app.require_subcommand(1);
   int exit_code = 0;
@@ -214,10 +228,15 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help / --version exit 0; every usage error exits 2, whatever CLI11's own code.
-    return app.exit(e) == 0 ? 0 : 2;
+    const int code = app.exit(e) == 0 ? 0 : 2;
+    ipusim::dist::end_ranks();
+    return code;
   } catch (const std::exception& e) {
+    if (place.distributed()) ipusim::dist::abort_ranks(e.what(), 2);
     std::fprintf(stderr, "ipusim: error: %s\n", e.what());
+    ipusim::dist::end_ranks();
     return 2;
   }
+  ipusim::dist::end_ranks();
   return exit_code;
 }

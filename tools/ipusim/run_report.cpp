@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "partition_report.h"
 #include "problem_json.h"
 
 namespace ipusim::cli {
@@ -58,6 +59,15 @@ std::string summary_text(const RunReport& r) {
                    res.host_seconds, res.iss_seconds, 100.0 * res.kernel_share(), 100.0 * res.serial_share());
   s += host_components_text(res);
   s += fmt::format("  host threads        {}\n", res.host_threads);
+  if (r.partition) {
+    // The partition's lines, indented under the summary's heading.
+    const std::string text = partition_text(r.config, *r.partition);
+    for (size_t at = 0; at < text.size();) {
+      const size_t end = text.find('\n', at);
+      s += "  " + text.substr(at, end - at + 1);
+      at = end + 1;
+    }
+  }
   s += fmt::format("  simulated MIPS      {:.2f}\n", res.mips());
   s += fmt::format("  elaboration seconds {:.6f}\n", r.elaboration_seconds);
   s += fmt::format("  ISS                 {}\n", iss_text(r));
@@ -155,6 +165,7 @@ nlohmann::ordered_json summary_json(const RunReport& r) {
   j["batch_seconds"] = res.batch_seconds;
   j["serial_share"] = res.serial_share();
   j["host_threads"] = res.host_threads;
+  if (r.partition) j["partition"] = partition_json(r.config, *r.partition);
   j["batches"] = res.batches;
   j["exchange_plan_seconds"] = res.exchange_plan_seconds;
   j["exchange_parallel_seconds"] = res.exchange_parallel_seconds;

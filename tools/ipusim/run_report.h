@@ -1,11 +1,13 @@
 // The summary of an `ipusim run`: printed to stderr, and written as JSON with --json.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "common/config.h"
+#include "dist/partition.h"
 #include "platform/platform.h"
 #include "run_stop.h"
 
@@ -22,6 +24,9 @@ struct RunReport {
   int exit_code = 0;            // the process exit status
   StopOptions stop_options;     // --max-cycles, --max-instructions, --timeout
   StopReason stop_reason = StopReason::None;  // run_stop.h: None unless the run stopped short
+  // Under mpirun (docs/distributed.md): the job's partition, shown in the summary and as
+  // --json's `partition`, a host figure like `host_threads`. Unset without a launcher.
+  std::optional<dist::Partition> partition;
 };
 
 // Every tile's superstep records (supersteps[k].ipus[i].per_tile) are kept up to this

@@ -2,7 +2,7 @@
 // board and system files of configs/ and configs/test/, flat, so the references between
 // them resolve inside DIR, where the fuzzer's input lies too), and files with the
 // `link_faults` forms a reference config does not use (a spec for every link, specs per
-// link, burst and down faults).
+// link, burst and down faults), and a system's `ranks` (the boards of each MPI rank).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
       "link_faults:\n  all: \"ber=1e-9\"\n  3: \"burst=1000:16,seed=2\"\n  5: \"drop=0.01,dup_every=5,ack_drop=0.001\"\n  6: none\n",
       "kind: board\nname: inline_chip\nipus: 2\ntopology: pair\n"
       "chip: {kind: chip, name: c, tiles: 2, clock_mhz: 1330, tile: {sram_kib: 64, workers: 6}}\n"
-      "link_faults: \"periodic=7, burst=5:4:40, seed=3\"\n"};
+      "link_faults: \"periodic=7, burst=5:4:40, seed=3\"\n",
+      "kind: system\nname: ranked\nboard: tiny4_m2000.yaml\nboards: 3\nranks: [[2], [0, 1]]\n"};
   int n = 0;
   for (const char* text : faults) std::ofstream(dir / ("extra" + std::to_string(n++) + ".yaml")) << text;
   return 0;
