@@ -58,8 +58,9 @@ class OneRank : public ::testing::TestWithParam<Case> {};
 
 TEST_P(OneRank, IsTheRunWithoutMpirunAndShowsThePartition) {
   const Case& c = GetParam();
-  const std::string json_plain = ::testing::TempDir() + "dist_plain.json";
-  const std::string json_mpi = ::testing::TempDir() + "dist_mpi.json";
+  // Named after the test and its case: the cases run side by side under ctest -j.
+  const std::string json_plain = ipusim::test::temp_path("dist_plain_", "json");
+  const std::string json_mpi = ipusim::test::temp_path("dist_mpi_", "json");
   const std::string run = "run --threads 1 --config " + c.config + " --elf " + kFirmware + "/" + c.elf;
   const CliResult plain = ipusim(run + " --json " + json_plain);
   const CliResult mpi = mpirun(1, run + " --json " + json_mpi);
