@@ -70,7 +70,9 @@ TEST(Partition, BalancedByTilesContiguousLargerFirst) {
         EXPECT_EQ(s.boards.back() - s.boards.front() + 1, s.boards.size()) << "not contiguous";
         EXPECT_EQ(s.tiles, s.boards.size() * board_tiles);
         EXPECT_EQ(s.ipus.size(), s.boards.size() * system.board.ipus);
-        if (r > 0) EXPECT_LE(s.tiles, p.ranks[r - 1].tiles) << "the larger runs come first";
+        if (r > 0) {
+          EXPECT_LE(s.tiles, p.ranks[r - 1].tiles) << "the larger runs come first";
+        }
         most = std::max(most, s.tiles);
         least = std::min(least, s.tiles);
         sum += s.tiles;
