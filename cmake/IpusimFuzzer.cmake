@@ -5,6 +5,16 @@
 find_program(IPUSIM_CLANGXX NAMES clang++ clang++-14)
 include(ExternalProject)
 
+# ipusim_fuzzer_needs_clang(WHAT): in a fuzzer folder's CMakeLists, ends that file (a macro's
+# return() leaves the scope it was called from) with a status line naming WHAT when clang++
+# is not installed, so none of the folder's targets or tests are made.
+macro(ipusim_fuzzer_needs_clang what)
+  if(NOT IPUSIM_CLANGXX)
+    message(STATUS "${CMAKE_CURRENT_SOURCE_DIR}: clang++ not found, ${what} is not built")
+    return()
+  endif()
+endmacro()
+
 # ipusim_add_fuzzer(NAME DIR [CMAKE_ARGS -D...]): builds DIR/build/NAME from
 # ${CMAKE_CURRENT_SOURCE_DIR}/standalone (CMAKE_ARGS: what that project needs).
 function(ipusim_add_fuzzer)

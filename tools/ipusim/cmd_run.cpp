@@ -371,9 +371,10 @@ int run_run(const RunOptions& o) {
     json_supersteps->write(summary_json(report), result);
     write_effective_config(o.json, system);
   }
-  // Named when the run's end closed the files (Platform::finish_run); exit 2 as for a
-  // --json or --trace that cannot be written.
-  if (options.waves && options.waves->write_error()) return 2;
+  // A waveform the run's end could not write (Platform::finish_run named it on stderr and
+  // noted it as the run's OUTPUT problem): exit 2 as for a --json or --trace that cannot be
+  // written.
+  if (platform.take_output_problem()) return 2;
   return report.exit_code;
 }
 

@@ -153,15 +153,22 @@ test::CliResult profile_run(const std::string& iss, const std::string& profile, 
                     " --json " + json + " --quiet --threads 2 " + more);
 }
 
+// The kernel profiled on the interpreter into INTERP, then on the translator into JIT (the
+// same --json file, the translator's run last): both runs succeed and write the same bytes.
+void profile_on_both_engines(const std::string& interp, const std::string& jit, const std::string& json,
+                             const std::string& more) {
+  for (const auto& [iss, out] : {std::pair{"interp", interp}, std::pair{"jit", jit}}) {
+    const auto r = profile_run(iss, out, json, more);
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+}
+
 TEST(Profile, KernelCostsAreExactOnBothEnginesAndAddUpToTheTiles) {
   const std::string interp = temp_path("interp.out"), jit = temp_path("jit.out"), json = temp_path("run.json");
-  auto r = profile_run("interp", interp, json, "--profile-split");
-  ASSERT_EQ(r.status, 0) << r.err;
-  r = profile_run("jit", jit, json, "--profile-split");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's profiles differ";
+  ASSERT_NO_FATAL_FAILURE(profile_on_both_engines(interp, jit, json, "--profile-split"));
   const std::string lockstep = temp_path("lockstep.out");
-  r = profile_run("lockstep", lockstep, temp_path("lockstep.json"));
+  const auto r = profile_run("lockstep", lockstep, temp_path("lockstep.json"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(interp), slurp(lockstep)) << "a profiled tile in lockstep gives another profile";
 
@@ -299,11 +306,7 @@ PprofTop pprof_top(const std::string& file, const std::string& sample_index) {
 // total is the tiles' cycles; both engines write the same bytes.
 TEST(Profile, GoToolPprofReadsTheKernelsCostsExactly) {
   const std::string interp = temp_path("interp.pb.gz"), jit = temp_path("jit.pb.gz"), json = temp_path("run.json");
-  auto r = profile_run("interp", interp, json, "--profile-tiles 0");
-  ASSERT_EQ(r.status, 0) << r.err;
-  r = profile_run("jit", jit, json, "--profile-tiles 0");
-  ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(slurp(interp), slurp(jit)) << "the interpreter's and the translator's pprof files differ";
+  ASSERT_NO_FATAL_FAILURE(profile_on_both_engines(interp, jit, json, "--profile-tiles 0"));
   ASSERT_EQ(slurp(jit).substr(0, 2), std::string("\x1f\x8b")) << "a .pb.gz file is gzipped";
   const nlohmann::json j = nlohmann::json::parse(slurp(json));
   const nlohmann::json& tile0 = j["per_tile"][0];
