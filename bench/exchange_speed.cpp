@@ -11,7 +11,13 @@
 //            `allreduce`, on each --threads count. Per run: the median host seconds of
 //            --reps runs, serial share (host time in which one thread works alone), exchange
 //            plan seconds and plan ns per message (exchange_plan_seconds over the
-//            messages moved), and the speed-up over the first thread count.
+//            messages moved), and the speed-up over the first thread count. Every run
+//            also gives its peak resident set (max_rss_kib) and CPU seconds (user +
+//            system), medians too. `--runs pod16_ipu_allreduce_c4 pod64_ipu_allreduce_c4`:
+//            the POD16 / POD64 `ipu_allreduce` with a chunk of 4 floats (ipu_allreduce_c4.elf:
+//            a 2.17 M-message reduce-scatter on every IPU at once), the runs that show the
+//            exchange's memory (docs/exchange.md, "Planning cost: host bytes per message";
+//            a POD64 needs up to 14 GB: one run at a time).
 //
 // With --base-ipusim B every run is made with B too, alternating the two binaries run
 // by run (the machine may be shared and noisy: both see the same load), and each run
@@ -105,7 +111,15 @@ struct RunSpec {
 struct Sample {
   double host_seconds, serial_share, plan_seconds;
   uint64_t messages, tile_cycles, instructions;
+  double cpu_seconds, max_rss_kib, delivery_seconds;
 };
+
+// The `exchange_delivery` host component's seconds (0 if the run has none).
+double delivery_seconds(const nlohmann::json& j) {
+  const auto c = j.find("host_components");
+  if (c == j.end() || !c->contains("exchange_delivery")) return 0;
+  return (*c)["exchange_delivery"]["seconds"].get<double>();
+}
 
 bool run_once(const std::string& ipusim, const RunSpec& spec, unsigned threads, Sample& s) {
   const std::string json_path = "/tmp/exchange_speed." + std::to_string(getpid()) + ".json";
@@ -122,24 +136,37 @@ bool run_once(const std::string& ipusim, const RunSpec& spec, unsigned threads, 
   const nlohmann::json j = nlohmann::json::parse(in);
   std::remove(json_path.c_str());
   std::remove((json_path + ".config.yaml").c_str());
-  s = {j["host_seconds"].get<double>(),   j["serial_share"].get<double>(),  j["exchange_plan_seconds"].get<double>(),
-       j["exchange_messages"].get<uint64_t>(), j["tile_cycles"].get<uint64_t>(), j["instructions"].get<uint64_t>()};
+  s = {j["host_seconds"].get<double>(),
+       j["serial_share"].get<double>(),
+       j["exchange_plan_seconds"].get<double>(),
+       j["exchange_messages"].get<uint64_t>(),
+       j["tile_cycles"].get<uint64_t>(),
+       j["instructions"].get<uint64_t>(),
+       r.cpu_seconds,
+       double(r.max_rss_kib),
+       delivery_seconds(j)};
   return true;
 }
 
 // Medians of the samples' figures.
 nlohmann::json summary(const std::vector<Sample>& v) {
-  std::vector<double> host, serial, plan;
+  std::vector<double> host, serial, plan, cpu, rss, delivery;
   for (const Sample& s : v) {
     host.push_back(s.host_seconds);
     serial.push_back(s.serial_share);
     plan.push_back(s.plan_seconds);
+    cpu.push_back(s.cpu_seconds);
+    rss.push_back(s.max_rss_kib);
+    delivery.push_back(s.delivery_seconds);
   }
   const double messages = v.empty() ? 0 : double(v.front().messages);
   return {{"host_seconds", median(host)},
           {"host_seconds_all", host},
           {"serial_share", median(serial)},
+          {"cpu_seconds", median(cpu)},
+          {"max_rss_kib", median(rss)},
           {"exchange_plan_seconds", median(plan)},
+          {"exchange_delivery_seconds", median(delivery)},
           {"exchange_messages", uint64_t(messages)},
           {"plan_ns_per_message", messages > 0 ? median(plan) * 1e9 / messages : 0.0}};
 }
@@ -160,15 +187,18 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "host thread counts")->expected(1, 16);
   app.add_option("--reps", reps, "runs of each case; medians are reported")->check(CLI::PositiveNumber);
   app.add_option("--runs", names, "system runs to make")
-      ->check(CLI::IsMember({"m2000_ipu_allreduce", "gc200_allreduce"}))
-      ->expected(0, 2);
+      ->check(CLI::IsMember({"m2000_ipu_allreduce", "gc200_allreduce", "pod16_ipu_allreduce_c4",
+                             "pod64_ipu_allreduce_c4"}))
+      ->expected(0, 4);
   app.add_flag("--plan-only", plan_only, "the planner alone, no system run");
   app.add_option("--firmware-dir", fw, "where allreduce.elf and ipu_allreduce.elf are")->check(CLI::ExistingDirectory);
   CLI11_PARSE(app, argc, argv);
 
   const std::map<std::string, RunSpec> specs{
       {"m2000_ipu_allreduce", {"m2000_ipu_allreduce", "configs/m2000.yaml", fw + "/ipu_allreduce.elf"}},
-      {"gc200_allreduce", {"gc200_allreduce", "configs/gc200.yaml", fw + "/allreduce.elf"}}};
+      {"gc200_allreduce", {"gc200_allreduce", "configs/gc200.yaml", fw + "/allreduce.elf"}},
+      {"pod16_ipu_allreduce_c4", {"pod16_ipu_allreduce_c4", "configs/pod16.yaml", fw + "/ipu_allreduce_c4.elf"}},
+      {"pod64_ipu_allreduce_c4", {"pod64_ipu_allreduce_c4", "configs/pod64.yaml", fw + "/ipu_allreduce_c4.elf"}}};
 
   nlohmann::json out{{"bench", "exchange_speed"}, {"ipusim", ipusim}};
   if (!base.empty()) out["base_ipusim"] = base;

@@ -168,10 +168,18 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
     return true;
   }
   ExchangePlan plan;
+  bool delivered = false;
   if (group_ && config_.ipus > 1) {
-    // With the other IPUs' plans of this moment (plan_batch.h); the batch counts the host time.
+    // With the other IPUs' plans of this moment (plan_batch.h); the batch counts the host
+    // time. A phase without copies has no problem but the plan's (errors_ is empty), so a
+    // valid plan is delivered as below, by the batch, which then keeps the deliveries'
+    // storage for the next plans; with copies, only after they are checked, here.
+    const PlanBatch::Deliver deliver_now = [&](const ExchangePlan& p) {
+      deliver(p);
+      delivered = true;
+    };
     const uint64_t generation = generation_;
-    plan = group_->batch().plan(tiles, config_.timing, std::move(kept_deliveries_));
+    plan = group_->batch().plan(tiles, config_.timing, copies_of_phase_.empty() ? &deliver_now : nullptr);
     if (generation != generation_) return false;
   } else {
     HostTicksScope timed(host_ticks_.plan);
@@ -190,10 +198,13 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
   if (!plan.errors.empty()) errors_ = cross_ipu_errors(entries);
   errors_.insert(errors_.end(), plan.errors.begin(), plan.errors.end());
   errors_.insert(errors_.end(), copy_errors.begin(), copy_errors.end());
-  if (errors_.empty()) deliver(plan);  // a failed copy adds to errors_
-  outcomes = plan.tiles;
-  kept_deliveries_ = std::move(plan.deliveries);  // for the next plan (exchange_plan.h)
-  kept_deliveries_.clear();
+  // Delivered by the batch: errors_ holds what deliver() added, as if it ran here.
+  if (errors_.empty() && !delivered) deliver(plan);  // a failed copy adds to errors_
+  outcomes = std::move(plan.tiles);
+  if (!group_ || config_.ipus <= 1) {
+    kept_deliveries_ = std::move(plan.deliveries);  // for the next plan (exchange_plan.h)
+    kept_deliveries_.clear();
+  }
   return true;
 }
 

@@ -237,7 +237,9 @@ class ExchangeFabric : public sc_core::sc_module {
   ExchangeGroup* group_ = nullptr;
   TimedPlanThreads plan_threads_;
   std::vector<TilePostings> postings_;     // its plan input (storage reused)
-  std::vector<Delivery> kept_deliveries_;  // the last plan's, delivered: storage for the next
+  // The last plan's, delivered: storage for the next (an IPU alone; in a system the
+  // batch keeps its groups' storage, plan_batch.h).
+  std::vector<Delivery> kept_deliveries_;
   sc_core::sc_event complete_event_;
   std::vector<uint8_t> buffer_;
   std::vector<TileGrants> grants_;  // by tile

@@ -64,10 +64,11 @@ class ExchangeGroup {
   // through the link layer frame by frame, and each phase lasts the cycles its links
   // lost longer (links/link_faults.h).
   void set_faults(std::unique_ptr<links::LinkFaults> faults);
-  // Host threads for the joint plans and the batched ones (null: the calling thread alone).
-  void set_plan_threads(const PlanThreads* threads) {
+  // Host threads for the joint plans and the batched ones (null: the calling thread
+  // alone), and how many they are: the batch makes and holds that many plans at once.
+  void set_plan_threads(const PlanThreads* threads, size_t host_threads = 1) {
     plan_threads_.set(threads);
-    batch_.set_plan_threads(threads);
+    batch_.set_plan_threads(threads, host_threads);
   }
   // The members' plans of phases that stay on their IPU, made together (plan_batch.h).
   PlanBatch& batch() { return batch_; }

@@ -1,5 +1,7 @@
 #include "exchange/plan_batch.h"
 
+#include <algorithm>
+
 namespace ipusim::exchange {
 
 PlanBatch::PlanBatch() {
@@ -10,11 +12,11 @@ PlanBatch::PlanBatch() {
 }
 
 ExchangePlan PlanBatch::plan(const std::vector<TilePostings>& tiles, const ExchangeTiming& timing,
-                             std::vector<Delivery> deliveries) {
+                             const Deliver* deliver) {
   Job job;
   job.tiles = &tiles;
   job.timing = &timing;
-  job.deliveries = std::move(deliveries);
+  job.deliver = deliver;
   handed_in_.push_back(&job);
   // Immediate: the batch runs in this evaluation phase, after the processes already
   // runnable in it (the other fabrics whose phases completed at the same time).
@@ -42,26 +44,56 @@ void PlanBatch::batch_thread() {
 
 void PlanBatch::run(std::vector<Job*>& jobs) {
   if (jobs.empty()) return;
-  HostTicksScope timed(host_ticks_.plan);
   ++batches_;
   plans_ += jobs.size();
-  auto plan_one = [](Job& job, const PlanThreads* threads) {
+  // Group by group in hand-in order: a group's valid plans are delivered (in hand-in
+  // order) before the next group is planned, and their storage planned into again.
+  for (size_t first = 0; first < jobs.size(); first += plans_at_once_) {
+    const size_t count = std::min(plans_at_once_, jobs.size() - first);
+    plan_group(jobs.data() + first, count);
+    for (size_t i = first; i < first + count; ++i) {
+      Job& job = *jobs[i];
+      host_ticks_.plan_links += job.plan.link_ticks;
+      if (job.error || !job.deliver || !job.plan.errors.empty()) continue;
+      try {
+        (*job.deliver)(job.plan);
+      } catch (...) {
+        job.error = std::current_exception();  // the fabric rethrows it, as if it had delivered
+        continue;
+      }
+      ++delivered_;
+      std::vector<Delivery> storage = std::move(job.plan.deliveries);
+      job.plan.deliveries = {};
+      if (spare_deliveries_.size() < plans_at_once_) spare_deliveries_.push_back(std::move(storage));
+    }
+  }
+}
+
+void PlanBatch::plan_group(Job* const* jobs, size_t count) {
+  HostTicksScope timed(host_ticks_.plan);
+  ++groups_;
+  std::vector<std::vector<Delivery>> storage(count);
+  for (size_t i = 0; i < count && !spare_deliveries_.empty(); ++i) {
+    storage[i] = std::move(spare_deliveries_.back());
+    spare_deliveries_.pop_back();
+  }
+  auto plan_one = [&](size_t i, const PlanThreads* threads) {
+    Job& job = *jobs[i];
     try {
-      job.plan = plan_exchange(*job.tiles, *job.timing, threads, std::move(job.deliveries));
+      job.plan = plan_exchange(*job.tiles, *job.timing, threads, std::move(storage[i]));
     } catch (...) {
       job.error = std::current_exception();  // the fabric that handed it in rethrows it
     }
   };
   // One plan: on every thread, by chunks. Several: one plan per thread at a time (a
   // host pool runs one loop at a time, so a plan inside it plans on its thread alone).
-  if (jobs.size() == 1) {
-    plan_one(*jobs[0], threads_.into(host_ticks_.plan_parallel));
+  if (count == 1) {
+    plan_one(0, threads_.into(host_ticks_.plan_parallel));
   } else if (const PlanThreads* threads = threads_.into(host_ticks_.plan_parallel)) {
-    (*threads)(jobs.size(), [&](size_t i) { plan_one(*jobs[i], nullptr); });
+    (*threads)(count, [&](size_t i) { plan_one(i, nullptr); });
   } else {
-    for (Job* job : jobs) plan_one(*job, nullptr);
+    for (size_t i = 0; i < count; ++i) plan_one(i, nullptr);
   }
-  for (Job* job : jobs) host_ticks_.plan_links += job->plan.link_ticks;
 }
 
 }  // namespace ipusim::exchange

@@ -45,13 +45,19 @@ struct TileIndex {
   std::vector<const TilePostings*> tile;  // dense -> the input entry
   std::vector<iss::PostingsRef> postings; // dense -> its postings
   std::vector<uint32_t> input_pos;        // dense -> position in the input
-  std::vector<uint32_t> by_global;        // global id -> dense (kNoTile: absent), when compact
+  // global id - by_global_base -> dense (kNoTile: absent), when compact: the ids of one
+  // IPU of a system start at ipu x tiles, far from 0.
+  std::vector<uint32_t> by_global;
+  uint32_t by_global_base = 0;
   std::vector<uint32_t> sorted_global;    // dense -> global id (lookup when not compact)
 
   uint32_t size() const { return uint32_t(tile.size()); }
   uint32_t global(uint32_t dense) const { return sorted_global[dense]; }
   uint32_t find(uint32_t global) const {  // dense id or kNoTile
-    if (!by_global.empty()) return global < by_global.size() ? by_global[global] : kNoTile;
+    if (!by_global.empty()) {
+      const uint32_t at = global - by_global_base;  // wraps above the table for ids below the base
+      return at < by_global.size() ? by_global[at] : kNoTile;
+    }
     return find_sparse(global);
   }
   uint32_t find_sparse(uint32_t global) const;  // find() without the direct table

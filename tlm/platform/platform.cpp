@@ -143,7 +143,7 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   exchange_group_ = std::make_unique<exchange::ExchangeGroup>(
       topology_, links::LinkTimingConfig::from(config.board.chip),
       exchange::ExchangeFabricConfig::from(config.board.chip, 0, ipus).timing);
-  exchange_group_->set_plan_threads(&plan_threads_);
+  exchange_group_->set_plan_threads(&plan_threads_, engine_->host_threads());
   if (config.cosim.link == config::BlockModel::Rtl) {
     std::vector<std::string> names;
     for (uint32_t d = 0; d < 2 * topology_.wires().size(); ++d) names.push_back(cosim::link::RtlLinkCarrier::instance_name(d));

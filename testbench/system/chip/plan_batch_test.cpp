@@ -5,6 +5,7 @@
 // hand-in makes a batch of its own. Each case elaborates, so each runs in its own process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,6 +95,7 @@ struct Planner : sc_core::sc_module {
   ExchangePlan plan;
   uint64_t handed_in_delta = 0, went_on_delta = 0;
   sc_core::sc_time went_on_at;
+  const exchange::PlanBatch::Deliver* deliver = nullptr;  // set: hands its delivery in too
 
   Planner(sc_core::sc_module_name name, exchange::PlanBatch& b, const IpuPhase& p, sc_core::sc_time t,
           std::vector<uint32_t>& in_order, std::vector<uint32_t>& on_order, uint32_t i)
@@ -105,7 +107,7 @@ struct Planner : sc_core::sc_module {
     wait(at);
     handed_in_delta = sc_core::sc_delta_count();
     handed_in.push_back(ipu);
-    plan = batch.plan(phase.tiles, plan_timing);
+    plan = batch.plan(phase.tiles, plan_timing, deliver);
     went_on_delta = sc_core::sc_delta_count();
     went_on_at = sc_core::sc_time_stamp();
     went_on.push_back(ipu);
@@ -148,6 +150,61 @@ TEST_P(PlanBatchTest, PlansOfOneMomentAreOneBatchAndEachIsThePlanMadeAlone) {
   }
   ASSERT_FALSE(planners[1]->plan.errors.empty());
   EXPECT_EQ(planners[1]->plan.errors[0].kind, "send without receive") << planners[1]->plan.errors[0].detail;
+}
+
+// Plans made two at once: a batch of five is three groups; each valid plan handed in with
+// its delivery is delivered by the batch (its deliveries those of the plan made alone), in
+// hand-in order, before the planner goes on, and comes back without them; a failed plan
+// and a plan handed in without a delivery come back whole.
+TEST_P(PlanBatchTest, GroupsOfPlansAtOnceAndTheBatchDeliversValidPlansInHandInOrder) {
+  tile::HostPool pool(GetParam());
+  const exchange::PlanThreads threads = [&](size_t count, const std::function<void(size_t)>& body) {
+    pool.run(count, body);
+  };
+  exchange::PlanBatch batch;
+  batch.set_plan_threads(&threads, 2);
+  std::vector<std::unique_ptr<IpuPhase>> phases;
+  std::vector<std::unique_ptr<Planner>> planners;
+  std::vector<uint32_t> handed_in, went_on, delivered_order;
+  std::vector<ExchangePlan> delivered(5);
+  std::vector<exchange::PlanBatch::Deliver> deliver(5);
+  for (uint32_t ipu = 0; ipu < 5; ++ipu) {
+    phases.push_back(std::make_unique<IpuPhase>(ipu, ipu % 2 == 1 ? ipu : 0));
+    planners.push_back(std::make_unique<Planner>(("ipu" + std::to_string(ipu)).c_str(), batch, *phases.back(),
+                                                 sc_core::sc_time(10, sc_core::SC_NS), handed_in, went_on, ipu));
+    deliver[ipu] = [&, ipu](const ExchangePlan& p) {
+      EXPECT_TRUE(std::find(went_on.begin(), went_on.end(), ipu) == went_on.end()) << "ipu " << ipu;
+      delivered_order.push_back(ipu);
+      delivered[ipu] = p;
+    };
+    if (ipu != 4) planners.back()->deliver = &deliver[ipu];  // IPU 4 delivers itself (as with copies)
+  }
+  sc_core::sc_start();
+
+  EXPECT_EQ(batch.batches(), 1u);
+  EXPECT_EQ(batch.plans(), 5u);
+  EXPECT_EQ(batch.groups(), 3u) << "two, two and one plans";
+  EXPECT_EQ(batch.delivered(), 2u);
+  ASSERT_EQ(went_on.size(), 5u);
+  EXPECT_EQ(went_on, handed_in);
+  std::vector<uint32_t> valid_in_order;  // the valid plans handed in with a delivery
+  for (uint32_t ipu : handed_in)
+    if (ipu == 0 || ipu == 2) valid_in_order.push_back(ipu);
+  EXPECT_EQ(delivered_order, valid_in_order) << "in hand-in order";
+  for (uint32_t ipu = 0; ipu < 5; ++ipu) {
+    const Planner& p = *planners[ipu];
+    EXPECT_EQ(p.went_on_delta, p.handed_in_delta) << "ipu " << ipu;
+    const ExchangePlan alone = exchange::plan_exchange(phases[ipu]->tiles, timing());
+    if (ipu == 0 || ipu == 2) {
+      expect_same(delivered[ipu], alone, ipu);
+      EXPECT_TRUE(p.plan.deliveries.empty()) << "ipu " << ipu << ": the batch keeps them";
+      ExchangePlan back = p.plan;
+      back.deliveries = alone.deliveries;
+      expect_same(back, alone, ipu);
+    } else {
+      expect_same(p.plan, alone, ipu);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(HostThreads, PlanBatchTest, ::testing::Values(1u, 2u, 3u));

@@ -77,5 +77,48 @@ TEST(ExchangeStorage, APlanIntoAnEarlierPlansDeliveriesIsThePlanOfNewDeliveries)
   }
 }
 
+// The phase of one IPU of a system names its tiles from ipu x tiles on (the direct table
+// of ids then starts there): planned there, it is the same phase planned at tile 0, every
+// delivery's tiles moved by the base; a peer just below the base or just above the IPU is
+// absent from it, as any other.
+TEST(ExchangeStorage, OneIpusPhaseAwayFromTileZeroIsItsPhaseAtTileZeroMoved) {
+  constexpr uint32_t kTiles = 48, kBase = 5 * kTiles;
+  ExchangeTiming t;
+  t.tiles_per_ipu = kTiles;
+  const Phase at_zero = all_to_all(kTiles, 32);
+  Phase moved;
+  for (uint32_t s = 0; s < kTiles; ++s) moved.tile(kBase + s);
+  for (uint32_t s = 0; s < kTiles; ++s) {
+    for (uint32_t k = 1; k < kTiles; ++k) moved.send(kBase + s, 0, 32, {kBase + (s + k) % kTiles});
+    for (uint32_t k = 1; k < kTiles; ++k) moved.recv(kBase + s, 32 * k, 32, kBase + (s + kTiles - k) % kTiles);
+  }
+  for (uint32_t per_chunk : {1u, 7u, 32u}) {
+    const ExchangePlan want = on_new_thread(at_zero.input(), t, per_chunk);
+    const ExchangePlan got = on_new_thread(moved.input(), t, per_chunk);
+    ASSERT_TRUE(want.errors.empty());
+    ASSERT_TRUE(got.errors.empty()) << got.errors.front().detail;
+    ASSERT_EQ(got.deliveries.size(), want.deliveries.size());
+    for (size_t i = 0; i < want.deliveries.size(); ++i) {
+      const Delivery &a = got.deliveries[i], &b = want.deliveries[i];
+      ASSERT_TRUE(a.src_tile == b.src_tile + kBase && a.dst_tile == b.dst_tile + kBase && a.src_addr == b.src_addr &&
+                  a.dst_addr == b.dst_addr && a.len == b.len)
+          << "delivery " << i << ", chunks of " << per_chunk;
+    }
+    ASSERT_EQ(got.tiles.size(), want.tiles.size());
+    for (size_t i = 0; i < want.tiles.size(); ++i) {
+      EXPECT_EQ(got.tiles[i].done_cycle, want.tiles[i].done_cycle) << "tile " << i;
+      EXPECT_EQ(got.tiles[i].bytes_in, want.tiles[i].bytes_in) << "tile " << i;
+    }
+  }
+  Phase outside = moved;
+  outside.send(kBase + 3, 0x4000, 16, {kBase - 1}).send(kBase + 4, 0x4000, 16, {kBase + kTiles});
+  const ExchangePlan plan = on_new_thread(outside.input(), t, 7);
+  ASSERT_EQ(plan.errors.size(), 2u);
+  EXPECT_EQ(plan.errors[0].kind, "peer not in the exchange") << plan.errors[0].detail;
+  EXPECT_NE(plan.errors[0].detail.find(std::to_string(kBase - 1)), std::string::npos) << plan.errors[0].detail;
+  EXPECT_EQ(plan.errors[1].kind, "peer not in the exchange") << plan.errors[1].detail;
+  EXPECT_NE(plan.errors[1].detail.find(std::to_string(kBase + kTiles)), std::string::npos) << plan.errors[1].detail;
+}
+
 }  // namespace
 }  // namespace ipusim::exchange::test
