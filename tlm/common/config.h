@@ -162,6 +162,21 @@ struct LinkFaultsConfig {
   bool operator==(const LinkFaultsConfig&) const = default;
 };
 
+// `ranks` of a system file: which boards each MPI rank runs (docs/distributed.md "The
+// partition"). The loader checks it with everything else (every board on exactly one rank,
+// every rank with a board); whether the list's length is the job's rank count is known
+// only when the partition is made, which names `file:line` then. The effective config
+// carries it, so a run's `FILE.config.yaml` or a checkpoint runs split as it was.
+struct RanksConfig {
+  std::vector<std::vector<uint32_t>> boards;  // rank by rank, each ascending; empty: not given
+  std::string file;                           // where it was given, for the errors found later
+  int line = 0;
+
+  bool given() const { return !boards.empty(); }
+  // The choice, not where it was written: a config and its effective copy are equal.
+  bool operator==(const RanksConfig& o) const { return boards == o.boards; }
+};
+
 // CosimConfig (which blocks run as their Verilated RTL: `cosim`, `--rtl`) is generated from
 // schema.yaml's rtl_blocks into config_schema.h: one entry registers a block.
 
@@ -180,6 +195,7 @@ struct SystemConfig {
   // explicit `links:` list (docs/links.md).
   std::vector<LinkWire> system_links;
   LinkFaultsConfig link_faults;  // `link_faults` of the file given (a board or system file)
+  RanksConfig ranks;             // `ranks` of a system file (not given: balanced by tiles)
   CosimConfig cosim;             // `cosim` of the file given
 
   bool is_system() const { return kind == "system"; }

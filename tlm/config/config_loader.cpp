@@ -25,7 +25,6 @@
 #include "common/sync_rtl_limits.h"
 #include "common/input_file.h"
 #include "config/config_loader.h"
-#include "config/ranks_config.h"
 #include "links/fault_spec.h"
 #include "links/link_config.h"
 #include "config/config_numbers.h"
@@ -743,9 +742,6 @@ void refuse_nested_cosim(const Section& part, const std::string& top_file) {
 
 class Loader {
  public:
-  // The `ranks` of the last file loaded (load_ranks()).
-  const RanksConfig& ranks() const { return ranks_; }
-
   SystemConfig load(const std::string& path) {
     return load(path, read_document(path, [&](const std::string& reason) -> void {
                   throw ConfigError(path, 0, "", "cannot read the file: " + reason);
@@ -765,7 +761,7 @@ class Loader {
     else
       read_system(top, sys);
     if (top.has("link_faults")) sys.link_faults = read_link_faults(top, uint32_t(sys.links().size()));
-    if (top.has("ranks")) ranks_ = read_ranks(top, sys.boards);
+    if (top.has("ranks")) sys.ranks = read_ranks(top, sys.boards);
     if (top.has("cosim")) {
       sys.cosim = read_cosim(top);
       if (const std::string why = cosim_unfit(sys); !why.empty()) top.fail("cosim", why);
@@ -903,18 +899,11 @@ class Loader {
     fs::path id;  // canonical path: the same file reached by two spellings is one file
   };
   std::vector<Link> chain_;  // files being read, outermost first
-  RanksConfig ranks_;        // the file's `ranks` (load_ranks())
 };
 
 }  // namespace
 
 SystemConfig load_system(const std::string& path) { return Loader().load(path); }
-
-RanksConfig load_ranks(const std::string& path) {
-  Loader loader;
-  loader.load(path);
-  return loader.ranks();
-}
 
 std::string cosim_unfit(const SystemConfig& system) {
   if (system.cosim.link == BlockModel::Rtl && system.links().empty())

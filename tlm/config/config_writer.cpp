@@ -41,6 +41,16 @@ class Writer {
     out_ << YAML::BeginMap;
   }
   void end() { out_ << YAML::EndMap; }
+  // `ranks: [[0, 1], [2, 3]]`: the boards of each rank.
+  void ranks(const RanksConfig& r) {
+    out_ << YAML::Key << "ranks" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const std::vector<uint32_t>& boards : r.boards) {
+      out_ << YAML::Flow << YAML::BeginSeq;
+      for (uint32_t b : boards) out_ << b;
+      out_ << YAML::EndSeq;
+    }
+    out_ << YAML::EndSeq;
+  }
 
   // Written at the file's top level (to_yaml), not inside a part: `kind`, `link_faults`
   // and `cosim` (the file given on the command line holds them).
@@ -129,6 +139,8 @@ std::string to_yaml(const SystemConfig& s) {
           w.text("topology", s.system_topology);
         else
           w.wiring("", s.system_links);
+      } else if (key == "ranks" && s.ranks.given()) {
+        w.ranks(s.ranks);
       }
     });
   }

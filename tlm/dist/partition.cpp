@@ -49,8 +49,8 @@ uint64_t link_latency_cycles(const config::ChipConfig& chip) {
   return uint64_t(std::llround(chip.ipu_links.latency_ns * 1e-9 * chip.clock_hz));
 }
 
-Partition partition_system(const config::SystemConfig& system, const config::RanksConfig& chosen, uint32_t ranks,
-                           const std::string& argument) {
+Partition partition_system(const config::SystemConfig& system, uint32_t ranks, const std::string& argument) {
+  const config::RanksConfig& chosen = system.ranks;
   if (ranks < 1)
     throw PartitionError(argument + ": " + std::to_string(ranks) + " ranks: a system runs on at least 1 rank");
   if (ranks > system.boards)

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "common/config.h"
-#include "config/ranks_config.h"
 
 namespace ipusim::dist {
 
@@ -59,12 +58,11 @@ struct Partition {
 // rounds it (links::LinkScheduler).
 uint64_t link_latency_cycles(const config::ChipConfig& chip);
 
-// The partition of `system` over `ranks` ranks: `chosen`'s boards per rank when given (the
-// file's `ranks`, config::load_ranks(), checked against the system), else balanced. Throws
-// PartitionError naming `argument` when ranks is 0 or above the boards, and
-// config::ConfigError (FILE:LINE: ranks) when `chosen` lists another number of ranks.
-Partition partition_system(const config::SystemConfig& system, const config::RanksConfig& chosen, uint32_t ranks,
-                           const std::string& argument);
+// The partition of `system` over `ranks` ranks: the config's `ranks` (system.ranks,
+// checked by the loader) when given, else balanced. Throws PartitionError naming
+// `argument` when ranks is 0 or above the boards, and config::ConfigError (FILE:LINE:
+// ranks) when the config's `ranks` lists another number of ranks.
+Partition partition_system(const config::SystemConfig& system, uint32_t ranks, const std::string& argument);
 
 // "0-3", "0, 2, 5-7": a sorted list of indices as runs.
 std::string index_runs(const std::vector<uint32_t>& sorted);

@@ -1,7 +1,8 @@
 // This process's place in a job of MPI ranks (docs/distributed.md): started once, before
 // anything else of a run, and ended once. No MPI in this header: a build with MPI links
-// ranks_mpi.cpp (the one file of the project that calls MPI; library ipusim_dist_ranks_mpi),
-// a build without it ranks_none.cpp, and both give the same interface.
+// ranks_mpi.cpp (with meeting_mpi.cpp, the only files that call MPI; library
+// ipusim_dist_ranks_mpi), a build without it ranks_none.cpp, and both give the same
+// interface.
 #pragma once
 
 #include <cstdint>

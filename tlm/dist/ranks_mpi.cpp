@@ -1,5 +1,5 @@
-// The ranks of a build with MPI: the one file of the project that calls MPI
-// (docs/distributed.md). MPI is initialised only under a launcher, so a process started on
+// The ranks of a build with MPI (with meeting_mpi.cpp, the only files that call MPI;
+// docs/distributed.md). MPI is initialised only under a launcher, so a process started on
 // its own never pays for it nor needs a launcher's daemons.
 #include <mpi.h>
 

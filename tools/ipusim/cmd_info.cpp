@@ -20,7 +20,6 @@
 #include "commands.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
-#include "config/ranks_config.h"
 #include "dist/partition.h"
 #include "dist/ranks.h"
 #include "links/topology.h"
@@ -391,8 +390,7 @@ int run_info(const InfoOptions& options) {
       throw dist::PartitionError("--ranks: " + std::to_string(*options.ranks) +
                                  " ranks: a system runs on at least 1 rank");
     try {
-      partition = dist::partition_system(system, config::load_ranks(options.config),
-                                         uint32_t(std::min<int64_t>(*options.ranks, UINT32_MAX)), "--ranks");
+      partition = dist::partition_system(system, uint32_t(std::min<int64_t>(*options.ranks, UINT32_MAX)), "--ranks");
     } catch (const config::ConfigError& e) {
       std::fprintf(stderr, "ipusim: error: %s\n", e.what());
       return 2;

@@ -40,7 +40,6 @@
 #include "iss/program.h"
 #include "config/config_loader.h"
 #include "config/config_writer.h"
-#include "config/ranks_config.h"
 #include "dist/partition.h"
 #include "dist/ranks.h"
 #include "platform/core_dump.h"
@@ -136,13 +135,11 @@ config::SystemConfig with_rtl(config::SystemConfig system, const std::optional<s
 // The partition of `system` over the job's ranks under a launcher (unset without one), or
 // the refusal of a run the platform cannot make exact over several ranks
 // (docs/distributed.md "What is refused"): every rank finds the same, so rank 0 reports it.
-// `ranks_file`: the file whose `ranks` chooses the boards ("": none).
-static std::optional<dist::Partition> job_partition(const config::SystemConfig& system,
-                                                   const std::string& ranks_file) {
+// The config's `ranks` (a checkpoint's effective config carries it) chooses the boards.
+static std::optional<dist::Partition> job_partition(const config::SystemConfig& system) {
   const dist::RankPlace place = dist::rank_place();
   if (!place.mpi) return std::nullopt;
-  const config::RanksConfig chosen = ranks_file.empty() ? config::RanksConfig{} : config::load_ranks(ranks_file);
-  dist::Partition partition = dist::partition_system(system, chosen, place.size, "mpirun -n");
+  dist::Partition partition = dist::partition_system(system, place.size, "mpirun -n");
   if (place.distributed())
     throw std::invalid_argument(
         "mpirun -n " + std::to_string(place.size) + ": running " + system.name() + " split over " +
@@ -171,8 +168,7 @@ int run_run(const RunOptions& o) {
   config::SystemConfig system = with_rtl(restored ? restored->system : config::load_system(o.config), o.rtl);
   // Under mpirun: the job's partition (a rank count the system or its `ranks` cannot take is
   // refused here, by name), and what cannot run split over ranks, refused before any work.
-  // (A checkpoint's config is the effective one, which has no `ranks`: balanced.)
-  const std::optional<dist::Partition> partition = job_partition(system, restored ? "" : o.config);
+  const std::optional<dist::Partition> partition = job_partition(system);
   if (!restored && checkpoint_at) {
     inputs.config_text = config::to_yaml(system);
     inputs.elf = read_file_bytes(o.elf);

@@ -12,7 +12,7 @@
 
 #include "../config/temp_config.h"
 #include "config/config_loader.h"
-#include "config/ranks_config.h"
+#include "config/config_writer.h"
 #include "dist/partition.h"
 
 namespace ipusim::dist {
@@ -43,7 +43,7 @@ std::string system_file(uint32_t boards, const std::vector<std::string>& extra, 
 
 TEST(Partition, OneRankHoldsEverythingAndCutsNothing) {
   const auto system = load("configs/test/tiny4_pod16.yaml");
-  const Partition p = partition_system(system, {}, 1, "--ranks");
+  const Partition p = partition_system(system, 1, "--ranks");
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p.ranks[0].boards, (std::vector<uint32_t>{0, 1, 2, 3}));
   EXPECT_EQ(p.ranks[0].ipus.size(), 16u);
@@ -60,7 +60,7 @@ TEST(Partition, BalancedByTilesContiguousLargerFirst) {
     const auto system = load(system_file(boards, {}, std::to_string(boards)));
     const uint64_t board_tiles = uint64_t(system.board.ipus) * system.board.chip.tiles;
     for (uint32_t ranks = 1; ranks <= boards; ++ranks) {
-      const Partition p = partition_system(system, {}, ranks, "--ranks");
+      const Partition p = partition_system(system, ranks, "--ranks");
       ASSERT_EQ(p.size(), ranks);
       std::vector<uint32_t> all;
       uint64_t most = 0, least = UINT64_MAX, sum = 0;
@@ -85,14 +85,14 @@ TEST(Partition, BalancedByTilesContiguousLargerFirst) {
       for (uint32_t b = 0; b < boards; ++b) expected[b] = b;
       EXPECT_EQ(all, expected);
       // Deterministic: the same again.
-      EXPECT_EQ(partition_system(system, {}, ranks, "--ranks").rank_of_board, p.rank_of_board);
+      EXPECT_EQ(partition_system(system, ranks, "--ranks").rank_of_board, p.rank_of_board);
     }
   }
 }
 
 TEST(Partition, CutLinksAreExactlyTheLinksBetweenRanksWithTheirLatency) {
   const auto system = load("configs/test/tiny4_pod16.yaml");
-  const Partition p = partition_system(system, {}, 2, "--ranks");
+  const Partition p = partition_system(system, 2, "--ranks");
   EXPECT_EQ(p.ranks[0].boards, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(p.ranks[1].boards, (std::vector<uint32_t>{2, 3}));
   size_t crossing = 0;
@@ -118,46 +118,71 @@ TEST(Partition, CutLinksAreExactlyTheLinksBetweenRanksWithTheirLatency) {
 TEST(Partition, RankCountsOutsideOneToBoardsAreRefusedByName) {
   const auto system = load("configs/test/tiny4_pod16.yaml");
   try {
-    partition_system(system, {}, 0, "--ranks");
+    partition_system(system, 0, "--ranks");
     ADD_FAILURE() << "0 ranks";
   } catch (const PartitionError& e) {
     EXPECT_EQ(std::string(e.what()), "--ranks: 0 ranks: a system runs on at least 1 rank");
   }
   try {
-    partition_system(system, {}, 5, "mpirun -n");
+    partition_system(system, 5, "mpirun -n");
     ADD_FAILURE() << "5 ranks for 4 boards";
   } catch (const PartitionError& e) {
     EXPECT_EQ(std::string(e.what()),
               "mpirun -n: 5 ranks for tiny4_pod16's 4 boards: a rank runs whole boards, so at most 4 ranks");
   }
   // A board file is one board: one rank.
-  EXPECT_THROW(partition_system(load("configs/test/tiny4_m2000.yaml"), {}, 2, "--ranks"), PartitionError);
+  EXPECT_THROW(partition_system(load("configs/test/tiny4_m2000.yaml"), 2, "--ranks"), PartitionError);
 }
 
 TEST(PartitionOverride, TheConfigsRanksAreUsed) {
   const std::string path = system_file(4, {"ranks: [[3], [0, 2], [1]]"});
   const auto system = load(path);
-  const config::RanksConfig chosen = config::load_ranks(path);
+  const config::RanksConfig& chosen = system.ranks;
   ASSERT_EQ(chosen.boards, (std::vector<std::vector<uint32_t>>{{3}, {0, 2}, {1}}));
   EXPECT_EQ(chosen.file, path);
   EXPECT_EQ(chosen.line, 6);
-  const Partition p = partition_system(system, chosen, 3, "--ranks");
+  const Partition p = partition_system(system, 3, "--ranks");
   EXPECT_TRUE(p.from_config);
   EXPECT_EQ(p.rank_of_board, (std::vector<uint32_t>{1, 2, 1, 0}));
   EXPECT_EQ(p.ranks[1].ipus, (std::vector<uint32_t>{0, 1, 2, 3, 8, 9, 10, 11}));
   // Lists are kept in ascending board order whatever the file's order.
-  EXPECT_EQ(config::load_ranks(system_file(4, {"ranks: [[3, 1], [2, 0]]"}, "unsorted")).boards,
+  EXPECT_EQ(load(system_file(4, {"ranks: [[3, 1], [2, 0]]"}, "unsorted")).ranks.boards,
             (std::vector<std::vector<uint32_t>>{{1, 3}, {0, 2}}));
   // A file without the key, a board file: none given.
-  EXPECT_FALSE(config::load_ranks("configs/test/tiny4_pod16.yaml").given());
-  EXPECT_FALSE(config::load_ranks("configs/test/tiny4_m2000.yaml").given());
+  EXPECT_FALSE(load("configs/test/tiny4_pod16.yaml").ranks.given());
+  EXPECT_FALSE(load("configs/test/tiny4_m2000.yaml").ranks.given());
+}
+
+// `ranks` is a member of SystemConfig: a run's effective config (`FILE.config.yaml`, a
+// checkpoint's) carries it, and loading that gives the same partition; an error found at
+// the run names the effective file and its line.
+TEST(PartitionOverride, TheEffectiveConfigCarriesTheRanks) {
+  const auto system = load(system_file(4, {"ranks: [[3], [0, 2], [1]]"}));
+  const std::string yaml = config::to_yaml(system);
+  EXPECT_NE(yaml.find("ranks: [[3], [0, 2], [1]]"), std::string::npos) << yaml;
+  const std::string effective = file_with("dist_partition_effective_", {yaml});
+  const auto reloaded = load(effective);
+  EXPECT_EQ(reloaded.ranks, system.ranks);
+  EXPECT_EQ(reloaded.ranks.boards, system.ranks.boards);
+  EXPECT_EQ(reloaded.ranks.file, effective);
+  EXPECT_EQ(partition_system(reloaded, 3, "mpirun -n").rank_of_board, (std::vector<uint32_t>{1, 2, 1, 0}));
+  try {
+    partition_system(reloaded, 2, "mpirun -n");
+    ADD_FAILURE() << "2 ranks for a list of 3";
+  } catch (const config::ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(effective + ":", 0), 0u) << e.what();
+    EXPECT_NE(std::string(e.what()).find(": ranks: lists 3 ranks, but the job has 2"), std::string::npos) << e.what();
+  }
+  // Without the key the effective config has none, and a partition is balanced.
+  const auto plain = load("configs/test/tiny4_pod16.yaml");
+  EXPECT_EQ(config::to_yaml(plain).find("ranks:"), std::string::npos);
 }
 
 TEST(PartitionOverride, ARankCountOtherThanTheListsIsAConfigError) {
   const std::string path = system_file(4, {"ranks: [[0, 1], [2, 3]]"});
   const auto system = load(path);
   try {
-    partition_system(system, config::load_ranks(path), 3, "mpirun -n");
+    partition_system(system, 3, "mpirun -n");
     ADD_FAILURE() << "3 ranks for a list of 2";
   } catch (const config::ConfigError& e) {
     EXPECT_EQ(std::string(e.what()),
