@@ -4,7 +4,8 @@
 // posted, its known symbols; the same report from the interpreter and the translator; the
 // tile map a PNG of the documented size (read back with libpng); a stack overflow stopped
 // before the store that would cross (the SRAM below unchanged), named with tile, thread,
-// pc and function; the margin's warnings. docs/memory_report.md.
+// pc and function; the margin's warnings; --json's per-tile superstep means.
+// docs/memory_report.md.
 #include <gtest/gtest.h>
 #include <png.h>
 
@@ -92,6 +93,20 @@ TEST(MemoryReport, EveryThreadsLowestSpHeapAndBuffersAreTheProgramsOwn) {
   // No stack came within the default 256 bytes of its end: no warning.
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
   EXPECT_NE(r.err.find("memory report: 4 tile(s)"), std::string::npos) << r.err;
+}
+
+// --json's supersteps carry per-tile means beside the sums (docs/platform.md).
+TEST(MemoryReport, SuperstepJsonHasPerTileMeans) {
+  const std::string json = temp_path("run.json");
+  ASSERT_EQ(ipusim_run("--config " + kTiny4 + " --elf " + kKernel + " --json " + json).status, 0);
+  const nlohmann::json j = read_json(json);
+  ASSERT_FALSE(j["supersteps"].empty());
+  for (const nlohmann::json& step : j["supersteps"])
+    for (const nlohmann::json& ipu : step["ipus"]) {
+      const double tiles = ipu["tiles"].get<double>();
+      for (const char* key : {"compute_cycles", "sync_cycles", "exchange_cycles", "instructions", "exchange_bytes"})
+        EXPECT_DOUBLE_EQ(ipu[std::string(key) + "_mean"].get<double>(), ipu[key].get<double>() / tiles) << key;
+    }
 }
 
 TEST(MemoryReport, InterpreterAndTranslatorGiveTheSameReport) {
