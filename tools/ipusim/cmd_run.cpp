@@ -216,8 +216,8 @@ int run_run(const RunOptions& o) {
   options.profile_split = o.profile_split;
   options.profile_command = "ipusim run " + o.elf;
   options.memory_watch = !o.memory_report.empty();
-  if (o.memory_report.empty() && !o.memory_map.empty())
-    throw std::invalid_argument("--memory-map shapes a memory report: give --memory-report FILE too");
+  if (o.memory_report.empty() && (!o.memory_map.empty() || o.stack_margin))
+    throw std::invalid_argument("--memory-map / --stack-margin shape a memory report: give --memory-report FILE too");
   options.host_threads = o.threads == 0 ? default_threads() : o.threads;
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;

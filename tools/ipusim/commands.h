@@ -36,7 +36,7 @@ struct RunOptions {
   bool profile_split = false;
   std::string memory_report;  // --memory-report FILE (JSON; docs/memory_report.md); empty: none
   std::string memory_map;     // --memory-map PNG; empty: FILE.png
-  uint32_t stack_margin = 256;  // --stack-margin BYTES (memreport::kDefaultStackMargin)
+  std::optional<uint32_t> stack_margin;  // --stack-margin BYTES; unset: memreport::kDefaultStackMargin
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host

@@ -48,7 +48,7 @@ bool write_memory_report(const RunOptions& o, const platform::Platform& platform
   const std::vector<memreport::TileMemory> tiles = platform.memory_use();
   const config::ChipConfig& chip = platform.config().board.chip;
   memreport::ReportOptions options;
-  options.stack_margin = o.stack_margin;
+  options.stack_margin = o.stack_margin.value_or(memreport::kDefaultStackMargin);
   options.workers = chip.tile.workers;
   bool ok = true;
   {
@@ -62,7 +62,7 @@ bool write_memory_report(const RunOptions& o, const platform::Platform& platform
   }
   const std::string map = o.memory_map.empty() ? o.memory_report + ".png" : o.memory_map;
   try {
-    memreport::write_tile_map(map, elf, tiles, platform.ipu_count(), chip.tiles, o.stack_margin);
+    memreport::write_tile_map(map, elf, tiles, platform.ipu_count(), chip.tiles, options.stack_margin);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ipusim: error: --memory-map: %s\n", e.what());
     ok = false;

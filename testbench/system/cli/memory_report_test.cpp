@@ -131,6 +131,10 @@ TEST(MemoryReport, MarginWarnsAboutAStackThatCameClose) {
   }
   EXPECT_TRUE(worker6) << j["warnings"].dump();
   EXPECT_NE(r.err.find("warning: ipu 0 tile 0 worker 6: stack high-water"), std::string::npos) << r.err;
+  // The margin and the map shape a report: alone they are an error naming them.
+  const test::CliResult alone = ipusim_run("--config " + kTiny4 + " --elf " + kKernel + " --stack-margin 3000");
+  EXPECT_EQ(alone.status, 2);
+  EXPECT_NE(alone.err.find("--stack-margin shape a memory report"), std::string::npos) << alone.err;
 }
 
 TEST(MemoryReport, TileMapIsAPngOfOneCellPerTile) {
