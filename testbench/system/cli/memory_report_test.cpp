@@ -116,6 +116,23 @@ TEST(MemoryReport, InterpreterAndTranslatorGiveTheSameReport) {
   EXPECT_EQ(test::read_file(a), test::read_file(b));
 }
 
+// The profiler and the memory watch share the hook handler: with both on, each gives what
+// it gives alone.
+TEST(MemoryReport, ProfileAndReportTogetherAreEachTheSameAsAlone) {
+  const std::string p1 = temp_path("alone.callgrind"), p2 = temp_path("both.callgrind");
+  const std::string r1 = temp_path("alone.json"), r2 = temp_path("both.json");
+  const std::string run = "--config " + kTiny4 + " --elf " + kKernel;
+  ASSERT_EQ(ipusim_run(run + " --profile " + p1).status, 0);
+  ASSERT_EQ(ipusim_run(run + " --memory-report " + r1).status, 0);
+  ASSERT_EQ(ipusim_run(run + " --profile " + p2 + " --memory-report " + r2).status, 0);
+  EXPECT_EQ(test::read_file(p1), test::read_file(p2));
+  EXPECT_EQ(test::read_file(r1), test::read_file(r2));
+  // Lockstep (the translator checked against an interpreted shadow) agrees too.
+  const std::string r3 = temp_path("lockstep.json");
+  ASSERT_EQ(ipusim_run(run + " --iss lockstep --memory-report " + r3).status, 0);
+  EXPECT_EQ(test::read_file(r1), test::read_file(r3));
+}
+
 TEST(MemoryReport, MarginWarnsAboutAStackThatCameClose) {
   const std::string report = temp_path("report.json");
   // Worker 6 used 6 x 256 + 64 bytes and its frames, of 4096: within a 3000-byte margin.
