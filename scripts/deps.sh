@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev libzstd-dev
   libxbyak-dev
   gdb-multiarch libdw-dev
+  libpng-dev  # the memory report's tile map (docs/memory_report.md)
   valgrind golang-go  # callgrind_annotate and `go tool pprof` read --profile files (docs/profiling.md)
   openmpi-bin libopenmpi-dev  # mpirun, MPI: a system over ranks (docs/distributed.md)
   clang libclang-rt-14-dev

@@ -66,6 +66,7 @@ bool CoreState::post_copy(const Thread& t, const DecodedInsn* ip, ExchangePost::
   if (into_tile)
     if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
   posts_.add_copy(kind, addr, len, pc_of(ip), cycle, smem ? 0 : *stream_, smem ? *smaddr_ : 0);
+  if (watch()) note_buffer(kind, addr, len);
   return true;
 }
 

@@ -130,7 +130,7 @@ class CoreState {
 
   const TileParams& params() const { return params_; }
   const Program& program() const { return *program_; }
-  const DecodedCode& code() const { return profiled_code_ ? *profiled_code_ : program_->decoded(params_.co_issue); }
+  const DecodedCode& code() const { return hooked_code_ ? *hooked_code_ : program_->decoded(params_.co_issue); }
   const Sram& sram() const { return sram_; }
   Sram& sram() { return sram_; }
   const Thread& thread(uint32_t id) const { return threads_[id]; }
@@ -149,7 +149,16 @@ class CoreState {
   // Profiles the tile (nullptr: not; profile_sink.h): its code becomes the Program's
   // profiled copy and the supervisor starts again at the entry (call before run()).
   void set_profile(ProfileSink* sink);
-  void profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // loop_profile
+  // Watches the threads' stacks and the exchange buffers (stack_watch.cpp,
+  // docs/memory_report.md): the code becomes the Program's copy hooked after every write of
+  // sp, and the supervisor starts again at the entry (call before run()).
+  void watch_memory(uint32_t supervisor_stack_bytes);
+  StackUse stack_use(uint32_t thread) const;
+  const BufferUse& buffer_use() const;
+  // A hooked entry about to execute (loop_hook): the stack check, then the profiler's call
+  // or return. false: the stack check raised a fault.
+  bool hook(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+  void profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed);
   void set_bounds(const RunBounds* bounds) { bounds_ = bounds; }
   // amp.mac's arithmetic on `datapath` (borrowed; nullptr: the ISS's own), amp.cpp.
   void set_amp_datapath(AmpDatapath* datapath);
@@ -246,8 +255,32 @@ class CoreState {
   ConsoleSink* console_;
   bool console_full_ = false;  // the sink asked for a pause (ConsoleSink::line)
   TraceSink* trace_ = nullptr;
-  ProfileSink* profile_ = nullptr;
-  const DecodedCode* profiled_code_ = nullptr;  // set_profile(): the Program's profiled copy
+  // What hooks the tile's code (set_profile, watch_memory; nullptr: nothing), held apart:
+  // most tiles have none, and a CoreState is per tile (docs/chip.md "Memory per tile").
+  struct MemoryWatch;
+  struct Hooks {
+    ProfileSink* profile = nullptr;
+    std::unique_ptr<MemoryWatch> watch;
+  };
+  std::unique_ptr<Hooks> hooks_;
+  Hooks& hooks();  // made on first use
+  ProfileSink* profile_sink() const { return hooks_ ? hooks_->profile : nullptr; }
+  MemoryWatch* watch() const { return hooks_ ? hooks_->watch.get() : nullptr; }
+  // set_profile(), watch_memory(): the Program's hooked copy (Program::hooked)
+  const DecodedCode* hooked_code_ = nullptr;
+  void use_hooks();  // hooked_code_ for the profile and the watch, then the views and reset
+  // The memory watch (stack_watch.cpp): each context's region and lowest sp, the buffers.
+  // Held apart: most tiles are not watched, and a CoreState is per tile.
+  struct MemoryWatch {  // (declared with Hooks above)
+    uint32_t supervisor_stack_bytes = 0;
+    std::array<StackUse, kMaxThreads> stacks{};
+    BufferUse buffers;
+  };
+  void reset_stacks();
+  void start_stack(const Thread& w);  // a worker starts: its region from wstackbase / wstacksize
+  void note_buffer(ExchangePost::Kind kind, uint32_t addr, uint32_t len);  // a posting's buffer
+  bool check_stack(Quantum& q, const DecodedInsn* ip);
+  std::string stack_region_name(uint32_t addr) const;
   void attach_jit();
   void profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_t pc);
   const RunBounds* bounds_ = nullptr;

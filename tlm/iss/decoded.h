@@ -42,7 +42,8 @@ namespace ipusim::iss {
   X(f16v4_add) X(f16v4_sub) X(f16v4_mul) X(f16v4_mac) X(f16v4_axpy)                         \
   X(f32v2_tof16) X(f16v2_tof32) X(f32v4_tof16) X(f16v4_tof32)
 
-// What a profiled tile's call and return instructions are to the profiler (iss/profile_sink.h).
+// What a profiled tile's call and return instructions are to the profiler (iss/profile_sink.h):
+// the low bits of a hooked entry (DecodedCode::hooks).
 enum class ProfileHook : uint8_t {
   none,
   call,      // jal / jalr with rd = ra
@@ -50,6 +51,11 @@ enum class ProfileHook : uint8_t {
   jump,      // jalr x0 through another register: a tail call when it lands on a function's entry
   tail_call, // j to another function's entry (a sibling call)
 };
+inline constexpr uint8_t kProfileHookMask = 0x07;
+// A stack-watched tile's entries that may run just after sp was written (the entry after
+// every instruction that may write x2): the thread's sp is checked against its stack there,
+// before the entry executes (docs/memory_report.md).
+inline constexpr uint8_t kStackHook = 0x08;
 
 enum class Op : uint16_t {
 #define IPUSIM_ISS_OP_ENUM(name) name,
@@ -144,11 +150,12 @@ struct DecodedCode {
   // or its jump-target handler ([2 x kOpCount]) where a branch, jal or rpt may enter it.
   // An rpt body's copy keeps its original's value (rpt_copies.cpp); rpt_end's is 0.
   std::vector<uint8_t> co_issued;
-  // A profiled tile's copy only (Program::profiled, profile_hooks.cpp): per entry, what the
-  // profiler sees there (ProfileHook); an entry other than none has the fast loop's
-  // profile handler (fast_loop_labels()[kProfileLabel]) and the translator leaves it to
-  // the interpreter. Empty in the shared caches, which no profile touches.
-  std::vector<uint8_t> profile_hooks;
+  // A hooked copy only (Program::hooked, profile_hooks.cpp: a profiled or stack-watched
+  // tile's): per entry, what the profiler sees there (ProfileHook, kProfileHookMask) and
+  // whether the stack watch checks sp there (kStackHook); a non-zero entry has the fast
+  // loop's hook handler (fast_loop_labels()[kHookLabel]) and the translator leaves it to
+  // the interpreter. Empty in the shared caches, which no hook touches.
+  std::vector<uint8_t> hooks;
   // The translator's code for this cache (tlm/iss/jit, jit::CodeCaches), made by the first
   // tile that runs it with TileParams::Core::jit and shared by every other with the same
   // memory limits (one in a system: its tiles have one SRAM size).

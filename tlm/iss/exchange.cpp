@@ -145,6 +145,7 @@ bool CoreState::post(const Thread& t, const DecodedInsn* ip, ExchangePost::Kind 
   if (!send)
     if (auto overlap = code_overlap(addr, len)) return fail("access fault", *overlap);
   posts_.add_message(kind, addr, len, peers, pc_of(ip), cycle);
+  if (watch()) note_buffer(kind, addr, len);
   if (send) xdst_.clear();
   return true;
 }

@@ -48,7 +48,7 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   // Each op's handler, then its variant for the second of a co-issued pair, then the one
   // handler of the seconds that a jump may enter (fast_loop_labels(), interp.h).
   static const void* const labels[] = {IPUSIM_ISS_OPS(IPUSIM_ISS_LABEL_ADDR) IPUSIM_ISS_OPS(IPUSIM_ISS_PAIRED_ADDR)
-                                           && L_paired_jump_target, &&L_profile};
+                                           && L_paired_jump_target, &&L_hook};
 #undef IPUSIM_ISS_LABEL_ADDR
 #undef IPUSIM_ISS_PAIRED_ADDR
   static_assert(sizeof(labels) / sizeof(labels[0]) == kFastLoopLabels);
@@ -78,9 +78,9 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   // budget and closes the block with one subtraction, and EXECUTED() needs no blk.
   uintptr_t key = reinterpret_cast<uintptr_t>(ip) + budget16;
   [[maybe_unused]] const DecodedInsn* prev = nullptr;  // stepping loop: last dispatched
-  // Stepping loop: the fast loop's handler of a profiled call or return (its entries keep
-  // their op; the stepping loop dispatches by op, so it asks the profiler itself).
-  [[maybe_unused]] const void* const profile_handler = Step ? fast_loop_labels()[kProfileLabel] : nullptr;
+  // Stepping loop: the fast loop's handler of a hooked entry (its entries keep their op; the
+  // stepping loop dispatches by op, so it calls the hook itself).
+  [[maybe_unused]] const void* const hook_handler = Step ? fast_loop_labels()[kHookLabel] : nullptr;
   [[maybe_unused]] uint64_t prev_n = 0;
 
 #define EXECUTED() ((budget16 + reinterpret_cast<uintptr_t>(ip) - key) / sizeof(DecodedInsn))
@@ -117,11 +117,11 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
 // Fast loop: the plain handler of the entry at ip, for a block that starts on the second
 // of a pair whose paired handler counts it co-issued unconditionally.
 #define PLAIN_HANDLER() goto* labels[static_cast<unsigned>(M.ops[ip - code])]
-// The same where a profiled call or return may start the block (its handler is L_profile).
-#define PLAIN_OR_PROFILE_HANDLER()                   \
-  do {                                               \
-    if (ip->handler == &&L_profile) goto L_profile;  \
-    PLAIN_HANDLER();                                 \
+// The same where a hooked entry may start the block (its handler is L_hook).
+#define PLAIN_OR_HOOK_HANDLER()                \
+  do {                                         \
+    if (ip->handler == &&L_hook) goto L_hook;  \
+    PLAIN_HANDLER();                           \
   } while (0)
 #define REL_TARGET() \
   reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(ip) + ip->imm)
@@ -153,7 +153,7 @@ __attribute__((noinline, noclone)) void run_loop(Quantum& q) {
   // The quantum's first entry starts a block: the second of a pair issues alone there.
   if constexpr (!Step)
     if (M.co_issued[ip - code]) {
-      if (ip->handler == &&L_profile) goto L_profile;  // blk == ip: issues alone
+      if (ip->handler == &&L_hook) goto L_hook;  // blk == ip: issues alone
       PLAIN_HANDLER();
     }
   DISPATCH();
@@ -175,7 +175,7 @@ step: __attribute__((unused));
       if (n >= q.budget || q.slots(n) >= q.slot_limit) EXIT(Budget);
       if (q.guard && !loop_may_issue(q, ip, n)) EXIT(Budget);
     }
-    if (UNLIKELY(ip->handler == profile_handler)) loop_profile(q, ip, n);
+    if (UNLIKELY(ip->handler == hook_handler) && !loop_hook(q, ip, n)) EXIT(Fault);
     prev = ip;
     prev_n = n;
     if (q.trace) q.trace_rs1 = R[ip->rs1];
@@ -273,7 +273,7 @@ L_jalr: {
   const auto* const target = reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(code) + uintptr_t{off} * 4);
   // A target the loader could not see (program.cpp): the second of a pair issues alone.
   if constexpr (!Step)
-    if (UNLIKELY(M.co_issued[off >> 2])) TAKE_THEN(target, PLAIN_OR_PROFILE_HANDLER());
+    if (UNLIKELY(M.co_issued[off >> 2])) TAKE_THEN(target, PLAIN_OR_HOOK_HANDLER());
   TAKE(target);
 }
 
@@ -519,13 +519,14 @@ L_paired_jump_target: __attribute__((unused));
   q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip));
   PLAIN_HANDLER();
 #undef IPUSIM_ISS_PAIRED_HANDLER
-// A profiled tile's call or return (DecodedCode::profile_hooks; never reached otherwise):
-// the profiler sees it before it executes. It may be the second of a co-issued pair, in
-// whichever way it was entered, so it does the pairing test of L_paired_jump_target.
-L_profile: __attribute__((unused));
+// A hooked entry (DecodedCode::hooks; never reached otherwise): a profiled call or return,
+// which the profiler sees before it executes, or a stack check, which may fault before it
+// executes. It may be the second of a co-issued pair, in whichever way it was entered, so
+// it does the pairing test of L_paired_jump_target.
+L_hook: __attribute__((unused));
   if (M.co_issued[ip - code])
     q.slot_adjust -= (reinterpret_cast<uintptr_t>(blk) < reinterpret_cast<uintptr_t>(ip));
-  loop_profile(q, ip, EXECUTED());
+  if (UNLIKELY(!loop_hook(q, ip, EXECUTED()))) EXIT(Fault);
   PLAIN_HANDLER();
 
 #undef EXECUTED
@@ -535,7 +536,7 @@ L_profile: __attribute__((unused));
 #undef TAKE
 #undef TAKE_THEN
 #undef PLAIN_HANDLER
-#undef PLAIN_OR_PROFILE_HANDLER
+#undef PLAIN_OR_HOOK_HANDLER
 #undef REL_TARGET
 #undef PC
 #undef RD

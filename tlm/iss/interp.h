@@ -95,8 +95,8 @@ void run_loop(Quantum& q);
 // handler, [kOpCount + op] its variant for the second of a co-issued pair that no jump
 // the loader sees enters, [2 x kOpCount] the handler of every second that one may enter
 // (interp.cpp, program.cpp).
-// [kProfileLabel]: a profiled tile's call and return instructions (DecodedCode::profile_hooks).
-inline constexpr unsigned kProfileLabel = 2 * kOpCount + 1;
+// [kHookLabel]: a hooked entry (DecodedCode::hooks): a profiled call or return, a stack check.
+inline constexpr unsigned kHookLabel = 2 * kOpCount + 1;
 inline constexpr unsigned kFastLoopLabels = 2 * kOpCount + 2;
 const void* const* fast_loop_labels();
 
@@ -111,8 +111,9 @@ uint32_t loop_fp_nan(Quantum& q, const DecodedInsn* ip, FpOp op);
 void loop_fault(Quantum& q, const DecodedInsn* ip);  // works out which fault `ip` raises
 bool loop_may_issue(Quantum& q, const DecodedInsn* ip, uint64_t executed);
 void loop_trace(Quantum& q, const DecodedInsn* ip, uint64_t executed);
-// A profiled call or return at `ip`, about to execute (profile_sink.h).
-void loop_profile(Quantum& q, const DecodedInsn* ip, uint64_t executed);
+// A hooked entry at `ip`, about to execute (DecodedCode::hooks): a profiled call or return
+// (profile_sink.h), a stack check; false: the stack check recorded a fault.
+bool loop_hook(Quantum& q, const DecodedInsn* ip, uint64_t executed);
 bool loop_exchange(Quantum& q, const DecodedInsn* ip, uint64_t executed);  // xdst / send / xsrc / recv, smaddr / smread / smwrite, hsid / hsread / hswrite
 // Any AMP instruction: amp.ldw / amp.mac go straight to the arithmetic when the thread
 // has its AMP state and the operand is good; everything else (and every fault) takes the

@@ -12,7 +12,7 @@
 namespace ipusim::iss {
 
 bool loop_csr(Quantum& q, const DecodedInsn* ip, uint64_t executed) { return q.tile->csr(q, ip, executed); }
-void loop_profile(Quantum& q, const DecodedInsn* ip, uint64_t executed) { q.tile->profile_call(q, ip, executed); }
+bool loop_hook(Quantum& q, const DecodedInsn* ip, uint64_t executed) { return q.tile->hook(q, ip, executed); }
 bool loop_console(Quantum& q, const DecodedInsn* ip) { return q.tile->console(q, ip); }
 bool loop_store_slow(Quantum& q, const DecodedInsn* ip) { return q.tile->store_slow(q, ip); }
 bool loop_fp_exact(Quantum& q, const DecodedInsn* ip) { return q.tile->fp_exact(q, ip); }

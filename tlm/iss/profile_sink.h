@@ -2,7 +2,7 @@
 // and its calls and returns, each with the thread's clock and instructions retired just
 // after that instruction. Nothing between them: the profiler charges what a thread did
 // between two events to the function on top of its stack, so the run loops report only
-// calls and returns (a profiled tile's DecodedCode::profile_hooks), never per instruction.
+// calls and returns (a profiled tile's DecodedCode::hooks), never per instruction.
 #pragma once
 
 #include <cstdint>

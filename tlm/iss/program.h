@@ -73,10 +73,11 @@ class Program {
   // are marked in the decoded entries, so tiles share a DecodedCode only with the same
   // co_issue.
   const DecodedCode& decoded(bool co_issue = false) const { return co_issue ? *decoded_co_ : *decoded_; }
-  // decoded(co_issue) with the profiler's hooks on its calls and returns
-  // (DecodedCode::profile_hooks, profile_hooks.cpp), for profiled tiles only: made on the
-  // first call (any thread), shared by the profiled tiles of the Program.
-  const DecodedCode& profiled(bool co_issue) const;
+  // decoded(co_issue) with hooks (DecodedCode::hooks, profile_hooks.cpp): the profiler's
+  // on its calls and returns (`profile`), the stack watch's after every write of sp
+  // (`stack`); for hooked tiles only: made on the first call (any thread), shared by the
+  // tiles of the Program hooked alike. Neither: decoded(co_issue).
+  const DecodedCode& hooked(bool co_issue, bool profile, bool stack) const;
   // Every symbol of the ELF's symbol table (sorted by name; empty for from_image).
   const std::vector<Symbol>& symbols() const { return symbols_; }
 
@@ -100,8 +101,9 @@ class Program {
   CodeSymbols code_symbols_;
   const Symbol* find_symbol(const std::string& name) const;
   std::unique_ptr<DecodedCode> decoded_, decoded_co_;  // co-issue off, on
-  mutable std::mutex profiled_mutex_;
-  mutable std::unique_ptr<DecodedCode> profiled_[2];  // co-issue off, on
+  mutable std::mutex hooked_mutex_;
+  // [co-issue off, on][profile, stack, both]
+  mutable std::unique_ptr<DecodedCode> hooked_[2][3];
   std::vector<uint8_t> elf_;  // kept for the source map (debug sections are never loaded)
   mutable std::once_flag source_once_;
   mutable std::unique_ptr<const SourceMap> source_map_;

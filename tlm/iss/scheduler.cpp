@@ -102,8 +102,12 @@ void CoreState::attach_jit() {
 }
 
 void CoreState::set_profile(ProfileSink* sink) {
-  profile_ = sink;
-  profiled_code_ = sink ? &program_->profiled(params_.co_issue) : nullptr;
+  hooks().profile = sink;
+  use_hooks();
+}
+
+void CoreState::use_hooks() {
+  hooked_code_ = profile_sink() || watch() ? &program_->hooked(params_.co_issue, profile_sink() != nullptr, watch() != nullptr) : nullptr;
   init_views();
   if (jit_cache_) attach_jit();
   if (lockstep_) lockstep_->code_changed();
@@ -116,14 +120,21 @@ void CoreState::profile_thread(ProfileEvent::Kind kind, const Thread& t, uint32_
   e.pc = e.target = pc;
   e.cycle = t.clock;
   e.instret = t.instret;
-  profile_->event(e);
+  profile_sink()->event(e);
+}
+
+bool CoreState::hook(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
+  const uint8_t h = code().hooks[code().index_of(ip)];
+  if ((h & kStackHook) && !check_stack(q, ip)) return false;
+  if (h & kProfileHookMask) profile_call(q, ip, executed);
+  return true;
 }
 
 // A profiled call or return about to issue: the event carries the thread's clock and
-// instret just after it (a co-issued second's slot_adjust is already counted by L_profile
+// instret just after it (a co-issued second's slot_adjust is already counted by L_hook
 // or the stepping loop, so slots(executed + 1) is right for it too).
 void CoreState::profile_call(Quantum& q, const DecodedInsn* ip, uint64_t executed) {
-  if (!profile_) return;  // a lockstep shadow runs the profiled code and reports nothing
+  if (!profile_sink()) return;  // a lockstep shadow runs the profiled code and reports nothing
   const DecodedCode& dc = code();
   const uint32_t index = dc.index_of(ip);
   const Thread& t = *q.thread;
@@ -133,7 +144,7 @@ void CoreState::profile_call(Quantum& q, const DecodedInsn* ip, uint64_t execute
   e.pc = dc.begin + 4 * index;
   e.cycle = t.clock + kIssueSlots * q.slots(executed + 1);
   e.instret = t.instret + executed + 1;
-  switch (static_cast<ProfileHook>(dc.profile_hooks[index])) {
+  switch (static_cast<ProfileHook>(dc.hooks[index] & kProfileHookMask)) {
     case ProfileHook::call:
       e.kind = ProfileEvent::Kind::call;
       e.target = dc.ops[index] == Op::jal
@@ -146,14 +157,14 @@ void CoreState::profile_call(Quantum& q, const DecodedInsn* ip, uint64_t execute
       break;
     case ProfileHook::ret:
     case ProfileHook::jump:
-      e.kind = static_cast<ProfileHook>(dc.profile_hooks[index]) == ProfileHook::ret ? ProfileEvent::Kind::ret
+      e.kind = static_cast<ProfileHook>(dc.hooks[index] & kProfileHookMask) == ProfileHook::ret ? ProfileEvent::Kind::ret
                                                                                        : ProfileEvent::Kind::jump;
       e.target = ((R[ip->rs1] + static_cast<uint32_t>(ip->imm)) & ~1u) + dc.begin;
       break;
     case ProfileHook::none:
       return;
   }
-  profile_->event(e);
+  profile_sink()->event(e);
 }
 
 void CoreState::init_views() {
@@ -219,7 +230,8 @@ void CoreState::reset() {
   smaddr_.reset();
   stream_.reset();
   posts_.clear();
-  if (profile_) profile_thread(ProfileEvent::Kind::start, sup, program_->entry());
+  if (watch()) reset_stacks();
+  if (profile_sink()) profile_thread(ProfileEvent::Kind::start, sup, program_->entry());
 }
 
 StopInfo CoreState::run() {
@@ -360,7 +372,7 @@ void CoreState::resolve_wait(Thread& sup) {
       flush_line(sup);
       sup.state = ThreadState::Stopped;
       stop(StopReason::Halted, static_cast<int32_t>(sup.wait_arg));
-      if (profile_) profile_thread(ProfileEvent::Kind::end, sup, pc_of(sup.ip));
+      if (profile_sink()) profile_thread(ProfileEvent::Kind::end, sup, pc_of(sup.ip));
       break;
     case ThreadState::SyncWait:
       sup.state = ThreadState::Stopped;
@@ -458,7 +470,7 @@ void CoreState::execute_event(Thread& t) {
       t.exit_cycle = t.clock;
       t.state = ThreadState::Idle;
       flush_line(t);
-      if (profile_) profile_thread(ProfileEvent::Kind::end, t, pc_of(ip));
+      if (profile_sink()) profile_thread(ProfileEvent::Kind::end, t, pc_of(ip));
       return;
     case Op::xwait:
       if (!sup) return raise(t, ip, "illegal instruction", "xwait is supervisor-only (the supervisor drives the exchange)");
@@ -537,8 +549,9 @@ void CoreState::start_worker(Thread& parent, const DecodedInsn* ip) {
   w->starts += 1;
   w->line.clear();
   R[ip->rd] = w->id;
+  if (watch()) start_stack(*w);
   retire_event(parent, ip);
-  if (profile_) profile_thread(ProfileEvent::Kind::start, *w, entry);
+  if (profile_sink()) profile_thread(ProfileEvent::Kind::start, *w, entry);
 }
 
 void CoreState::stop(StopReason reason, int32_t exit_code, uint32_t zone) {

@@ -94,6 +94,15 @@ const TileParams& TileCore::params() const { return impl_->params(); }
 const Program& TileCore::program() const { return impl_->program(); }
 void TileCore::set_trace(TraceSink* sink) { impl_->set_trace(sink); }
 void TileCore::set_profile(ProfileSink* sink) { impl_->set_profile(sink); }
+void TileCore::watch_memory(uint32_t supervisor_stack_bytes) { impl_->watch_memory(supervisor_stack_bytes); }
+
+StackUse TileCore::stack_use(uint32_t thread) const {
+  if (thread >= impl_->thread_count())
+    throw std::out_of_range(fmt::format("thread {} (the tile has threads 0..{})", thread, impl_->thread_count() - 1));
+  return impl_->stack_use(thread);
+}
+
+const BufferUse& TileCore::buffer_use() const { return impl_->buffer_use(); }
 void TileCore::set_bounds(const RunBounds* bounds) { impl_->set_bounds(bounds); }
 void TileCore::set_amp_datapath(AmpDatapath* datapath) { impl_->set_amp_datapath(datapath); }
 

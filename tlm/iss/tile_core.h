@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <ipu/xipu_isa.h>
@@ -175,6 +176,20 @@ struct ThreadStats {
   int32_t last_status = 0;    // workers: the last `wexit` status
 };
 
+// A thread's stack as the stack watch saw it (TileCore::watch_memory; docs/memory_report.md).
+struct StackUse {
+  uint32_t base = 0, top = 0;  // its region [base, top) as the runtime laid it out; 0, 0: not known
+  uint32_t lowest_sp = 0;      // the lowest sp it had just after writing sp; 0: never seen
+};
+
+// The tile's exchange and copy buffers over the run (TileCore::watch_memory): the union of
+// the ranges its postings had written into it (recv, smread, hsread) and read out of it
+// (send, smwrite, hswrite), and how many postings of each.
+struct BufferUse {
+  std::vector<std::pair<uint32_t, uint32_t>> in, out;  // [begin, end), sorted, disjoint
+  uint64_t posts_in = 0, posts_out = 0;
+};
+
 // A thread's architectural state (for tests, faults and debuggers): the problem record's
 // (common/problem.h), so a fault carries it as it is.
 using ThreadRegisters = ipusim::ThreadRegisters;
@@ -303,6 +318,16 @@ class TileCore {
   // and returns are reported (profile_sink.h) and the supervisor starts again at the
   // entry, so call it before the first run() (docs/profiling.md).
   void set_profile(ProfileSink* sink);
+  // Watches the threads' stacks and the exchange buffers (docs/memory_report.md): each
+  // thread's lowest sp, the buffers the tile's postings name (buffer_use()), and a
+  // `stack overflow` fault, before the instruction after the one that moved sp below the
+  // thread's region, so nothing below it is written. The supervisor's region is the
+  // `supervisor_stack_bytes` below the SRAM's top (0: not known, its lowest sp only), a
+  // worker's the wstackbase / wstacksize block it starts with. The supervisor starts again
+  // at the entry: call it before the first run(). Not watched: the shared code, unchanged.
+  void watch_memory(uint32_t supervisor_stack_bytes);
+  StackUse stack_use(uint32_t thread) const;  // 0 = supervisor, 1..workers
+  const BufferUse& buffer_use() const;
   // Limits and a probe for the next run() calls (nullptr: none, the fast path).
   void set_bounds(const RunBounds* bounds);
   // amp.mac's arithmetic on `datapath` (borrowed, outlives the core; nullptr: the ISS's

@@ -268,6 +268,7 @@ void Platform::load(std::shared_ptr<const iss::Program> program, const TileSelec
       } catch (const iss::SramError& e) {
         throw ElaborationError(fmt::format("loading ipu {} tile {}: {}", i, t, e.what()));
       }
+      if (options_.memory_watch) tile.core()->watch_memory(program->symbol("__ipu_stack_size").value_or(0));
     }
   }
 }

@@ -58,6 +58,7 @@
 #include "platform/run_budget.h"
 #include "platform/run_control.h"
 #include "platform/run_progress.h"
+#include "memreport/tile_memory.h"
 #include "profile/tile_profile.h"
 #include "streaming/gateway.h"
 #include "sync/group_sync.h"
@@ -83,6 +84,9 @@ struct PlatformOptions {
   TileSelection profile_ipus, profile_tiles;
   std::string profile_command;  // the file's `cmd:` line
   bool profile_split = false;   // --profile-split: a file per tile and thread as well
+  // `--memory-report` (docs/memory_report.md): every loaded tile's memory is watched
+  // (iss::TileCore::watch_memory: stack high-water marks, stack overflow faults, buffers).
+  bool memory_watch = false;
   unsigned host_threads = 1;        // >= 1: threads computing tiles (the kernel's included)
   std::string timeline_path;        // non-empty: write the superstep trace there (--trace)
   uint32_t timeline_tracks_max = 64;  // tracks per IPU in that trace before grouping tiles
@@ -388,6 +392,10 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   void restore_checkpoint(const checkpoint::Checkpoint& ckpt);
   // The superstep the restored checkpoint was taken at (0: none restored).
   uint64_t restored_superstep() const { return restored_superstep_; }
+
+  // PlatformOptions::memory_watch: each loaded tile's stacks, heap and exchange buffers as
+  // the run left them, in (ipu, tile) order (platform_memory.cpp).
+  std::vector<memreport::TileMemory> memory_use() const;
 
   // Fills the problem's function / source (and its peer's) from the program booted on
   // the tile it names, where that program came from an ELF; leaves them as they are

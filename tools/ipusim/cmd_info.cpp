@@ -4,6 +4,7 @@
 // and the zone-2 sync they give), as an aligned table followed by the topology drawn as
 // text, as JSON for scripts, or as the effective-config YAML that runs write next to
 // their results. --ranks R adds the partition over R MPI ranks (docs/distributed.md).
+// `--elf F` prints a program's memory instead (memory_report_cli.cpp).
 // A config error prints "ipusim: error: FILE:LINE: KEY: problem" and exits with 2.
 #include <fmt/core.h>
 
@@ -23,6 +24,7 @@
 #include "dist/partition.h"
 #include "dist/ranks.h"
 #include "links/topology.h"
+#include "memory_report_cli.h"
 #include "partition_report.h"
 #include "platform/memory_estimate.h"
 
@@ -376,6 +378,7 @@ nlohmann::ordered_json system_json(const SystemConfig& s, const Wiring& wiring) 
 }  // namespace
 
 int run_info(const InfoOptions& options) {
+  if (!options.elf.empty()) return run_info_elf(options);
   SystemConfig system;
   try {
     system = config::load_system(options.config);

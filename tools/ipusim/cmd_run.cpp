@@ -48,6 +48,7 @@
 #include "tile/tile.h"
 #include "progress_line.h"
 #include "run_checkpoint.h"
+#include "memory_report_cli.h"
 #include "run_report.h"
 #include "superstep_json.h"
 
@@ -210,6 +211,9 @@ int run_run(const RunOptions& o) {
         "--profile-ipus / --profile-tiles / --profile-split shape a profile: give --profile FILE too");
   options.profile_split = o.profile_split;
   options.profile_command = "ipusim run " + o.elf;
+  options.memory_watch = !o.memory_report.empty();
+  if (o.memory_report.empty() && (!o.memory_map.empty() || o.stack_margin))
+    throw std::invalid_argument("--memory-map / --stack-margin shape a memory report: give --memory-report FILE too");
   options.host_threads = o.threads == 0 ? default_threads() : o.threads;
   options.timeline_path = o.trace;
   options.timeline_tracks_max = o.trace_tiles_max;
@@ -367,6 +371,7 @@ int run_run(const RunOptions& o) {
     json_supersteps->write(summary_json(report), result);
     write_effective_config(o.json, system);
   }
+  if (!o.memory_report.empty() && !write_memory_report(o, platform, inputs.elf_path, o.quiet)) return 2;
   // A waveform the run's end could not write (Platform::finish_run named it on stderr and
   // noted it as the run's OUTPUT problem): exit 2 as for a --json or --trace that cannot be
   // written.

@@ -19,6 +19,7 @@ struct InfoOptions {
   bool yaml = false;
   bool links = false;  // the port table and hop matrix even for a large system
   std::optional<int64_t> ranks;  // --ranks R: the partition over R MPI ranks (docs/distributed.md)
+  std::string elf;  // --elf F: the program's memory before a run (docs/memory_report.md); --config optional then
 };
 int run_info(const InfoOptions& options);  // cmd_info.cpp
 
@@ -33,6 +34,9 @@ struct RunOptions {
   std::string profile;                        // --profile FILE (callgrind or pprof); empty: none
   std::string profile_ipus, profile_tiles;    // empty: all
   bool profile_split = false;
+  std::string memory_report;  // --memory-report FILE (JSON; docs/memory_report.md); empty: none
+  std::string memory_map;     // --memory-map PNG; empty: FILE.png
+  std::optional<uint32_t> stack_margin;  // --stack-margin BYTES; unset: memreport::kDefaultStackMargin
   std::string trace;
   uint32_t trace_tiles_max = 64;
   unsigned threads = 0;  // 0: every core of the host

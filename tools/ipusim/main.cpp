@@ -72,8 +72,11 @@ void add_iss_option(CLI::App* cmd, std::optional<std::string>& iss, const std::s
 void add_info_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<InfoOptions>();
   CLI::App* info = app.add_subcommand("info", "Print a chip, board or system configuration, resolved");
-  info->add_option("-c,--config", options->config, "Chip, board or system YAML file (configs/*.yaml)")
-      ->required();
+  auto* config = info->add_option("-c,--config", options->config, "Chip, board or system YAML file (configs/*.yaml)");
+  info->add_option("--elf", options->elf,
+                   "Print a tile program's memory before it runs: sections, largest symbols, the stacks and heap as "
+                   "the runtime lays them out for the config's tile (without --config: its __ipu_image_limit; "
+                   "docs/memory_report.md)");
   auto* json = info->add_flag("--json", options->json, "Print machine-readable JSON");
   auto* yaml = info->add_flag("--yaml", options->yaml, "Print the effective configuration as YAML")->excludes(json);
   info->add_flag("--links", options->links,
@@ -84,7 +87,10 @@ void add_info_command(CLI::App& app, int& exit_code) {
                    "Show the partition over R MPI ranks (`mpirun -n R`): each rank's boards, IPUs and tiles, and "
                    "the IPU-Links cut between ranks with their latency (docs/distributed.md)")
       ->excludes(yaml);
-  info->callback([options, &exit_code] { exit_code = run_info(*options); });
+  info->callback([options, config, &exit_code] {
+    if (options->elf.empty() && config->count() == 0) throw CLI::RequiredError("--config");
+    exit_code = run_info(*options);
+  });
 }
 
 void add_run_command(CLI::App& app, int& exit_code) {
@@ -132,6 +138,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--profile-ipus", o->profile_ipus, "profile only these IPUs: A-B or A,B,C (default: all)");
   cmd->add_option("--profile-tiles", o->profile_tiles,
                   "profile only these tiles of every profiled IPU: A-B or A,B,C (default: all)");
+  cmd->add_option("--memory-report", o->memory_report,
+                  "watch every tile's memory and write the report to FILE as JSON when the run ends: SRAM by "
+                  "section and region, each thread's stack high-water mark, heap, exchange buffers, free, a chip "
+                  "summary; a stack that grows out of its region stops the run before it stores there; the tile "
+                  "map PNG to FILE.png (docs/memory_report.md)");
+  cmd->add_option("--memory-map", o->memory_map, "with --memory-report: the tile map PNG's path (default FILE.png)");
+  cmd->add_option("--stack-margin", o->stack_margin,
+                  "with --memory-report: warn about a stack whose high-water mark came within BYTES of its "
+                  "region's end (default 256)");
   cmd->add_option("--threads", o->threads,
                   "host threads simulating tiles (default: every core of the host); results "
                   "do not depend on it")

@@ -102,6 +102,12 @@ nlohmann::ordered_json superstep_json(const platform::SuperstepRow& row) {
     j["exchange_cycles"] = t.exchange_cycles;
     j["instructions"] = t.instructions;
     j["exchange_bytes"] = t.exchange_bytes;
+    // Per tile: the sums over the tiles that ran the superstep, divided by their count.
+    j["compute_cycles_mean"] = double(t.compute_cycles) / t.tiles;
+    j["sync_cycles_mean"] = double(t.sync_cycles) / t.tiles;
+    j["exchange_cycles_mean"] = double(t.exchange_cycles) / t.tiles;
+    j["instructions_mean"] = double(t.instructions) / t.tiles;
+    j["exchange_bytes_mean"] = double(t.exchange_bytes) / t.tiles;
     nlohmann::ordered_json per_tile = nlohmann::ordered_json::array();
     for (const platform::TileSuperstep& ts : row.tiles)
       if (ts.ipu == i) per_tile.push_back(tile_superstep(ts.tile, ts.record));

@@ -30,3 +30,6 @@ ipu_add_firmware(endless_all SOURCES ${CMAKE_CURRENT_LIST_DIR}/endless.c DEFINES
 # Tiles printing without end (chatter.c, which as chatter.elf prints a bounded amount).
 ipu_add_firmware(chatter_forever SOURCES ${CMAKE_CURRENT_LIST_DIR}/chatter.c DEFINES CHATTER_FOREVER
                  OUTPUT_DIR ${_sys_dir})
+# The memory report's kernel with a worker whose stack overflows (memory_kernel.c).
+ipu_add_firmware(stack_overflow SOURCES ${CMAKE_CURRENT_LIST_DIR}/memory_kernel.c DEFINES MEMK_OVERFLOW
+                 OUTPUT_DIR ${_sys_dir})

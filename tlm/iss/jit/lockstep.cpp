@@ -188,6 +188,7 @@ void Lockstep::sync_shadow(uint32_t running) {
   s.stream_ = real_.stream_;
   s.horizon_ = real_.horizon_;
   s.console_full_ = real_.console_full_;
+  if (real_.watch()) s.watch()->stacks = real_.watch()->stacks;  // the buffers are the real tile's to count
   if (s.posts_.size() != real_.posts_.size()) s.posts_.clear();
   if (sram_stale_) {
     // Only pages one side ever touched, and only those that differ are written, so the
@@ -347,7 +348,8 @@ void Lockstep::diverged(Quantum& q, uint32_t pc, uint64_t done, std::string deta
 }
 
 void Lockstep::code_changed() {
-  shadow_->profiled_code_ = real_.profiled_code_;
+  shadow_->hooked_code_ = real_.hooked_code_;
+  if (real_.watch() && !shadow_->watch()) shadow_->hooks().watch = std::make_unique<CoreState::MemoryWatch>(*real_.watch());
   shadow_->init_views();
   sram_stale_ = true;
 }

@@ -179,9 +179,10 @@ const void* translate_region(Xbyak::CodeGenerator& g, const RegionSite& site, ui
   const auto size = static_cast<uint32_t>(dc.insns.size());
   uint32_t end = start;
   bool transfers = false;
-  // A profiled tile's calls and returns run in the interpreter, which tells the profiler.
-  const bool hooks = !dc.profile_hooks.empty();
-  while (end < size && end - start < kMaxRegion && translatable(dc.ops[end]) && !(hooks && dc.profile_hooks[end])) {
+  // A hooked tile's hooked entries (profiled calls and returns, stack checks) run in the
+  // interpreter, which calls the hook.
+  const bool hooks = !dc.hooks.empty();
+  while (end < size && end - start < kMaxRegion && translatable(dc.ops[end]) && !(hooks && dc.hooks[end])) {
     transfers = ends_region(dc.ops[end++]);
     if (transfers) break;
   }
