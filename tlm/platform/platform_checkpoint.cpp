@@ -6,6 +6,9 @@
 // core's and tile's state and the SRAM pages that differ from the loaded image back, and
 // run() starts by sending every tile's saved arrival to its sync controller again: the
 // release is computed from the arrivals alone, so it comes at the cycle it would have.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -27,6 +30,29 @@ using checkpoint::CheckpointError;
 
 // SRAM is saved in pages of this size (whatever the host's page size).
 constexpr uint32_t kPageBytes = 4096;
+
+// The pages of [base, base + pages * kPageBytes) that may differ from what was mapped or
+// loaded there: those the process holds a private copy of (present or swapped, and not a
+// file page: /proc/self/pagemap bits 63, 62, 61). A page it has no copy of was never
+// written, so it is the image mapped there or zero, as the image is where nothing was
+// loaded; reading it to compare would cost a host page per tile page (the image's shared
+// memory file allocates on a read). All of them when the kernel does not say.
+std::vector<bool> pages_maybe_written(const uint8_t* base, uint32_t pages) {
+  std::vector<bool> out(pages, true);
+  static const int pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  const long host_page = ::sysconf(_SC_PAGESIZE);
+  if (pagemap < 0 || host_page != long(kPageBytes)) return out;
+  std::vector<uint64_t> entries(pages);
+  const off_t at = off_t(reinterpret_cast<uintptr_t>(base) / kPageBytes * sizeof(uint64_t));
+  const ssize_t want = ssize_t(pages * sizeof(uint64_t));
+  if (::pread(pagemap, entries.data(), size_t(want), at) != want) return out;
+  for (uint32_t p = 0; p < pages; ++p) {
+    const uint64_t e = entries[p];
+    const bool present = (e >> 63) & 1, swapped = (e >> 62) & 1, file = (e >> 61) & 1;
+    out[p] = (present || swapped) && !file;
+  }
+  return out;
+}
 
 [[noreturn]] void unsupported(const std::string& why) {
   throw CheckpointError(CheckpointError::Kind::Unsupported, "cannot checkpoint here: " + why);
@@ -133,9 +159,10 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
       }
       TilePages listing{&mem, ipu->index(), t, {}};
       sram_bytes += 4 + 4 + 8;
+      const std::vector<bool> maybe = pages_maybe_written(mem.data(), (mem.size() + kPageBytes - 1) / kPageBytes);
       for (uint32_t off = 0; off < mem.size(); off += kPageBytes) {
         const uint32_t n = std::min(kPageBytes, mem.size() - off);
-        if (std::memcmp(mem.data() + off, image.data() + off, n) != 0) {
+        if (maybe[off / kPageBytes] && std::memcmp(mem.data() + off, image.data() + off, n) != 0) {
           listing.pages.push_back(off / kPageBytes);
           sram_bytes += 4 + n;
         }
