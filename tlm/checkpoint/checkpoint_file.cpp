@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 
 #include <fmt/format.h>
 #include <zlib.h>
@@ -53,6 +54,48 @@ uint32_t section_crc(const std::string& name, uint8_t compression, uint64_t size
   d.u64(size);
   d.u64(stored_size);
   return crc_of(stored, size_t(stored_size), crc_of(d.data().data(), d.data().size()));
+}
+
+// A produced section (Section::produce) compressed as it comes, each piece written by
+// `put` as zstd hands it out: what is held is zstd's window and one output buffer.
+struct StreamedSection {
+  uint64_t stored = 0;  // bytes written
+  uint32_t crc = 0;     // CRC-32 of them
+};
+
+template <typename Put>
+StreamedSection write_streamed(const Section& s, Put& put) {
+  const auto fail = [&](const std::string& why) {
+    throw CheckpointError(CheckpointError::Kind::Write, fmt::format("checkpoint section '{}': {}", s.name, why));
+  };
+  if (!s.compress) fail("a streamed section is compressed");
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  if (!cctx) fail("zstd: no memory for a compression context");
+  ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kZstdLevel);
+  // The frame records its content size, as a one-shot frame does: the reader checks it.
+  ZSTD_CCtx_setPledgedSrcSize(cctx.get(), s.size);
+  std::vector<uint8_t> out(ZSTD_CStreamOutSize());
+  StreamedSection result;
+  uint64_t given = 0;
+  const auto drain = [&](ZSTD_inBuffer in, ZSTD_EndDirective mode) {
+    for (;;) {
+      ZSTD_outBuffer o{out.data(), out.size(), 0};
+      const size_t left = ZSTD_compressStream2(cctx.get(), &o, &in, mode);
+      if (ZSTD_isError(left)) fail(std::string("zstd: ") + ZSTD_getErrorName(left));
+      result.crc = crc_of(out.data(), o.pos, result.crc);
+      result.stored += o.pos;
+      put(out.data(), o.pos);
+      if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) return;
+    }
+  };
+  s.produce([&](std::span<const uint8_t> bytes) {
+    given += bytes.size();
+    if (given > s.size) fail(fmt::format("more than the {} byte(s) declared", s.size));
+    drain(ZSTD_inBuffer{bytes.data(), bytes.size(), 0}, ZSTD_e_continue);
+  });
+  if (given != s.size) fail(fmt::format("{} byte(s) produced, {} declared", given, s.size));
+  drain(ZSTD_inBuffer{nullptr, 0, 0}, ZSTD_e_end);
+  return result;
 }
 
 std::string state_path(const std::string& dir) { return (std::filesystem::path(dir) / kStateFile).string(); }
@@ -133,13 +176,16 @@ void write_checkpoint(const std::string& dir, const Checkpoint& ckpt) {
   const std::string path = state_path(dir);
   const std::string temp = path + fmt::format(".tmp-{}", ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool file_gone = false;  // fail() closed and removed it
   auto fail = [&](const char* what) {
     const std::string why = std::strerror(errno);
+    file_gone = true;
     if (fd >= 0) ::close(fd);
     ::unlink(temp.c_str());
     throw CheckpointError(CheckpointError::Kind::Write, fmt::format("checkpoint '{}': {} failed: {}", temp, what, why));
   };
   if (fd < 0) fail("open");
+  uint64_t written = 0;  // the file's bytes so far
   auto put = [&](const uint8_t* data, size_t size) {
     for (size_t at = 0; at < size;) {
       const ssize_t n = ::write(fd, data + at, size - at);
@@ -147,6 +193,7 @@ void write_checkpoint(const std::string& dir, const Checkpoint& ckpt) {
       if (n <= 0) fail("write");
       at += size_t(n);
     }
+    written += size;
   };
   auto flush = [&](ByteWriter& w) {
     put(w.data().data(), w.data().size());
@@ -162,6 +209,39 @@ void write_checkpoint(const std::string& dir, const Checkpoint& ckpt) {
   file.u64(ckpt.sections.size());
   flush(file);
   for (const Section& s : ckpt.sections) {
+    if (s.produce) {
+      file.u32(uint32_t(s.name.size()));
+      file.raw(s.name.data(), s.name.size());
+      file.u8(1);
+      file.u64(s.size);
+      flush(file);
+      const uint64_t stored_at = written;  // the stored size and the checksum, known at the end
+      file.u64(0);
+      file.u32(0);
+      flush(file);
+      StreamedSection streamed;
+      try {
+        streamed = write_streamed(s, put);
+      } catch (...) {  // zstd's, the producer's, or put's (which removed the file already)
+        if (!file_gone) {
+          ::close(fd);
+          ::unlink(temp.c_str());
+        }
+        throw;
+      }
+      ByteWriter descriptor, sizes;
+      descriptor.str(s.name);
+      descriptor.u8(1);
+      descriptor.u64(s.size);
+      descriptor.u64(streamed.stored);
+      sizes.u64(streamed.stored);
+      // The checksum covers the descriptor, then the stored bytes: the two CRCs combined.
+      sizes.u32(uint32_t(crc32_combine(crc_of(descriptor.data().data(), descriptor.data().size()), streamed.crc,
+                                       z_off_t(streamed.stored))));
+      if (::pwrite(fd, sizes.data().data(), sizes.data().size(), off_t(stored_at)) != ssize_t(sizes.data().size()))
+        fail("write");
+      continue;
+    }
     std::vector<uint8_t> compressed;
     if (s.compress) compressed = compress(s.data);
     const std::vector<uint8_t>& stored = s.compress ? compressed : s.data;

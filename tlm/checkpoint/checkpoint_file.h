@@ -12,10 +12,13 @@
 // checksum before it is decompressed, so a truncated or damaged file is refused with a
 // CheckpointError naming what is wrong, never read out of bounds. A new kind of state
 // (another block, another engine) is a new section: the layout above does not change.
-// Writing is atomic: a temporary file in DIR, then a rename over the name.
+// Writing is atomic: a temporary file in DIR, then a rename over the name; a section
+// may be streamed into it (Section::produce), so a large one is never held whole.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,7 +26,7 @@
 
 namespace ipusim::checkpoint {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 inline constexpr const char* kStateFile = "state.ipuckpt";
 
 class CheckpointError : public std::runtime_error {
@@ -62,6 +65,13 @@ struct Section {
   std::string name;
   std::vector<uint8_t> data;  // uncompressed
   bool compress = true;       // stored with zstd
+  // A section too large to hold in memory beside the run (the SRAM pages): `produce`
+  // hands its `size` bytes to `emit` piece by piece while write_checkpoint compresses
+  // (zstd, streaming, compress must be true) and writes them; `data` stays empty. The
+  // file is the same layout: a reader sees a section like any other.
+  using Emit = std::function<void(std::span<const uint8_t>)>;
+  std::function<void(const Emit& emit)> produce;
+  uint64_t size = 0;  // with produce: the bytes it emits in all
 };
 
 struct Checkpoint {

@@ -208,6 +208,8 @@ void put(ByteWriter& w, const tile::TileSnapshot& s) {
   w.u32(s.supersteps.next_index);
   w.u64(s.supersteps.instret_begin);
   w.u64(s.supersteps.instret_arrival);
+  w.boolean(s.halted);
+  w.i32(s.exit_code);
 }
 
 tile::TileSnapshot get_tile(ByteReader& r) {
@@ -243,6 +245,8 @@ tile::TileSnapshot get_tile(ByteReader& r) {
   s.supersteps.next_index = r.u32("next superstep");
   s.supersteps.instret_begin = r.u64("superstep instret");
   s.supersteps.instret_arrival = r.u64("superstep instret at arrival");
+  s.halted = r.boolean("halted");
+  s.exit_code = r.i32("tile exit code");
   return s;
 }
 
@@ -284,6 +288,38 @@ SuperstepRow get_row(ByteReader& r, uint32_t ipus) {
     row.tiles.push_back(t);
   }
   return row;
+}
+
+void put(ByteWriter& w, const streaming::Gateway::Saved& s) {
+  w.u64(s.fifos.size());
+  for (const streaming::Gateway::SavedFifo& f : s.fifos) {
+    w.u32(f.stream);
+    w.boolean(f.d2h);
+    w.bytes(f.bytes);
+    w.u64(f.next_ticket);
+    w.u64(f.serving);
+  }
+  for (const uint64_t v : {s.gateway_free, s.smem_copies, s.smem_bytes_read, s.smem_bytes_written, s.stream_bytes_in,
+                           s.stream_bytes_out, s.failed_checks})
+    w.u64(v);
+}
+
+streaming::Gateway::Saved get_gateway(ByteReader& r) {
+  streaming::Gateway::Saved s;
+  const uint64_t fifos = r.count("stream FIFOs", 30);
+  for (uint64_t i = 0; i < fifos; ++i) {
+    streaming::Gateway::SavedFifo f;
+    f.stream = r.u32("stream");
+    f.d2h = r.boolean("stream direction");
+    f.bytes = r.bytes("stream FIFO bytes");
+    f.next_ticket = r.u64("stream tickets");
+    f.serving = r.u64("stream ticket served");
+    s.fifos.push_back(std::move(f));
+  }
+  for (uint64_t* v : {&s.gateway_free, &s.smem_copies, &s.smem_bytes_read, &s.smem_bytes_written, &s.stream_bytes_in,
+                      &s.stream_bytes_out, &s.failed_checks})
+    *v = r.u64("gateway figure");
+  return s;
 }
 
 }  // namespace ipusim::platform::codec

@@ -7,6 +7,7 @@
 #include "checkpoint/byte_io.h"
 #include "exchange/exchange_group.h"
 #include "platform/platform_supersteps.h"
+#include "streaming/gateway.h"
 #include "tile/tile.h"
 
 namespace ipusim::platform::codec {
@@ -19,5 +20,8 @@ SuperstepRow get_row(checkpoint::ByteReader& r, uint32_t ipus);
 
 void put(checkpoint::ByteWriter& w, const exchange::ExchangeGroup::Saved& s);
 exchange::ExchangeGroup::Saved get_links(checkpoint::ByteReader& r);
+
+void put(checkpoint::ByteWriter& w, const streaming::Gateway::Saved& s);
+streaming::Gateway::Saved get_gateway(checkpoint::ByteReader& r);
 
 }  // namespace ipusim::platform::codec

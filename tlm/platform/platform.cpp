@@ -113,7 +113,9 @@ Platform::Platform(const config::SystemConfig& config, const PlatformOptions& op
   // nothing to do: not news.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_, sc_core::SC_DO_NOTHING);
   if (options_.host_threads == 0) throw std::invalid_argument("host threads must be at least 1");
-  accounts_.set_sink(options_.superstep_sink);
+  if (options_.on_checkpoint) departed_rows_ = std::make_unique<DepartedRows>();
+  if (options_.superstep_sink || departed_rows_)
+    accounts_.set_sink([this](const SuperstepRow& row) { row_departed(row); });
   if (options_.progress_hide) console_.set_before_print(options_.progress_hide);
   if (!options_.itrace_path.empty()) {
     if (!options_.disassemble) throw std::logic_error("itrace needs a disassembler");
@@ -324,6 +326,18 @@ void Platform::tile_paused(const tile::Tile& tile) {
 
 void Platform::batch_ended() {
   if (progress_clock_ && progress_clock_->due()) options_.progress(progress(progress_clock_->seconds()));
+  // A checkpoint's gate: once every IPU holds its sync (or has no tile left) nothing moves
+  // until the run goes on, so pause now, as the starved kernel would; a cycle budget's
+  // end pending in simulated time would otherwise end the run there instead.
+  if (options_.on_checkpoint && !control_->paused()) {
+    bool held = false, moving = false;
+    for (const auto& ipu : ipus_) {
+      const sync::SyncController& sc = ipu->sync_controller();
+      held = held || sc.holding();
+      moving = moving || (!sc.holding() && sc.departed() < sc.participants());
+    }
+    if (held && !moving) control_->request_pause();
+  }
   if (!budget_.acts_after_batch()) return;  // the common case: one test per batch
   if (auto r = budget_.batch_ended(budget_.counts_instructions() ? total_instructions() : 0, now_cycle()))
     control_->request(*r);
@@ -411,6 +425,8 @@ RunResult Platform::run() {
   keep_tile_supersteps_ = loaded_tiles() <= options_.per_tile_supersteps_max;
   if (keep_tile_supersteps_) tile_superstep_counts_.assign(size_t(ipus_.size()) * config_.board.chip.tiles, 0);
   start_run(std::vector<uint32_t>(ipus_.size(), options_.on_checkpoint ? options_.checkpoint_at : 0));
+  if (options_.on_checkpoint)
+    for (auto& ipu : ipus_) ipu->sync_controller().set_cycle_limit(options_.checkpoint_at_cycle);
   apply_restored_run();
 
   RunResult result;

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_file.h"
+#include "platform/departed_rows.h"
 #include "iss/program.h"
 #include "common/config.h"
 #include "common/run_end.h"
@@ -115,6 +116,8 @@ struct PlatformOptions {
   // with that superstep, and goes on; then again every checkpoint_every syncs (0: once).
   uint32_t checkpoint_at = 0;
   uint32_t checkpoint_every = 0;
+  // Or the first sync at or after this cycle (SyncController::set_cycle_limit; 0: none).
+  uint64_t checkpoint_at_cycle = 0;
   std::function<void(uint64_t superstep)> on_checkpoint;
   // Waveforms of the blocks that run as RTL (`--waves FILE`, docs/cosim.md); null: none.
   // Which blocks run as RTL is the config's `cosim` (config::CosimConfig).
@@ -383,8 +386,9 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
   // ---- checkpoints (platform_checkpoint.cpp, docs/checkpoints.md) ----------------------
   // The run's architectural state as checkpoint sections, where run() paused at a
   // checkpoint (PlatformOptions::on_checkpoint): every loaded tile waiting at the held
-  // sync, nothing in flight. Throws checkpoint::CheckpointError (Unsupported) naming what
-  // is not in the state this build saves (a tile that halted, several IPUs, RTL blocks).
+  // sync (or halted), nothing in flight. Throws checkpoint::CheckpointError (Unsupported)
+  // naming what is not in the state this build saves. The `sram` section is produced as
+  // it is written (checkpoint::Section::produce): write the sections before the run goes on.
   std::vector<checkpoint::Section> checkpoint_sections(uint64_t superstep);
   // Puts a checkpoint's state into the platform after load() of the checkpoint's program
   // on its tiles, before run(); run() then goes on from there. Throws
@@ -488,9 +492,14 @@ class Platform : private tile::TileListener, private sync::SyncObserver {
     std::vector<exchange::ExchangeFabric::Counters> fabric_counters;
     SuperstepAccounts::Saved accounts;
     exchange::ExchangeGroup::Saved links;
+    std::vector<uint8_t> departed_rows;  // the `rows` section: the rows before accounts.first
   };
   std::optional<RestoredRun> restored_run_;
   void apply_restored_run();
+  // With PlatformOptions::on_checkpoint: the rows that left the accounts' window, for
+  // the checkpoints' `rows` section (departed_rows.h).
+  std::unique_ptr<DepartedRows> departed_rows_;
+  void row_departed(const SuperstepRow& row);  // the accounts' sink
   // run()'s simulation with its checkpoint pauses (PlatformOptions::checkpoint_at).
   void simulate_with_checkpoints();
   std::unique_ptr<ProgressClock> progress_clock_;  // during run(), with PlatformOptions::progress

@@ -6,14 +6,19 @@
 // core's and tile's state and the SRAM pages that differ from the loaded image back, and
 // run() starts by sending every tile's saved arrival to its sync controller again: the
 // release is computed from the arrivals alone, so it comes at the cycle it would have.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "checkpoint/byte_io.h"
 #include "platform/checkpoint_codec.h"
+#include "platform/departed_rows.h"
 #include "platform/platform.h"
 
 namespace ipusim::platform {
@@ -25,6 +30,29 @@ using checkpoint::CheckpointError;
 
 // SRAM is saved in pages of this size (whatever the host's page size).
 constexpr uint32_t kPageBytes = 4096;
+
+// The pages of [base, base + pages * kPageBytes) that may differ from what was mapped or
+// loaded there: those the process holds a private copy of (present or swapped, and not a
+// file page: /proc/self/pagemap bits 63, 62, 61). A page it has no copy of was never
+// written, so it is the image mapped there or zero, as the image is where nothing was
+// loaded; reading it to compare would cost a host page per tile page (the image's shared
+// memory file allocates on a read). All of them when the kernel does not say.
+std::vector<bool> pages_maybe_written(const uint8_t* base, uint32_t pages) {
+  std::vector<bool> out(pages, true);
+  static const int pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  const long host_page = ::sysconf(_SC_PAGESIZE);
+  if (pagemap < 0 || host_page != long(kPageBytes)) return out;
+  std::vector<uint64_t> entries(pages);
+  const off_t at = off_t(reinterpret_cast<uintptr_t>(base) / kPageBytes * sizeof(uint64_t));
+  const ssize_t want = ssize_t(pages * sizeof(uint64_t));
+  if (::pread(pagemap, entries.data(), size_t(want), at) != want) return out;
+  for (uint32_t p = 0; p < pages; ++p) {
+    const uint64_t e = entries[p];
+    const bool present = (e >> 63) & 1, swapped = (e >> 62) & 1, file = (e >> 61) & 1;
+    out[p] = (present || swapped) && !file;
+  }
+  return out;
+}
 
 [[noreturn]] void unsupported(const std::string& why) {
   throw CheckpointError(CheckpointError::Kind::Unsupported, "cannot checkpoint here: " + why);
@@ -38,7 +66,7 @@ constexpr uint32_t kPageBytes = 4096;
 
 void Platform::simulate_with_checkpoints() {
   bool starved = simulate();
-  if (!options_.on_checkpoint || options_.checkpoint_at == 0) return;
+  if (!options_.on_checkpoint || (options_.checkpoint_at == 0 && options_.checkpoint_at_cycle == 0)) return;
   for (;;) {
     const std::optional<RunEnd> end = outcome(starved);
     if (!end || end->kind != RunEndKind::Paused) return;
@@ -54,8 +82,7 @@ void Platform::simulate_with_checkpoints() {
 
 std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superstep) {
   if (run_.state() != RunState::Paused) unsupported(fmt::format("the run is {}, not paused at a sync", state_name(run_.state())));
-  if (halted_ > 0) unsupported(fmt::format("{} tile(s) halted before superstep {}", halted_, superstep));
-  if (accounts_.first() > 0)
+  if (accounts_.first() > (departed_rows_ ? departed_rows_->count() : 0))
     unsupported(fmt::format("superstep {} is past the {} supersteps the run's figures hold", superstep,
                             accounts_.window_rows()));
   console_.flush();  // every line of the batches before the pause is in; printed now
@@ -70,15 +97,13 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
   for (const uint64_t n : tile_superstep_counts_) run.u64(n);
   for (const auto& ipu : ipus_) {
     const sync::SyncController& sc = ipu->sync_controller();
-    if (!sc.holding()) unsupported(fmt::format("ipu {} does not hold its sync", ipu->index()));
+    // An IPU whose tiles have all halted holds nothing: it takes part no more.
+    if (!sc.holding() && sc.departed() < sc.participants())
+      unsupported(fmt::format("ipu {} does not hold its sync", ipu->index()));
     run.u64(sc.syncs_completed(1));
     run.u64(sc.syncs_completed(2));
     const exchange::ExchangeFabric& fabric = ipu->exchange_fabric();
     if (!fabric.quiet()) unsupported(fmt::format("ipu {}: an exchange is in flight", ipu->index()));
-    if (fabric.copies() > 0)
-      unsupported(fmt::format("ipu {}: streaming memory and host streams were used ({} copies; this build does not "
-                              "save them)",
-                              ipu->index(), fabric.copies()));
     const exchange::ExchangeFabric::Counters c = fabric.counters();
     for (const uint64_t v : {c.exchanges, c.failed, c.messages, c.bytes, c.copies, c.copy_bytes}) run.u64(v);
   }
@@ -95,14 +120,24 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
   run.u64(accounts.rows.size());
   for (const SuperstepRow& row : accounts.rows) codec::put(run, row);
 
-  ByteWriter tiles, sram;
+  // The `sram` section is streamed tile by tile into the file (Section::produce), so a
+  // checkpoint costs its compressor's window beyond the run, not a copy of every page:
+  // here the pages that differ from the loaded image are listed (most of a tile's SRAM
+  // is untouched, zero, or still the image), and their bytes are read when written.
+  struct TilePages {
+    const iss::Sram* mem;
+    uint32_t ipu, tile;
+    std::vector<uint32_t> pages;
+  };
+  auto listed = std::make_shared<std::vector<TilePages>>();
+  ByteWriter tiles;
   std::vector<uint8_t> image;  // the loaded image of the program, to compare pages with
   const iss::Program* image_of = nullptr;
   uint64_t tile_count = 0;
   for (const auto& ipu : ipus_)
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) tile_count += ipu->tile(t).loaded() ? 1 : 0;
   tiles.u64(tile_count);
-  sram.u64(tile_count);
+  uint64_t sram_bytes = 8;  // the tile count, then per tile its header and pages
   for (auto& ipu : ipus_) {
     for (uint32_t t = 0; t < ipu->tile_count(); ++t) {
       tile::Tile& tile = ipu->tile(t);
@@ -114,8 +149,6 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
       } catch (const std::logic_error& e) {
         unsupported(e.what());
       }
-      // Only the pages that differ from the loaded image: most of a tile's SRAM is
-      // untouched (zero) or still the image.
       const iss::Program& program = tile.core()->program();
       const iss::Sram& mem = *tile.sram();
       if (image_of != &program || image.size() != mem.size()) {
@@ -124,28 +157,81 @@ std::vector<checkpoint::Section> Platform::checkpoint_sections(uint64_t superste
         image.assign(scratch.data(), scratch.data() + scratch.size());
         image_of = &program;
       }
-      std::vector<uint32_t> pages;
+      TilePages listing{&mem, ipu->index(), t, {}};
+      sram_bytes += 4 + 4 + 8;
+      const std::vector<bool> maybe = pages_maybe_written(mem.data(), (mem.size() + kPageBytes - 1) / kPageBytes);
       for (uint32_t off = 0; off < mem.size(); off += kPageBytes) {
         const uint32_t n = std::min(kPageBytes, mem.size() - off);
-        if (std::memcmp(mem.data() + off, image.data() + off, n) != 0) pages.push_back(off / kPageBytes);
+        if (maybe[off / kPageBytes] && std::memcmp(mem.data() + off, image.data() + off, n) != 0) {
+          listing.pages.push_back(off / kPageBytes);
+          sram_bytes += 4 + n;
+        }
       }
-      sram.u32(ipu->index());
-      sram.u32(t);
-      sram.u64(pages.size());
-      for (const uint32_t p : pages) {
-        const uint32_t off = p * kPageBytes;
-        sram.u32(p);
-        sram.raw(mem.data() + off, std::min(kPageBytes, mem.size() - off));
-      }
+      listed->push_back(std::move(listing));
     }
   }
+  checkpoint::Section sram;
+  sram.name = "sram";
+  sram.size = sram_bytes;
+  // Called by write_checkpoint while the run is still paused here.
+  sram.produce = [listed, tile_count](const checkpoint::Section::Emit& emit) {
+    ByteWriter w;
+    w.u64(tile_count);
+    emit(w.data());
+    for (const TilePages& t : *listed) {
+      w.data().clear();
+      w.u32(t.ipu);
+      w.u32(t.tile);
+      w.u64(t.pages.size());
+      emit(w.data());
+      for (const uint32_t p : t.pages) {
+        const uint32_t off = p * kPageBytes;
+        w.data().clear();
+        w.u32(p);
+        emit(w.data());
+        emit({t.mem->data() + off, std::min(kPageBytes, t.mem->size() - off)});
+      }
+    }
+  };
   ByteWriter links;
   codec::put(links, exchange_group_->saved());
+  ByteWriter streaming;
+  streaming.u32(uint32_t(gateways_.size()));
+  for (const auto& gateway : gateways_) {
+    try {
+      codec::put(streaming, gateway->saved());
+    } catch (const std::logic_error& e) {
+      unsupported(e.what());
+    }
+    // The streaming memory's pages, sparse as the memory is (pages never written are not
+    // allocated, so not saved).
+    const streaming::SparseMemory& memory = gateway->memory();
+    const std::vector<uint64_t> pages = memory.page_numbers();
+    streaming.u64(memory.size());
+    streaming.u64(pages.size());
+    for (const uint64_t p : pages) {
+      streaming.u64(p);
+      streaming.raw(memory.page(p), size_t(std::min<uint64_t>(streaming::SparseMemory::kPageBytes,
+                                                                memory.size() - p * streaming::SparseMemory::kPageBytes)));
+    }
+  }
   std::vector<checkpoint::Section> out;
+  try {
+    if (departed_rows_) {
+      out.push_back({"rows", departed_rows_->section()});
+    } else {
+      ByteWriter none;
+      none.u64(0);
+      out.push_back({"rows", std::move(none.data())});
+    }
+  } catch (const std::runtime_error& e) {
+    throw CheckpointError(CheckpointError::Kind::Write, e.what());
+  }
   out.push_back({"run", std::move(run.data())});
   out.push_back({"links", std::move(links.data())});
+  out.push_back({"streaming", std::move(streaming.data())});
   out.push_back({"tiles", std::move(tiles.data())});
-  out.push_back({"sram", std::move(sram.data())});
+  out.push_back(std::move(sram));
   return out;
 }
 
@@ -177,9 +263,41 @@ void Platform::restore_checkpoint(const checkpoint::Checkpoint& ckpt) {
   for (uint64_t i = 0; i < rows; ++i) restored.accounts.rows.push_back(codec::get_row(run, ipus));
   run.expect_end();
 
+  const uint64_t departed = DepartedRows::for_each(ckpt.section("rows"), ipus, [](const SuperstepRow&) {});
+  if (departed != restored.accounts.first)
+    mismatch(fmt::format("{} superstep row(s) saved before the window, which starts at row {}", departed,
+                         restored.accounts.first));
+  restored.departed_rows = ckpt.section("rows");
+
   ByteReader links(ckpt.section("links"), "links");
   restored.links = codec::get_links(links);
   links.expect_end();
+
+  ByteReader streaming(ckpt.section("streaming"), "streaming");
+  if (streaming.u32("gateways") != gateways_.size()) mismatch("another number of boards' gateways");
+  for (const auto& gateway : gateways_) {
+    const streaming::Gateway::Saved saved = codec::get_gateway(streaming);
+    const uint64_t size = streaming.u64("streaming memory size");
+    if (size != gateway->smem_size())
+      mismatch(fmt::format("{} bytes of streaming memory for a board of {}", size, gateway->smem_size()));
+    const uint64_t pages = streaming.count("streaming memory pages", 8);
+    std::vector<uint8_t> page;
+    try {
+      gateway->restore(saved);
+      for (uint64_t i = 0; i < pages; ++i) {
+        const uint64_t number = streaming.u64("streaming memory page");
+        if (number >= (size + streaming::SparseMemory::kPageBytes - 1) / streaming::SparseMemory::kPageBytes)
+          mismatch(fmt::format("streaming memory page {} past its {} bytes", number, size));
+        page.resize(size_t(std::min<uint64_t>(streaming::SparseMemory::kPageBytes,
+                                              size - number * streaming::SparseMemory::kPageBytes)));
+        streaming.raw(page.data(), page.size(), "streaming memory page bytes");
+        gateway->restore_smem_page(number, page);
+      }
+    } catch (const std::invalid_argument& e) {
+      mismatch(e.what());
+    }
+  }
+  streaming.expect_end();
 
   ByteReader tiles(ckpt.section("tiles"), "tiles");
   ByteReader sram(ckpt.section("sram"), "sram");
@@ -225,9 +343,23 @@ void Platform::apply_restored_run() {
   tile_superstep_counts_ = r.tile_superstep_counts;
   console_.restore_lines(r.console_lines);
   for (size_t i = 0; i < ipus_.size(); ++i) {
+    Ipu& ipu = *ipus_[i];
+    // The tiles that had halted, as their halts were: departed from the syncs, counted.
+    for (uint32_t t = 0; t < ipu.tile_count(); ++t) {
+      tile::Tile& tile = ipu.tile(t);
+      if (!tile.loaded() || tile.state() != tile::TileState::Halted) continue;
+      try {
+        ipu.sync_controller().restore_departed(t, tile.stop_cycle());
+      } catch (const std::invalid_argument& e) {
+        mismatch(e.what());
+      }
+      tile_stopped(tile);
+    }
     ipus_[i]->sync_controller().restore_releases(r.sync_releases[i][0], r.sync_releases[i][1]);
     ipus_[i]->exchange_fabric().restore_counters(r.fabric_counters[i]);
   }
+  // The rows that had left the window go to the sink first, as they did in the run.
+  DepartedRows::for_each(r.departed_rows, uint32_t(ipus_.size()), [this](const SuperstepRow& row) { row_departed(row); });
   accounts_.restore(std::move(r.accounts));
   try {
     exchange_group_->restore(r.links);
@@ -235,6 +367,11 @@ void Platform::apply_restored_run() {
     mismatch(e.what());
   }
   restored_run_.reset();
+}
+
+void Platform::row_departed(const SuperstepRow& row) {
+  if (departed_rows_) departed_rows_->add(row);
+  if (options_.superstep_sink) options_.superstep_sink(row);
 }
 
 }  // namespace ipusim::platform

@@ -33,6 +33,8 @@ class ByteFifo {
     if (head_ == bytes_.size()) clear();
     return n;
   }
+  // The bytes held, oldest first.
+  std::span<const uint8_t> contents() const { return {bytes_.data() + head_, level()}; }
   void clear() {
     bytes_.clear();
     bytes_.shrink_to_fit();

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <queue>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -129,6 +130,58 @@ void Gateway::hold_streams(bool held) {
 
 // The copies blocked now belong to a run the host has thrown away: they end with an error
 // (their fabric was reset too and drops the exchange) and the queues start afresh.
+Gateway::Saved Gateway::saved() const {
+  if (!waiters_.empty()) throw std::logic_error(fmt::format("board {}: a stream copy waits", config_.board));
+  Saved s;
+  for (uint32_t id = 0; id < IPU_STREAMS; ++id)
+    for (const bool d2h : {false, true}) {
+      const ByteFifo& f = (d2h ? d2h_ : h2d_)[id];
+      const Queue& q = (d2h ? d2h_queue_ : h2d_queue_)[id];
+      if (f.level() == 0 && q.next_ticket == 0) continue;
+      const std::span<const uint8_t> bytes = f.contents();
+      s.fifos.push_back(SavedFifo{id, d2h, std::vector<uint8_t>(bytes.begin(), bytes.end()), q.next_ticket, q.serving});
+    }
+  s.gateway_free = gateway_free_.value();
+  s.smem_copies = smem_copies_;
+  s.smem_bytes_read = smem_bytes_read_;
+  s.smem_bytes_written = smem_bytes_written_;
+  s.stream_bytes_in = stream_bytes_in_;
+  s.stream_bytes_out = stream_bytes_out_;
+  s.failed_checks = failed_checks_;
+  return s;
+}
+
+void Gateway::restore(const Saved& s) {
+  for (const SavedFifo& f : s.fifos) {
+    if (f.stream >= IPU_STREAMS || f.serving > f.next_ticket)
+      throw std::invalid_argument(fmt::format("board {}: no stream {} (or its queue is behind itself)", config_.board,
+                                              f.stream));
+    ByteFifo& fifo = (f.d2h ? d2h_ : h2d_)[f.stream];
+    fifo.clear();
+    if (fifo.push(f.bytes) != f.bytes.size())
+      throw std::invalid_argument(fmt::format("board {} stream {}: {} bytes for a FIFO of {}", config_.board, f.stream,
+                                              f.bytes.size(), fifo.capacity()));
+    Queue& q = (f.d2h ? d2h_queue_ : h2d_queue_)[f.stream];
+    q.next_ticket = f.next_ticket;
+    q.serving = f.serving;
+  }
+  gateway_free_ = sc_core::sc_time::from_value(s.gateway_free);
+  smem_copies_ = s.smem_copies;
+  smem_bytes_read_ = s.smem_bytes_read;
+  smem_bytes_written_ = s.smem_bytes_written;
+  stream_bytes_in_ = s.stream_bytes_in;
+  stream_bytes_out_ = s.stream_bytes_out;
+  failed_checks_ = s.failed_checks;
+}
+
+void Gateway::restore_smem_page(uint64_t number, std::span<const uint8_t> bytes) {
+  const uint64_t at = number * SparseMemory::kPageBytes;
+  if (number >= memory_.size() / SparseMemory::kPageBytes + 1 || bytes.size() > SparseMemory::kPageBytes ||
+      !memory_.write(at, bytes))
+    throw std::invalid_argument(fmt::format("board {}: streaming-memory page {} is past its {} bytes", config_.board,
+                                            number, memory_.size()));
+}
+
 void Gateway::reset_streams() {
   for (ByteFifo& f : h2d_) f.clear();
   for (ByteFifo& f : d2h_) f.clear();

@@ -153,6 +153,28 @@ class Gateway : public sc_core::sc_module {
   uint64_t stream_bytes_out() const { return stream_bytes_out_; }  // D2H bytes tiles wrote
   uint64_t failed_checks() const { return failed_checks_; }
 
+  // A checkpoint at a sync (docs/checkpoints.md): what outlives an exchange phase besides
+  // the streaming memory (memory(), saved as its pages): each stream FIFO's bytes and its
+  // queue's ticket positions, when the gateway is next free, and the figures. saved()
+  // throws std::logic_error while a copy waits (an exchange phase is in flight);
+  // restore() (before the run) throws std::invalid_argument for a stream id out of range
+  // or more bytes than a FIFO holds; restore_smem_page() for a page past the memory.
+  struct SavedFifo {
+    uint32_t stream = 0;
+    bool d2h = false;
+    std::vector<uint8_t> bytes;
+    uint64_t next_ticket = 0, serving = 0;
+  };
+  struct Saved {
+    std::vector<SavedFifo> fifos;  // those holding bytes or with tickets given, by (stream, d2h)
+    uint64_t gateway_free = 0;     // SystemC time, in the kernel's resolution
+    uint64_t smem_copies = 0, smem_bytes_read = 0, smem_bytes_written = 0;
+    uint64_t stream_bytes_in = 0, stream_bytes_out = 0, failed_checks = 0;
+  };
+  Saved saved() const;
+  void restore(const Saved& saved);
+  void restore_smem_page(uint64_t number, std::span<const uint8_t> bytes);
+
  private:
   struct Waiter {
     uint64_t id;

@@ -10,6 +10,14 @@ const SparseMemory::Page* SparseMemory::find(uint64_t page) const {
   return it == pages_.end() ? nullptr : it->second.get();
 }
 
+std::vector<uint64_t> SparseMemory::page_numbers() const {
+  std::vector<uint64_t> out;
+  out.reserve(pages_.size());
+  for (const auto& [number, page] : pages_) out.push_back(number);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 SparseMemory::Page& SparseMemory::touch(uint64_t page) {
   std::unique_ptr<Page>& slot = pages_[page];
   if (!slot) slot.reset(new Page{});  // value-initialised: zeros

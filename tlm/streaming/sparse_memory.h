@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <vector>
 
 namespace ipusim::streaming {
 
@@ -38,6 +39,13 @@ class SparseMemory {
   void clear() { pages_.clear(); }
 
   uint64_t pages_allocated() const { return pages_.size(); }
+  // The allocated pages' numbers in increasing order, and a page's bytes (nullptr: not
+  // allocated): a checkpoint's sparse copy (docs/checkpoints.md).
+  std::vector<uint64_t> page_numbers() const;
+  const uint8_t* page(uint64_t number) const {
+    const Page* p = find(number);
+    return p ? p->bytes : nullptr;
+  }
   uint64_t bytes_allocated() const { return pages_.size() * kPageBytes; }
 
  private:

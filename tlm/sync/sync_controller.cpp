@@ -126,6 +126,17 @@ void SyncController::leave(SyncMessage& msg) {
   group_.left(config_.ipu, msg.tile, msg.cycle);  // calls group_member_left() on every IPU
 }
 
+void SyncController::restore_departed(uint32_t tile, uint64_t halt_cycle) {
+  if (tile >= config_.tiles || !participant_[tile] || left_cycle_[tile] != 0)
+    throw std::invalid_argument(fmt::format("ipu {} tile {}: not a participant still here", config_.ipu, tile));
+  latest_event_cycle_ = std::max(latest_event_cycle_, halt_cycle);
+  SyncMessage msg;
+  msg.kind = SyncMessage::Kind::Leave;
+  msg.tile = tile;
+  msg.cycle = halt_cycle;
+  leave(msg);
+}
+
 void SyncController::group_released(uint64_t base_cycle) { release_zone(2, base_cycle); }
 
 void SyncController::group_member_left() { check_deadlock(); }
@@ -133,7 +144,8 @@ void SyncController::group_member_left() { check_deadlock(); }
 void SyncController::release_zone(uint32_t zone, uint64_t base_cycle) {
   std::vector<Waiter>& waiters = waiting_[zone - 1];
   std::sort(waiters.begin(), waiters.end(), [](const Waiter& a, const Waiter& b) { return a.id < b.id; });
-  const bool hold = limit_ != 0 && ++since_run_ >= limit_;
+  bool hold = limit_ != 0 && ++since_run_ >= limit_;
+  if (cycle_limit_ != 0 && base_cycle >= cycle_limit_) hold = true;
   if (timing_) time_releases(zone, base_cycle, waiters);
   for (const Waiter& w : waiters) {
     if (!timing_)
@@ -181,6 +193,7 @@ void SyncController::set_superstep_limit(uint32_t n) {
 
 void SyncController::continue_run(uint32_t n) {
   set_superstep_limit(n);
+  cycle_limit_ = 0;
   if (held_.empty()) return;
   for (const Release& r : held_) queue_release(r);
   held_.clear();
@@ -218,6 +231,7 @@ void SyncController::reset() {
   deadlock_reported_ = false;
   deadlock_cycle_ = 0;
   limit_ = since_run_ = 0;
+  cycle_limit_ = 0;
   held_.clear();
   held_zone_ = 0;
 }

@@ -113,6 +113,10 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   // computed (so a split run has the cycles of an unsplit one) and gates again from 0;
   // n = 0 turns the gate off.
   void set_superstep_limit(uint32_t n);
+  // The gate by cycle (a checkpoint's `cycle:C`, docs/checkpoints.md): hold the first
+  // release whose base is at or after `cycle` (zone 1: the gather, the last arrival plus
+  // its way to the controller; zone 2: the group's base); 0: off. continue_run turns it off.
+  void set_cycle_limit(uint64_t cycle) { cycle_limit_ = cycle; }
   void continue_run(uint32_t n);
   bool holding() const { return !held_.empty(); }
   // Syncs released since the last reset, both zones (a held release is not counted yet).
@@ -132,6 +136,10 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint64_t release_ticks() const { return release_ticks_; }
   // A checkpoint's restore (docs/checkpoints.md): the releases counted before it, by
   // zone, put back before the run starts (the tiles' arrivals are sent again).
+  // And each participant that had halted, at its halt cycle, as its Leave did: counted
+  // departed here and in the group. Throws std::invalid_argument for a tile that is no
+  // participant or left already.
+  void restore_departed(uint32_t tile, uint64_t halt_cycle);
   void restore_releases(uint64_t zone1, uint64_t zone2) {
     completed_[0] = zone1;
     completed_[1] = zone2;
@@ -202,6 +210,7 @@ class SyncController : public sc_core::sc_module, private GroupMember {
   uint64_t deadlock_cycle_ = 0;
   // The superstep gate.
   uint32_t limit_ = 0;                 // 0: off
+  uint64_t cycle_limit_ = 0;           // set_cycle_limit; 0: off
   uint32_t since_run_ = 0;             // releases computed since the gate was set
   std::vector<Release> held_;
   uint32_t held_zone_ = 0;

@@ -97,6 +97,7 @@ void Tile::connect(TileEngine& engine, TileListener& listener) {
 
 void Tile::start() {
   if (!core_ || !engine_) return;
+  if (run_.state == TileState::Halted) return;  // restored halted: the platform reports it
   if (!run_.replay_arrival) run_.resume_cycle = 0;
   engine_->schedule(*this);
 }

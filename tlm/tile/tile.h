@@ -90,6 +90,9 @@ struct TileSnapshot {
   uint32_t exchanges = 0;
   uint64_t exchange_stall_cycles = 0, exchange_bytes_out = 0, exchange_bytes_in = 0;
   SuperstepTracker::State supersteps;
+  // A tile that halted before the checkpoint: its exit code (stop_cycle is its halt).
+  bool halted = false;
+  int32_t exit_code = 0;
 };
 
 // A tile's console buffer: the lines of its running stretch wait here until the engine
@@ -243,15 +246,18 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
   void end_accounting();
 
   // Checkpoints (docs/checkpoints.md). snapshot(): the tile waits at a sync with its
-  // stretch's console lines delivered; throws std::logic_error naming the tile and its
-  // state otherwise. restore(): after boot() on the same program, before start(); the
-  // tile then starts by sending its saved arrival to the sync controller again (the
-  // release is computed from the arrivals, so it comes at the cycle it would have), and
-  // goes on from there. Throws std::invalid_argument for a state its core cannot take.
+  // stretch's console lines delivered, or has halted; throws std::logic_error naming the
+  // tile and its state otherwise. restore(): after boot() on the same program, before
+  // start(); the tile then starts by sending its saved arrival to the sync controller
+  // again (the release is computed from the arrivals, so it comes at the cycle it would
+  // have), and goes on from there. A tile restored halted stays so (start() does not run
+  // it): the platform tells the sync controller and counts the halt. Throws
+  // std::invalid_argument for a state its core cannot take.
   TileSnapshot snapshot() const;
   void restore(const TileSnapshot& snapshot);
 
  private:
+  void restore_halted(const TileSnapshot& snapshot);
   enum class Release { None, Sync, Exchange };
   void resume(uint64_t cycle, Release release);
   void arrive_at_sync(uint32_t zone);

@@ -264,7 +264,11 @@ int run_run(const RunOptions& o) {
     options.on_checkpoint = [&](uint64_t superstep) {
       write_run_checkpoint(*checkpoint_at, *elaborated, superstep, inputs);
       ++checkpoints_written;
-      if (!o.quiet) std::fprintf(stderr, "ipusim: checkpoint at superstep %llu\n", (unsigned long long)superstep);
+      if (!o.quiet && checkpoint_at->cycle > 0)
+        std::fprintf(stderr, "ipusim: checkpoint at superstep %llu (the first sync at or after cycle %llu)\n",
+                     (unsigned long long)superstep, (unsigned long long)checkpoint_at->cycle);
+      else if (!o.quiet)
+        std::fprintf(stderr, "ipusim: checkpoint at superstep %llu\n", (unsigned long long)superstep);
     };
   }
 

@@ -99,8 +99,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--config", o->config, "chip, board or system YAML file (required unless --restore)");
   cmd->add_option("--elf", o->elf, "tile firmware (rv32 ELF executable; required unless --restore)");
   cmd->add_option("--checkpoint-at", o->checkpoint_at,
-                  "superstep:N or every:N: write a checkpoint when every tile waits at its N-th sync (or every N "
-                  "syncs) and go on (docs/checkpoints.md)");
+                  "superstep:N, cycle:C or every:N: write a checkpoint when every tile waits at its N-th sync (the "
+                  "first sync at or after cycle C; every N syncs) and go on (docs/checkpoints.md)");
   cmd->add_option("--checkpoint-dir", o->checkpoint_dir,
                   "the checkpoint's directory (every:N: one DIR/superstep-<N> each)");
   cmd->add_option("--restore", o->restore,

@@ -25,7 +25,8 @@ uint64_t parse_count_after(const std::string& text, size_t at, const std::string
   const std::string digits = text.substr(at);
   if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos ||
       std::stoull(digits) == 0)
-    throw std::invalid_argument(fmt::format("{} '{}': give superstep:N or every:N with N a whole number from 1",
+    throw std::invalid_argument(fmt::format("{} '{}': give superstep:N, cycle:C or every:N with N and C whole numbers "
+                                            "from 1",
                                             option, text));
   return std::stoull(digits);
 }
@@ -57,7 +58,8 @@ void restore_part_sources(const std::string& text, config::SystemConfig& system)
 
 std::optional<CheckpointPlan> checkpoint_plan(const RunOptions& o) {
   if (o.checkpoint_at.empty() && o.checkpoint_dir.empty()) return std::nullopt;
-  if (o.checkpoint_at.empty()) throw std::invalid_argument("--checkpoint-dir needs --checkpoint-at superstep:N|every:N");
+  if (o.checkpoint_at.empty())
+    throw std::invalid_argument("--checkpoint-dir needs --checkpoint-at superstep:N|cycle:C|every:N");
   if (o.checkpoint_dir.empty()) throw std::invalid_argument("--checkpoint-at needs --checkpoint-dir DIR");
   if (o.gdb_port) throw std::invalid_argument("--checkpoint-at cannot be combined with --gdb");
   CheckpointPlan plan;
@@ -67,14 +69,22 @@ std::optional<CheckpointPlan> checkpoint_plan(const RunOptions& o) {
     plan.superstep = parse_count_after(at, 10, "--checkpoint-at");
   else if (at.rfind("every:", 0) == 0)
     plan.every = parse_count_after(at, 6, "--checkpoint-at");
+  else if (at.rfind("cycle:", 0) == 0)
+    plan.cycle = parse_count_after(at, 6, "--checkpoint-at");
   else
-    throw std::invalid_argument(fmt::format("--checkpoint-at '{}': give superstep:N or every:N", at));
+    throw std::invalid_argument(fmt::format("--checkpoint-at '{}': give superstep:N, cycle:C or every:N", at));
   if (plan.superstep > UINT32_MAX || plan.every > UINT32_MAX)
     throw std::invalid_argument(fmt::format("--checkpoint-at '{}': N is at most {}", at, UINT32_MAX));
   return plan;
 }
 
 void set_checkpoint_gate(const CheckpointPlan& plan, uint64_t start, platform::PlatformOptions& options) {
+  if (plan.cycle > 0) {  // cycles count from the run's start, a restored run's too
+    options.checkpoint_at = 0;
+    options.checkpoint_every = 0;
+    options.checkpoint_at_cycle = plan.cycle;
+    return;
+  }
   if (plan.every > 0) {
     options.checkpoint_at = uint32_t(plan.every);
     options.checkpoint_every = uint32_t(plan.every);

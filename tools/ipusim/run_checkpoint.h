@@ -17,9 +17,10 @@
 
 namespace ipusim::cli {
 
-// --checkpoint-at superstep:N | every:N with --checkpoint-dir DIR.
+// --checkpoint-at superstep:N | cycle:C | every:N with --checkpoint-dir DIR.
 struct CheckpointPlan {
   uint64_t superstep = 0;  // superstep:N, absolute (the tiles wait at their N-th sync)
+  uint64_t cycle = 0;      // cycle:C: the first sync at or after tile cycle C
   uint64_t every = 0;      // every:N
   std::string dir;
 };

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -160,6 +161,190 @@ TEST(CheckpointLinks, AnM2000AllReduceWithLinkFaultsRestoresOntoInterpAndLockste
   }
   std::filesystem::remove_all(dir);
 }
+
+// --checkpoint-at cycle:C: the first sync at or after cycle C. The checkpoint is the
+// one superstep:N takes for that sync, byte for byte; a later C gives a later sync, and
+// the restored run ends as the uninterrupted one.
+TEST(CheckpointAtCycle, TheFirstSyncAtOrAfterTheCycleIsTheSuperstepCheckpointOfThatSync) {
+  const std::string run = "--config " + kTiny16 + " --elf " + kFirmware + "/jacobi.elf --threads 1";
+  const RunOutput whole = ipusim_run(run, "whole.json");
+  ASSERT_EQ(whole.cli.status, 0) << whole.cli.err;
+  const uint64_t cycles = whole.json["tile_cycles"].get<uint64_t>();
+  uint64_t last = 0;
+  for (const double share : {0.3, 0.6}) {
+    const uint64_t cycle = uint64_t(double(cycles) * share);
+    const std::string dir = temp_path("cycle_dir"), same = temp_path("superstep_dir");
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(same);
+    const RunOutput taking =
+        ipusim_run(run + " --checkpoint-at cycle:" + std::to_string(cycle) + " --checkpoint-dir " + dir, "taking.json");
+    ASSERT_EQ(taking.cli.status, 0) << taking.cli.err;
+    EXPECT_EQ(taking.cli.out, whole.cli.out);
+    const std::string said = "ipusim: checkpoint at superstep ";
+    const size_t at = taking.cli.err.find(said);
+    ASSERT_NE(at, std::string::npos) << taking.cli.err;
+    const uint64_t superstep = std::stoull(taking.cli.err.substr(at + said.size()));
+    EXPECT_NE(taking.cli.err.find("(the first sync at or after cycle " + std::to_string(cycle) + ")"),
+              std::string::npos)
+        << taking.cli.err;
+    EXPECT_GT(superstep, last);
+    last = superstep;
+    // The sync is at or after C and the one before it is not: superstep N-1 (0-based
+    // row N-2) was released before C, and every tile's arrival at sync N is no earlier.
+    const auto& rows = whole.json["supersteps"];
+    ASSERT_GT(rows.size(), superstep);
+    EXPECT_GE(rows[superstep - 1]["ipus"][0]["end_cycle"].get<uint64_t>(), cycle);
+    const test::CliResult by_superstep = test::run_cli(
+        kBin, "ckpt_by_superstep", run + " --quiet --checkpoint-at superstep:" + std::to_string(superstep) +
+                                       " --checkpoint-dir " + same);
+    ASSERT_EQ(by_superstep.status, 0) << by_superstep.err;
+    EXPECT_EQ(test::read_file(dir + "/state.ipuckpt"), test::read_file(same + "/state.ipuckpt")) << superstep;
+    const RunOutput restored = ipusim_run("--restore " + dir + " --iss interp --threads 2", "restored.json");
+    ASSERT_EQ(restored.cli.status, 0) << restored.cli.err;
+    EXPECT_TRUE(ends_with(whole.cli.out, restored.cli.out));
+    EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json));
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(same);
+  }
+}
+
+// A cycle budget's end is pending in simulated time while the run waits at the
+// checkpoint's sync: the run pauses there all the same (it does not run on to the
+// budget), and with a budget that cuts the run short the restore ends where it does.
+TEST(CheckpointBudget, APendingCycleBudgetLetsTheRunPauseAtTheCheckpoint) {
+  const std::string run = "--config " + kTiny16 + " --elf " + kFirmware + "/jacobi.elf --threads 1";
+  const RunOutput whole = ipusim_run(run, "whole.json");
+  ASSERT_EQ(whole.cli.status, 0) << whole.cli.err;
+  const uint64_t cycles = whole.json["tile_cycles"].get<uint64_t>();
+  for (const uint64_t budget : {cycles + 1000, cycles * 2 / 3}) {
+    const std::string limited = run + " --max-cycles " + std::to_string(budget);
+    const std::string dir = temp_path("dir");
+    std::filesystem::remove_all(dir);
+    const RunOutput uninterrupted = ipusim_run(limited, "limited.json");
+    const RunOutput taking = ipusim_run(limited + " --checkpoint-at superstep:20 --checkpoint-dir " + dir, "taking.json");
+    EXPECT_EQ(taking.cli.status, uninterrupted.cli.status) << taking.cli.err;
+    EXPECT_NE(taking.cli.err.find("ipusim: checkpoint at superstep 20\n"), std::string::npos) << taking.cli.err;
+    EXPECT_EQ(simulated_figures(taking.json), simulated_figures(uninterrupted.json)) << budget;
+    const RunOutput restored =
+        ipusim_run("--restore " + dir + " --iss interp --threads 2 --max-cycles " + std::to_string(budget), "restored.json");
+    EXPECT_EQ(restored.cli.status, uninterrupted.cli.status) << restored.cli.err;
+    EXPECT_TRUE(ends_with(uninterrupted.cli.out, restored.cli.out)) << budget;
+    EXPECT_EQ(simulated_figures(restored.json), simulated_figures(uninterrupted.json)) << budget;
+    std::filesystem::remove_all(dir);
+  }
+}
+
+// IPUs that halt one after another (ipu_halt_early: IPU i halts after 2 + 3i
+// supersteps): at superstep 6 the tiles of IPUs 0 and 1 have halted, each with its exit
+// code and halt cycle, and the sync controllers count them as departed; restored onto
+// the interpreter on 2 host threads, the run ends as the uninterrupted one does.
+TEST(CheckpointHalted, TilesThatHaltedBeforeTheCheckpointStayHaltedWithTheirExitCodes) {
+  const std::string run = "--config configs/test/tiny4_m2000.yaml --elf " + kFirmware + "/system/ipu_halt_early.elf";
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput whole = ipusim_run(run + " --iss jit --threads 1", "whole.json");
+  ASSERT_NE(whole.json, nlohmann::json()) << whole.cli.err;
+  EXPECT_EQ(whole.json["supersteps"].size(), 12u);  // IPU 3: 11 syncs, then its halt
+  const RunOutput taking =
+      ipusim_run(run + " --iss jit --threads 1 --checkpoint-at superstep:6 --checkpoint-dir " + dir, "taking.json");
+  EXPECT_EQ(taking.cli.status, whole.cli.status) << taking.cli.err;
+  EXPECT_NE(taking.cli.err.find("ipusim: checkpoint at superstep 6\n"), std::string::npos) << taking.cli.err;
+  EXPECT_EQ(taking.cli.out, whole.cli.out);
+  EXPECT_EQ(simulated_figures(taking.json), simulated_figures(whole.json));
+
+  const RunOutput restored = ipusim_run("--restore " + dir + " --iss interp --threads 2", "restored.json");
+  EXPECT_EQ(restored.cli.status, whole.cli.status) << restored.cli.err;
+  EXPECT_FALSE(restored.cli.out.empty());
+  EXPECT_TRUE(ends_with(whole.cli.out, restored.cli.out)) << restored.cli.out;
+  EXPECT_EQ(restored.cli.out.find("ipu 1 "), std::string::npos) << "IPU 1 had halted: " << restored.cli.out;
+  EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json));
+  // Each IPU's tiles halted with its own code, at their own cycles.
+  std::set<int32_t> codes;
+  std::set<uint64_t> cycles;
+  for (const auto& t : restored.json["per_tile"]) {
+    codes.insert(t["exit_code"].get<int32_t>());
+    cycles.insert(t["cycles"].get<uint64_t>());
+  }
+  EXPECT_EQ(codes, (std::set<int32_t>{0, 1, 2, 3}));
+  EXPECT_GT(cycles.size(), 4u);
+  std::filesystem::remove_all(dir);
+}
+
+// Past the accounts' window of 4096 superstep rows: the rows that left it (the --json
+// spool) are in the checkpoint's `rows` section, so the restored run's --json has every
+// superstep from 0, as the uninterrupted run's.
+TEST(CheckpointLongRun, ACheckpointPastTheSuperstepWindowRestoresEveryRow) {
+  // About 5100 supersteps of four tiles syncing for ever, ended by an instruction budget.
+  const std::string budget = " --max-instructions 31000";
+  const std::string run =
+      "--config configs/test/tiny4.yaml --elf " + kFirmware + "/device_api/endless_sync.elf" + budget;
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput whole = ipusim_run(run + " --iss jit --threads 1", "whole.json");
+  ASSERT_EQ(whole.cli.status, 4) << whole.cli.err;
+  ASSERT_GT(whole.json["supersteps"].size(), 4600u);
+  const RunOutput taking =
+      ipusim_run(run + " --iss jit --threads 1 --checkpoint-at superstep:4500 --checkpoint-dir " + dir, "taking.json");
+  ASSERT_EQ(taking.cli.status, 4) << taking.cli.err;
+  EXPECT_EQ(simulated_figures(taking.json), simulated_figures(whole.json));
+  // Without --json the rows that left the window went nowhere but the checkpoint.
+  const std::string quiet_dir = temp_path("quiet_dir");
+  std::filesystem::remove_all(quiet_dir);
+  const test::CliResult quiet = test::run_cli(kBin, "ckpt_quiet", run + " --quiet --checkpoint-at superstep:4500 "
+                                                                       "--checkpoint-dir " + quiet_dir);
+  ASSERT_EQ(quiet.status, 4) << quiet.err;
+  for (const std::string& from : {dir, quiet_dir}) {
+    const RunOutput restored =
+        ipusim_run("--restore " + from + " --iss interp --threads 2" + budget, "restored.json");
+    ASSERT_EQ(restored.cli.status, 4) << restored.cli.err;
+    EXPECT_EQ(restored.json["supersteps"].size(), whole.json["supersteps"].size()) << from;
+    EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json)) << from;
+  }
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove_all(quiet_dir);
+}
+
+// Streaming memory and host streams: the gateway's pages and each stream FIFO's bytes
+// and positions are in the checkpoint's `streaming` section. smem_rw on tiny4 x 2 checks
+// every word it reads back of what its neighbour wrote a superstep before (at superstep
+// 4 the second round's writes are in streaming memory, its reads to come); stream_fill
+// fills a device-to-host FIFO nobody drains until it overflows in superstep 9, so a
+// restore without the FIFO's bytes would run longer.
+struct StreamingCase {
+  const char* elf;
+  uint32_t superstep;
+  int status;
+};
+
+void PrintTo(const StreamingCase& c, std::ostream* os) { *os << c.elf << " at superstep " << c.superstep; }
+
+class CheckpointStreaming : public ::testing::TestWithParam<StreamingCase> {};
+
+TEST_P(CheckpointStreaming, RestoredOntoInterpAndTwoThreadsEqualsTheUninterruptedRun) {
+  const StreamingCase c = GetParam();
+  const std::string run = "--config configs/test/tiny4x2_smem.yaml --elf " + kFirmware + "/streaming/" + c.elf + ".elf";
+  const std::string dir = temp_path("dir");
+  std::filesystem::remove_all(dir);
+  const RunOutput whole = ipusim_run(run + " --iss jit --threads 1", "whole.json");
+  ASSERT_EQ(whole.cli.status, c.status) << whole.cli.err;
+  EXPECT_GT(whole.json["streaming_copies"].get<uint64_t>(), 0u);
+  const RunOutput taking = ipusim_run(run + " --iss jit --threads 1 --checkpoint-at superstep:" +
+                                          std::to_string(c.superstep) + " --checkpoint-dir " + dir,
+                                      "taking.json");
+  ASSERT_EQ(taking.cli.status, c.status) << taking.cli.err;
+  EXPECT_EQ(taking.cli.out, whole.cli.out);
+  EXPECT_EQ(simulated_figures(taking.json), simulated_figures(whole.json));
+  const RunOutput restored = ipusim_run("--restore " + dir + " --iss interp --threads 2", "restored.json");
+  EXPECT_EQ(restored.cli.status, c.status) << restored.cli.err;
+  EXPECT_TRUE(ends_with(whole.cli.out, restored.cli.out)) << restored.cli.out;
+  EXPECT_EQ(restored.cli.out.find("wrong words"), std::string::npos) << restored.cli.out;
+  EXPECT_EQ(simulated_figures(restored.json), simulated_figures(whole.json));
+  std::filesystem::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiny4x2Smem, CheckpointStreaming,
+                         ::testing::Values(StreamingCase{"smem_rw", 4, 0}, StreamingCase{"stream_fill", 5, 3}),
+                         [](const auto& info) { return std::string(info.param.elf); });
 
 // A checkpoint holds architectural state only: taken with every block on TLM it restores
 // onto the blocks' RTL, and the reverse; the RTL blocks start from the state the TLM had

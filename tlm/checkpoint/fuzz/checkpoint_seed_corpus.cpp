@@ -1,7 +1,7 @@
 // Writes the checkpoint fuzzer's seed corpus into DIR (made if missing): small
 // checkpoints of this build (its build id, so the fuzzer gets past the build check), each
 // a flat file: an `inputs` section as a restore reads it, compressed and stored sections,
-// an empty one, several ELF hashes.
+// an empty one, several ELF hashes, the `rows` and `streaming` sections' names.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
                 words("links", 64, true), words("tiles", 3, false), {"empty", {}, true}};
   c.header.elf_hashes = {1, 2, 3};
   write(dir, "sections", c);
+  // The sections of version 2: the superstep rows past the window, the gateways' state.
+  c.sections = {inputs({}), words("rows", 40, true), words("streaming", 130, true), words("tiles", 8, true)};
+  c.header.elf_hashes = {0x5678};
+  write(dir, "rows_streaming", c);
   c.header.build_id = "another build";
   write(dir, "other_build", c);
   return 0;

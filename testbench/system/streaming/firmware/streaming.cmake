@@ -15,3 +15,5 @@ endforeach()
 ipu_add_firmware(smem_scatter SOURCES ${_smem_src}/smem_scatter.c
                  DEFINES SCATTER_TILES=16 SCATTER_CHUNKS=256 SCATTER_PER_PHASE=2 SCATTER_SLOTS_LOG2=22
                  OUTPUT_DIR ${_smem_dir})
+# A device-to-host stream filled and never drained: its FIFO overflows in superstep 9.
+ipu_add_firmware(stream_fill SOURCES ${_smem_src}/stream_fill.c OUTPUT_DIR ${_smem_dir})
