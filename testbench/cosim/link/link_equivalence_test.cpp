@@ -117,7 +117,19 @@ struct Draw {
 // whole and fractional, down to a byte every few cycles.
 constexpr double kRates[] = {16.0, 16e9 / 1.325e9, 16e9 / 1.6e9, 16e9 / 1.85e9, 4.5, 1.5, 0.4, 3.0 / 7.0};
 
-Phase random_phase(Draw& d, size_t frames, bool small, bool wide = false) {
+// What a case stresses beyond the random mix.
+enum class Stress {
+  None,
+  // A short wire and a consumer slower than the credits' round trip: every buffer the
+  // receiver advertised fills (c_buffers_full), the transmitter stalls on credits.
+  SlowConsumer,
+  // Configuration values over the inputs' ranges (timeouts, coalescing, retrain time,
+  // replay limit): their high bits in toggle coverage; the wire stays fast enough that a
+  // phase keeps within a few thousand cycles a frame.
+  WideConfig,
+};
+
+Phase random_phase(Draw& d, size_t frames, bool small, bool wide = false, Stress stress = Stress::None) {
   Phase p;
   links::LinkLayerConfig& c = p.config;
   c.frame_bytes = small ? uint32_t(d.in(1, 64)) : 256;
@@ -134,7 +146,20 @@ Phase random_phase(Draw& d, size_t frames, bool small, bool wide = false) {
   c.replay_limit = uint32_t(d.in(1, 5));
   c.retrain_cycles = uint32_t(d.in(0, 400));
   c.drain_cycles_per_frame = d.chance(60) ? 0 : uint32_t(d.in(1, 30));
+  if (stress == Stress::SlowConsumer) {
+    c.latency_cycles = uint32_t(d.in(1, 8));
+    c.credit_frames = uint32_t(d.in(1, 8));
+    c.drain_cycles_per_frame = uint32_t(d.in(20, 80));
+  } else if (stress == Stress::WideConfig) {
+    c.ack_coalesce_frames = uint32_t(d.chance(50) ? d.in(1, 128) : d.in(129, 65535));
+    c.ack_timeout_cycles = uint32_t(d.chance(50) ? d.in(1, 5000) : d.in(5001, 200000));
+    c.latency_cycles = uint32_t(d.in(1, 3000));
+    c.replay_limit = uint32_t(d.in(1, 255));
+    c.retrain_cycles = uint32_t(d.in(0, 100000));
+  }
   c.replay_timeout_cycles = d.chance(50) ? 0 : uint32_t(c.min_replay_timeout() + d.below(100));
+  if (stress == Stress::WideConfig && d.chance(50))
+    c.replay_timeout_cycles = uint32_t(c.min_replay_timeout() + d.below(500000));
   p.payloads.resize(frames);
   p.frames.resize(frames);
   p.ready.resize(frames);
@@ -178,7 +203,7 @@ links::FaultInjector injector(const std::string& spec) {
 // fault-free run fixes the schedule, the faulty run is stalled against it), both runs
 // through both models. Returns the frames the RTL delivered.
 template <class Model = Vlink_gc200_vcd>
-uint64_t random_phases(uint64_t seed, int phases, size_t frames, bool small) {
+uint64_t random_phases(uint64_t seed, int phases, size_t frames, bool small, Stress stress = Stress::None) {
   using RtlDirection = RtlLinkDirection<Model, VerilatedVcdC>;
   constexpr bool kWide = std::is_same_v<Model, Vlink_wide_vcd>;
   Draw d{std::mt19937_64(seed)};
@@ -187,7 +212,7 @@ uint64_t random_phases(uint64_t seed, int phases, size_t frames, bool small) {
   links::LinkCounters faulty;
   const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < phases; ++k) {
-    const Phase p = random_phase(d, frames / 2 + d.below(frames), small, kWide);
+    const Phase p = random_phase(d, frames / 2 + d.below(frames), small, kWide, stress);
     const std::string spec = random_spec(d);
     const std::string where = "seed " + std::to_string(seed) + " phase " + std::to_string(k) + " [" + spec + "]";
     links::FaultInjector none_tlm, none_rtl;
@@ -222,6 +247,19 @@ TEST(LinkRtlEquivalence, SmallFramesSeed3) { EXPECT_GT(random_phases(3, 40, 800,
 TEST(LinkRtlEquivalence, FullFramesSeed4) { EXPECT_GT(random_phases(4, 30, 600, false), 15000u); }
 TEST(LinkRtlEquivalence, FullFramesSeed5) { EXPECT_GT(random_phases(5, 30, 600, false), 15000u); }
 
+// A consumer slower than the credits' round trip: the receiver's buffers fill.
+TEST(LinkRtlEquivalence, SlowConsumerSeed8) {
+  EXPECT_GT(random_phases(8, 12, 400, true, Stress::SlowConsumer), 4000u);
+}
+// A phase of 4,100 - 12,300 frames: the 12-bit sequence number wraps (in the TLM model
+// and the RTL alike) while replays and NAKs are about.
+TEST(LinkRtlEquivalence, LongPhasesSeed10) { EXPECT_GT(random_phases(10, 1, 8200, true), 8200u); }
+// Configuration values over the inputs' ranges: large timeouts, coalescing, latency,
+// replay limits and retrain times.
+TEST(LinkRtlEquivalence, WideConfigsSeed11) {
+  EXPECT_GT(random_phases(11, 16, 300, true, Stress::WideConfig), 4000u);
+}
+
 // The wide model (160-byte beats) the platform takes for the test chips' links.
 TEST(LinkRtlEquivalence, WideModelSeed6) { EXPECT_GT(random_phases<Vlink_wide_vcd>(6, 8, 300, false), 2000u); }
 
@@ -245,6 +283,24 @@ TEST(LinkRtlEquivalence, LinkFailureAlike) {
   const Seen got = run<RtlDirection>(p.config, b, p.frames, p.ready, links::Pacing::Ready, rtl);
   EXPECT_NE(tlm.failure.find("link failed: 16 retrains"), std::string::npos) << tlm.failure;
   expect_equal(tlm, got, "burst for ever");
+}
+
+// The same over random configurations and pacings (replay limits, retrain times, timers,
+// buffers), the burst starting at various frames: the failure comes at the same cycle
+// with the same counters and deliveries before it.
+TEST(LinkRtlEquivalence, LinkFailureAlikeRandomConfigs) {
+  Draw d{std::mt19937_64(12)};
+  Rtl rtl(kGc200Shape);
+  for (int k = 0; k < 8; ++k) {
+    const Phase p = random_phase(d, 60, k % 2 == 0);
+    const std::string spec = "burst=" + std::to_string(d.below(40)) + ":1000000,seed=" + std::to_string(k);
+    links::FaultInjector a = injector(spec), b = injector(spec);
+    const auto pacing = d.chance(50) ? links::Pacing::Stalled : links::Pacing::Ready;
+    const Seen tlm = run<links::LinkDirection>(p.config, a, p.frames, p.ready, pacing);
+    const Seen got = run<RtlDirection>(p.config, b, p.frames, p.ready, pacing, rtl);
+    EXPECT_NE(tlm.failure.find("link failed: 16 retrains"), std::string::npos) << spec << ": " << tlm.failure;
+    expect_equal(tlm, got, "phase " + std::to_string(k) + " [" + spec + "]");
+  }
 }
 
 // A configuration the verilated parameters cannot take is refused by name.

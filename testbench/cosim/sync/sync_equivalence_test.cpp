@@ -314,6 +314,19 @@ TEST(SyncEquivalence, Tiny16FourIpus) {
   run_equivalence(t);
 }
 
+// The longest delays the RTL's 8-bit straps take: latency_min 255, ways in and out up to
+// 255 (a span of 510 cycles), so the high bits of the straps and counters turn.
+TEST(SyncEquivalence, Tiny16LongestLatencies) {
+  Traffic t;
+  t.ipus = 2;
+  t.tiles = 16;
+  t.latency_min = 255;
+  t.latency_max = 255 + 510;
+  t.min_arrivals = 20000;
+  t.seed = 255;
+  run_equivalence(t);
+}
+
 // An odd span (ways in and out differ), latency_min 1, four tiles of a model of 16.
 TEST(SyncEquivalence, Tiny4OddSpanMinimumLatency) {
   Traffic t;

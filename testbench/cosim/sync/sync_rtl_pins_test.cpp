@@ -31,17 +31,47 @@ struct Expected {
   uint64_t end = 0, overlaps = 0, same_cycle = 0, arrivals_total = 0;
 };
 
-Expected plan(const sync::SyncLatency& lat, const std::vector<uint32_t>& tiles, uint32_t syncs, uint64_t seed) {
+// The delay straps: each tile's way in and out, and latency_min.
+struct Straps {
+  std::vector<uint32_t> in, out;
+  uint32_t min = 1;
+};
+
+// As the platform ties them: sync_latency.h's formula.
+Straps shipped(const sync::SyncLatency& lat) {
+  Straps s;
+  for (uint32_t t = 0; t < lat.tiles(); ++t) {
+    s.in.push_back(lat.to_controller(t));
+    s.out.push_back(lat.from_controller(t));
+  }
+  s.min = lat.min_cycles();
+  return s;
+}
+
+// Any value each strap can take (8 bits; latency_min at least 1), tile by tile: what no
+// formula ties, so every bit of the straps, the way-in counters and the release phase
+// counter turns.
+Straps random_straps(std::mt19937_64& rng, uint32_t tiles) {
+  Straps s;
+  for (uint32_t t = 0; t < tiles; ++t) {
+    s.in.push_back(uint32_t(rng() % 256));
+    s.out.push_back(uint32_t(rng() % 256));
+  }
+  s.min = 1 + uint32_t(rng() % 255);
+  return s;
+}
+
+Expected plan(const Straps& lat, const std::vector<uint32_t>& tiles, uint32_t syncs, uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
   Expected e;
-  e.releases.resize(lat.tiles());
-  std::vector<uint64_t> last(lat.tiles(), 0);
+  e.releases.resize(lat.in.size());
+  std::vector<uint64_t> last(lat.in.size(), 0);
   for (uint32_t s = 0; s < syncs; ++s) {
     const bool zone2 = uniform(0, 3) == 0;
     uint64_t gather = 0, last_release = 0;
     for (uint32_t t : tiles) last_release = std::max(last_release, last[t]);
-    std::vector<uint64_t> arrival(lat.tiles());
+    std::vector<uint64_t> arrival(lat.in.size());
     for (uint32_t t : tiles) {
       const uint64_t r = uniform(0, 9);
       const uint64_t gap = r < 2 ? 0 : r < 7 ? uniform(1, 30) : uniform(1, 400);
@@ -50,7 +80,7 @@ Expected plan(const sync::SyncLatency& lat, const std::vector<uint32_t>& tiles, 
       e.same_cycle += gap == 0 && s > 0;
       e.arrivals[arrival[t]].push_back({t, zone2});
       ++e.arrivals_total;
-      gather = std::max(gather, arrival[t] + lat.to_controller(t));
+      gather = std::max(gather, arrival[t] + lat.in[t]);
     }
     uint64_t base = gather;
     if (zone2) {
@@ -59,7 +89,7 @@ Expected plan(const sync::SyncLatency& lat, const std::vector<uint32_t>& tiles, 
       e.gathers.push_back(gather);
     }
     for (uint32_t t : tiles) {
-      last[t] = base + lat.min_cycles() + lat.from_controller(t);
+      last[t] = base + lat.min + lat.out[t];
       e.releases[t].push_back(last[t]);
       e.end = std::max(e.end, last[t]);
     }
@@ -67,29 +97,31 @@ Expected plan(const sync::SyncLatency& lat, const std::vector<uint32_t>& tiles, 
   return e;
 }
 
-void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
-  RtlContext ctx("sync", "pins");
-  Vsync_tiny16_vcd m(ctx.get(), "sync_ctrl");
-  const sync::SyncLatency lat(tiles, min, max);
-  std::mt19937_64 rng(seed);
-  std::vector<uint32_t> parts;
-  for (uint32_t t = 0; t < tiles; ++t)
-    if (rng() % 4 != 0) parts.push_back(t);
-  if (parts.empty()) parts.push_back(0);
+// A run of `syncs` syncs through model `m` with these straps and participants, from a
+// reset; every release and gather must come in its cycle.
+template <class Model>
+Expected run_syncs(RtlContext& ctx, Model& m, const Straps& straps, const std::vector<uint32_t>& parts,
+                   uint32_t syncs, uint64_t seed) {
+  const uint32_t tiles = uint32_t(straps.in.size());
   pins::clear(m.participate_i);
   for (uint32_t t : parts) pins::set_bit(m.participate_i, t, true);
+  pins::clear(m.way_in_i);
+  pins::clear(m.way_out_i);
   for (uint32_t t = 0; t < tiles; ++t) {
-    pins::set_field(m.way_in_i, 8 * t, 8, lat.to_controller(t));
-    pins::set_field(m.way_out_i, 8 * t, 8, lat.from_controller(t));
+    pins::set_field(m.way_in_i, 8 * t, 8, straps.in[t]);
+    pins::set_field(m.way_out_i, 8 * t, 8, straps.out[t]);
   }
-  m.latency_min_i = min;
+  m.latency_min_i = straps.min;
+  pins::clear(m.arrive_i);
+  pins::clear(m.zone2_i);
+  m.group_release_i = 0;
   m.clk_i = 0;
   m.rst_ni = 0;
   m.eval();
   m.rst_ni = 1;
   m.eval();
 
-  const Expected e = plan(lat, parts, 3000, seed);
+  const Expected e = plan(straps, parts, syncs, seed);
   std::vector<std::vector<uint64_t>> got(tiles);
   std::vector<uint64_t> gathers;
   bool gathered = false;
@@ -111,11 +143,29 @@ void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
     ctx.check(c);  // no assertion fails on legal traffic
     pins::for_each_set(m.release_o, [&](uint32_t t) { got.at(t).push_back(c); });
   }
+  EXPECT_EQ(gathers, e.gathers);
+  for (uint32_t t = 0; t < tiles; ++t) EXPECT_EQ(got[t], e.releases[t]) << "tile " << t;
+  return e;
+}
+
+std::vector<uint32_t> random_participants(std::mt19937_64& rng, uint32_t tiles) {
+  std::vector<uint32_t> parts;
+  for (uint32_t t = 0; t < tiles; ++t)
+    if (rng() % 4 != 0) parts.push_back(t);
+  if (parts.empty()) parts.push_back(0);
+  return parts;
+}
+
+void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
+  RtlContext ctx("sync", "pins");
+  Vsync_tiny16_vcd m(ctx.get(), "sync_ctrl");
+  const sync::SyncLatency lat(tiles, min, max);
+  std::mt19937_64 rng(seed);
+  const std::vector<uint32_t> parts = random_participants(rng, tiles);
+  const Expected e = run_syncs(ctx, m, shipped(lat), parts, 3000, seed);
   ctx.write_coverage();
   EXPECT_GT(e.overlaps, 100u);
   EXPECT_GT(e.same_cycle, 100u);
-  EXPECT_EQ(gathers, e.gathers);
-  for (uint32_t t = 0; t < tiles; ++t) ASSERT_EQ(got[t], e.releases[t]) << "tile " << t;
   std::printf("[ cosim    ] %llu arrivals over %llu cycles, %llu before the sync before ended, %llu in the "
               "cycle of their release\n",
               (unsigned long long)e.arrivals_total, (unsigned long long)e.end, (unsigned long long)e.overlaps,
@@ -124,6 +174,32 @@ void run(uint32_t tiles, uint32_t min, uint32_t max, uint64_t seed) {
 
 TEST(SyncRtlPins, SixteenTilesShippedLatencies) { run(16, 16, 80, 11); }
 TEST(SyncRtlPins, FiveTilesOddSpanMinimumOne) { run(5, 1, 30, 5); }
+
+// Straps over their whole range, tile by tile (ways in and out 0 - 255, latency_min
+// 1 - 255), new ones after each reset of the one model: rounds of syncs, each round's
+// releases in the cycles its straps give.
+TEST(SyncRtlPins, RandomStrapsOverTheirWholeRange) {
+  RtlContext ctx("sync", "pins");
+  Vsync_tiny16_vcd m(ctx.get(), "sync_ctrl");
+  std::mt19937_64 rng(2035);
+  uint64_t arrivals = 0, overlaps = 0, same_cycle = 0, cycles = 0;
+  for (int round = 0; round < 12 && !testing::Test::HasFailure(); ++round) {
+    const Straps straps = random_straps(rng, 16);
+    const std::vector<uint32_t> parts = random_participants(rng, 16);
+    const Expected e = run_syncs(ctx, m, straps, parts, 200, rng());
+    arrivals += e.arrivals_total;
+    overlaps += e.overlaps;
+    same_cycle += e.same_cycle;
+    cycles += e.end;
+  }
+  ctx.write_coverage();
+  EXPECT_GT(overlaps, 100u);
+  EXPECT_GT(same_cycle, 100u);
+  std::printf("[ cosim    ] %llu arrivals over %llu cycles, %llu before the sync before ended, %llu in the "
+              "cycle of their release\n",
+              (unsigned long long)arrivals, (unsigned long long)cycles, (unsigned long long)overlaps,
+              (unsigned long long)same_cycle);
+}
 
 // Planted violations: stimulus the protocol forbids, which the RTL's assertions must name
 // (block, instance, the assertion, the cycle, its message) through RtlContext::check().

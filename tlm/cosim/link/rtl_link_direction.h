@@ -137,7 +137,7 @@ class RtlLinkDirection {
     return not_before_[index] + stall;
   }
   bool drain_ready(uint64_t now) const {
-    return config_.drain_cycles_per_frame == 0 || !last_drain_ || now >= *last_drain_ + config_.drain_cycles_per_frame;
+    return config_.drain_cycles_per_frame == 0 || now >= last_drain_ + config_.drain_cycles_per_frame;
   }
 
   // The wire bytes at offsets pos .. pos + kBeatBytes - 1 of frame `index` as the
@@ -216,12 +216,18 @@ class RtlLinkDirection {
         if (m_.src_start_o) start_frame(now, index, replay);
       }
     }
-    collect(now);
+    const bool failed = !collect(now);
     rtl_.dump(now, false);
     m_.clk_i = 1;
     m_.eval();
     rtl_.dump(now, true);
     rtl_.check(now);
+    // The link gives up after the edge of the cycle that decided it, so the RTL's state,
+    // its waveform and its cover point (c_failed) have that cycle too.
+    if (failed)
+      throw links::LinkFailure(fmt::format("link failed: {} retrains without an ACK making progress (oldest "
+                                           "unacknowledged sequence number {})",
+                                           kMaxRetrainsWithoutProgress, failed_oldest_seq_));
     if (beat_in) forward_.pop_front();
     if (ack_in) back_.pop_front();
     if (credit_in) credits_.pop_front();
@@ -252,8 +258,9 @@ class RtlLinkDirection {
   }
 
   // The outputs of the settled cycle: a beat onto the wire, a frame's end at the
-  // receiver, DLLPs onto the return path, the transmitter's events.
-  void collect(uint64_t now) {
+  // receiver, DLLPs onto the return path, the transmitter's events. False if the link
+  // failed in this cycle: then nothing after the failure is counted (as the model).
+  bool collect(uint64_t now) {
     if (m_.tx_dllp_valid_i) ++(m_.tx_dllp_nak_i ? stats_.naks_received : stats_.acks_received);
     // As the model counts them when the link gives up: the retrain, not its replay.
     if (m_.ev_timer_o) ++stats_.replay_timer_expiries;
@@ -261,10 +268,10 @@ class RtlLinkDirection {
       ++stats_.retrains;
       stats_.retrain_cycles += config_.retrain_cycles;
     }
-    if (m_.failed_o)
-      throw links::LinkFailure(fmt::format("link failed: {} retrains without an ACK making progress (oldest "
-                                           "unacknowledged sequence number {})",
-                                           kMaxRetrainsWithoutProgress, uint32_t(m_.oldest_seq_o)));
+    if (m_.failed_o) {
+      failed_oldest_seq_ = uint32_t(m_.oldest_seq_o);
+      return false;
+    }
     if (m_.ev_replay_o) ++stats_.replays;
     if (m_.txw_valid_o) {
       Beat b{now + config_.latency_cycles + 1, tx_stall_, bool(m_.txw_sof_o), bool(m_.txw_eof_o),
@@ -303,6 +310,7 @@ class RtlLinkDirection {
       credits_.push_back(Credit{now + config_.latency_cycles, uint32_t(m_.rx_credit_limit_o)});
       last_drain_ = now;
     }
+    return true;
   }
 
   void deliver(uint64_t now, size_t len) {
@@ -332,7 +340,7 @@ class RtlLinkDirection {
     if (!credits_.empty()) consider(credits_.front().arrival);
     if (m_.timer_on_o) consider(m_.timer_at_o);
     if (m_.ack_on_o) consider(m_.ack_at_o);
-    if (m_.buffered_o != 0) consider(last_drain_ ? *last_drain_ + config_.drain_cycles_per_frame : after);
+    if (m_.buffered_o != 0) consider(last_drain_ + config_.drain_cycles_per_frame);
     if (!m_.sending_o && m_.want_o) {
       const uint64_t index = m_.next_index_o;
       const bool replay = m_.next_replay_o;
@@ -361,12 +369,16 @@ class RtlLinkDirection {
   uint64_t tx_stall_ = 0;              // the stall of the transmission on the wire
   uint64_t sent_new_ = 0;
   uint64_t delivered_ = 0;
-  std::optional<uint64_t> last_drain_;
+  // The consumer's last take. It starts the phase as if it had taken a frame at cycle 0,
+  // as links::LinkDirection's does: its first take is at cycle drain_cycles_per_frame at
+  // the earliest.
+  uint64_t last_drain_ = 0;
   std::optional<uint64_t> last_delivery_cycle_;
   uint64_t last_delivery_stall_ = 0;
   std::vector<uint64_t> first_send_;
   std::vector<uint8_t> mask_;          // the injector's bit flips of the transmission on the wire
   bool drop_ = false;
+  uint32_t failed_oldest_seq_ = 0;     // the link's failure: its oldest unacknowledged sequence number
   std::vector<uint8_t> rx_bytes_;      // the payload of the frame arriving
   std::deque<Beat> forward_;
   std::deque<Ack> back_;
