@@ -174,11 +174,14 @@ bool ExchangeFabric::plan_phase(const Phase& phase, std::vector<TileOutcome>& ou
     // time. A phase without copies has no problem but the plan's (errors_ is empty), so a
     // valid plan is delivered as below, by the batch, which then keeps the deliveries'
     // storage for the next plans; with copies, only after they are checked, here.
+    // A reset between the hand-in and the batch's delivery (generation_ moved on) drops
+    // the plan undelivered, as the fabric does below when it goes on.
+    const uint64_t generation = generation_;
     const PlanBatch::Deliver deliver_now = [&](const ExchangePlan& p) {
+      if (generation != generation_) return;
       deliver(p);
       delivered = true;
     };
-    const uint64_t generation = generation_;
     plan = group_->batch().plan(tiles, config_.timing, copies_of_phase_.empty() ? &deliver_now : nullptr);
     if (generation != generation_) return false;
   } else {
