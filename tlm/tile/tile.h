@@ -258,6 +258,7 @@ class Tile : public sc_core::sc_module, private iss::ConsoleSink {
 
  private:
   void restore_halted(const TileSnapshot& snapshot);
+  void restore_figures(const TileSnapshot& snapshot);  // restore's and restore_halted's
   enum class Release { None, Sync, Exchange };
   void resume(uint64_t cycle, Release release);
   void arrive_at_sync(uint32_t zone);

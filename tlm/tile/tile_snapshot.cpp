@@ -52,24 +52,12 @@ void Tile::restore(const TileSnapshot& s) {
   run_.state = TileState::Running;  // the replayed stop makes it AtSync again
   run_.stop = iss::StopInfo{};
   run_.pending_release = Release::None;
-  run_.resume_cycle = s.resume_cycle;
-  run_.stop_cycle = s.stop_cycle;
-  run_.prev_stop_cycle = s.prev_stop_cycle;
-  run_.last_stretch_cycles = s.last_stretch_cycles;
+  restore_figures(s);
   run_.computed = false;
-  run_.instret = s.instret;
-  run_.exchange_phase_open = false;
-  run_.sync_msg = sync::SyncMessage{};
   run_.sync_msg.kind = sync::SyncMessage::Kind::Arrive;
   run_.sync_msg.tile = identity().tile;
   run_.sync_msg.zone = s.sync_zone;
   run_.sync_msg.cycle = s.sync_arrival;
-  run_.syncs = s.syncs;
-  run_.sync_stall_cycles = s.sync_stall_cycles;
-  run_.exchanges = s.exchanges;
-  run_.exchange_stall_cycles = s.exchange_stall_cycles;
-  run_.exchange_bytes_out = s.exchange_bytes_out;
-  run_.exchange_bytes_in = s.exchange_bytes_in;
   run_.replay_arrival = true;
 }
 
@@ -87,12 +75,18 @@ void Tile::restore_halted(const TileSnapshot& s) {
   run_.stop.exit_code = s.exit_code;
   run_.exit_code = s.exit_code;
   run_.pending_release = Release::None;
+  restore_figures(s);
+  run_.computed_stop_cycle = s.stop_cycle;
+  run_.computed = true;
+}
+
+// What a tile restored at a sync and a halted one take alike: its cycles, instructions,
+// sync and exchange figures; no exchange phase open and no sync message yet.
+void Tile::restore_figures(const TileSnapshot& s) {
   run_.resume_cycle = s.resume_cycle;
   run_.stop_cycle = s.stop_cycle;
-  run_.computed_stop_cycle = s.stop_cycle;
   run_.prev_stop_cycle = s.prev_stop_cycle;
   run_.last_stretch_cycles = s.last_stretch_cycles;
-  run_.computed = true;
   run_.instret = s.instret;
   run_.exchange_phase_open = false;
   run_.sync_msg = sync::SyncMessage{};
