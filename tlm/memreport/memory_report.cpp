@@ -94,7 +94,7 @@ std::vector<StackWarning> stack_warnings(const std::vector<TileMemory>& tiles, u
     for (const ThreadStack& s : t.stacks) {
       if (!s.top || !s.lowest_sp) continue;
       const uint32_t size = s.top - s.base;
-      const uint64_t hw = s.lowest_sp < s.top ? s.top - s.lowest_sp : 0;
+      const uint64_t hw = s.high_water();
       if (hw + margin < size) continue;
       out.push_back(StackWarning{t.ipu, t.tile, s.thread, static_cast<uint32_t>(hw), size, s.lowest_sp < s.base});
     }
